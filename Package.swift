@@ -1,0 +1,35 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// Settings every target shares: Swift 6 language mode (strict concurrency) plus the
+/// upcoming features the project has adopted.
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "ndeftool",
+    products: [
+        .library(name: "NDEF", targets: ["NDEF"]),
+        .library(name: "NDEFFoundation", targets: ["NDEFFoundation"]),
+        .executable(name: "ndeftool", targets: ["ndeftool"]),
+    ],
+    targets: [
+        // Pure NDEF codec: Swift standard library only (no Foundation, no C).
+        .target(name: "NDEF", swiftSettings: strictSettings),
+        // Conveniences for Foundation's Data on top of NDEF.
+        .target(name: "NDEFFoundation", dependencies: ["NDEF"], swiftSettings: strictSettings),
+        // The command-line surface as a library, so its parser can be tested directly.
+        .target(name: "NDEFCommandLine", dependencies: ["NDEF"], swiftSettings: strictSettings),
+        .executableTarget(name: "ndeftool", dependencies: ["NDEFCommandLine"], swiftSettings: strictSettings),
+        .executableTarget(name: "NDEFBenchmarks", dependencies: ["NDEF"], swiftSettings: strictSettings),
+        .testTarget(name: "NDEFTests", dependencies: ["NDEF", "NDEFFoundation"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "NDEFCommandLineTests",
+            dependencies: ["NDEFCommandLine", "NDEF"],
+            swiftSettings: strictSettings
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

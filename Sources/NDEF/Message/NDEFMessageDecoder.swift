@@ -1,0 +1,245 @@
+/// Decodes the records of an NDEF message (NFC Forum NDEF 1.0, sections 3.1-3.3).
+///
+/// Every rule of the specification is checked. In strict mode the first violation throws;
+/// in lenient mode the decoder records it in ``issues``, applies the recovery named at each
+/// check, and goes on. Either way it never traps: every length is checked against the bytes
+/// that remain before it is used.
+struct NDEFMessageDecoder {
+    let options: NDEFDecodingOptions
+    let lenient: Bool
+    private(set) var issues: [NDEFError] = []
+
+    init(options: NDEFDecodingOptions, lenient: Bool) {
+        self.options = options
+        self.lenient = lenient
+    }
+
+    /// A chunked record whose terminating chunk has not been seen yet.
+    private struct OpenChunk {
+        var record: NFCNDEFPayload
+        var offset: Int
+    }
+
+    /// One physical record as laid out in the input.
+    private struct PhysicalRecord {
+        var header: NDEFRecordHeader
+        var format: NFCTypeNameFormat
+        var type: ArraySlice<UInt8>
+        var identifier: ArraySlice<UInt8>
+        var payload: ArraySlice<UInt8>
+    }
+
+    /// Throws `error` in strict mode; notes it in lenient mode so the caller can recover.
+    private mutating func violation(_ error: NDEFError) throws(NDEFError) {
+        if !lenient { throw error }
+        issues.append(error)
+    }
+
+    mutating func decode(_ bytes: ArraySlice<UInt8>) throws(NDEFError) -> [NFCNDEFPayload] {
+        guard !bytes.isEmpty else { throw NDEFError(.emptyInput, at: 0, "no bytes to decode: an NDEF message has at least one record") }
+        let base = bytes.startIndex
+        var index = base
+        var records: [NFCNDEFPayload] = []
+        var open: OpenChunk?
+        var physicalCount = 0
+        var sawMessageEnd = false
+
+        while index < bytes.endIndex {
+            let offset = index - base
+            if physicalCount >= options.maximumRecordCount {
+                throw NDEFError(.tooManyRecords, at: offset, "more than \(options.maximumRecordCount) records")
+            }
+            let physical: PhysicalRecord
+            do {
+                physical = try Self.readRecord(bytes, at: &index, offset: offset, number: physicalCount)
+            } catch {
+                try violation(error)
+                break  // lenient: a truncated record cannot be recovered; keep what came before it
+            }
+            physicalCount += 1
+
+            let header = physical.header
+            if header.isMessageBegin != (physicalCount == 1) {
+                let reason =
+                    physicalCount == 1
+                    ? "the first record lacks the MB (message begin) flag"
+                    : "record \(physicalCount - 1) has the MB flag, which only the first record may have"
+                try violation(NDEFError(.messageBeginMisplaced, at: offset, reason))
+            }
+
+            if var chunk = open {
+                try continueChunk(&chunk, with: physical, at: offset, records: &records, open: &open)
+            } else {
+                try startRecord(physical, at: offset, records: &records, open: &open)
+            }
+
+            if header.isMessageEnd {
+                sawMessageEnd = true
+                if let chunk = open {
+                    try violation(NDEFError(.unterminatedChunk, at: offset, "the message ends (ME) inside a chunked record"))
+                    records.append(chunk.record)  // lenient: keep the chunks seen so far
+                    open = nil
+                }
+                if index < bytes.endIndex {
+                    try violation(
+                        NDEFError(.trailingBytes, at: index - base, "\(bytes.endIndex - index) bytes follow the last (ME) record")
+                    )
+                }
+                break  // lenient: trailing bytes are ignored
+            }
+        }
+
+        if !sawMessageEnd {
+            if records.isEmpty && open == nil, let first = issues.first {
+                throw first  // nothing could be recovered
+            }
+            if issues.last?.code != .truncated {
+                try violation(NDEFError(.missingMessageEnd, at: bytes.count, "the last record lacks the ME (message end) flag"))
+            }
+            if let chunk = open {
+                if issues.last?.code != .truncated {
+                    try violation(NDEFError(.unterminatedChunk, at: chunk.offset, "the input ends inside a chunked record"))
+                }
+                records.append(chunk.record)
+            }
+        }
+        if records.isEmpty, let first = issues.first { throw first }
+        return records
+    }
+
+    /// Checks a record that is not a continuation chunk and adds it (or opens a chunked record).
+    private mutating func startRecord(
+        _ physical: PhysicalRecord,
+        at offset: Int,
+        records: inout [NFCNDEFPayload],
+        open: inout OpenChunk?
+    ) throws(NDEFError) {
+        var record = NFCNDEFPayload(
+            format: physical.format,
+            type: physical.type,
+            identifier: physical.identifier,
+            payload: physical.payload
+        )
+        switch physical.format {
+        case .empty:
+            if !(record.type.isEmpty && record.identifier.isEmpty && record.payload.isEmpty) {
+                try violation(NDEFError(.emptyRecordNotEmpty, at: offset, "an empty (TNF 0) record has a type, ID or payload"))
+                // lenient: keep the ID and payload as an unknown record; drop the type
+                record.type = []
+                if !(record.identifier.isEmpty && record.payload.isEmpty) { record.typeNameFormat = .unknown }
+            }
+        case .unknown, .reserved:
+            if physical.format == .reserved {
+                if lenient {
+                    issues.append(NDEFError(.reservedTypeNameFormat, at: offset, "reserved TNF 7 decoded as unknown (TNF 5)"))
+                }
+                record.typeNameFormat = .unknown
+            }
+            if !record.type.isEmpty {
+                try violation(NDEFError(.typeNotAllowed, at: offset, "an unknown (TNF 5) record has a type"))
+                record.type = []  // lenient: drop it
+            }
+        case .unchanged:
+            try violation(
+                NDEFError(.unexpectedUnchanged, at: offset, "TNF 6 (unchanged) outside a chunked record's middle or last chunk")
+            )
+            record.typeNameFormat = .unknown  // lenient: read it as unknown
+            record.type = []
+        case .nfcWellKnown, .media, .absoluteURI, .nfcExternal:
+            if record.type.isEmpty {
+                try violation(NDEFError(.missingType, at: offset, "a \(physical.format.name) (TNF \(physical.format.rawValue)) record has an empty type"))
+            }
+        }
+        if physical.header.isChunked {
+            open = OpenChunk(record: record, offset: offset)
+        } else {
+            records.append(record)
+        }
+    }
+
+    /// Checks a middle or terminating chunk and appends its payload to the open record.
+    private mutating func continueChunk(
+        _ chunk: inout OpenChunk,
+        with physical: PhysicalRecord,
+        at offset: Int,
+        records: inout [NFCNDEFPayload],
+        open: inout OpenChunk?
+    ) throws(NDEFError) {
+        guard physical.format == .unchanged else {
+            try violation(
+                NDEFError(.chunkNotUnchanged, at: offset, "a chunk after the first has TNF \(physical.format.rawValue), not 6 (unchanged)")
+            )
+            // lenient: the chunked record ends here; this one starts afresh
+            records.append(chunk.record)
+            open = nil
+            try startRecord(physical, at: offset, records: &records, open: &open)
+            return
+        }
+        if !physical.type.isEmpty {
+            try violation(NDEFError(.typeNotAllowed, at: offset, "a chunk after the first has a type"))
+        }
+        if physical.header.hasIdentifierLength {
+            try violation(NDEFError(.chunkWithIdentifier, at: offset, "a chunk after the first has an ID (IL flag)"))
+        }
+        chunk.record.payload.append(contentsOf: physical.payload)
+        chunk.record.chunkCount += 1
+        if physical.header.isChunked {
+            open = chunk
+        } else {
+            records.append(chunk.record)
+            open = nil
+        }
+    }
+
+    /// Reads one physical record's header and fields, checking every length against the input.
+    private static func readRecord(
+        _ bytes: ArraySlice<UInt8>,
+        at index: inout Int,
+        offset: Int,
+        number: Int
+    ) throws(NDEFError) -> PhysicalRecord {
+        let end = bytes.endIndex
+        let header = NDEFRecordHeader(byte: bytes[index])
+        let fieldCount = 1 + (header.isShortRecord ? 1 : 4) + (header.hasIdentifierLength ? 1 : 0)
+        guard end - index - 1 >= fieldCount else {
+            throw NDEFError(.truncated, at: offset, "record \(number): the input ends inside the record header")
+        }
+        var cursor = index + 1
+        let typeLength = Int(bytes[cursor])
+        cursor += 1
+        var payloadLength: Int
+        if header.isShortRecord {
+            payloadLength = Int(bytes[cursor])
+            cursor += 1
+        } else {
+            payloadLength = 0
+            for _ in 0..<4 {
+                payloadLength = payloadLength << 8 | Int(bytes[cursor])
+                cursor += 1
+            }
+        }
+        var identifierLength = 0
+        if header.hasIdentifierLength {
+            identifierLength = Int(bytes[cursor])
+            cursor += 1
+        }
+        let remaining = end - cursor
+        guard typeLength + identifierLength <= remaining, payloadLength <= remaining - typeLength - identifierLength else {
+            let need = typeLength + identifierLength + payloadLength
+            throw NDEFError(
+                .truncated,
+                at: offset,
+                "record \(number): type, ID and payload need \(need) bytes but only \(remaining) remain"
+            )
+        }
+        let type = bytes[cursor..<cursor + typeLength]
+        cursor += typeLength
+        let identifier = bytes[cursor..<cursor + identifierLength]
+        cursor += identifierLength
+        let payload = bytes[cursor..<cursor + payloadLength]
+        index = cursor + payloadLength
+        // The mask keeps the value within 0...7, so the conversion always succeeds.
+        let format = NFCTypeNameFormat(rawValue: header.rawFormat) ?? .reserved
+        return PhysicalRecord(header: header, format: format, type: type, identifier: identifier, payload: payload)
+    }
+}

@@ -1,0 +1,3 @@
+import NDEF
+
+print("benchmarks: not yet")

@@ -1,0 +1,2 @@
+import NDEF
+import Testing
