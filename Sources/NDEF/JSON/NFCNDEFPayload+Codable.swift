@@ -1,0 +1,95 @@
+/// The JSON form of a record, a contract scripts rely on:
+///
+/// ```json
+/// {"tnf":1,"typeHex":"55","idHex":"","payloadHex":"04...","type":"U","value":{"uri":"..."}}
+/// ```
+///
+/// `tnf` is the integer 0-7; `typeHex`, `idHex` and `payloadHex` are lower-case hex of the
+/// logical record (chunks reassembled); `type` is the type as text when printable; `value` is
+/// the typed interpretation when a built-in view reads the record (``NDEFRecordRegistry``);
+/// `valueError` says why a matching view could not read it; `chunks` is present when the
+/// record was decoded from more than one chunk.
+///
+/// When decoding, `tnf` is required; the type comes from `typeHex` or else `type`; the payload
+/// from `payloadHex` or else is built from `value` by the matching view.
+extension NFCNDEFPayload: Codable {
+    enum CodingKeys: String, CodingKey {
+        case tnf, typeHex, idHex, payloadHex, type, value, valueError, chunks
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(typeNameFormat.rawValue, forKey: .tnf)
+        try container.encode(NDEFHex.encode(type), forKey: .typeHex)
+        try container.encode(NDEFHex.encode(identifier), forKey: .idHex)
+        try container.encode(NDEFHex.encode(payload), forKey: .payloadHex)
+        if let typeString { try container.encode(typeString, forKey: .type) }
+        switch Result(catching: { () throws(NDEFError) in try interpreted() }) {
+        case .success(let value?): try container.encode(value, forKey: .value)
+        case .success(nil): break
+        case .failure(let error): try container.encode(error.description, forKey: .valueError)
+        }
+        if chunkCount > 1 { try container.encode(chunkCount, forKey: .chunks) }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let rawFormat = try container.decode(UInt8.self, forKey: .tnf)
+        guard let format = NFCTypeNameFormat(rawValue: rawFormat) else {
+            throw DecodingError.dataCorruptedError(forKey: .tnf, in: container, debugDescription: "tnf must be 0-7, not \(rawFormat)")
+        }
+        var type: [UInt8] = []
+        if let hex = try container.decodeIfPresent(String.self, forKey: .typeHex) {
+            type = try Self.hex(hex, key: .typeHex, in: container)
+        } else if let text = try container.decodeIfPresent(String.self, forKey: .type) {
+            type = Array(text.utf8)
+        }
+        var identifier: [UInt8] = []
+        if let hex = try container.decodeIfPresent(String.self, forKey: .idHex) {
+            identifier = try Self.hex(hex, key: .idHex, in: container)
+        }
+        if let hex = try container.decodeIfPresent(String.self, forKey: .payloadHex) {
+            let payload = try Self.hex(hex, key: .payloadHex, in: container)
+            self.init(format: format, type: type[...], identifier: identifier[...], payload: payload[...])
+        } else if container.contains(.value) {
+            guard let view = NDEFRecordRegistry.view(format: format, type: type[...]) else {
+                let name = printableASCII(type[...]) ?? NDEFHex.encode(type)
+                throw DecodingError.dataCorruptedError(
+                    forKey: .value,
+                    in: container,
+                    debugDescription: "no built-in record reads TNF \(rawFormat) type \(name): give payloadHex instead of value"
+                )
+            }
+            let value = try view.init(from: container.superDecoder(forKey: .value))
+            self = try value.makeRecord()
+            self.identifier = identifier[...]
+        } else {
+            self.init(format: format, type: type[...], identifier: identifier[...], payload: [])
+        }
+    }
+
+    private static func hex(_ text: String, key: CodingKeys, in container: KeyedDecodingContainer<CodingKeys>) throws -> [UInt8] {
+        do {
+            return try NDEFHex.decode(text)
+        } catch {
+            throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: error.description)
+        }
+    }
+}
+
+/// The JSON form of a message: `{"records":[...]}` with each record as in ``NFCNDEFPayload``.
+extension NFCNDEFMessage: Codable {
+    enum CodingKeys: String, CodingKey {
+        case records
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(records, forKey: .records)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(records: try container.decode([NFCNDEFPayload].self, forKey: .records))
+    }
+}
