@@ -1,9 +1,10 @@
+public import NDEF
+
 #if canImport(FoundationEssentials)
     public import FoundationEssentials
 #else
     public import Foundation
 #endif
-public import NDEF
 
 extension NFCNDEFMessage {
     /// Decodes a message from `Data`, enforcing every rule of NDEF 1.0 (strict).
@@ -20,7 +21,9 @@ extension NFCNDEFMessage {
 extension NFCNDEFPayload {
     /// Creates a record from `Data` fields, as CoreNFC's `NFCNDEFPayload(format:type:identifier:payload:)`.
     public init(format: NFCTypeNameFormat, type: Data, identifier: Data, payload: Data) {
-        self.init(format: format, type: [UInt8](type)[...], identifier: [UInt8](identifier)[...], payload: [UInt8](payload)[...])
+        self.init(
+            format: format, type: [UInt8](type)[...], identifier: [UInt8](identifier)[...],
+            payload: [UInt8](payload)[...])
     }
 
     /// The payload as `Data`.

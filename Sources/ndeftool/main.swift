@@ -1,6 +1,7 @@
 import NDEFCommandLine
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 exit(NDEFCommandLine.main(CommandLine.arguments))

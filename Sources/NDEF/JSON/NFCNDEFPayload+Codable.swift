@@ -36,7 +36,8 @@ extension NFCNDEFPayload: Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let rawFormat = try container.decode(UInt8.self, forKey: .tnf)
         guard let format = NFCTypeNameFormat(rawValue: rawFormat) else {
-            throw DecodingError.dataCorruptedError(forKey: .tnf, in: container, debugDescription: "tnf must be 0-7, not \(rawFormat)")
+            throw DecodingError.dataCorruptedError(
+                forKey: .tnf, in: container, debugDescription: "tnf must be 0-7, not \(rawFormat)")
         }
         var type: [UInt8] = []
         if let hex = try container.decodeIfPresent(String.self, forKey: .typeHex) {
@@ -57,7 +58,8 @@ extension NFCNDEFPayload: Codable {
                 throw DecodingError.dataCorruptedError(
                     forKey: .value,
                     in: container,
-                    debugDescription: "no built-in record reads TNF \(rawFormat) type \(name): give payloadHex instead of value"
+                    debugDescription:
+                        "no built-in record reads TNF \(rawFormat) type \(name): give payloadHex instead of value"
                 )
             }
             let value = try view.init(from: container.superDecoder(forKey: .value))
@@ -68,7 +70,9 @@ extension NFCNDEFPayload: Codable {
         }
     }
 
-    private static func hex(_ text: String, key: CodingKeys, in container: KeyedDecodingContainer<CodingKeys>) throws -> [UInt8] {
+    private static func hex(_ text: String, key: CodingKeys, in container: KeyedDecodingContainer<CodingKeys>) throws
+        -> [UInt8]
+    {
         do {
             return try NDEFHex.decode(text)
         } catch {

@@ -36,7 +36,9 @@ struct NDEFMessageDecoder {
     }
 
     mutating func decode(_ bytes: ArraySlice<UInt8>) throws(NDEFError) -> [NFCNDEFPayload] {
-        guard !bytes.isEmpty else { throw NDEFError(.emptyInput, at: 0, "no bytes to decode: an NDEF message has at least one record") }
+        guard !bytes.isEmpty else {
+            throw NDEFError(.emptyInput, at: 0, "no bytes to decode: an NDEF message has at least one record")
+        }
         let base = bytes.startIndex
         var index = base
         var records: [NFCNDEFPayload] = []
@@ -76,13 +78,16 @@ struct NDEFMessageDecoder {
             if header.isMessageEnd {
                 sawMessageEnd = true
                 if let chunk = open {
-                    try violation(NDEFError(.unterminatedChunk, at: offset, "the message ends (ME) inside a chunked record"))
+                    try violation(
+                        NDEFError(.unterminatedChunk, at: offset, "the message ends (ME) inside a chunked record"))
                     records.append(chunk.record)  // lenient: keep the chunks seen so far
                     open = nil
                 }
                 if index < bytes.endIndex {
                     try violation(
-                        NDEFError(.trailingBytes, at: index - base, "\(bytes.endIndex - index) bytes follow the last (ME) record")
+                        NDEFError(
+                            .trailingBytes, at: index - base,
+                            "\(bytes.endIndex - index) bytes follow the last (ME) record")
                     )
                 }
                 break  // lenient: trailing bytes are ignored
@@ -94,11 +99,13 @@ struct NDEFMessageDecoder {
                 throw first  // nothing could be recovered
             }
             if issues.last?.code != .truncated {
-                try violation(NDEFError(.missingMessageEnd, at: bytes.count, "the last record lacks the ME (message end) flag"))
+                try violation(
+                    NDEFError(.missingMessageEnd, at: bytes.count, "the last record lacks the ME (message end) flag"))
             }
             if let chunk = open {
                 if issues.last?.code != .truncated {
-                    try violation(NDEFError(.unterminatedChunk, at: chunk.offset, "the input ends inside a chunked record"))
+                    try violation(
+                        NDEFError(.unterminatedChunk, at: chunk.offset, "the input ends inside a chunked record"))
                 }
                 records.append(chunk.record)
             }
@@ -123,7 +130,8 @@ struct NDEFMessageDecoder {
         switch physical.format {
         case .empty:
             if !(record.type.isEmpty && record.identifier.isEmpty && record.payload.isEmpty) {
-                try violation(NDEFError(.emptyRecordNotEmpty, at: offset, "an empty (TNF 0) record has a type, ID or payload"))
+                try violation(
+                    NDEFError(.emptyRecordNotEmpty, at: offset, "an empty (TNF 0) record has a type, ID or payload"))
                 // lenient: keep the ID and payload as an unknown record; drop the type
                 record.type = []
                 if !(record.identifier.isEmpty && record.payload.isEmpty) { record.typeNameFormat = .unknown }
@@ -131,7 +139,8 @@ struct NDEFMessageDecoder {
         case .unknown, .reserved:
             if physical.format == .reserved {
                 if lenient {
-                    issues.append(NDEFError(.reservedTypeNameFormat, at: offset, "reserved TNF 7 decoded as unknown (TNF 5)"))
+                    issues.append(
+                        NDEFError(.reservedTypeNameFormat, at: offset, "reserved TNF 7 decoded as unknown (TNF 5)"))
                 }
                 record.typeNameFormat = .unknown
             }
@@ -141,13 +150,18 @@ struct NDEFMessageDecoder {
             }
         case .unchanged:
             try violation(
-                NDEFError(.unexpectedUnchanged, at: offset, "TNF 6 (unchanged) outside a chunked record's middle or last chunk")
+                NDEFError(
+                    .unexpectedUnchanged, at: offset,
+                    "TNF 6 (unchanged) outside a chunked record's middle or last chunk")
             )
             record.typeNameFormat = .unknown  // lenient: read it as unknown
             record.type = []
         case .nfcWellKnown, .media, .absoluteURI, .nfcExternal:
             if record.type.isEmpty {
-                try violation(NDEFError(.missingType, at: offset, "a \(physical.format.name) (TNF \(physical.format.rawValue)) record has an empty type"))
+                try violation(
+                    NDEFError(
+                        .missingType, at: offset,
+                        "a \(physical.format.name) (TNF \(physical.format.rawValue)) record has an empty type"))
             }
         }
         if physical.header.isChunked {
@@ -167,7 +181,9 @@ struct NDEFMessageDecoder {
     ) throws(NDEFError) {
         guard physical.format == .unchanged else {
             try violation(
-                NDEFError(.chunkNotUnchanged, at: offset, "a chunk after the first has TNF \(physical.format.rawValue), not 6 (unchanged)")
+                NDEFError(
+                    .chunkNotUnchanged, at: offset,
+                    "a chunk after the first has TNF \(physical.format.rawValue), not 6 (unchanged)")
             )
             // lenient: the chunked record ends here; this one starts afresh
             records.append(chunk.record)
@@ -224,7 +240,8 @@ struct NDEFMessageDecoder {
             cursor += 1
         }
         let remaining = end - cursor
-        guard typeLength + identifierLength <= remaining, payloadLength <= remaining - typeLength - identifierLength else {
+        guard typeLength + identifierLength <= remaining, payloadLength <= remaining - typeLength - identifierLength
+        else {
             let need = typeLength + identifierLength + payloadLength
             throw NDEFError(
                 .truncated,

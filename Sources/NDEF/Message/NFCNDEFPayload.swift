@@ -75,12 +75,14 @@ public struct NFCNDEFPayload: Sendable, Hashable {
         switch typeNameFormat {
         case .empty:
             if !type.isEmpty || !identifier.isEmpty || !payload.isEmpty {
-                throw NDEFError(.emptyRecordNotEmpty, "\(which): an empty (TNF 0) record must have no type, ID or payload")
+                throw NDEFError(
+                    .emptyRecordNotEmpty, "\(which): an empty (TNF 0) record must have no type, ID or payload")
             }
         case .unknown:
             if !type.isEmpty { throw NDEFError(.typeNotAllowed, "\(which): an unknown (TNF 5) record has no type") }
         case .unchanged:
-            throw NDEFError(.unexpectedUnchanged, "\(which): TNF 6 (unchanged) is only for chunks, which the encoder makes")
+            throw NDEFError(
+                .unexpectedUnchanged, "\(which): TNF 6 (unchanged) is only for chunks, which the encoder makes")
         case .reserved:
             throw NDEFError(.reservedTypeNameFormat, "\(which): TNF 7 is reserved and cannot be encoded")
         case .nfcWellKnown, .media, .absoluteURI, .nfcExternal:

@@ -36,7 +36,8 @@ extension NDEFRecordConvertible {
     public static func requireMatch(_ record: NFCNDEFPayload) throws(NDEFError) {
         guard matches(record) else {
             let type = record.typeString ?? NDEFHex.encode(record.type)
-            throw NDEFError(.wrongRecordType, "not a \(kind) record: TNF \(record.typeNameFormat.rawValue), type \(type)")
+            throw NDEFError(
+                .wrongRecordType, "not a \(kind) record: TNF \(record.typeNameFormat.rawValue), type \(type)")
         }
     }
 }

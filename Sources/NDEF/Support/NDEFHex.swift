@@ -34,7 +34,8 @@ public enum NDEFHex {
             case UInt8(ascii: ":") where allowSeparators, UInt8(ascii: "-") where allowSeparators:
                 continue
             default:
-                throw NDEFError(.invalidValue, at: offset, "not a hex digit: \(String(decoding: [char], as: UTF8.self))")
+                throw NDEFError(
+                    .invalidValue, at: offset, "not a hex digit: \(String(decoding: [char], as: UTF8.self))")
             }
             if let pending = high {
                 out.append(pending << 4 | value)

@@ -1,0 +1,37 @@
+# Shared set-up for the scripts in Scripts/: repository root, toolchain on PATH, system packages.
+# Source it: . "$(dirname "$0")/lib/common.sh"
+
+repo_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+cd "$repo_root"
+
+if ! command -v swift >/dev/null 2>&1 && [ -x /opt/swift/usr/bin/swift ]; then
+    PATH="/opt/swift/usr/bin:$PATH"
+    export PATH
+fi
+if ! command -v swift >/dev/null 2>&1; then
+    echo "error: the Swift toolchain (swift) is not on PATH and not in /opt/swift" >&2
+    exit 69
+fi
+
+# ensure_packages PKG...: installs the Debian packages that are missing; silent when all are present.
+ensure_packages() {
+    local missing=()
+    local pkg
+    for pkg in "$@"; do
+        if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed'; then
+            missing+=("$pkg")
+        fi
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    local sudo=()
+    [ "$(id -u)" -eq 0 ] || sudo=(sudo)
+    echo "Installing ${missing[*]} ..." >&2
+    export DEBIAN_FRONTEND=noninteractive
+    if ! "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null 2>&1; then
+        "${sudo[@]}" apt-get update -qq >/dev/null 2>&1 || true
+        "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    fi
+}
+
+# What the Swift toolchain needs to build and link on Debian (swift.org's list for Debian 12).
+swift_build_packages=(binutils libc6-dev libgcc-12-dev libstdc++-12-dev libedit2 libsqlite3-0 libxml2-dev zlib1g-dev tzdata pkg-config)
