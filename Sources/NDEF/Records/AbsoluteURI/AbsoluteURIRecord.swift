@@ -43,7 +43,7 @@ public struct AbsoluteURIRecord: NDEFRecordConvertible {
     }
 
     public var description: String {
-        "Absolute URI \(uri) (\(data.count) bytes)"
+        "Absolute URI \(uri) (\(RecordText.byteCount(data.count)))"
     }
 }
 

@@ -70,7 +70,7 @@ public struct ExternalRecord: NDEFRecordConvertible {
 
     public var description: String {
         if let text { return "External \(type): \(text.debugDescription)" }
-        return "External \(type) (\(data.count) bytes)"
+        return "External \(type) (\(RecordText.byteCount(data.count)))"
     }
 
     /// Whether `name` is `domain:type`: printable ASCII without spaces, at most 255 bytes,

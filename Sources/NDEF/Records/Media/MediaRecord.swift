@@ -67,7 +67,7 @@ public struct MediaRecord: NDEFRecordConvertible {
 
     public var description: String {
         if let text { return "Media \(mediaType): \(text.debugDescription)" }
-        return "Media \(mediaType) (\(data.count) bytes)"
+        return "Media \(mediaType) (\(RecordText.byteCount(data.count)))"
     }
 
     /// Whether `type` is a media type as NDEF carries it (RFC 2046): at most 255 bytes of

@@ -110,4 +110,9 @@ enum RecordText {
             as: UTF8.self
         )
     }
+
+    /// "1 byte" or "n bytes", for descriptions.
+    static func byteCount(_ count: Int) -> String {
+        count == 1 ? "1 byte" : "\(count) bytes"
+    }
 }
