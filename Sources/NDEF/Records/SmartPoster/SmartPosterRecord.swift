@@ -20,6 +20,7 @@ public struct SmartPosterRecord: NDEFRecordConvertible {
     /// The local type of the type record, `t` (Smart Poster RTD 1.0, section 3.3.6).
     public static let mediaTypeType: [UInt8] = [0x74]
 
+    /// The name of this view in the registry, `"smartposter"`.
     public static let kind = "smartposter"
 
     /// The URI the poster points at (the one URI record).
@@ -62,10 +63,12 @@ public struct SmartPosterRecord: NDEFRecordConvertible {
         return titles.first { RecordText.asciiLowercased($0.language) == wanted }?.text
     }
 
+    /// Reads TNF 1 records of type `Sp`.
     public static func matches(format: NFCTypeNameFormat, type: ArraySlice<UInt8>) -> Bool {
         format == .nfcWellKnown && type.elementsEqual(recordType)
     }
 
+    /// A one-line summary for people.
     public var description: String {
         var text = "Smart poster: \(uri)"
         if let title = titles.first { text += " \(title.text.debugDescription)" }

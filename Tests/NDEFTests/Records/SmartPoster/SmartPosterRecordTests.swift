@@ -155,6 +155,31 @@ struct SmartPosterRecordTests {
                 == .execute)
     }
 
+    /// A smart poster whose only extra record is a smart poster, `depth` levels deep.
+    static func chain(depth: Int) throws -> NFCNDEFPayload {
+        var record = try SmartPosterRecord(uri: "x").makeRecord()
+        for _ in 0..<depth {
+            record = try SmartPosterRecord(uri: "x", extraRecords: [record]).makeRecord()
+        }
+        return record
+    }
+
+    @Test("posters nested in extra records count against the nesting limit")
+    func nestedPosters() throws {
+        // The default limit is 4 levels of nested messages: a chain of 4 posters uses them all.
+        let fits = try Self.chain(depth: 3)
+        #expect(try SmartPosterRecord(parsing: fits).extraRecords.count == 1)
+        #expect(throws: NDEFError(.nestingTooDeep, "")) { try SmartPosterRecord(parsing: try Self.chain(depth: 4)) }
+        #expect(throws: NDEFError(.nestingTooDeep, "")) {
+            try SmartPosterRecord(parsing: fits, options: NDEFDecodingOptions(maximumNestingDepth: 3))
+        }
+        // A very deep chain is refused at once, so its JSON carries an error instead of recursing.
+        let deep = try Self.chain(depth: 300)
+        let object = try jsonObject(deep)
+        #expect(object["value"] == nil)
+        #expect((object["valueError"] as? String)?.contains("nesting-too-deep") == true)
+    }
+
     @Test("a chunked inner record is reassembled; errors in it carry no misleading offset")
     func chunkedInnerRecord() throws {
         // URI record in two chunks: "0361" + "80" (the second chunk is not UTF-8).
