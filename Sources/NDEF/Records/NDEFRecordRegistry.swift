@@ -7,6 +7,13 @@ public enum NDEFRecordRegistry {
     /// Every built-in view, most specific first.
     public static let standard: [any NDEFRecordConvertible.Type] = [
         // Specific views first, then the generic per-TNF views.
+        // Connection handover and carrier configuration.
+        WiFiCredentialRecord.self,
+        BluetoothOOBRecord.self,
+        BluetoothLowEnergyOOBRecord.self,
+        HandoverSelectRecord.self,
+        HandoverRequestRecord.self,
+        HandoverCarrierRecord.self,
     ]
 
     /// The first built-in view that reads records of this format and type.

@@ -38,12 +38,16 @@ enum CarrierJSON {
     }
 
     /// A decoding error at `key` that explains why a builder refused the value.
-    static func invalid<K: CodingKey>(_ container: KeyedDecodingContainer<K>, _ key: K, _ error: NDEFError) -> DecodingError {
+    static func invalid<K: CodingKey>(_ container: KeyedDecodingContainer<K>, _ key: K, _ error: NDEFError)
+        -> DecodingError
+    {
         DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: error.description)
     }
 
     /// A decoding error at `key` with a plain explanation.
-    static func invalid<K: CodingKey>(_ container: KeyedDecodingContainer<K>, _ key: K, _ reason: String) -> DecodingError {
+    static func invalid<K: CodingKey>(_ container: KeyedDecodingContainer<K>, _ key: K, _ reason: String)
+        -> DecodingError
+    {
         DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: reason)
     }
 

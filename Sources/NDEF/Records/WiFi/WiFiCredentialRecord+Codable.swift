@@ -87,7 +87,9 @@ extension WiFiCredentialRecord {
         CarrierJSON.TypedData(type: Int(attribute.type), dataHex: NDEFHex.encode(attribute.value))
     }
 
-    private static func encode(_ credential: Credential, into container: inout KeyedEncodingContainer<CodingKeys>) throws {
+    private static func encode(_ credential: Credential, into container: inout KeyedEncodingContainer<CodingKeys>)
+        throws
+    {
         try CarrierJSON.encodeTextOrHex(credential.ssid, into: &container, text: .ssid, hex: .ssidHex)
         if let key = credential.networkKey {
             try CarrierJSON.encodeTextOrHex(key, into: &container, text: .networkKey, hex: .networkKeyHex)
@@ -153,7 +155,8 @@ extension WiFiCredentialRecord {
         guard let ssid = try CarrierJSON.textOrHex(container, text: .ssid, hex: .ssidHex) else {
             throw DecodingError.keyNotFound(
                 CodingKeys.ssid,
-                DecodingError.Context(codingPath: container.codingPath, debugDescription: "a Wi-Fi credential needs ssid")
+                DecodingError.Context(
+                    codingPath: container.codingPath, debugDescription: "a Wi-Fi credential needs ssid")
             )
         }
         let key = try field(container, [.networkKey, .networkKeyHex]) { key throws -> [UInt8]? in
@@ -161,7 +164,9 @@ extension WiFiCredentialRecord {
                 ? Array(try container.decode(String.self, forKey: key).utf8) : try CarrierJSON.hex(container, key)
         }
         let authentication = try field(container, [.authentication]) { key throws -> WiFiAuthenticationType? in
-            if let number = try? container.decode(UInt16.self, forKey: key) { return WiFiAuthenticationType(rawValue: number) }
+            if let number = try? container.decode(UInt16.self, forKey: key) {
+                return WiFiAuthenticationType(rawValue: number)
+            }
             let name = try container.decode(String.self, forKey: key)
             guard let value = WiFiAuthenticationType(name: name) else {
                 throw CarrierJSON.invalid(container, key, "unknown authentication \"\(name)\"")
@@ -169,7 +174,9 @@ extension WiFiCredentialRecord {
             return value
         }
         let encryption = try field(container, [.encryption]) { key throws -> WiFiEncryptionType? in
-            if let number = try? container.decode(UInt16.self, forKey: key) { return WiFiEncryptionType(rawValue: number) }
+            if let number = try? container.decode(UInt16.self, forKey: key) {
+                return WiFiEncryptionType(rawValue: number)
+            }
             let name = try container.decode(String.self, forKey: key)
             guard let value = WiFiEncryptionType(name: name) else {
                 throw CarrierJSON.invalid(container, key, "unknown encryption \"\(name)\"")
@@ -190,7 +197,8 @@ extension WiFiCredentialRecord {
         }
 
         let networkKey: [UInt8]? = key.resolved(default: [])
-        let resolvedAuthentication = authentication.resolved(default: networkKey?.isEmpty ?? true ? .open : .wpa2Personal)
+        let resolvedAuthentication = authentication.resolved(
+            default: networkKey?.isEmpty ?? true ? .open : .wpa2Personal)
         let resolvedEncryption = encryption.resolved(default: resolvedAuthentication == .open ? .none : .aes)
         if let networkKey, networkKey.isEmpty, resolvedAuthentication != .open {
             throw CarrierJSON.invalid(container, .networkKey, "an empty network key is only allowed on an open network")

@@ -86,19 +86,25 @@ extension WiFiCredentialRecord {
                 throw NDEFError(.invalidValue, "a network key is at most 64 bytes, not \(networkKey.count)")
             }
             var list: [WSCAttribute] = []
-            if let networkIndex { list.append(WSCAttribute(type: WSCAttributeType.networkIndex, value: [networkIndex])) }
+            if let networkIndex {
+                list.append(WSCAttribute(type: WSCAttributeType.networkIndex, value: [networkIndex]))
+            }
             list.append(WSCAttribute(type: WSCAttributeType.ssid, value: ssid))
             if let authentication {
-                list.append(WSCAttribute(type: WSCAttributeType.authenticationType, value: Self.bigEndian(authentication.rawValue)))
+                list.append(
+                    WSCAttribute(
+                        type: WSCAttributeType.authenticationType, value: Self.bigEndian(authentication.rawValue)))
             }
             if let encryption {
-                list.append(WSCAttribute(type: WSCAttributeType.encryptionType, value: Self.bigEndian(encryption.rawValue)))
+                list.append(
+                    WSCAttribute(type: WSCAttributeType.encryptionType, value: Self.bigEndian(encryption.rawValue)))
             }
             if let networkKey { list.append(WSCAttribute(type: WSCAttributeType.networkKey, value: networkKey)) }
             if let macAddress { list.append(WSCAttribute(type: WSCAttributeType.macAddress, value: macAddress.bytes)) }
             if let networkKeyShareable {
                 let data: [UInt8] = [networkKeyShareable ? 1 : 0]
-                list.append(WSCAttribute.wfaExtension(subelement: WSCAttribute.WFASubelement.networkKeyShareable, data: data))
+                list.append(
+                    WSCAttribute.wfaExtension(subelement: WSCAttribute.WFASubelement.networkKeyShareable, data: data))
             }
             list += otherAttributes
             var probe: [UInt8] = []

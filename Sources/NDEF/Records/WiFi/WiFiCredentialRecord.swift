@@ -165,7 +165,9 @@ public struct WiFiCredentialRecord: NDEFRecordConvertible {
     static func version2(in attributes: [WSCAttribute]) -> UInt8? {
         for attribute in attributes where attribute.type == WSCAttributeType.vendorExtension {
             let subelements = WSCAttribute.wfaSubelements(attribute.value) ?? []
-            if let match = subelements.first(where: { $0.id == WSCAttribute.WFASubelement.version2 && $0.data.count == 1 }) {
+            if let match = subelements.first(where: {
+                $0.id == WSCAttribute.WFASubelement.version2 && $0.data.count == 1
+            }) {
                 return match.data.first
             }
         }
