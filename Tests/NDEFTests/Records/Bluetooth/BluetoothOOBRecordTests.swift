@@ -84,7 +84,8 @@ struct BluetoothOOBRecordTests {
             randomizerR: Array(16..<32)
         )
         #expect(try headset.makeRecord() == CarrierTest.media(Self.type, Self.built))
-        #expect(headset.description == "Bluetooth 00:0c:78:51:c4:06 \"Headset\", class 0x240404, 2 services, pairing hash")
+        #expect(
+            headset.description == "Bluetooth 00:0c:78:51:c4:06 \"Headset\", class 0x240404, 2 services, pairing hash")
     }
 
     @Test func writes128BitUUIDsLeastSignificantByteFirst() throws {
@@ -123,10 +124,14 @@ struct BluetoothOOBRecordTests {
 
     @Test func refusesInvalidValues() throws {
         let address = try #require(HardwareAddress("00:0c:78:51:c4:06"))
-        #expect(throws: NDEFError(.invalidValue, "")) { try BluetoothOOBRecord(address: address, classOfDevice: 0x100_0000) }
+        #expect(throws: NDEFError(.invalidValue, "")) {
+            try BluetoothOOBRecord(address: address, classOfDevice: 0x100_0000)
+        }
         #expect(throws: NDEFError(.invalidValue, "")) { try BluetoothOOBRecord(address: address, hashC: [1, 2, 3]) }
         #expect(throws: NDEFError(.invalidValue, "")) {
-            try BluetoothOOBRecord(address: address, otherData: [BluetoothDataStructure(type: 0xFF, data: Array(repeating: 0, count: 255))])
+            try BluetoothOOBRecord(
+                address: address, otherData: [BluetoothDataStructure(type: 0xFF, data: Array(repeating: 0, count: 255))]
+            )
         }
         #expect(HardwareAddress("00:0c:78:51:c4") == nil)
         #expect(BluetoothServiceUUID("11b") == nil)
