@@ -11,10 +11,17 @@ public enum NDEFRecordRegistry {
         URIRecord.self,
         SmartPosterRecord.self,
         DeviceInformationRecord.self,
+        // Connection handover.
+        HandoverSelectRecord.self,
+        HandoverRequestRecord.self,
+        HandoverCarrierRecord.self,
         AndroidApplicationRecord.self,
         ExternalRecord.self,
         AbsoluteURIRecord.self,
-        // Specific media views go here.
+        // Carrier configuration: specific media types before the generic media view.
+        WiFiCredentialRecord.self,
+        BluetoothOOBRecord.self,
+        BluetoothLowEnergyOOBRecord.self,
         MediaRecord.self,
     ]
 
