@@ -7,6 +7,15 @@ public enum NDEFRecordRegistry {
     /// Every built-in view, most specific first.
     public static let standard: [any NDEFRecordConvertible.Type] = [
         // Specific views first, then the generic per-TNF views.
+        TextRecord.self,
+        URIRecord.self,
+        SmartPosterRecord.self,
+        DeviceInformationRecord.self,
+        AndroidApplicationRecord.self,
+        ExternalRecord.self,
+        AbsoluteURIRecord.self,
+        // Specific media views go here.
+        MediaRecord.self,
     ]
 
     /// The first built-in view that reads records of this format and type.

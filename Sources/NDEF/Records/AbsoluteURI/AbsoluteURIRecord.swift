@@ -1,0 +1,69 @@
+/// A record whose TYPE field is an absolute URI (NFC Forum NDEF 1.0, section 3.2.6, TNF 3;
+/// RFC 3986).
+///
+/// The URI names the kind of payload (it does not point at it); the payload is kept as bytes.
+public struct AbsoluteURIRecord: NDEFRecordConvertible {
+    public static let kind = "absolute-uri"
+
+    /// The URI in the TYPE field.
+    public var uri: String
+    /// The payload.
+    public var data: [UInt8]
+
+    /// Creates an absolute-URI record value; ``makeRecord()`` checks the URI.
+    public init(uri: String, data: [UInt8] = []) {
+        self.uri = uri
+        self.data = data
+    }
+
+    public static func matches(format: NFCTypeNameFormat, type: ArraySlice<UInt8>) -> Bool {
+        format == .absoluteURI
+    }
+
+    /// Reads an absolute-URI record.
+    ///
+    /// - Throws: ``NDEFError/Code/invalidPayload`` when the TYPE field is empty or not valid UTF-8.
+    public init(parsing record: NFCNDEFPayload, options: NDEFDecodingOptions) throws(NDEFError) {
+        try Self.requireMatch(record)
+        guard !record.type.isEmpty, RecordText.isValidUTF8(record.type) else {
+            throw NDEFError(.invalidPayload, "the TYPE field of an absolute-URI record is not a URI in UTF-8")
+        }
+        self.init(uri: String(decoding: record.type, as: UTF8.self), data: Array(record.payload))
+    }
+
+    /// Builds the record with the URI as its TYPE field.
+    ///
+    /// - Throws: ``NDEFError/Code/invalidValue`` when the URI is empty or longer than 255 bytes.
+    public func makeRecord() throws(NDEFError) -> NFCNDEFPayload {
+        let type = Array(uri.utf8)
+        guard !type.isEmpty, type.count <= 255 else {
+            throw NDEFError(.invalidValue, "the URI of an absolute-URI record must be 1-255 bytes, not \(type.count)")
+        }
+        return NFCNDEFPayload(format: .absoluteURI, type: type, payload: data)
+    }
+
+    public var description: String {
+        "Absolute URI \(uri) (\(RecordText.byteCount(data.count)))"
+    }
+}
+
+/// The JSON `value` of an absolute-URI record: `{"uri": "https://example.com/t", "dataHex": "0102"}`.
+extension AbsoluteURIRecord {
+    enum CodingKeys: String, CodingKey {
+        case uri, dataHex
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            uri: try container.decode(String.self, forKey: .uri),
+            data: try container.decodeHexIfPresent(forKey: .dataHex) ?? []
+        )
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(uri, forKey: .uri)
+        try container.encode(NDEFHex.encode(data), forKey: .dataHex)
+    }
+}

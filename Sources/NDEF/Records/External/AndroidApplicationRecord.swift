@@ -1,0 +1,55 @@
+/// An Android Application Record (AAR): the external type `android.com:pkg` (NFC Forum RTD
+/// 1.0, section 3.2.2, TNF 4) whose payload is an Android package name in UTF-8.
+///
+/// Android starts (or offers to install) the named application when it reads a tag with
+/// this record. The type name is matched without regard to case, as external names are.
+public struct AndroidApplicationRecord: NDEFRecordConvertible {
+    /// The external type name, `android.com:pkg`.
+    public static let recordType = "android.com:pkg"
+
+    public static let kind = "aar"
+
+    /// The application's package name, for example `com.example.app`.
+    public var package: String
+
+    /// Creates an AAR value; ``makeRecord()`` checks the package name.
+    public init(package: String) {
+        self.package = package
+    }
+
+    public static func matches(format: NFCTypeNameFormat, type: ArraySlice<UInt8>) -> Bool {
+        format == .nfcExternal && ExternalRecord.sameName(type, recordType)
+    }
+
+    /// Reads an AAR.
+    ///
+    /// - Throws: ``NDEFError/Code/invalidPayload`` when the payload is empty or not valid UTF-8.
+    public init(parsing record: NFCNDEFPayload, options: NDEFDecodingOptions) throws(NDEFError) {
+        try Self.requireMatch(record)
+        guard !record.payload.isEmpty else {
+            throw NDEFError(.invalidPayload, at: 0, "an Android application record needs a package name")
+        }
+        self.init(package: try RecordText.utf8(record.payload, at: 0, "the package name"))
+    }
+
+    /// Builds the record: type `android.com:pkg`, payload the package name in UTF-8.
+    ///
+    /// - Throws: ``NDEFError/Code/invalidValue`` when the package name is empty.
+    public func makeRecord() throws(NDEFError) -> NFCNDEFPayload {
+        guard !package.isEmpty else {
+            throw NDEFError(.invalidValue, "an Android application record needs a package name")
+        }
+        return NFCNDEFPayload(format: .nfcExternal, type: Self.recordType, payload: Array(package.utf8))
+    }
+
+    public var description: String {
+        "Android application \(package)"
+    }
+}
+
+/// The JSON `value` of an AAR: `{"package": "com.example.app"}`.
+extension AndroidApplicationRecord {
+    enum CodingKeys: String, CodingKey {
+        case package
+    }
+}

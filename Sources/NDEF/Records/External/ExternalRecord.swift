@@ -1,0 +1,110 @@
+/// A record of an NFC Forum external type (NFC Forum RTD 1.0, section 3.2.2 and NDEF 1.0,
+/// section 3.2.6, TNF 4): a `domain:type` name chosen by an organisation that owns the domain.
+///
+/// External type names are compared without regard to case (RTD 1.0, section 3.2.2); this
+/// view keeps the name as written. The payload is kept as bytes; ``text`` gives it as a
+/// string when it is readable UTF-8.
+public struct ExternalRecord: NDEFRecordConvertible {
+    public static let kind = "external"
+
+    /// The external type name, `domain:type` (for example `example.com:thing`).
+    public var type: String
+    /// The payload.
+    public var data: [UInt8]
+
+    /// Creates an external record value; ``makeRecord()`` checks the name.
+    public init(type: String, data: [UInt8] = []) {
+        self.type = type
+        self.data = data
+    }
+
+    /// The domain part of the name (before the first `:`).
+    public var domain: Substring {
+        type.prefix { $0 != ":" }
+    }
+
+    /// The payload as a string, when it is valid UTF-8 without control characters (other
+    /// than tab, line feed and carriage return) and not empty.
+    public var text: String? {
+        guard !data.isEmpty, RecordText.isReadable(data) else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Whether `type` names the same external type as `other`, ignoring ASCII case.
+    public static func sameName(_ type: some Collection<UInt8>, _ other: String) -> Bool {
+        type.elementsEqual(other.utf8) { lower($0) == lower($1) }
+    }
+
+    private static func lower(_ byte: UInt8) -> UInt8 {
+        byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte
+    }
+
+    public static func matches(format: NFCTypeNameFormat, type: ArraySlice<UInt8>) -> Bool {
+        format == .nfcExternal
+    }
+
+    /// Reads an external-type record.
+    ///
+    /// - Throws: ``NDEFError/Code/invalidPayload`` when the TYPE field is not a `domain:type`
+    ///   name of printable ASCII.
+    public init(parsing record: NFCNDEFPayload, options: NDEFDecodingOptions) throws(NDEFError) {
+        try Self.requireMatch(record)
+        guard Self.isValidName(record.type) else {
+            let shown = record.typeString ?? NDEFHex.encode(record.type)
+            throw NDEFError(.invalidPayload, "the record type \(shown) is not an external type name (domain:type)")
+        }
+        self.init(type: String(decoding: record.type, as: UTF8.self), data: Array(record.payload))
+    }
+
+    /// Builds the record with the name as its TYPE field.
+    ///
+    /// - Throws: ``NDEFError/Code/invalidValue`` when the name is not `domain:type` with both
+    ///   parts non-empty, in printable ASCII without spaces, of at most 255 bytes.
+    public func makeRecord() throws(NDEFError) -> NFCNDEFPayload {
+        let bytes = Array(type.utf8)
+        guard Self.isValidName(bytes) else {
+            throw NDEFError(.invalidValue, "\(type.debugDescription) is not an external type name (domain:type)")
+        }
+        return NFCNDEFPayload(format: .nfcExternal, type: bytes, payload: data)
+    }
+
+    public var description: String {
+        if let text { return "External \(type): \(text.debugDescription)" }
+        return "External \(type) (\(RecordText.byteCount(data.count)))"
+    }
+
+    /// Whether `name` is `domain:type`: printable ASCII without spaces, at most 255 bytes,
+    /// with a `:` that has something on both sides.
+    static func isValidName(_ name: some Collection<UInt8>) -> Bool {
+        guard name.count <= 255, name.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return false }
+        guard let colon = name.firstIndex(of: UInt8(ascii: ":")) else { return false }
+        return colon != name.startIndex && name.index(after: colon) != name.endIndex
+    }
+}
+
+/// The JSON `value` of an external record: `{"type": "example.com:t", "dataHex": "6869",
+/// "text": "hi"}`; `text` is present when ``ExternalRecord/text`` is. When decoding, the
+/// payload comes from `dataHex`, or else from `text`, or else is empty.
+extension ExternalRecord {
+    enum CodingKeys: String, CodingKey {
+        case type, dataHex, text
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let type = try container.decode(String.self, forKey: .type)
+        if let data = try container.decodeHexIfPresent(forKey: .dataHex) {
+            self.init(type: type, data: data)
+        } else {
+            let text = try container.decodeIfPresent(String.self, forKey: .text) ?? ""
+            self.init(type: type, data: Array(text.utf8))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(type, forKey: .type)
+        try container.encode(NDEFHex.encode(data), forKey: .dataHex)
+        if let text { try container.encode(text, forKey: .text) }
+    }
+}

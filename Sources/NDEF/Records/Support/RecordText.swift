@@ -1,0 +1,118 @@
+/// Text decoding for record payloads that reports where invalid input starts.
+///
+/// The standard library's `String(decoding:as:)` repairs invalid input with U+FFFD; typed
+/// records must reject it instead (NFC Forum Text RTD 1.0, section 3.2.1, URI RTD 1.0,
+/// section 3.2.2), naming the byte offset of the first invalid code unit.
+enum RecordText {
+    /// The byte order of UTF-16 text.
+    enum ByteOrder {
+        case bigEndian
+        case littleEndian
+    }
+
+    /// Decodes `bytes` as UTF-8, or throws ``NDEFError/Code/invalidPayload`` at `base` plus
+    /// the offset of the first byte that does not start a valid sequence.
+    static func utf8(_ bytes: ArraySlice<UInt8>, at base: Int, _ what: String) throws(NDEFError) -> String {
+        if let bad = firstInvalidUTF8(bytes) {
+            throw NDEFError(.invalidPayload, at: base + bad, "\(what) is not valid UTF-8")
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Whether `bytes` is well-formed UTF-8.
+    static func isValidUTF8(_ bytes: some Collection<UInt8>) -> Bool {
+        firstInvalidUTF8(bytes) == nil
+    }
+
+    /// The offset of the first ill-formed UTF-8 sequence, or `nil` when all of `bytes` is valid.
+    static func firstInvalidUTF8(_ bytes: some Collection<UInt8>) -> Int? {
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        var offset = 0
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let scalar): offset += scalar.count
+            case .error: return offset
+            case .emptyInput: return nil
+            }
+        }
+    }
+
+    /// Decodes `bytes` as UTF-16 in the given byte order, or throws
+    /// ``NDEFError/Code/invalidPayload`` at `base` plus the offset of the first invalid code
+    /// unit (an unpaired surrogate, or a final odd byte).
+    static func utf16(
+        _ bytes: ArraySlice<UInt8>,
+        order: ByteOrder,
+        at base: Int,
+        _ what: String
+    ) throws(NDEFError) -> String {
+        var units: [UInt16] = []
+        units.reserveCapacity(bytes.count / 2)
+        var index = bytes.startIndex
+        while bytes.endIndex - index >= 2 {
+            let first = UInt16(bytes[index])
+            let second = UInt16(bytes[index + 1])
+            units.append(order == .bigEndian ? first << 8 | second : second << 8 | first)
+            index += 2
+        }
+        if index != bytes.endIndex {
+            throw NDEFError(
+                .invalidPayload, at: base + (index - bytes.startIndex), "\(what) has an odd number of UTF-16 bytes")
+        }
+        var parser = Unicode.UTF16.ForwardParser()
+        var iterator = units.makeIterator()
+        var unitOffset = 0
+        parsing: while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let scalar): unitOffset += scalar.count
+            case .error:
+                throw NDEFError(.invalidPayload, at: base + unitOffset * 2, "\(what) is not valid UTF-16")
+            case .emptyInput: break parsing
+            }
+        }
+        return String(decoding: units, as: UTF16.self)
+    }
+
+    /// The big-endian UTF-16 bytes of `text`, without a byte order mark.
+    static func utf16BigEndianBytes(_ text: String) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf16.count * 2)
+        for unit in text.utf16 {
+            out.append(UInt8(truncatingIfNeeded: unit >> 8))
+            out.append(UInt8(truncatingIfNeeded: unit))
+        }
+        return out
+    }
+
+    /// Whether every byte is printable ASCII (0x20-0x7E); an empty sequence is printable.
+    static func isPrintableASCII(_ bytes: some Sequence<UInt8>) -> Bool {
+        bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+    }
+
+    /// Whether `text` is valid UTF-8 that a person can read: no control characters other
+    /// than tab, line feed and carriage return.
+    static func isReadable(_ bytes: some Collection<UInt8>) -> Bool {
+        guard isValidUTF8(bytes) else { return false }
+        return String(decoding: bytes, as: UTF8.self).unicodeScalars.allSatisfy { scalar in
+            switch scalar.value {
+            case 0x09, 0x0A, 0x0D: true
+            case 0x00..<0x20, 0x7F..<0xA0: false
+            default: true
+            }
+        }
+    }
+
+    /// `text` in ASCII lower case (other characters unchanged), for case-insensitive names.
+    static func asciiLowercased(_ text: some StringProtocol) -> String {
+        String(
+            decoding: text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 },
+            as: UTF8.self
+        )
+    }
+
+    /// "1 byte" or "n bytes", for descriptions.
+    static func byteCount(_ count: Int) -> String {
+        count == 1 ? "1 byte" : "\(count) bytes"
+    }
+}

@@ -1,0 +1,124 @@
+/// A URI record (NFC Forum URI RTD 1.0, type `U`).
+///
+/// The payload (URI RTD 1.0, section 3.2) is an identifier code that abbreviates a common
+/// prefix (table 3, codes 0x00-0x23), then the rest of the URI in UTF-8; IRIs (RFC 3987)
+/// are allowed. Codes 0x24 and above are reserved (RFU) and read as "no prefix": the code
+/// byte is dropped and the rest is the URI. The builder abbreviates with the longest prefix
+/// that matches.
+public struct URIRecord: NDEFRecordConvertible {
+    /// The well-known type name, `U`.
+    public static let recordType: [UInt8] = [0x55]
+
+    /// The URI identifier codes 0x00-0x23 and the prefixes they stand for (URI RTD 1.0, table 3).
+    public static let prefixes: [String] = [
+        "",  // 0x00: no prefix
+        "http://www.",
+        "https://www.",
+        "http://",
+        "https://",
+        "tel:",
+        "mailto:",
+        "ftp://anonymous:anonymous@",
+        "ftp://ftp.",
+        "ftps://",
+        "sftp://",  // 0x0A
+        "smb://",
+        "nfs://",
+        "ftp://",
+        "dav://",
+        "news:",
+        "telnet://",  // 0x10
+        "imap:",
+        "rtsp://",
+        "urn:",
+        "pop:",
+        "sip:",
+        "sips:",
+        "tftp:",
+        "btspp://",
+        "btl2cap://",
+        "btgoep://",  // 0x1A
+        "tcpobex://",
+        "irdaobex://",
+        "file://",
+        "urn:epc:id:",
+        "urn:epc:tag:",
+        "urn:epc:pat:",  // 0x20
+        "urn:epc:raw:",
+        "urn:epc:",
+        "urn:nfc:",  // 0x23
+    ]
+
+    public static let kind = "uri"
+
+    /// The full URI (or IRI), prefix expanded.
+    public var uri: String
+
+    /// Creates a URI record value.
+    public init(uri: String) {
+        self.uri = uri
+    }
+
+    /// The prefix that `code` stands for, or `nil` for a reserved code (0x24 and above).
+    public static func prefix(forCode code: UInt8) -> String? {
+        let index = Int(code)
+        return index < prefixes.count ? prefixes[index] : nil
+    }
+
+    /// The identifier code the builder uses: the longest prefix in table 3 that `uri` starts with.
+    public var prefixCode: UInt8 {
+        Self.abbreviation(for: uri).code
+    }
+
+    /// The code of the longest matching prefix and the length of that prefix in bytes.
+    static func abbreviation(for uri: String) -> (code: UInt8, length: Int) {
+        let bytes = uri.utf8
+        var best: (code: UInt8, length: Int) = (0, 0)
+        for (index, prefix) in prefixes.enumerated() where prefix.utf8.count > best.length {
+            if bytes.starts(with: prefix.utf8) {
+                best = (UInt8(truncatingIfNeeded: index), prefix.utf8.count)
+            }
+        }
+        return best
+    }
+
+    public static func matches(format: NFCTypeNameFormat, type: ArraySlice<UInt8>) -> Bool {
+        format == .nfcWellKnown && type.elementsEqual(recordType)
+    }
+
+    /// Parses a URI RTD 1.0 payload (section 3.2).
+    ///
+    /// - Throws: ``NDEFError/Code/invalidPayload`` for an empty payload (no identifier code)
+    ///   or a URI field that is not valid UTF-8 (with the offset of the first bad byte).
+    public init(parsing record: NFCNDEFPayload, options: NDEFDecodingOptions) throws(NDEFError) {
+        try Self.requireMatch(record)
+        try self.init(payload: record.payload)
+    }
+
+    /// Parses the payload bytes of a URI record.
+    init(payload: ArraySlice<UInt8>) throws(NDEFError) {
+        guard let code = payload.first else {
+            throw NDEFError(.invalidPayload, at: 0, "a URI record needs at least the identifier code")
+        }
+        let rest = try RecordText.utf8(payload.dropFirst(), at: 1, "the URI field")
+        self.uri = (Self.prefix(forCode: code) ?? "") + rest
+    }
+
+    /// Builds the record, abbreviating the longest matching prefix (URI RTD 1.0, section 3.2).
+    public func makeRecord() throws(NDEFError) -> NFCNDEFPayload {
+        let (code, length) = Self.abbreviation(for: uri)
+        var payload: [UInt8] = [code]
+        payload += uri.utf8.dropFirst(length)
+        return NFCNDEFPayload(format: .nfcWellKnown, type: Self.recordType, payload: payload)
+    }
+
+    public var description: String {
+        "URI: \(uri)"
+    }
+}
+
+extension URIRecord {
+    enum CodingKeys: String, CodingKey {
+        case uri
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import NDEF
+import Testing
+
+/// Bytes from hex text; spaces are allowed so vectors can be grouped by field.
+func bytes(_ hex: String) throws -> [UInt8] {
+    try NDEFHex.decode(hex)
+}
+
+/// A record of the given format and textual type whose payload is `hex`.
+func record(_ format: NFCTypeNameFormat, _ type: String, _ hex: String) throws -> NFCNDEFPayload {
+    NFCNDEFPayload(format: format, type: type, payload: try bytes(hex))
+}
+
+/// A well-known record (TNF 1) whose payload is `hex`.
+func wellKnown(_ type: String, _ hex: String) throws -> NFCNDEFPayload {
+    try record(.nfcWellKnown, type, hex)
+}
+
+/// The only record of a strictly decoded one-record message, so its fields are slices of a
+/// larger buffer (their indices do not start at 0).
+func decodedRecord(_ messageHex: String) throws -> NFCNDEFPayload {
+    let message = try NFCNDEFMessage(decoding: try bytes(messageHex))
+    try #require(message.records.count == 1)
+    return message.records[0]
+}
+
+/// The encoded one-record message of `record`, as hex.
+func messageHex(_ record: NFCNDEFPayload) throws -> String {
+    NDEFHex.encode(try NFCNDEFMessage(records: [record]).encoded())
+}
+
+/// Parses every proper prefix of `record`'s payload (and of the same payload in a decoded
+/// message, so indices are offset): each must parse or throw an error with one of `allowed`
+/// codes, never trap. Returns how many prefixes threw.
+@discardableResult
+func checkTruncations<View: NDEFRecordConvertible>(
+    _ view: View.Type,
+    _ record: NFCNDEFPayload,
+    allowed: Set<NDEFError.Code> = [.invalidPayload]
+) throws -> Int {
+    let embedded = try NFCNDEFMessage(decoding: try NFCNDEFMessage(records: [record]).encoded()).records[0]
+    var failures = 0
+    for source in [record, embedded] {
+        for count in 0..<source.payload.count {
+            var cut = source
+            cut.payload = source.payload.prefix(count)
+            do {
+                _ = try View(parsing: cut)
+            } catch {
+                #expect(allowed.contains(error.code), "prefix of \(count) bytes: \(error)")
+                failures += 1
+            }
+        }
+    }
+    return failures / 2
+}
+
+/// The error `body` throws, which must be an ``NDEFError``.
+func ndefError(
+    sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: () throws -> Void
+) -> NDEFError? {
+    #expect(throws: NDEFError.self, sourceLocation: sourceLocation) { try body() }
+}
+
+/// The JSON object `value` encodes to.
+func jsonObject(_ value: some Encodable) throws -> [String: Any] {
+    let data = try JSONEncoder().encode(value)
+    return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+}
+
+/// The top-level keys of `value`'s JSON object.
+func jsonKeys(_ value: some Encodable) throws -> Set<String> {
+    Set(try jsonObject(value).keys)
+}
+
+/// `value` encoded to JSON and decoded back.
+func jsonRoundTrip<T: Codable>(_ value: T) throws -> T {
+    try JSONDecoder().decode(T.self, from: try JSONEncoder().encode(value))
+}
+
+/// Decodes `json` text.
+func decodeJSON<T: Decodable>(_ type: T.Type, _ json: String) throws -> T {
+    try JSONDecoder().decode(T.self, from: Data(json.utf8))
+}
