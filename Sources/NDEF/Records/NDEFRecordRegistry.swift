@@ -14,7 +14,14 @@ public enum NDEFRecordRegistry {
         AndroidApplicationRecord.self,
         ExternalRecord.self,
         AbsoluteURIRecord.self,
-        // Specific media views go here.
+        // Connection handover and carrier configuration.
+        HandoverSelectRecord.self,
+        HandoverRequestRecord.self,
+        HandoverCarrierRecord.self,
+        // Specific media views go here, before the generic media view.
+        WiFiCredentialRecord.self,
+        BluetoothOOBRecord.self,
+        BluetoothLowEnergyOOBRecord.self,
         MediaRecord.self,
     ]
 

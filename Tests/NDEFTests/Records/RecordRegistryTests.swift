@@ -54,7 +54,7 @@ struct RecordRegistryTests {
 
     @Test("records no view reads stay raw")
     func unmatched() throws {
-        #expect(try NFCNDEFPayload(format: .nfcWellKnown, type: "Hs", payload: [0x12]).interpreted() == nil)
+        #expect(try NFCNDEFPayload(format: .nfcWellKnown, type: "Zz", payload: [0x12]).interpreted() == nil)
         #expect(try NFCNDEFPayload(format: .unknown, payload: [1]).interpreted() == nil)
         #expect(try NFCNDEFPayload.empty.interpreted() == nil)
     }

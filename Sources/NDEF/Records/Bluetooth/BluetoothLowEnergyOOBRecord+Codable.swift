@@ -1,0 +1,75 @@
+/// The JSON `value` of Bluetooth LE OOB data.
+///
+/// ```json
+/// {"address":"11:22:33:44:55:66","addressType":"random","role":"peripheral-only",
+///  "name":"HRM","appearance":832,"flags":6,"otherData":[]}
+/// ```
+///
+/// `address` and `role` are required when decoding; `addressType` defaults to `public`. `role`
+/// is a name (see ``BluetoothLERole/name``) or a number; `securityManagerTK`,
+/// `confirmationValue` and `randomValue` are 16 bytes of hex as transmitted; `otherData` holds
+/// the other data structures as `{"type": Int, "dataHex": String}`; `padding` counts trailing
+/// zero bytes.
+extension BluetoothLowEnergyOOBRecord {
+    enum CodingKeys: String, CodingKey {
+        case address, addressType, role, name, nameShortened, appearance, flags
+        case securityManagerTK, confirmationValue, randomValue, otherData, padding
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(address.description, forKey: .address)
+        try container.encode(addressType, forKey: .addressType)
+        if let name = role.name {
+            try container.encode(name, forKey: .role)
+        } else {
+            try container.encode(role.rawValue, forKey: .role)
+        }
+        try container.encodeIfPresent(name, forKey: .name)
+        if nameIsShortened { try container.encode(true, forKey: .nameShortened) }
+        try container.encodeIfPresent(appearance, forKey: .appearance)
+        try container.encodeIfPresent(flags, forKey: .flags)
+        try container.encodeIfPresent(securityManagerTK.map(NDEFHex.encode), forKey: .securityManagerTK)
+        try container.encodeIfPresent(confirmationValue.map(NDEFHex.encode), forKey: .confirmationValue)
+        try container.encodeIfPresent(randomValue.map(NDEFHex.encode), forKey: .randomValue)
+        try container.encode(otherData.map(BluetoothCodingSupport.typedData), forKey: .otherData)
+        if paddingCount > 0 { try container.encode(paddingCount, forKey: .padding) }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let address = try BluetoothCodingSupport.address(container, .address)
+        let role: BluetoothLERole
+        if let number = try? container.decode(UInt8.self, forKey: .role) {
+            role = BluetoothLERole(rawValue: number)
+        } else {
+            let name = try container.decode(String.self, forKey: .role)
+            guard let named = BluetoothLERole(name: name) else {
+                throw CarrierJSON.invalid(container, .role, "unknown LE role \"\(name)\"")
+            }
+            role = named
+        }
+        let record: BluetoothLowEnergyOOBRecord
+        do {
+            let built = try BluetoothLowEnergyOOBRecord(
+                address: address,
+                addressType: try container.decodeIfPresent(BluetoothLEAddressType.self, forKey: .addressType)
+                    ?? .public,
+                role: role,
+                name: try container.decodeIfPresent(String.self, forKey: .name),
+                nameIsShortened: try container.decodeIfPresent(Bool.self, forKey: .nameShortened) ?? false,
+                appearance: try container.decodeIfPresent(UInt16.self, forKey: .appearance),
+                flags: try container.decodeIfPresent(UInt8.self, forKey: .flags),
+                securityManagerTK: try CarrierJSON.hex(container, .securityManagerTK),
+                confirmationValue: try CarrierJSON.hex(container, .confirmationValue),
+                randomValue: try CarrierJSON.hex(container, .randomValue),
+                otherData: try BluetoothCodingSupport.otherData(container, .otherData)
+            )
+            let padding = try container.decodeIfPresent(Int.self, forKey: .padding) ?? 0
+            record = try BluetoothLowEnergyOOBRecord(dataStructures: built.dataStructures, paddingCount: padding)
+        } catch let error as NDEFError {
+            throw CarrierJSON.invalid(container, .address, error)
+        }
+        self = record
+    }
+}

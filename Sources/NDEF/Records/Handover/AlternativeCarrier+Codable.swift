@@ -1,0 +1,58 @@
+/// The JSON form of an alternative carrier, an entry of `carriers` in handover records:
+///
+/// ```json
+/// {"powerState":"active","dataReference":"0","auxiliaryDataReferences":[]}
+/// ```
+///
+/// References are text when printable ASCII, else hex in `dataReferenceHex` and
+/// `auxiliaryDataReferencesHex`. When decoding, `powerState` and a data reference are required.
+extension AlternativeCarrier: Codable {
+    enum CodingKeys: String, CodingKey {
+        case powerState, dataReference, dataReferenceHex, auxiliaryDataReferences, auxiliaryDataReferencesHex
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(powerState.name, forKey: .powerState)
+        if let text = printableASCII(dataReference[...]) {
+            try container.encode(text, forKey: .dataReference)
+        } else {
+            try container.encode(NDEFHex.encode(dataReference), forKey: .dataReferenceHex)
+        }
+        let texts = auxiliaryDataReferences.compactMap { printableASCII($0[...]) }
+        if texts.count == auxiliaryDataReferences.count {
+            try container.encode(texts, forKey: .auxiliaryDataReferences)
+        } else {
+            try container.encode(
+                auxiliaryDataReferences.map { NDEFHex.encode($0) }, forKey: .auxiliaryDataReferencesHex)
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let name = try container.decode(String.self, forKey: .powerState)
+        guard let state = CarrierPowerState(name: name) else {
+            throw CarrierJSON.invalid(container, .powerState, "unknown power state \"\(name)\"")
+        }
+        guard let reference = try CarrierJSON.textOrHex(container, text: .dataReference, hex: .dataReferenceHex) else {
+            throw DecodingError.keyNotFound(
+                CodingKeys.dataReference,
+                DecodingError.Context(
+                    codingPath: container.codingPath, debugDescription: "a carrier needs dataReference")
+            )
+        }
+        var auxiliary: [[UInt8]] = []
+        if let texts = try container.decodeIfPresent([String].self, forKey: .auxiliaryDataReferences) {
+            auxiliary = texts.map { Array($0.utf8) }
+        } else if let hexes = try container.decodeIfPresent([String].self, forKey: .auxiliaryDataReferencesHex) {
+            for hex in hexes {
+                do {
+                    auxiliary.append(try NDEFHex.decode(hex))
+                } catch {
+                    throw CarrierJSON.invalid(container, .auxiliaryDataReferencesHex, error)
+                }
+            }
+        }
+        self.init(powerState: state, dataReference: reference, auxiliaryDataReferences: auxiliary)
+    }
+}

@@ -1,0 +1,107 @@
+/// The Carrier Power State of an alternative carrier (2 bits).
+///
+/// NFC Forum Connection Handover 1.3, section 6.2.1, table 6.
+public enum CarrierPowerState: UInt8, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// 0: the carrier is off.
+    case inactive = 0
+    /// 1: the carrier is on.
+    case active = 1
+    /// 2: the carrier is being turned on.
+    case activating = 2
+    /// 3: the state is unknown (as on a static tag).
+    case unknown = 3
+
+    /// The stable JSON name: `"inactive"`, `"active"`, `"activating"` or `"unknown"`.
+    public var name: String {
+        switch self {
+        case .inactive: "inactive"
+        case .active: "active"
+        case .activating: "activating"
+        case .unknown: "unknown"
+        }
+    }
+
+    /// The state with this JSON name, or `nil` for an unknown name.
+    public init?(name: String) {
+        guard let match = Self.allCases.first(where: { $0.name == name }) else { return nil }
+        self = match
+    }
+
+    public var description: String { name }
+}
+
+/// One Alternative Carrier record (`ac`, a local type inside handover records): a carrier's
+/// power state and references, by record ID, to its configuration and auxiliary data records.
+///
+/// NFC Forum Connection Handover 1.3, section 6.2: CPS (low 2 bits of the first byte; the rest
+/// reserved), carrier data reference (length byte and bytes), auxiliary data reference count,
+/// and each auxiliary data reference (length byte and bytes).
+public struct AlternativeCarrier: Sendable, Hashable {
+    /// The carrier power state.
+    public var powerState: CarrierPowerState
+    /// The ID of the carrier configuration record in the same handover message.
+    public var dataReference: [UInt8]
+    /// The IDs of records with auxiliary data for this carrier.
+    public var auxiliaryDataReferences: [[UInt8]]
+
+    /// Creates an alternative carrier.
+    public init(powerState: CarrierPowerState, dataReference: [UInt8], auxiliaryDataReferences: [[UInt8]] = []) {
+        self.powerState = powerState
+        self.dataReference = dataReference
+        self.auxiliaryDataReferences = auxiliaryDataReferences
+    }
+
+    /// Creates an alternative carrier with text references (record IDs such as `"0"`).
+    public init(powerState: CarrierPowerState, dataReference: String, auxiliaryDataReferences: [String] = []) {
+        self.init(
+            powerState: powerState,
+            dataReference: Array(dataReference.utf8),
+            auxiliaryDataReferences: auxiliaryDataReferences.map { Array($0.utf8) }
+        )
+    }
+
+    /// The record type of an Alternative Carrier record, `ac`.
+    static let recordType = "ac"
+
+    /// Reads an `ac` payload; reserved CPS bits are ignored.
+    init(payload: ArraySlice<UInt8>) throws(NDEFError) {
+        var reader = CarrierByteReader(payload, context: "alternative carrier record")
+        let first = try reader.readByte("carrier power state")
+        // The mask keeps the value within 0...3, so the conversion always succeeds.
+        self.powerState = CarrierPowerState(rawValue: first & 0x03) ?? .unknown
+        let length = try reader.readByte("carrier data reference length")
+        self.dataReference = Array(try reader.readBytes(Int(length), "carrier data reference"))
+        let count = try reader.readByte("auxiliary data reference count")
+        var auxiliary: [[UInt8]] = []
+        for number in 0..<Int(count) {
+            let auxiliaryLength = try reader.readByte("length of auxiliary data reference \(number)")
+            auxiliary.append(Array(try reader.readBytes(Int(auxiliaryLength), "auxiliary data reference \(number)")))
+        }
+        self.auxiliaryDataReferences = auxiliary
+        guard reader.isAtEnd else {
+            throw reader.error("\(reader.remainingCount) bytes follow the last auxiliary data reference")
+        }
+    }
+
+    /// The `ac` payload.
+    func payload() throws(NDEFError) -> [UInt8] {
+        guard dataReference.count <= 255, auxiliaryDataReferences.count <= 255,
+            auxiliaryDataReferences.allSatisfy({ $0.count <= 255 })
+        else {
+            throw NDEFError(
+                .invalidValue, "alternative carrier: references are at most 255 bytes, and at most 255 of them")
+        }
+        var bytes: [UInt8] = [powerState.rawValue, UInt8(dataReference.count)] + dataReference
+        bytes.append(UInt8(auxiliaryDataReferences.count))
+        for reference in auxiliaryDataReferences {
+            bytes.append(UInt8(reference.count))
+            bytes += reference
+        }
+        return bytes
+    }
+
+    /// The `ac` record.
+    func record() throws(NDEFError) -> NFCNDEFPayload {
+        NFCNDEFPayload(format: .nfcWellKnown, type: Self.recordType, payload: try payload())
+    }
+}

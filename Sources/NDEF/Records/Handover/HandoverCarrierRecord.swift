@@ -1,0 +1,116 @@
+/// A Handover Carrier record (`Hc`, TNF 1): names a carrier technology in a handover request
+/// when there is no configuration data to give, or only a little.
+///
+/// NFC Forum Connection Handover 1.3, section 6.4: CTF (carrier type format, a TNF value 1-4 in
+/// the low 3 bits; the other bits are reserved), carrier type length, carrier type (for example
+/// `application/vnd.wfa.wsc`), then carrier data to the end of the payload.
+public struct HandoverCarrierRecord: NDEFRecordConvertible {
+    public static let kind = "handover-carrier"
+
+    /// The record type, `Hc`.
+    public static let recordType = "Hc"
+
+    /// How ``carrierType`` is to be read, as a TNF (well-known, media, absolute URI, external).
+    public let carrierTypeFormat: NFCTypeNameFormat
+    /// The carrier type (at most 255 bytes).
+    public let carrierType: [UInt8]
+    /// The carrier data.
+    public let carrierData: [UInt8]
+    /// The reserved high 5 bits of the CTF byte, kept so the record is written back unchanged.
+    private let reservedBits: UInt8
+
+    /// The carrier type as text when printable.
+    public var carrierTypeString: String? { printableASCII(carrierType[...]) }
+
+    /// Builds a Handover Carrier record.
+    ///
+    /// - Throws: ``NDEFError/Code/invalidValue`` when the format is not 1-4 or the type is
+    ///   empty or longer than 255 bytes.
+    public init(carrierTypeFormat: NFCTypeNameFormat, carrierType: [UInt8], carrierData: [UInt8] = []) throws(NDEFError)
+    {
+        guard (1...4).contains(carrierTypeFormat.rawValue) else {
+            throw NDEFError(.invalidValue, "a carrier type format is TNF 1-4, not \(carrierTypeFormat.rawValue)")
+        }
+        guard !carrierType.isEmpty, carrierType.count <= 255 else {
+            throw NDEFError(.invalidValue, "a carrier type is 1 to 255 bytes, not \(carrierType.count)")
+        }
+        self.carrierTypeFormat = carrierTypeFormat
+        self.carrierType = carrierType
+        self.carrierData = carrierData
+        self.reservedBits = 0
+    }
+
+    /// Builds a Handover Carrier record for a media type such as `application/vnd.wfa.wsc`.
+    public init(mediaType: String, carrierData: [UInt8] = []) throws(NDEFError) {
+        try self.init(carrierTypeFormat: .media, carrierType: Array(mediaType.utf8), carrierData: carrierData)
+    }
+
+    public static func matches(format: NFCTypeNameFormat, type: ArraySlice<UInt8>) -> Bool {
+        format == .nfcWellKnown && type.elementsEqual(recordType.utf8)
+    }
+
+    public init(parsing record: NFCNDEFPayload, options: NDEFDecodingOptions) throws(NDEFError) {
+        try Self.requireMatch(record)
+        var reader = CarrierByteReader(record.payload, context: "handover carrier record")
+        let ctf = try reader.readByte("carrier type format")
+        // The mask keeps the value within 0...7, so the conversion always succeeds.
+        let format = NFCTypeNameFormat(rawValue: ctf & 0x07) ?? .unknown
+        guard (1...4).contains(format.rawValue) else {
+            throw reader.error("carrier type format \(format.rawValue) is not a TNF of 1-4", at: 0)
+        }
+        let length = try reader.readByte("carrier type length")
+        guard length > 0 else { throw reader.error("the carrier type is empty", at: 1) }
+        self.carrierType = Array(try reader.readBytes(Int(length), "carrier type"))
+        self.carrierData = Array(reader.readRest())
+        self.carrierTypeFormat = format
+        self.reservedBits = ctf & 0xF8
+    }
+
+    public func makeRecord() throws(NDEFError) -> NFCNDEFPayload {
+        guard carrierType.count <= 255 else { throw NDEFError(.invalidValue, "the carrier type is over 255 bytes") }
+        let payload = [reservedBits | carrierTypeFormat.rawValue, UInt8(carrierType.count)] + carrierType + carrierData
+        return NFCNDEFPayload(format: .nfcWellKnown, type: Self.recordType, payload: payload)
+    }
+
+    /// For example `Handover carrier media application/vnd.wfa.wsc, 0 bytes of data`.
+    public var description: String {
+        let type = carrierTypeString ?? "0x" + NDEFHex.encode(carrierType)
+        return "Handover carrier \(carrierTypeFormat.name) \(type), \(carrierData.count) bytes of data"
+    }
+}
+
+/// The JSON `value` of a Handover Carrier record:
+/// `{"carrierTNF":2,"carrierType":"application/vnd.wfa.wsc","carrierDataHex":""}`.
+///
+/// The carrier type is text when printable, else `carrierTypeHex`.
+extension HandoverCarrierRecord {
+    enum CodingKeys: String, CodingKey {
+        case carrierTNF, carrierType, carrierTypeHex, carrierDataHex
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(carrierTypeFormat.rawValue, forKey: .carrierTNF)
+        if let text = carrierTypeString {
+            try container.encode(text, forKey: .carrierType)
+        } else {
+            try container.encode(NDEFHex.encode(carrierType), forKey: .carrierTypeHex)
+        }
+        try container.encode(NDEFHex.encode(carrierData), forKey: .carrierDataHex)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let raw = try container.decode(UInt8.self, forKey: .carrierTNF)
+        let type = try CarrierJSON.textOrHex(container, text: .carrierType, hex: .carrierTypeHex) ?? []
+        let data = try CarrierJSON.hex(container, .carrierDataHex) ?? []
+        guard let format = NFCTypeNameFormat(rawValue: raw) else {
+            throw CarrierJSON.invalid(container, .carrierTNF, "carrierTNF must be 1-4, not \(raw)")
+        }
+        do {
+            self = try HandoverCarrierRecord(carrierTypeFormat: format, carrierType: type, carrierData: data)
+        } catch {
+            throw CarrierJSON.invalid(container, .carrierType, error)
+        }
+    }
+}

@@ -1,0 +1,68 @@
+/// The layout shared by Handover Request and Select records: a version byte, then an NDEF
+/// message of local records (NFC Forum Connection Handover 1.3, sections 6.1 and 6.2).
+enum HandoverPayload {
+    /// Splits `payload` into the version and the nested records, decoded strictly one nesting
+    /// level deeper. No bytes after the version means no records.
+    static func decode(
+        _ payload: ArraySlice<UInt8>,
+        options: NDEFDecodingOptions,
+        context: String
+    ) throws(NDEFError) -> (version: UInt8, records: [NFCNDEFPayload]) {
+        var reader = CarrierByteReader(payload, context: context)
+        let version = try reader.readByte("version")
+        guard version >> 4 == 1 else {
+            throw NDEFError(
+                .invalidPayload,
+                at: 0,
+                "\(context): version \(CarrierCoding.versionString(version)) is not a 1.x version this library reads"
+            )
+        }
+        let rest = reader.readRest()
+        guard !rest.isEmpty else { return (version, []) }
+        let inner = try options.nested(at: 1)
+        do {
+            return (version, try NFCNDEFMessage(decoding: rest, options: inner).records)
+        } catch {
+            if error.code == .nestingTooDeep || error.code == .tooManyRecords { throw error.shifted(by: 1) }
+            throw NDEFError(
+                .invalidPayload, at: error.offset.map { $0 + 1 }, "\(context): nested message: \(error.reason)")
+        }
+    }
+
+    /// The version byte followed by `records` encoded as a message (nothing when empty).
+    static func encode(version: UInt8, records: [NFCNDEFPayload]) throws(NDEFError) -> [UInt8] {
+        guard !records.isEmpty else { return [version] }
+        return [version] + (try NFCNDEFMessage(records: records).encoded())
+    }
+
+    /// Reports `error`, found in the payload of `nested`, at its offset in the handover payload
+    /// when `nested` was not reassembled from chunks (else without an offset).
+    static func relocate(_ error: NDEFError, in nested: NFCNDEFPayload, of payload: ArraySlice<UInt8>) -> NDEFError {
+        guard nested.chunkCount == 1 else {
+            var copy = error
+            copy.offset = nil
+            return copy
+        }
+        return error.shifted(by: nested.payload.startIndex - payload.startIndex)
+    }
+
+    /// Whether `record` is the local well-known record `type` (`ac`, `err`, `cr`).
+    static func isLocal(_ record: NFCNDEFPayload, _ type: String) -> Bool {
+        record.hasType(.nfcWellKnown, type)
+    }
+
+    /// Reads the `ac` records among `records`, reporting errors at handover payload offsets.
+    static func carriers(in records: [NFCNDEFPayload], of payload: ArraySlice<UInt8>) throws(NDEFError)
+        -> [AlternativeCarrier]
+    {
+        var carriers: [AlternativeCarrier] = []
+        for record in records where isLocal(record, AlternativeCarrier.recordType) {
+            do {
+                carriers.append(try AlternativeCarrier(payload: record.payload))
+            } catch {
+                throw relocate(error, in: record, of: payload)
+            }
+        }
+        return carriers
+    }
+}

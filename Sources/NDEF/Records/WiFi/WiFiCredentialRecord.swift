@@ -1,0 +1,184 @@
+/// A Wi-Fi Simple Configuration record, `application/vnd.wfa.wsc` (TNF 2): the Wi-Fi network
+/// credentials a phone joins when it touches the tag.
+///
+/// Wi-Fi Simple Configuration Technical Specification 2.0, section 10.1.2 (NFC Configuration
+/// Token) and section 12 (attributes). The payload is a sequence of WSC attributes: usually
+/// Version (0x104A, 0x10), one or more Credentials (0x100E), and the WFA Vendor Extension
+/// (0x1049) carrying Version2 (0x20). Some writers (Android apps) write only the Credential.
+///
+/// Every attribute is kept in order, unknown ones included, so a parsed record is written back
+/// byte for byte. A payload without a Credential (an OOB password token in a handover message)
+/// is read too, with ``credentials`` empty. When the payload starts with a 2-byte length of the
+/// attributes that follow (as WSC prescribes for some handover tokens), that is remembered.
+public struct WiFiCredentialRecord: NDEFRecordConvertible {
+    public static let kind = "wifi"
+
+    /// The media type, `application/vnd.wfa.wsc`.
+    public static let mediaType = "application/vnd.wfa.wsc"
+
+    /// Every top-level attribute in payload order; encoding writes exactly these.
+    public let attributes: [WSCAttribute]
+    /// The credentials (Credential attributes, 0x100E), in order.
+    public let credentials: [Credential]
+    /// The Version attribute (0x104A): 0x10 for version 1.0, as WSC 2.0 writers still put.
+    public let version: UInt8?
+    /// Version2 from the WFA Vendor Extension (0x20 for WSC 2.0), when present.
+    ///
+    /// A vendor extension holding only Version2 is not in ``recordAttributes``; one with more
+    /// subelements is, and Version2 is still read from it.
+    public let version2: UInt8?
+    /// The top-level attributes no property covers, in order.
+    public let recordAttributes: [WSCAttribute]
+    /// Whether the payload starts with the 2-byte big-endian length of the attributes.
+    public let isLengthPrefixed: Bool
+
+    /// Builds a configuration token: Version, the credentials, `recordAttributes`, then the WFA
+    /// Vendor Extension with Version2 (WSC 2.0, section 10.1.2). Pass `nil` to leave out
+    /// Version or Version2 (Android apps write only the Credential).
+    ///
+    /// - Throws: ``NDEFError/Code/invalidValue`` when there is no credential.
+    public init(
+        credentials: [Credential],
+        version: UInt8? = 0x10,
+        version2: UInt8? = 0x20,
+        recordAttributes: [WSCAttribute] = []
+    ) throws(NDEFError) {
+        guard !credentials.isEmpty else { throw NDEFError(.invalidValue, "a Wi-Fi record needs a credential") }
+        var list: [WSCAttribute] = []
+        if let version { list.append(WSCAttribute(type: WSCAttributeType.version, value: [version])) }
+        for credential in credentials {
+            list.append(WSCAttribute(type: WSCAttributeType.credential, value: try credential.encodedValue()))
+        }
+        list += recordAttributes
+        if let version2 {
+            list.append(WSCAttribute.wfaExtension(subelement: WSCAttribute.WFASubelement.version2, data: [version2]))
+        }
+        self.attributes = list
+        self.credentials = credentials
+        self.version = version
+        self.version2 = version2
+        self.recordAttributes = recordAttributes
+        self.isLengthPrefixed = false
+    }
+
+    /// Builds a token for one network; see ``Credential`` for the defaults.
+    public init(
+        ssid: String,
+        networkKey: String = "",
+        authentication: WiFiAuthenticationType? = nil,
+        encryption: WiFiEncryptionType? = nil
+    ) throws(NDEFError) {
+        let credential = try Credential(
+            ssid: ssid,
+            networkKey: networkKey,
+            authentication: authentication,
+            encryption: encryption
+        )
+        try self.init(credentials: [credential])
+    }
+
+    public static func matches(format: NFCTypeNameFormat, type: ArraySlice<UInt8>) -> Bool {
+        format == .media && CarrierCoding.equalsIgnoringASCIICase(type, mediaType)
+    }
+
+    public init(parsing record: NFCNDEFPayload, options: NDEFDecodingOptions) throws(NDEFError) {
+        try Self.requireMatch(record)
+        let context = "Wi-Fi record"
+        var payload = record.payload
+        var base = 0
+        // A leading 2-byte length equal to the rest of the payload cannot be an attribute type:
+        // every WSC attribute type is 0x1001 or more, and such a payload would be 4 KiB.
+        if payload.count >= 2 {
+            let first = Int(payload[payload.startIndex]) << 8 | Int(payload[payload.startIndex + 1])
+            if first < 0x1000 && first == payload.count - 2 {
+                payload = payload.dropFirst(2)
+                base = 2
+            }
+        }
+        let list = try WSCAttribute.parseList(payload, base: base, context: context)
+        guard !list.isEmpty else {
+            throw NDEFError(.invalidPayload, at: base, "\(context): the payload holds no attributes")
+        }
+        var credentials: [Credential] = []
+        var version: UInt8?
+        var version2: UInt8?
+        var other: [WSCAttribute] = []
+        for item in list {
+            let attribute = item.attribute
+            switch attribute.type {
+            case WSCAttributeType.credential:
+                credentials.append(try Credential(parsing: attribute.value[...], base: item.valueOffset))
+            case WSCAttributeType.version where version == nil:
+                guard attribute.value.count == 1 else {
+                    throw NDEFError(.invalidPayload, at: item.valueOffset, "\(context): Version is 1 byte")
+                }
+                version = attribute.value[0]
+            case WSCAttributeType.vendorExtension where version2 == nil && Self.loneVersion2(attribute) != nil:
+                version2 = Self.loneVersion2(attribute)
+            default:
+                other.append(attribute)
+            }
+        }
+        self.attributes = list.map(\.attribute)
+        self.credentials = credentials
+        self.version = version
+        // A vendor extension with more subelements stays in `other` but is still read.
+        self.version2 = version2 ?? Self.version2(in: other)
+        self.recordAttributes = other
+        self.isLengthPrefixed = base == 2
+    }
+
+    public func makeRecord() throws(NDEFError) -> NFCNDEFPayload {
+        var body: [UInt8] = []
+        try WSCAttribute.encode(attributes, into: &body)
+        var payload: [UInt8] = []
+        if isLengthPrefixed {
+            guard let length = UInt16(exactly: body.count) else {
+                throw NDEFError(.invalidValue, "the attributes are \(body.count) bytes, too many for the length prefix")
+            }
+            CarrierCoding.appendBigEndian(length, to: &payload)
+        }
+        payload += body
+        return NFCNDEFPayload(format: .media, type: Self.mediaType, payload: payload)
+    }
+
+    /// For example `Wi-Fi "Home" wpa2-personal/aes, key: 12 bytes`; the key itself is never shown.
+    public var description: String {
+        guard let first = credentials.first else {
+            return "Wi-Fi Simple Configuration: no credential, \(attributes.count) attributes"
+        }
+        let ssid = first.ssidString.map { "\"\($0)\"" } ?? "0x" + NDEFHex.encode(first.ssid)
+        var text = "Wi-Fi \(ssid)"
+        let security = [first.authentication?.description, first.encryption?.description].compactMap { $0 }
+        if !security.isEmpty { text += " " + security.joined(separator: "/") }
+        if let key = first.networkKey {
+            text += key.isEmpty ? ", no key" : ", key: \(key.count) bytes"
+        }
+        if credentials.count > 1 {
+            let more = credentials.count - 1
+            text += ", +\(more) more credential" + (more == 1 ? "" : "s")
+        }
+        return text
+    }
+
+    /// Version2 from the first WFA Vendor Extension among `attributes` that has it.
+    static func version2(in attributes: [WSCAttribute]) -> UInt8? {
+        for attribute in attributes where attribute.type == WSCAttributeType.vendorExtension {
+            let subelements = WSCAttribute.wfaSubelements(attribute.value) ?? []
+            if let match = subelements.first(where: {
+                $0.id == WSCAttribute.WFASubelement.version2 && $0.data.count == 1
+            }) {
+                return match.data.first
+            }
+        }
+        return nil
+    }
+
+    /// The Version2 value when `attribute` is a WFA Vendor Extension holding only Version2.
+    private static func loneVersion2(_ attribute: WSCAttribute) -> UInt8? {
+        guard let subelements = WSCAttribute.wfaSubelements(attribute.value), subelements.count == 1,
+            subelements[0].id == WSCAttribute.WFASubelement.version2, subelements[0].data.count == 1
+        else { return nil }
+        return subelements[0].data.first
+    }
+}

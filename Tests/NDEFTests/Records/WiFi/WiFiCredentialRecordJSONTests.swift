@@ -1,0 +1,122 @@
+import Foundation
+import NDEF
+import Testing
+
+@Suite("Wi-Fi credential record JSON")
+struct WiFiCredentialRecordJSONTests {
+    typealias Vectors = WiFiCredentialRecordTests
+
+    @Test func encodesTheFirstCredentialAtTheTopLevel() throws {
+        let view = try WiFiCredentialRecord(parsing: CarrierTest.media(Vectors.type, Vectors.androidAESTKIP))
+        let json = try CarrierTest.jsonObject(view)
+        #expect(json["ssid"] as? String == "T_Wpa2_Aestkip")
+        #expect(json["networkKey"] as? String == "12345678")
+        #expect(json["authentication"] as? String == "wpa2-personal")
+        #expect(json["encryption"] as? String == "aes-tkip")
+        #expect(json["macAddress"] as? String == "ff:ff:ff:ff:ff:ff")
+        #expect(json["networkIndex"] as? Int == 1)
+        #expect((json["otherAttributes"] as? [Any])?.isEmpty == true)
+        #expect(json["version"] is NSNull)
+        #expect(json["version2"] is NSNull)
+        #expect(json["additionalCredentials"] == nil)
+        #expect(json["ssidHex"] == nil)
+    }
+
+    @Test(arguments: [Vectors.androidAESTKIP, Vectors.androidMinimal, Vectors.home, Vectors.two])
+    func jsonRebuildsTheSamePayload(hex: String) throws {
+        let record = CarrierTest.media(Vectors.type, hex)
+        let view = try WiFiCredentialRecord(parsing: record)
+        let again = try CarrierTest.jsonRoundTrip(view)
+        #expect(try again.makeRecord() == record)
+    }
+
+    @Test func encodesSeveralCredentialsAndUnknownAttributes() throws {
+        let view = try WiFiCredentialRecord(parsing: CarrierTest.media(Vectors.type, Vectors.two))
+        let json = try CarrierTest.jsonObject(view)
+        let more = try #require(json["additionalCredentials"] as? [[String: Any]])
+        #expect(more.count == 1)
+        #expect(more.first?["ssid"] as? String == "Net-B")
+        #expect(more.first?["authentication"] as? String == "open")
+        #expect(more.first?["networkIndex"] is NSNull)
+        let other = try #require(json["otherAttributes"] as? [[String: Any]])
+        #expect(other.first?["type"] as? Int == 0x1061)
+        #expect(other.first?["dataHex"] as? String == "01")
+        let top = try #require(json["recordAttributes"] as? [[String: Any]])
+        #expect(top.map { $0["type"] as? Int } == [0x1011, 0x1049])
+        #expect(json["version"] as? String == "1.0")
+        #expect(json["version2"] is NSNull)  // not a lone Version2 extension: it is in recordAttributes
+    }
+
+    @Test func writesHexForBytesThatAreNotUTF8AndNumbersForUnknownBitfields() throws {
+        let credential = try WiFiCredentialRecord.Credential(
+            ssid: [0xFF, 0x00, 0x41],
+            networkKey: [0xC3, 0x28, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36],
+            authentication: WiFiAuthenticationType(rawValue: 0x0081),
+            encryption: WiFiEncryptionType(rawValue: 0x0010)
+        )
+        let view = try WiFiCredentialRecord(credentials: [credential])
+        let json = try CarrierTest.jsonObject(view)
+        #expect(json["ssidHex"] as? String == "ff0041")
+        #expect(json["networkKeyHex"] as? String == "c328313233343536")
+        #expect(json["authentication"] as? Int == 0x81)
+        #expect(json["encryption"] as? Int == 0x10)
+        #expect(json["ssid"] == nil)
+        #expect(try CarrierTest.jsonRoundTrip(view) == view)
+    }
+
+    @Test func decodesWithDefaults() throws {
+        let open = try CarrierTest.decode(WiFiCredentialRecord.self, #"{"ssid":"x"}"#)
+        #expect(open == (try WiFiCredentialRecord(ssid: "x")))
+        #expect(open.credentials[0].authentication == .open)
+        #expect(open.credentials[0].encryption == WiFiEncryptionType.none)
+        #expect(open.version == 0x10)
+        #expect(open.version2 == 0x20)
+
+        let home = try CarrierTest.decode(WiFiCredentialRecord.self, #"{"ssid":"Home","networkKey":"secret-pass1"}"#)
+        #expect(try home.makeRecord() == CarrierTest.media(Vectors.type, Vectors.home))
+
+        let named = try CarrierTest.decode(
+            WiFiCredentialRecord.self,
+            #"""
+            {"ssid":"Lab","networkKey":"12345678","authentication":"wpa-wpa2-personal","encryption":"aes-tkip",
+             "macAddress":"00-11-22-33-44-55","networkIndex":2,"networkKeyShareable":false,"version":null,
+             "additionalCredentials":[{"ssidHex":"4f70656e","networkKey":null}]}
+            """#
+        )
+        #expect(named.credentials.count == 2)
+        #expect(named.credentials[0].authentication == .wpaWPA2Personal)
+        #expect(named.credentials[0].macAddress?.description == "00:11:22:33:44:55")
+        #expect(named.credentials[0].networkIndex == 2)
+        #expect(named.credentials[0].networkKeyShareable == false)
+        #expect(named.credentials[1].ssidString == "Open")
+        #expect(named.credentials[1].networkKey == nil)
+        #expect(named.version == nil)
+    }
+
+    @Test(arguments: [
+        #"{"networkKey":"12345678"}"#,
+        #"{"ssid":"x","authentication":"wpa2-personal"}"#,
+        #"{"ssid":"x","authentication":"wpa4"}"#,
+        #"{"ssid":"x","encryption":"rot13"}"#,
+        #"{"ssid":"x","macAddress":"ff:ff"}"#,
+        #"{"ssid":"","networkKey":"12345678"}"#,
+        #"{"ssidHex":"zz"}"#,
+        #"{"ssid":"x","version":"one"}"#,
+    ])
+    func refusesInvalidJSON(json: String) {
+        #expect(throws: DecodingError.self) { try CarrierTest.decode(WiFiCredentialRecord.self, json) }
+    }
+
+    @Test func recordJSONCarriesTheValueAndBuildsFromIt() throws {
+        let record = CarrierTest.media(Vectors.type, Vectors.home)
+        let json = try CarrierTest.jsonObject(record)
+        let value = try #require(json["value"] as? [String: Any])
+        #expect(value["ssid"] as? String == "Home")
+
+        let built = try CarrierTest.decode(
+            NFCNDEFPayload.self,
+            #"{"tnf":2,"type":"application/vnd.wfa.wsc","value":{"ssid":"Home","networkKey":"secret-pass1"}}"#
+        )
+        #expect(built == record)
+    }
+}
