@@ -8,7 +8,8 @@ import NDEF
 
 /// `ndeftool decode`: reads a message and describes it, or prints its JSON.
 enum DecodeCommand {
-    static let hex = OptionSpec.flag("hex", help: "Read hex text instead of binary (whitespace is ignored).")
+    static let hex = OptionSpec.flag(
+        "hex", help: "Read hex text instead of binary (whitespace and # comments are ignored).")
     static let json = OptionSpec.flag("json", help: "Print the message as JSON ({\"records\":[...]}).")
     static let lenient = OptionSpec.flag(
         "lenient",

@@ -29,8 +29,9 @@ enum EncodeCommand {
         discussion: """
             Each record is a kind word, its values, then its own options; the next word \
             that is not a value starts the next record. An option after a record belongs to \
-            it when its kind has an option of that name (mime --hex, message --hex); \
-            otherwise it is an option of encode.
+            that record when its kind takes it and the record does not have it (or an \
+            alternative to it) yet; otherwise it is an option of encode: in \
+            'mime text/plain hi --hex', --hex prints the message as hex.
 
             Record kinds:
             \(RecordSpecGrammar.standard.synopses)

@@ -85,13 +85,22 @@ struct CommandParser {
                 inlineValue = String(argument[argument.index(after: equals)...])
             }
             // Inside a sequence argument, the sequence has the first claim on its options.
-            if name.hasPrefix("--"), var sequence = reader, let spec = sequence.claim(option: String(name.dropFirst(2)))
-            {
-                let value = try takeValue(for: spec, as: name, inline: inlineValue, arguments: arguments, index: &index)
-                captured.append(.option(spec.long, value: value))
-                try sequence.read(option: spec, value: value)
-                reader = sequence
-                return nil
+            if name.hasPrefix("--"), var sequence = reader {
+                let commandHasIt = (command.options + builtInOptions).contains { $0.isNamed(name) }
+                var claimed: OptionSpec?
+                switch sequence.claim(option: String(name.dropFirst(2))) {
+                case .claims(let spec): claimed = spec
+                case .yields(let spec): claimed = commandHasIt ? nil : spec
+                case .ignores: claimed = nil
+                }
+                if let spec = claimed {
+                    let value = try takeValue(
+                        for: spec, as: name, inline: inlineValue, arguments: arguments, index: &index)
+                    captured.append(.option(spec.long, value: value))
+                    try sequence.read(option: spec, value: value)
+                    reader = sequence
+                    return nil
+                }
             }
             guard let spec = (command.options + builtInOptions).first(where: { $0.isNamed(name) }) else {
                 throw .unknownOption(name, suggestion: suggestion(for: name))

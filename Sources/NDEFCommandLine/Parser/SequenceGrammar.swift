@@ -1,9 +1,10 @@
 /// The grammar of a positional argument that takes the rest of the command line as a sequence
 /// of words and options, such as the record specifications of `encode`.
 ///
-/// While such an argument is being read, each option is first offered to the sequence: when
-/// ``SequenceReader/claim(option:)`` returns a specification the option and its value belong
-/// to the sequence; otherwise the option is the command's.
+/// While such an argument is being read, each option is first offered to the sequence
+/// (``SequenceReader/claim(option:)``): an option the sequence claims belongs to it with its
+/// value; an option it yields belongs to the command when the command has an option of that
+/// name, and to the sequence otherwise; any other option is the command's.
 protocol SequenceGrammar: Sendable {
     /// A fresh reader for one command line.
     func makeReader() -> any SequenceReader
@@ -11,8 +12,8 @@ protocol SequenceGrammar: Sendable {
 
 /// The state of one sequence being read; see ``SequenceGrammar``.
 protocol SequenceReader {
-    /// The option named `long` (without dashes) if the sequence takes it at this point.
-    func claim(option long: String) -> OptionSpec?
+    /// Whether the sequence takes the option named `long` (without dashes) at this point.
+    func claim(option long: String) -> SequenceClaim
 
     /// Options the sequence takes at this point, offered as suggestions for a mistyped option.
     var knownOptions: [OptionSpec] { get }
@@ -25,6 +26,17 @@ protocol SequenceReader {
 
     /// Checks the sequence once the command line has ended.
     mutating func finish() throws(CommandLineError)
+}
+
+/// What a sequence says about an option offered to it.
+enum SequenceClaim: Sendable, Hashable {
+    /// The option belongs to the sequence.
+    case claims(OptionSpec)
+    /// The sequence takes such an option but is already complete without it: the command
+    /// has it if the command has an option of that name.
+    case yields(OptionSpec)
+    /// The sequence does not take the option.
+    case ignores
 }
 
 /// One element of a sequence argument as the parser split it.

@@ -10,9 +10,19 @@ extension RecordKind {
         abstract: "A Wi-Fi credential (application/vnd.wfa.wsc).",
         values: [Value(name: "ssid", presence: .required)],
         options: [
-            .option("auth", value: "name", help: "The authentication type (default: open without a key)."),
-            .option("encryption", value: "name", help: "The encryption type."),
-            .option("mac", value: "mac", help: "The access point's MAC address, as aa:bb:cc:dd:ee:ff."),
+            .option(
+                "auth",
+                value: "name",
+                values: wifiAuthentications,
+                help: "The authentication (default: wpa2-personal with a key, open without)."
+            ),
+            .option(
+                "encryption",
+                value: "name",
+                values: wifiEncryptions,
+                help: "The encryption (default: aes with a key, none without)."
+            ),
+            .option("mac", value: "mac", help: "The access point's MAC address (default: ff:ff:ff:ff:ff:ff)."),
             .option("key-file", value: "path", help: "Read the network key from <path> (one line)."),
             .option("key-env", value: "var", help: "Read the network key from environment variable <var>."),
         ],
@@ -21,15 +31,20 @@ extension RecordKind {
         var value: [String: TypedRecordJSON.Value] = ["ssid": .string(spec.value("ssid") ?? "")]
         let key = try networkKey(of: spec, inputs: &inputs)
         if let key { value["networkKey"] = .string(key) }
-        if let auth = spec.option("auth") {
-            value["authentication"] = .string(auth)
-        } else if key == nil {
-            value["authentication"] = .string("open")
-        }
+        if let auth = spec.option("auth") { value["authentication"] = .string(auth) }
         if let encryption = spec.option("encryption") { value["encryption"] = .string(encryption) }
         if let mac = spec.option("mac") { value["macAddress"] = .string(mac) }
         return [try TypedRecordJSON.record(format: .media, type: "application/vnd.wfa.wsc", value: value, for: spec)]
     }
+
+    /// The authentication names of the Wi-Fi view (``WiFiAuthenticationType``).
+    static let wifiAuthentications = [
+        "open", "wpa-personal", "shared", "wpa-enterprise", "wpa2-enterprise", "wpa2-personal",
+        "wpa-wpa2-personal", "wpa3-personal", "wpa2-wpa3-personal",
+    ]
+
+    /// The encryption names of the Wi-Fi view (``WiFiEncryptionType``).
+    static let wifiEncryptions = ["none", "wep", "tkip", "aes", "aes-tkip"]
 
     /// The network key of a `wifi` specification, from `--key-file` or `--key-env`.
     private static func networkKey(of spec: RecordSpec, inputs: inout InputReader) throws(CommandLineError) -> String? {

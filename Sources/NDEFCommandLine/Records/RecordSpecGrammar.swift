@@ -29,8 +29,10 @@ struct RecordSpecGrammar: SequenceGrammar {
             case .word(let word):
                 try reader.read(word: word)
             case .option(let long, let value):
-                guard let spec = reader.claim(option: long) else { throw .unknownOption("--\(long)") }
-                try reader.read(option: spec, value: value)
+                switch reader.claim(option: long) {
+                case .claims(let spec), .yields(let spec): try reader.read(option: spec, value: value)
+                case .ignores: throw .unknownOption("--\(long)")
+                }
             }
         }
         try reader.finish()
@@ -117,7 +119,21 @@ struct RecordSpecGrammar: SequenceGrammar {
             self.allowsPlainWords = allowsPlainWords
         }
 
-        func claim(option long: String) -> OptionSpec? { current?.kind.option(long) }
+        /// A record's option is claimed unless the record already has it, or an alternative to
+        /// it, in which case it is yielded to the command (`mime text/plain hi --hex`).
+        func claim(option long: String) -> SequenceClaim {
+            guard let kind = current?.kind, let spec = current?.spec, let option = kind.option(long) else {
+                return .ignores
+            }
+            if !option.isRepeatable && spec.has(.option(long)) { return .yields(option) }
+            let choices = kind.choices + RecordKind.sharedChoices
+            if let choice = choices.first(where: { $0.members.contains(.option(long)) }),
+                choice.members.contains(where: { spec.has($0) })
+            {
+                return .yields(option)
+            }
+            return .claims(option)
+        }
 
         var knownOptions: [OptionSpec] { current?.kind.allOptions ?? [] }
 

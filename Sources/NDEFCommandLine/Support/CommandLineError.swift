@@ -44,6 +44,9 @@ struct CommandLineError: Error, Sendable, Hashable, CustomStringConvertible {
         var message = "The value '\(value)' is invalid for '\(option.synopsis)'"
         if let reason {
             message += ": \(reason)"
+        } else if option.allowedValues.count >= 6 {
+            message += ". Please provide one of the following:\n"
+            message += option.allowedValues.map { "  - \($0)" }.joined(separator: "\n")
         } else if !option.allowedValues.isEmpty {
             message += ". Please provide one of \(quotedList(option.allowedValues))."
         }
