@@ -30,7 +30,7 @@ enum DecodeCommand {
             exit status 65 and the byte offset where it was found.
             """,
         arguments: [
-            ArgumentSpec("file", help: "The message to read, - for standard input.", optional: true, default: "-")
+            ArgumentSpec("file", help: "The message, - for standard input.", optional: true, default: "-")
         ],
         options: [hex, json, lenient],
         run: run
