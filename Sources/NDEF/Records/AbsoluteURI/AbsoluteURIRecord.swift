@@ -3,6 +3,7 @@
 ///
 /// The URI names the kind of payload (it does not point at it); the payload is kept as bytes.
 public struct AbsoluteURIRecord: NDEFRecordConvertible {
+    /// The name of this view in the registry, `"absolute-uri"`.
     public static let kind = "absolute-uri"
 
     /// The URI in the TYPE field.
@@ -16,6 +17,7 @@ public struct AbsoluteURIRecord: NDEFRecordConvertible {
         self.data = data
     }
 
+    /// Reads every record of TNF 3 (absolute URI).
     public static func matches(format: NFCTypeNameFormat, type: ArraySlice<UInt8>) -> Bool {
         format == .absoluteURI
     }
@@ -42,6 +44,7 @@ public struct AbsoluteURIRecord: NDEFRecordConvertible {
         return NFCNDEFPayload(format: .absoluteURI, type: type, payload: data)
     }
 
+    /// A one-line summary for people.
     public var description: String {
         "Absolute URI \(uri) (\(RecordText.byteCount(data.count)))"
     }
@@ -53,6 +56,7 @@ extension AbsoluteURIRecord {
         case uri, dataHex
     }
 
+    /// Decodes the JSON form described above.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -61,6 +65,7 @@ extension AbsoluteURIRecord {
         )
     }
 
+    /// Encodes the JSON form described above.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(uri, forKey: .uri)

@@ -13,6 +13,7 @@ extension DeviceInformationRecord {
         case manufacturer, model, deviceName, uuid, firmwareVersion, extraFields
     }
 
+    /// Decodes the JSON form described above.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         var uuid: [UInt8]?
@@ -36,6 +37,7 @@ extension DeviceInformationRecord {
         )
     }
 
+    /// Encodes the JSON form described above.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(manufacturer, forKey: .manufacturer)
@@ -56,6 +58,7 @@ extension DeviceInformationRecord.Field: Codable {
         case type, dataHex
     }
 
+    /// Decodes the JSON form described above.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -64,6 +67,7 @@ extension DeviceInformationRecord.Field: Codable {
         )
     }
 
+    /// Encodes the JSON form described above.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(Int(type), forKey: .type)

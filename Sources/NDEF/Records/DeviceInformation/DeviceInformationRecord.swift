@@ -42,6 +42,7 @@ public struct DeviceInformationRecord: NDEFRecordConvertible {
         }
     }
 
+    /// The name of this view in the registry, `"device-info"`.
     public static let kind = "device-info"
 
     /// The manufacturer name (required).
@@ -87,10 +88,12 @@ public struct DeviceInformationRecord: NDEFRecordConvertible {
         return bytes
     }
 
+    /// Reads TNF 1 records of type `Di`.
     public static func matches(format: NFCTypeNameFormat, type: ArraySlice<UInt8>) -> Bool {
         format == .nfcWellKnown && type.elementsEqual(recordType)
     }
 
+    /// A one-line summary for people.
     public var description: String {
         var text = "Device \(manufacturer.debugDescription) \(model.debugDescription)"
         if let deviceName { text += " name \(deviceName.debugDescription)" }

@@ -7,6 +7,7 @@ public struct AndroidApplicationRecord: NDEFRecordConvertible {
     /// The external type name, `android.com:pkg`.
     public static let recordType = "android.com:pkg"
 
+    /// The name of this view in the registry, `"aar"`.
     public static let kind = "aar"
 
     /// The application's package name, for example `com.example.app`.
@@ -17,6 +18,7 @@ public struct AndroidApplicationRecord: NDEFRecordConvertible {
         self.package = package
     }
 
+    /// Reads TNF 4 records named `android.com:pkg` in any case.
     public static func matches(format: NFCTypeNameFormat, type: ArraySlice<UInt8>) -> Bool {
         format == .nfcExternal && ExternalRecord.sameName(type, recordType)
     }
@@ -42,6 +44,7 @@ public struct AndroidApplicationRecord: NDEFRecordConvertible {
         return NFCNDEFPayload(format: .nfcExternal, type: Self.recordType, payload: Array(package.utf8))
     }
 
+    /// A one-line summary for people.
     public var description: String {
         "Android application \(package)"
     }

@@ -5,6 +5,7 @@
 /// view keeps the name as written. The payload is kept as bytes; ``text`` gives it as a
 /// string when it is readable UTF-8.
 public struct ExternalRecord: NDEFRecordConvertible {
+    /// The name of this view in the registry, `"external"`.
     public static let kind = "external"
 
     /// The external type name, `domain:type` (for example `example.com:thing`).
@@ -39,6 +40,7 @@ public struct ExternalRecord: NDEFRecordConvertible {
         byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte
     }
 
+    /// Reads every record of TNF 4 (external type) that no more specific view reads.
     public static func matches(format: NFCTypeNameFormat, type: ArraySlice<UInt8>) -> Bool {
         format == .nfcExternal
     }
@@ -68,6 +70,7 @@ public struct ExternalRecord: NDEFRecordConvertible {
         return NFCNDEFPayload(format: .nfcExternal, type: bytes, payload: data)
     }
 
+    /// A one-line summary for people.
     public var description: String {
         if let text { return "External \(type): \(text.debugDescription)" }
         return "External \(type) (\(RecordText.byteCount(data.count)))"
@@ -90,6 +93,7 @@ extension ExternalRecord {
         case type, dataHex, text
     }
 
+    /// Decodes the JSON form described above.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let type = try container.decode(String.self, forKey: .type)
@@ -101,6 +105,7 @@ extension ExternalRecord {
         }
     }
 
+    /// Encodes the JSON form described above.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(type, forKey: .type)

@@ -5,6 +5,7 @@
 /// `+json` or `+xml` suffix; compared without regard to case) and the payload is valid
 /// UTF-8, ``text`` gives it as a string.
 public struct MediaRecord: NDEFRecordConvertible {
+    /// The name of this view in the registry, `"media"`.
     public static let kind = "media"
 
     /// The media type, for example `text/plain` or `image/png`, as written in the TYPE field.
@@ -35,6 +36,7 @@ public struct MediaRecord: NDEFRecordConvertible {
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// Reads every record of TNF 2 (media type) that no more specific view reads.
     public static func matches(format: NFCTypeNameFormat, type: ArraySlice<UInt8>) -> Bool {
         format == .media
     }
@@ -65,6 +67,7 @@ public struct MediaRecord: NDEFRecordConvertible {
         return NFCNDEFPayload(format: .media, type: type, payload: data)
     }
 
+    /// A one-line summary for people.
     public var description: String {
         if let text { return "Media \(mediaType): \(text.debugDescription)" }
         return "Media \(mediaType) (\(RecordText.byteCount(data.count)))"
@@ -97,6 +100,7 @@ extension MediaRecord {
         case mediaType, dataHex, text
     }
 
+    /// Decodes the JSON form described above.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let mediaType = try container.decode(String.self, forKey: .mediaType)
@@ -107,6 +111,7 @@ extension MediaRecord {
         }
     }
 
+    /// Encodes the JSON form described above.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(mediaType, forKey: .mediaType)

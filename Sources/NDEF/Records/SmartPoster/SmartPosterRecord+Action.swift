@@ -38,6 +38,7 @@ extension SmartPosterRecord {
             }
         }
 
+        /// A one-line summary for people.
         public var description: String {
             name ?? "code \(rawValue)"
         }

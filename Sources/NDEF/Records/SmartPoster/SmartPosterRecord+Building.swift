@@ -24,7 +24,7 @@ extension SmartPosterRecord {
         }
         if let mediaType {
             records.append(
-                NFCNDEFPayload(format: .nfcWellKnown, type: Self.mediaTypeType, payload: Array(mediaType.utf8)))
+                NFCNDEFPayload(format: .nfcWellKnown, type: Self.typeRecordType, payload: Array(mediaType.utf8)))
         }
         for icon in icons {
             let type = Array(icon.mediaType.utf8)

@@ -14,6 +14,7 @@ extension SmartPosterRecord {
         case uri, titles, action, actionCode, size, mediaType, icons, extraRecords
     }
 
+    /// Decodes the JSON form described above.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         var action: Action?
@@ -44,6 +45,7 @@ extension SmartPosterRecord {
         )
     }
 
+    /// Encodes the JSON form described above.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(uri, forKey: .uri)

@@ -19,12 +19,14 @@ extension SmartPosterRecord {
             case mediaType, dataHex
         }
 
+        /// Decodes the JSON form described above.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.mediaType = try container.decode(String.self, forKey: .mediaType)
             self.data = try container.decodeHex(forKey: .dataHex)
         }
 
+        /// Encodes the JSON form described above.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(mediaType, forKey: .mediaType)

@@ -3,7 +3,7 @@ extension SmartPosterRecord {
     /// level deeper than `options` allows at this level (section 3).
     ///
     /// - Throws: ``NDEFError/Code/nestingTooDeep`` or ``NDEFError/Code/tooManyRecords`` when a
-    ///   limit is hit; otherwise ``NDEFError/Code/invalidPayload`` when the inner message is
+    ///   limit is hit, here or in a message nested in one of the extra records; otherwise ``NDEFError/Code/invalidPayload`` when the inner message is
     ///   malformed, has no URI record or more than one, repeats a title language or an
     ///   action, size or type record, or when one of those records is malformed. Offsets are
     ///   within this record's payload where they can be known.
@@ -21,7 +21,7 @@ extension SmartPosterRecord {
             }
         }
 
-        var parser = Parser(payload: payload)
+        var parser = Parser(payload: payload, options: innerOptions)
         for inner in message.records {
             try parser.add(inner)
         }
@@ -42,6 +42,8 @@ extension SmartPosterRecord {
     /// Collects the parts of a smart poster's inner message, checking each.
     private struct Parser {
         let payload: ArraySlice<UInt8>
+        /// The limits for records inside the poster.
+        let options: NDEFDecodingOptions
         var uri: String?
         var titles: [TextRecord] = []
         var titleLanguages: Set<String> = []
@@ -51,8 +53,9 @@ extension SmartPosterRecord {
         var icons: [Icon] = []
         var extraRecords: [NFCNDEFPayload] = []
 
-        init(payload: ArraySlice<UInt8>) {
+        init(payload: ArraySlice<UInt8>, options: NDEFDecodingOptions) {
             self.payload = payload
+            self.options = options
         }
 
         /// Where `inner`'s payload starts in the smart poster payload, when it is one piece of it.
@@ -68,6 +71,20 @@ extension SmartPosterRecord {
             var copy = error
             copy.offset = nil
             return copy
+        }
+
+        /// Reads an extra record through its typed view, if one matches, only to enforce the
+        /// decoding limits on messages nested in it (so the poster as a whole stays within
+        /// ``NDEFDecodingOptions/maximumNestingDepth``). Other problems leave it a raw record.
+        func checkLimits(of inner: NFCNDEFPayload) throws(NDEFError) {
+            guard let view = NDEFRecordRegistry.view(format: inner.typeNameFormat, type: inner.type) else { return }
+            do {
+                _ = try view.init(parsing: inner, options: options)
+            } catch {
+                if error.code == .nestingTooDeep || error.code == .tooManyRecords {
+                    throw relocated(error, from: inner)
+                }
+            }
         }
 
         mutating func add(_ inner: NFCNDEFPayload) throws(NDEFError) {
@@ -125,6 +142,7 @@ extension SmartPosterRecord {
             case .icon:
                 icons.append(Icon(mediaType: String(decoding: inner.type, as: UTF8.self), data: Array(inner.payload)))
             case .other:
+                try checkLimits(of: inner)
                 extraRecords.append(inner)
             }
         }

@@ -18,8 +18,9 @@ public struct SmartPosterRecord: NDEFRecordConvertible {
     /// The local type of the size record, `s` (Smart Poster RTD 1.0, section 3.3.5).
     public static let sizeType: [UInt8] = [0x73]
     /// The local type of the type record, `t` (Smart Poster RTD 1.0, section 3.3.6).
-    public static let mediaTypeType: [UInt8] = [0x74]
+    public static let typeRecordType: [UInt8] = [0x74]
 
+    /// The name of this view in the registry, `"smartposter"`.
     public static let kind = "smartposter"
 
     /// The URI the poster points at (the one URI record).
@@ -62,10 +63,12 @@ public struct SmartPosterRecord: NDEFRecordConvertible {
         return titles.first { RecordText.asciiLowercased($0.language) == wanted }?.text
     }
 
+    /// Reads TNF 1 records of type `Sp`.
     public static func matches(format: NFCTypeNameFormat, type: ArraySlice<UInt8>) -> Bool {
         format == .nfcWellKnown && type.elementsEqual(recordType)
     }
 
+    /// A one-line summary for people.
     public var description: String {
         var text = "Smart poster: \(uri)"
         if let title = titles.first { text += " \(title.text.debugDescription)" }
@@ -89,7 +92,7 @@ extension SmartPosterRecord {
             if type.elementsEqual(TextRecord.recordType) { return .title }
             if type.elementsEqual(actionType) { return .action }
             if type.elementsEqual(sizeType) { return .size }
-            if type.elementsEqual(mediaTypeType) { return .mediaType }
+            if type.elementsEqual(typeRecordType) { return .mediaType }
             return .other
         case .media:
             return Icon.isIconType(record.type) ? .icon : .other

@@ -20,6 +20,7 @@ public struct TextRecord: NDEFRecordConvertible {
     /// The longest language code the status byte can describe (6 bits).
     public static let maximumLanguageLength = 63
 
+    /// The name of this view in the registry, `"text"`.
     public static let kind = "text"
 
     /// The text.
@@ -36,6 +37,7 @@ public struct TextRecord: NDEFRecordConvertible {
         self.encoding = encoding
     }
 
+    /// Reads TNF 1 records of type `T`.
     public static func matches(format: NFCTypeNameFormat, type: ArraySlice<UInt8>) -> Bool {
         format == .nfcWellKnown && type.elementsEqual(recordType)
     }
@@ -131,6 +133,7 @@ public struct TextRecord: NDEFRecordConvertible {
         return NFCNDEFPayload(format: .nfcWellKnown, type: Self.recordType, payload: payload)
     }
 
+    /// A one-line summary for people.
     public var description: String {
         let suffix = encoding == .utf16 ? ", UTF-16" : ""
         return "Text (\(language)\(suffix)): \(text.debugDescription)"
@@ -153,6 +156,7 @@ extension TextRecord {
         )
     }
 
+    /// Encodes the JSON form described above.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(text, forKey: .text)

@@ -49,6 +49,7 @@ public struct URIRecord: NDEFRecordConvertible {
         "urn:nfc:",  // 0x23
     ]
 
+    /// The name of this view in the registry, `"uri"`.
     public static let kind = "uri"
 
     /// The full URI (or IRI), prefix expanded.
@@ -82,6 +83,7 @@ public struct URIRecord: NDEFRecordConvertible {
         return best
     }
 
+    /// Reads TNF 1 records of type `U`.
     public static func matches(format: NFCTypeNameFormat, type: ArraySlice<UInt8>) -> Bool {
         format == .nfcWellKnown && type.elementsEqual(recordType)
     }
@@ -112,6 +114,7 @@ public struct URIRecord: NDEFRecordConvertible {
         return NFCNDEFPayload(format: .nfcWellKnown, type: Self.recordType, payload: payload)
     }
 
+    /// A one-line summary for people.
     public var description: String {
         "URI: \(uri)"
     }

@@ -155,6 +155,31 @@ struct SmartPosterRecordTests {
                 == .execute)
     }
 
+    /// A smart poster whose only extra record is a smart poster, `depth` levels deep.
+    static func chain(depth: Int) throws -> NFCNDEFPayload {
+        var record = try SmartPosterRecord(uri: "x").makeRecord()
+        for _ in 0..<depth {
+            record = try SmartPosterRecord(uri: "x", extraRecords: [record]).makeRecord()
+        }
+        return record
+    }
+
+    @Test("posters nested in extra records count against the nesting limit")
+    func nestedPosters() throws {
+        // The default limit is 4 levels of nested messages: a chain of 4 posters uses them all.
+        let fits = try Self.chain(depth: 3)
+        #expect(try SmartPosterRecord(parsing: fits).extraRecords.count == 1)
+        #expect(throws: NDEFError(.nestingTooDeep, "")) { try SmartPosterRecord(parsing: try Self.chain(depth: 4)) }
+        #expect(throws: NDEFError(.nestingTooDeep, "")) {
+            try SmartPosterRecord(parsing: fits, options: NDEFDecodingOptions(maximumNestingDepth: 3))
+        }
+        // A very deep chain is refused at once, so its JSON carries an error instead of recursing.
+        let deep = try Self.chain(depth: 300)
+        let object = try jsonObject(deep)
+        #expect(object["value"] == nil)
+        #expect((object["valueError"] as? String)?.contains("nesting-too-deep") == true)
+    }
+
     @Test("a chunked inner record is reassembled; errors in it carry no misleading offset")
     func chunkedInnerRecord() throws {
         // URI record in two chunks: "0361" + "80" (the second chunk is not UTF-8).
@@ -239,57 +264,6 @@ struct SmartPosterRecordTests {
     func truncations(value: SmartPosterRecord) throws {
         let failures = try checkTruncations(SmartPosterRecord.self, try value.makeRecord())
         #expect(failures >= 1)
-    }
-
-    @Test("JSON value round trips", arguments: values)
-    func json(value: SmartPosterRecord) throws {
-        #expect(try jsonRoundTrip(value) == value)
-        let keys = try jsonKeys(value)
-        #expect(keys.isSuperset(of: ["uri", "titles", "icons", "extraRecords"]))
-        #expect(keys.contains("size") == (value.size != nil))
-        #expect(keys.contains("mediaType") == (value.mediaType != nil))
-    }
-
-    @Test("JSON keys and the action names")
-    func jsonKeysAndActions() throws {
-        let full = Self.values[2]
-        #expect(try jsonKeys(full) == ["uri", "titles", "actionCode", "size", "mediaType", "icons", "extraRecords"])
-        #expect(try jsonObject(full)["actionCode"] as? Int == 7)
-        #expect(try jsonObject(full)["size"] as? Int == 4_294_967_295)
-        let titles = try #require(try jsonObject(full)["titles"] as? [[String: Any]])
-        #expect(Set(titles[1].keys) == ["text", "language", "encoding"])
-        #expect(titles[1]["encoding"] as? String == "utf-16")
-        let icons = try #require(try jsonObject(full)["icons"] as? [[String: Any]])
-        #expect(Set(icons[0].keys) == ["mediaType", "dataHex"])
-        let extras = try #require(try jsonObject(full)["extraRecords"] as? [[String: Any]])
-        #expect(extras[0]["typeHex"] as? String == NDEFHex.encode(Array("example.com:x".utf8)))
-        #expect(extras[0]["idHex"] as? String == "01")
-
-        #expect(try jsonKeys(SmartPosterRecord(uri: "x")) == ["uri", "titles", "icons", "extraRecords"])
-        for (action, name) in [(SmartPosterRecord.Action.execute, "execute"), (.save, "save"), (.open, "open")] {
-            let object = try jsonObject(SmartPosterRecord(uri: "x", action: action))
-            #expect(object["action"] as? String == name)
-            #expect(object["actionCode"] == nil)
-        }
-    }
-
-    @Test("JSON input: only uri is required")
-    func jsonInput() throws {
-        #expect(try decodeJSON(SmartPosterRecord.self, #"{"uri":"x"}"#) == SmartPosterRecord(uri: "x"))
-        #expect(try decodeJSON(SmartPosterRecord.self, #"{"uri":"x","action":"save"}"#).action == .save)
-        #expect(try decodeJSON(SmartPosterRecord.self, #"{"uri":"x","actionCode":2}"#).action == .open)
-        #expect(
-            try decodeJSON(SmartPosterRecord.self, #"{"uri":"x","titles":[{"text":"t"}]}"#).titles == [
-                TextRecord(text: "t")
-            ]
-        )
-        for bad in [
-            #"{"uri":"x","action":"print"}"#, #"{"uri":"x","actionCode":256}"#, #"{"uri":"x","size":-1}"#,
-            #"{"uri":"x","size":4294967296}"#, #"{"uri":"x","icons":[{"mediaType":"image/png","dataHex":"0"}]}"#,
-            #"{"titles":[]}"#,
-        ] {
-            #expect(throws: DecodingError.self, "\(bad)") { try decodeJSON(SmartPosterRecord.self, bad) }
-        }
     }
 
     @Test("description")
