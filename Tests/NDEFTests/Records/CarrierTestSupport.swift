@@ -49,7 +49,9 @@ enum CarrierTest {
             do {
                 _ = try V(parsing: truncated)
             } catch {
-                #expect(error.code == .invalidPayload, "prefix of \(length) bytes: \(error)", sourceLocation: sourceLocation)
+                #expect(
+                    error.code == .invalidPayload, "prefix of \(length) bytes: \(error)", sourceLocation: sourceLocation
+                )
             }
         }
     }

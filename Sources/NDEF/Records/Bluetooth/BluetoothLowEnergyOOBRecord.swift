@@ -9,6 +9,7 @@
 /// Every data structure is kept in order, unknown ones included, so a parsed record is written
 /// back byte for byte.
 public struct BluetoothLowEnergyOOBRecord: NDEFRecordConvertible {
+    /// The stable kind name of this view in the JSON contract and the registry.
     public static let kind = "bluetooth-le"
 
     /// The media type, `application/vnd.bluetooth.le.oob`.
@@ -123,10 +124,12 @@ public struct BluetoothLowEnergyOOBRecord: NDEFRecordConvertible {
         self.otherData = fields.other
     }
 
+    /// Whether records of this format and type are read by this view.
     public static func matches(format: NFCTypeNameFormat, type: ArraySlice<UInt8>) -> Bool {
         format == .media && CarrierCoding.equalsIgnoringASCIICase(type, mediaType)
     }
 
+    /// Parses `record` strictly; a malformed payload throws ``NDEFError/Code/invalidPayload`` with its offset.
     public init(parsing record: NFCNDEFPayload, options: NDEFDecodingOptions) throws(NDEFError) {
         try Self.requireMatch(record)
         let (located, padding) = try BluetoothDataStructure.parseList(
@@ -134,6 +137,7 @@ public struct BluetoothLowEnergyOOBRecord: NDEFRecordConvertible {
         try self.init(located: located, paddingCount: padding, code: .invalidPayload)
     }
 
+    /// The record, without an ID; a parsed record is written back byte for byte.
     public func makeRecord() throws(NDEFError) -> NFCNDEFPayload {
         var payload: [UInt8] = []
         try BluetoothDataStructure.encode(dataStructures, padding: paddingCount, into: &payload)

@@ -17,6 +17,7 @@ extension BluetoothOOBRecord {
         case hashC, randomizerR, hashC256, randomizerR256, otherData, padding
     }
 
+    /// Encodes the JSON form documented on this extension.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(address.description, forKey: .address)
@@ -33,6 +34,7 @@ extension BluetoothOOBRecord {
         if paddingCount > 0 { try container.encode(paddingCount, forKey: .padding) }
     }
 
+    /// Decodes the JSON form documented on this extension, building the value as the builder does.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let address = try BluetoothCodingSupport.address(container, .address)

@@ -9,6 +9,7 @@
 /// Every data structure is kept in order, unknown ones included, as is zero padding after a
 /// zero length byte, so a parsed record is written back byte for byte.
 public struct BluetoothOOBRecord: NDEFRecordConvertible {
+    /// The stable kind name of this view in the JSON contract and the registry.
     public static let kind = "bluetooth"
 
     /// The media type, `application/vnd.bluetooth.ep.oob`.
@@ -123,10 +124,12 @@ public struct BluetoothOOBRecord: NDEFRecordConvertible {
         self.otherData = fields.other
     }
 
+    /// Whether records of this format and type are read by this view.
     public static func matches(format: NFCTypeNameFormat, type: ArraySlice<UInt8>) -> Bool {
         format == .media && CarrierCoding.equalsIgnoringASCIICase(type, mediaType)
     }
 
+    /// Parses `record` strictly; a malformed payload throws ``NDEFError/Code/invalidPayload`` with its offset.
     public init(parsing record: NFCNDEFPayload, options: NDEFDecodingOptions) throws(NDEFError) {
         try Self.requireMatch(record)
         let context = "Bluetooth OOB"
@@ -148,6 +151,7 @@ public struct BluetoothOOBRecord: NDEFRecordConvertible {
         self.init(address: address, dataStructures: located.map(\.structure), paddingCount: padding, fields: fields)
     }
 
+    /// The record, without an ID; a parsed record is written back byte for byte.
     public func makeRecord() throws(NDEFError) -> NFCNDEFPayload {
         var body: [UInt8] = address.littleEndianBytes
         try BluetoothDataStructure.encode(dataStructures, padding: paddingCount, into: &body)

@@ -11,6 +11,7 @@ extension AlternativeCarrier: Codable {
         case powerState, dataReference, dataReferenceHex, auxiliaryDataReferences, auxiliaryDataReferencesHex
     }
 
+    /// Encodes the JSON form documented on this extension.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(powerState.name, forKey: .powerState)
@@ -28,6 +29,7 @@ extension AlternativeCarrier: Codable {
         }
     }
 
+    /// Decodes the JSON form documented on this extension, building the value as the builder does.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let name = try container.decode(String.self, forKey: .powerState)

@@ -5,6 +5,7 @@
 /// the low 3 bits; the other bits are reserved), carrier type length, carrier type (for example
 /// `application/vnd.wfa.wsc`), then carrier data to the end of the payload.
 public struct HandoverCarrierRecord: NDEFRecordConvertible {
+    /// The stable kind name of this view in the JSON contract and the registry.
     public static let kind = "handover-carrier"
 
     /// The record type, `Hc`.
@@ -45,10 +46,12 @@ public struct HandoverCarrierRecord: NDEFRecordConvertible {
         try self.init(carrierTypeFormat: .media, carrierType: Array(mediaType.utf8), carrierData: carrierData)
     }
 
+    /// Whether records of this format and type are read by this view.
     public static func matches(format: NFCTypeNameFormat, type: ArraySlice<UInt8>) -> Bool {
         format == .nfcWellKnown && type.elementsEqual(recordType.utf8)
     }
 
+    /// Parses `record` strictly; a malformed payload throws ``NDEFError/Code/invalidPayload`` with its offset.
     public init(parsing record: NFCNDEFPayload, options: NDEFDecodingOptions) throws(NDEFError) {
         try Self.requireMatch(record)
         var reader = CarrierByteReader(record.payload, context: "handover carrier record")
@@ -66,6 +69,7 @@ public struct HandoverCarrierRecord: NDEFRecordConvertible {
         self.reservedBits = ctf & 0xF8
     }
 
+    /// The record, without an ID; a parsed record is written back byte for byte.
     public func makeRecord() throws(NDEFError) -> NFCNDEFPayload {
         guard carrierType.count <= 255 else { throw NDEFError(.invalidValue, "the carrier type is over 255 bytes") }
         let payload = [reservedBits | carrierTypeFormat.rawValue, UInt8(carrierType.count)] + carrierType + carrierData
@@ -88,6 +92,7 @@ extension HandoverCarrierRecord {
         case carrierTNF, carrierType, carrierTypeHex, carrierDataHex
     }
 
+    /// Encodes the JSON form documented on this extension.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(carrierTypeFormat.rawValue, forKey: .carrierTNF)
@@ -99,6 +104,7 @@ extension HandoverCarrierRecord {
         try container.encode(NDEFHex.encode(carrierData), forKey: .carrierDataHex)
     }
 
+    /// Decodes the JSON form documented on this extension, building the value as the builder does.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let raw = try container.decode(UInt8.self, forKey: .carrierTNF)

@@ -7,6 +7,7 @@
 /// one nesting level deeper; its other records are kept in ``extraRecords`` and every nested
 /// record is written back in order.
 public struct HandoverRequestRecord: NDEFRecordConvertible {
+    /// The stable kind name of this view in the JSON contract and the registry.
     public static let kind = "handover-request"
 
     /// The record type, `Hr`.
@@ -62,10 +63,12 @@ public struct HandoverRequestRecord: NDEFRecordConvertible {
         self.extraRecords = extraRecords
     }
 
+    /// Whether records of this format and type are read by this view.
     public static func matches(format: NFCTypeNameFormat, type: ArraySlice<UInt8>) -> Bool {
         format == .nfcWellKnown && type.elementsEqual(recordType.utf8)
     }
 
+    /// Parses `record` strictly; a malformed payload throws ``NDEFError/Code/invalidPayload`` with its offset.
     public init(parsing record: NFCNDEFPayload, options: NDEFDecodingOptions) throws(NDEFError) {
         try Self.requireMatch(record)
         let payload = record.payload
@@ -104,6 +107,7 @@ public struct HandoverRequestRecord: NDEFRecordConvertible {
         self.extraRecords = extra
     }
 
+    /// The record, without an ID; a parsed record is written back byte for byte.
     public func makeRecord() throws(NDEFError) -> NFCNDEFPayload {
         NFCNDEFPayload(
             format: .nfcWellKnown,
@@ -135,6 +139,7 @@ extension HandoverRequestRecord {
         case version, collisionResolution, carriers, extraRecords
     }
 
+    /// Encodes the JSON form documented on this extension.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(versionString, forKey: .version)
@@ -143,6 +148,7 @@ extension HandoverRequestRecord {
         try container.encode(extraRecords, forKey: .extraRecords)
     }
 
+    /// Decodes the JSON form documented on this extension, building the value as the builder does.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         do {

@@ -19,6 +19,7 @@ extension HandoverSelectRecord {
         var dataHex: String
     }
 
+    /// Encodes the JSON form documented on this extension.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(versionString, forKey: .version)
@@ -29,6 +30,7 @@ extension HandoverSelectRecord {
         try container.encode(extraRecords, forKey: .extraRecords)
     }
 
+    /// Decodes the JSON form documented on this extension, building the value as the builder does.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let version = try HandoverCoding.version(container, .version)

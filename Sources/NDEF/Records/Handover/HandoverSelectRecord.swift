@@ -7,6 +7,7 @@
 /// version byte. The nested message is decoded strictly, one nesting level deeper; its other
 /// records are kept in ``extraRecords`` and every nested record is written back in order.
 public struct HandoverSelectRecord: NDEFRecordConvertible {
+    /// The stable kind name of this view in the JSON contract and the registry.
     public static let kind = "handover-select"
 
     /// The record type, `Hs`.
@@ -51,10 +52,12 @@ public struct HandoverSelectRecord: NDEFRecordConvertible {
         self.extraRecords = extraRecords
     }
 
+    /// Whether records of this format and type are read by this view.
     public static func matches(format: NFCTypeNameFormat, type: ArraySlice<UInt8>) -> Bool {
         format == .nfcWellKnown && type.elementsEqual(recordType.utf8)
     }
 
+    /// Parses `record` strictly; a malformed payload throws ``NDEFError/Code/invalidPayload`` with its offset.
     public init(parsing record: NFCNDEFPayload, options: NDEFDecodingOptions) throws(NDEFError) {
         try Self.requireMatch(record)
         let payload = record.payload
@@ -81,6 +84,7 @@ public struct HandoverSelectRecord: NDEFRecordConvertible {
         self.extraRecords = extra
     }
 
+    /// The record, without an ID; a parsed record is written back byte for byte.
     public func makeRecord() throws(NDEFError) -> NFCNDEFPayload {
         NFCNDEFPayload(
             format: .nfcWellKnown,

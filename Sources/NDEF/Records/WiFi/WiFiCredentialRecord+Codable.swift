@@ -24,6 +24,7 @@ extension WiFiCredentialRecord {
         case lengthPrefixed
     }
 
+    /// Encodes the JSON form documented on this extension.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         if let first = credentials.first {
@@ -45,6 +46,7 @@ extension WiFiCredentialRecord {
         if isLengthPrefixed { try container.encode(true, forKey: .lengthPrefixed) }
     }
 
+    /// Decodes the JSON form documented on this extension, building the value as the builder does.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         var credentials = [try Self.decodeCredential(from: container)]

@@ -11,6 +11,7 @@
 /// is read too, with ``credentials`` empty. When the payload starts with a 2-byte length of the
 /// attributes that follow (as WSC prescribes for some handover tokens), that is remembered.
 public struct WiFiCredentialRecord: NDEFRecordConvertible {
+    /// The stable kind name of this view in the JSON contract and the registry.
     public static let kind = "wifi"
 
     /// The media type, `application/vnd.wfa.wsc`.
@@ -77,10 +78,12 @@ public struct WiFiCredentialRecord: NDEFRecordConvertible {
         try self.init(credentials: [credential])
     }
 
+    /// Whether records of this format and type are read by this view.
     public static func matches(format: NFCTypeNameFormat, type: ArraySlice<UInt8>) -> Bool {
         format == .media && CarrierCoding.equalsIgnoringASCIICase(type, mediaType)
     }
 
+    /// Parses `record` strictly; a malformed payload throws ``NDEFError/Code/invalidPayload`` with its offset.
     public init(parsing record: NFCNDEFPayload, options: NDEFDecodingOptions) throws(NDEFError) {
         try Self.requireMatch(record)
         let context = "Wi-Fi record"
@@ -128,6 +131,7 @@ public struct WiFiCredentialRecord: NDEFRecordConvertible {
         self.isLengthPrefixed = base == 2
     }
 
+    /// The record, without an ID; a parsed record is written back byte for byte.
     public func makeRecord() throws(NDEFError) -> NFCNDEFPayload {
         var body: [UInt8] = []
         try WSCAttribute.encode(attributes, into: &body)

@@ -124,11 +124,15 @@ struct WiFiCredentialRecordTests {
 
     @Test func refusesInvalidValues() {
         #expect(throws: NDEFError(.invalidValue, "")) { try WiFiCredentialRecord(ssid: "") }
-        #expect(throws: NDEFError(.invalidValue, "")) { try WiFiCredentialRecord(ssid: String(repeating: "s", count: 33)) }
+        #expect(throws: NDEFError(.invalidValue, "")) {
+            try WiFiCredentialRecord(ssid: String(repeating: "s", count: 33))
+        }
         #expect(throws: NDEFError(.invalidValue, "")) {
             try WiFiCredentialRecord(ssid: "x", networkKey: String(repeating: "k", count: 65))
         }
-        #expect(throws: NDEFError(.invalidValue, "")) { try WiFiCredentialRecord(ssid: "x", authentication: .wpa2Personal) }
+        #expect(throws: NDEFError(.invalidValue, "")) {
+            try WiFiCredentialRecord(ssid: "x", authentication: .wpa2Personal)
+        }
         #expect(throws: NDEFError(.invalidValue, "")) { try WiFiCredentialRecord(credentials: []) }
     }
 
@@ -153,7 +157,8 @@ struct WiFiCredentialRecordTests {
 
     @Test func reportsTheOffsetInsideTheCredential() {
         do {
-            _ = try WiFiCredentialRecord(parsing: CarrierTest.media(Self.type, "104a000110100e000b1045000141102000020102"))
+            _ = try WiFiCredentialRecord(
+                parsing: CarrierTest.media(Self.type, "104a000110100e000b1045000141102000020102"))
             Issue.record("a 2-byte MAC address was accepted")
         } catch {
             #expect(error.code == .invalidPayload)

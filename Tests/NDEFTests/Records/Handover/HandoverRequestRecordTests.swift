@@ -1,0 +1,115 @@
+import Foundation
+import NDEF
+import Testing
+
+@Suite("Handover request and carrier records")
+struct HandoverRequestRecordTests {
+    /// Payload vectors of ndeflib's handover tests, checked against Connection Handover 1.3.
+    static let randomOnly = "12d1020263721234"
+    static let oneCarrier = "1291020263721234510204616301016300"
+    static let auxiliary = "139102026372123451020a616302016302026131026132"
+    static let version11 = "11d10204616301016300"
+
+    static func hr(_ hex: String) -> NFCNDEFPayload { CarrierTest.wellKnown("Hr", hex) }
+    static func hc(_ hex: String) -> NFCNDEFPayload { CarrierTest.wellKnown("Hc", hex) }
+
+    @Test func readsRequests() throws {
+        let random = try HandoverRequestRecord(parsing: Self.hr(Self.randomOnly))
+        #expect(random.version == 0x12)
+        #expect(random.collisionResolution == 0x1234)
+        #expect(random.carriers.isEmpty)
+
+        let one = try HandoverRequestRecord(parsing: Self.hr(Self.oneCarrier))
+        #expect(one.carriers == [AlternativeCarrier(powerState: .active, dataReference: "c")])
+        #expect(one.description == "Handover request 1.2 (random 0x1234): carrier \"c\" active")
+
+        let auxiliary = try HandoverRequestRecord(parsing: Self.hr(Self.auxiliary))
+        #expect(auxiliary.carriers.first?.auxiliaryDataReferences == [Array("a1".utf8), Array("a2".utf8)])
+
+        let old = try HandoverRequestRecord(parsing: Self.hr(Self.version11))
+        #expect(old.collisionResolution == nil)
+        #expect(old.carriers.count == 1)
+    }
+
+    @Test(arguments: [randomOnly, oneCarrier, auxiliary, version11])
+    func roundTripsExactly(hex: String) throws {
+        let record = Self.hr(hex)
+        #expect(try HandoverRequestRecord(parsing: record).makeRecord() == record)
+        CarrierTest.checkTruncations(HandoverRequestRecord.self, record)
+    }
+
+    @Test func buildsRequests() throws {
+        let view = try HandoverRequestRecord(
+            version: 0x13,
+            collisionResolution: 0x1234,
+            carriers: [
+                AlternativeCarrier(powerState: .activating, dataReference: "c", auxiliaryDataReferences: ["a1", "a2"])
+            ]
+        )
+        #expect(try view.makeRecord() == Self.hr(Self.auxiliary))
+        #expect(throws: NDEFError(.invalidValue, "")) {
+            try HandoverRequestRecord(version: 0x12, collisionResolution: nil)
+        }
+        #expect(try HandoverRequestRecord(version: 0x11, collisionResolution: nil).makeRecord() == Self.hr("11"))
+    }
+
+    @Test(arguments: [
+        ("12", "version 1.2 without a collision resolution record"),
+        ("12d10203637212 3456".replacingOccurrences(of: " ", with: ""), "random number of 3 bytes"),
+        ("13d10201637212", "random number of 1 byte"),
+        ("03", "major version 0"),
+    ])
+    func rejectsMalformedRequests(hex: String, reason: String) {
+        #expect(throws: NDEFError(.invalidPayload, ""), "\(reason)") {
+            try HandoverRequestRecord(parsing: Self.hr(hex))
+        }
+    }
+
+    @Test func requestJSON() throws {
+        let view = try HandoverRequestRecord(parsing: Self.hr(Self.oneCarrier))
+        let json = try CarrierTest.jsonObject(view)
+        #expect(json["version"] as? String == "1.2")
+        #expect(json["collisionResolution"] as? Int == 0x1234)
+        #expect((json["carriers"] as? [[String: Any]])?.first?["dataReference"] as? String == "c")
+        #expect(try CarrierTest.jsonRoundTrip(view) == view)
+        #expect(throws: DecodingError.self) {
+            try CarrierTest.decode(HandoverRequestRecord.self, #"{"version":"1.2"}"#)
+        }
+    }
+
+    @Test func readsAndBuildsCarrierRecords() throws {
+        let plain = try HandoverCarrierRecord(parsing: Self.hc("020561622f6364"))
+        #expect(plain.carrierTypeFormat == .media)
+        #expect(plain.carrierTypeString == "ab/cd")
+        #expect(plain.carrierData.isEmpty)
+        let data = try HandoverCarrierRecord(parsing: Self.hc("020561622f6364000102"))
+        #expect(data.carrierData == [0, 1, 2])
+        #expect(
+            try HandoverCarrierRecord(mediaType: "ab/cd", carrierData: [0, 1, 2]).makeRecord()
+                == Self.hc("020561622f6364000102"))
+        let wifi = try HandoverCarrierRecord(mediaType: "application/vnd.wfa.wsc")
+        #expect(wifi.description == "Handover carrier media application/vnd.wfa.wsc, 0 bytes of data")
+        for hex in ["020561622f6364", "020561622f6364000102", "fa0561622f6364"] {
+            let record = Self.hc(hex)
+            #expect(try HandoverCarrierRecord(parsing: record).makeRecord() == record)
+            CarrierTest.checkTruncations(HandoverCarrierRecord.self, record)
+        }
+    }
+
+    @Test(arguments: ["", "02", "0001", "0200", "000561622f6364", "050561622f6364"])
+    func rejectsMalformedCarrierRecords(hex: String) {
+        #expect(throws: NDEFError(.invalidPayload, "")) { try HandoverCarrierRecord(parsing: Self.hc(hex)) }
+    }
+
+    @Test func carrierJSON() throws {
+        let view = try HandoverCarrierRecord(parsing: Self.hc("020561622f6364000102"))
+        let json = try CarrierTest.jsonObject(view)
+        #expect(json["carrierTNF"] as? Int == 2)
+        #expect(json["carrierType"] as? String == "ab/cd")
+        #expect(json["carrierDataHex"] as? String == "000102")
+        #expect(try CarrierTest.jsonRoundTrip(view) == view)
+        #expect(throws: DecodingError.self) {
+            try CarrierTest.decode(HandoverCarrierRecord.self, #"{"carrierTNF":5,"carrierType":"x"}"#)
+        }
+    }
+}
