@@ -11,14 +11,14 @@ public enum NDEFRecordRegistry {
         URIRecord.self,
         SmartPosterRecord.self,
         DeviceInformationRecord.self,
-        AndroidApplicationRecord.self,
-        ExternalRecord.self,
-        AbsoluteURIRecord.self,
-        // Connection handover and carrier configuration.
+        // Connection handover.
         HandoverSelectRecord.self,
         HandoverRequestRecord.self,
         HandoverCarrierRecord.self,
-        // Specific media views go here, before the generic media view.
+        AndroidApplicationRecord.self,
+        ExternalRecord.self,
+        AbsoluteURIRecord.self,
+        // Carrier configuration: specific media types before the generic media view.
         WiFiCredentialRecord.self,
         BluetoothOOBRecord.self,
         BluetoothLowEnergyOOBRecord.self,
