@@ -188,8 +188,7 @@ import Testing
         USAGE: ndeftool decode [--hex] [--json] [--lenient] [<file>]
 
         ARGUMENTS:
-          <file>                  The message to read, - for standard input. (default:
-                                  -)
+          <file>                  The message, - for standard input. (default: -)
 
         OPTIONS:
           --hex                   Read hex text instead of binary (whitespace and #

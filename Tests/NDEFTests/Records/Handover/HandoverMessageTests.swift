@@ -95,7 +95,8 @@ struct HandoverMessageTests {
         let wifi = try #require(try message.records[0].interpreted() as? WiFiCredentialRecord)
         #expect(wifi.credentials.first?.ssidString == "Kiddy_Net")
         #expect(wifi.description == "Wi-Fi \"Kiddy_Net\" wpa2-personal, key: 9 bytes")
-        #expect(try message.records[1].interpreted() == nil)  // the AAR is not a carrier record
+        let aar = try #require(try message.records[1].interpreted() as? AndroidApplicationRecord)
+        #expect(!aar.package.isEmpty)
     }
 
     @Test func buildsAWiFiSelectAndResolvesReferences() throws {
