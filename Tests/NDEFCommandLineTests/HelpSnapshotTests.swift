@@ -130,13 +130,12 @@ import Testing
           --file <path>           mime, external: Read the data from <path> (- for
                                   standard input).
           --hex <hex>             mime, external: The data, as hex.
-          --auth <name>           wifi: The authentication (default: wpa2-personal with
-                                  a key, open without). (values: open, wpa-personal,
-                                  shared, wpa-enterprise, wpa2-enterprise,
-                                  wpa2-personal, wpa-wpa2-personal, wpa3-personal,
-                                  wpa2-wpa3-personal)
-          --encryption <name>     wifi: The encryption (default: aes with a key, none
-                                  without). (values: none, wep, tkip, aes, aes-tkip)
+          --auth <name>           wifi: Authentication (default: wpa2-personal with a
+                                  key, else open). (values: open, wpa-personal, shared,
+                                  wpa-enterprise, wpa2-enterprise, wpa2-personal,
+                                  wpa-wpa2-personal, wpa3-personal, wpa2-wpa3-personal)
+          --encryption <name>     wifi: Encryption (default: aes with a key, else
+                                  none). (values: none, wep, tkip, aes, aes-tkip)
           --mac <mac>             wifi: The access point's MAC address (default:
                                   ff:ff:ff:ff:ff:ff).
           --key-file <path>       wifi: Read the network key from <path> (one line).
@@ -146,8 +145,8 @@ import Testing
                                   its language (default: en).
           --action <action>       smartposter: The recommended action. (values:
                                   execute, save, open)
-          --icon <path>           smartposter: An icon image: .png, .jpg, .jpeg, .gif
-                                  or .svg file.
+          --icon <path>           smartposter: An icon: a .png, .jpg, .jpeg, .gif or
+                                  .svg file.
           --size <n>              smartposter: The size of the linked content in bytes.
           --type <media-type>     smartposter: The media type of the linked content.
           --tnf <n>               raw: The type name format, 0-5 (NDEF 1.0, 3.2.6).
@@ -157,8 +156,7 @@ import Testing
           --payload-hex <hex>     raw: The payload, as hex.
           --payload-file <path>   raw: Read the payload from <path> (- for standard
                                   input).
-          --hex                   message: Read <file> as hex text instead of binary (#
-                                  starts a comment).
+          --hex                   message: Read <file> as hex text (# starts a comment).
           --id <id>               all: The record ID, as UTF-8 text.
           --id-hex <hex>          all: The record ID, as hex.
 

@@ -1,6 +1,6 @@
 import NDEF
 
-/// Helpers the record kinds share to turn specification values into bytes.
+/// Functions the record kinds share to turn specification values into bytes.
 enum RecordData {
     /// Parses the hex value of `option` (whitespace, `:` and `-` separators allowed).
     static func hex(_ text: String, for option: OptionSpec) throws(CommandLineError) -> [UInt8] {
@@ -14,14 +14,14 @@ enum RecordData {
 
     /// The record ID of `spec` from `--id` or `--id-hex`, at most 255 bytes (NDEF 1.0, 3.2.7).
     static func identifier(of spec: RecordSpec, kind: RecordKind) throws(CommandLineError) -> [UInt8]? {
-        var bytes: [UInt8]
-        var option: OptionSpec
-        if let text = spec.option("id"), let spec = kind.option("id") {
+        let bytes: [UInt8]
+        let option: OptionSpec
+        if let text = spec.option("id"), let idOption = kind.option("id") {
             bytes = Array(text.utf8)
-            option = spec
-        } else if let text = spec.option("id-hex"), let spec = kind.option("id-hex") {
-            option = spec
-            bytes = try hex(text, for: option)
+            option = idOption
+        } else if let text = spec.option("id-hex"), let idOption = kind.option("id-hex") {
+            bytes = try hex(text, for: idOption)
+            option = idOption
         } else {
             return nil
         }

@@ -14,13 +14,13 @@ extension RecordKind {
                 "auth",
                 value: "name",
                 values: wifiAuthentications,
-                help: "The authentication (default: wpa2-personal with a key, open without)."
+                help: "Authentication (default: wpa2-personal with a key, else open)."
             ),
             .option(
                 "encryption",
                 value: "name",
                 values: wifiEncryptions,
-                help: "The encryption (default: aes with a key, none without)."
+                help: "Encryption (default: aes with a key, else none)."
             ),
             .option("mac", value: "mac", help: "The access point's MAC address (default: ff:ff:ff:ff:ff:ff)."),
             .option("key-file", value: "path", help: "Read the network key from <path> (one line)."),
@@ -79,7 +79,7 @@ extension RecordKind {
                 help: "A title; the part after the last @ is its language (default: en)."
             ),
             .option("action", value: "action", values: ["execute", "save", "open"], help: "The recommended action."),
-            .option("icon", value: "path", help: "An icon image: .png, .jpg, .jpeg, .gif or .svg file."),
+            .option("icon", value: "path", help: "An icon: a .png, .jpg, .jpeg, .gif or .svg file."),
             .option("size", value: "n", help: "The size of the linked content in bytes."),
             .option("type", value: "media-type", help: "The media type of the linked content."),
         ],

@@ -67,7 +67,7 @@ extension RecordKind {
         name: "message",
         abstract: "Every record of the NDEF message in <file> (- for standard input).",
         values: [Value(name: "file", presence: .required)],
-        options: [.flag("hex", help: "Read <file> as hex text instead of binary (# starts a comment).")],
+        options: [.flag("hex", help: "Read <file> as hex text (# starts a comment).")],
         choices: []
     ) { spec, inputs throws(CommandLineError) in
         let path = spec.value("file") ?? "-"

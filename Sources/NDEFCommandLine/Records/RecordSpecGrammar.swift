@@ -4,8 +4,9 @@ import NDEF
 /// (`encode`, and later `write`): `KIND VALUE... [OPTION...]`, repeated.
 ///
 /// A specification starts with a kind word (``RecordKind``) and takes the kind's values;
-/// the options after it belong to it when its kind has an option of that name (otherwise
-/// they are the command's); the next word that is not a value starts the next record.
+/// an option after it belongs to it when its kind takes the option and the specification
+/// does not have it (or an alternative to it) yet, and otherwise to the command; the next
+/// word that is not a value starts the next record.
 struct RecordSpecGrammar: SequenceGrammar {
     /// The kinds understood, in help order.
     let kinds: [RecordKind]

@@ -16,9 +16,6 @@ enum ErrorText {
         return text + ": \(error.reason) (\(error.code.rawValue))"
     }
 
-    /// An NDEF error without the word "malformed": `reason (code)` or `reason (at byte N, code)`.
-    static func describe(_ error: NDEFError) -> String { error.description }
-
     /// A decoding error as one line, naming the JSON path where it was found.
     static func describe(json error: any Error) -> String {
         if let error = error as? NDEFError { return error.description }
