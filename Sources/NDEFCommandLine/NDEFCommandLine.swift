@@ -1,1 +1,55 @@
-public enum NDEFCommandLine { public static func main(_ arguments: [String]) -> Int32 { 0 } }
+/// The `ndeftool` command line: parses the arguments, runs the command, reports failures.
+///
+/// Data goes to standard output and messages to standard error; the exit status follows
+/// sysexits (see ``ExitStatus``).
+public enum NDEFCommandLine {
+    /// Runs `ndeftool` with the process's arguments (the program name first) and returns
+    /// the exit status.
+    public static func main(_ arguments: [String]) -> Int32 {
+        run(Array(arguments.dropFirst()), io: StandardIO()).rawValue
+    }
+
+    /// Runs the command line `arguments` (without the program name) with the given I/O.
+    static func run(_ arguments: [String], io: any CommandIO) -> ExitStatus {
+        let outcome: CommandParser.Outcome
+        do {
+            outcome = try CommandParser(root: RootCommand.spec).parse(arguments)
+        } catch {
+            io.writeError(HelpFormatter(path: error.path).errorMessage(error.error))
+            return .usage
+        }
+        switch outcome {
+        case .help(let path):
+            return show(HelpFormatter(path: path).render(), io: io)
+        case .version:
+            return show(NDEFToolVersion.current + "\n", io: io)
+        case .run(let path, let values):
+            guard let run = path.last?.run else { return show(HelpFormatter(path: path).render(), io: io) }
+            do {
+                return try run(CommandInvocation(path: path, values: values, io: io))
+            } catch {
+                report(error, path: path, io: io)
+                return error.status
+            }
+        }
+    }
+
+    /// Prints a failure on standard error: usage errors with the command's usage lines.
+    static func report(_ error: CommandLineError, path: [CommandSpec], io: any CommandIO) {
+        if error.status == .usage {
+            io.writeError(HelpFormatter(path: path).errorMessage(error))
+        } else {
+            io.writeError("Error: \(error.message)\n")
+        }
+    }
+
+    private static func show(_ text: String, io: any CommandIO) -> ExitStatus {
+        do {
+            try io.writeOutput(text)
+            return .success
+        } catch {
+            io.writeError("Error: \(error.message)\n")
+            return error.status
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import NDEF
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// `ndeftool encode`: builds a message from record specifications (or JSON) and writes it.
+enum EncodeCommand {
+    static let output = OptionSpec.option(
+        "output",
+        short: "o",
+        value: "file",
+        help: "Write the message to <file> (- for standard output)."
+    )
+    static let hex = OptionSpec.flag("hex", help: "Print the message as lower-case hex on one line.")
+    static let chunkSize = OptionSpec.option(
+        "chunk-size",
+        value: "n",
+        help: "Send payloads longer than <n> bytes as chunked records."
+    )
+    static let json = OptionSpec.flag("json", help: "Read the message as JSON ({\"records\":[...]}) instead.")
+
+    /// The command.
+    static let spec = CommandSpec(
+        name: "encode",
+        abstract: "Build an NDEF message from record specifications.",
+        discussion: """
+            Each record is a kind word, its values, then its own options; the next word \
+            that is not a value starts the next record. An option after a record belongs to \
+            that record when its kind takes it and the record does not have it (or an \
+            alternative to it) yet; otherwise it is an option of encode: in \
+            'mime text/plain hi --hex', --hex prints the message as hex.
+
+            Record kinds:
+            \(RecordSpecGrammar.standard.synopses)
+
+            Every kind also takes --id <id> or --id-hex <hex>. An option value that \
+            starts with -- is written --option=value; record values that start with - \
+            come after --, which ends options.
+
+            Examples:
+              ndeftool encode uri https://www.proxmark.com --hex
+              ndeftool encode text "Hello" --lang en uri https://example.com -o tag.ndef
+              ndeftool encode wifi MyNetwork --key-file key.txt -o wifi.ndef
+              ndeftool encode --json message.json
+            """,
+        arguments: [
+            ArgumentSpec(
+                "record",
+                help: "Record specifications (see above); with --json, the JSON file to read (default: -).",
+                optional: true,
+                grammar: RecordSpecGrammar.standard
+            )
+        ],
+        options: [output, hex, chunkSize, json],
+        helpSections: [RecordSpecGrammar.standard.kindSection, RecordSpecGrammar.standard.optionSection],
+        run: run
+    )
+
+    @Sendable static func run(_ invocation: CommandInvocation) throws(CommandLineError) -> ExitStatus {
+        let values = invocation.values
+        let chunkSize = try values.integer(chunkSize.long, in: 1...Int(Int32.max))
+        var inputs = InputReader(io: invocation.io)
+        let tokens = values.sequence("record")
+        let message: NFCNDEFMessage
+        let bytes: [UInt8]
+        if values.flag(json.long) {
+            let path = try jsonPath(tokens)
+            let text = try inputs.read(path, for: "--json")
+            do {
+                message = try JSONDecoder().decode(NFCNDEFMessage.self, from: Data(text))
+            } catch {
+                throw CommandLineError(
+                    .dataError,
+                    "invalid JSON message in \(InputReader.name(of: path)): \(ErrorText.describe(json: error))"
+                )
+            }
+            do {
+                bytes = try message.encoded(chunkSize: chunkSize)
+            } catch {
+                throw CommandLineError(
+                    .dataError,
+                    "cannot encode the message in \(InputReader.name(of: path)): \(error.description)"
+                )
+            }
+        } else {
+            let specs = try RecordSpecGrammar.standard.parse(tokens)
+            guard !specs.isEmpty else {
+                throw .missingArgument(
+                    "<record> ...", help: "<record>  A record starts with a kind word such as text or uri.")
+            }
+            message = NFCNDEFMessage(records: try RecordSpecGrammar.standard.build(specs, context: &inputs))
+            do {
+                bytes = try message.encoded(chunkSize: chunkSize)
+            } catch {
+                throw .usage("Cannot encode the message: \(error.description)")
+            }
+        }
+        let output = values.flag(hex.long) ? Array((NDEFHex.encode(bytes) + "\n").utf8) : bytes
+        if let path = values.value(Self.output.long), path != "-" {
+            try FileAccess.writeFile(output, path: path)
+        } else {
+            try invocation.io.writeOutput(output)
+        }
+        return .success
+    }
+
+    /// The JSON input named after `--json`: nothing (standard input), `-` or one file.
+    private static func jsonPath(_ tokens: [CapturedToken]) throws(CommandLineError) -> String {
+        var words: [String] = []
+        for token in tokens {
+            switch token {
+            case .word(let word): words.append(word)
+            case .option(let long, _):
+                throw .usage("The option '--\(long)' belongs to a record; --json reads records from JSON")
+            }
+        }
+        guard words.count <= 1 else {
+            throw .usage("--json reads one JSON file, not record specifications: \(CommandLineError.quotedList(words))")
+        }
+        return words.first ?? "-"
+    }
+}

@@ -1,0 +1,25 @@
+/// The root of the command tree: `ndeftool`, its subcommands and the exit status table.
+enum RootCommand {
+    /// The exit statuses, as listed in `ndeftool --help`.
+    static var exitStatusTable: String {
+        "Exit status:\n"
+            + ExitStatus.allCases.map { status in
+                let code = String(status.rawValue)
+                return "  " + code + String(repeating: " ", count: 4 - code.count) + status.meaning
+            }.joined(separator: "\n")
+    }
+
+    /// The `ndeftool` command.
+    static let spec = CommandSpec(
+        name: "ndeftool",
+        abstract: "Encode, decode and inspect NFC Forum NDEF messages.",
+        discussion: """
+            Data is read from files or standard input ('-') and written to standard output or \
+            a file; messages go to standard error.
+
+            \(exitStatusTable)
+            """,
+        version: NDEFToolVersion.current,
+        subcommands: [EncodeCommand.spec, DecodeCommand.spec, HelpCommand.spec]
+    )
+}

@@ -1,0 +1,223 @@
+/// Parses a command line against a tree of ``CommandSpec`` values.
+///
+/// The grammar follows swift-argument-parser: options are `--name`, `--name value`,
+/// `--name=value` or `-n value`; `--` ends options (every later word is positional); a word
+/// naming a subcommand selects it; `-h`/`--help` and `--version` stop parsing and ask for
+/// help or the version. A value is the next word unless that word starts with `--`, so `-`
+/// (standard input or output) and negative numbers are values.
+struct CommandParser {
+    /// What the command line asks for.
+    enum Outcome {
+        /// Run the last command of `path` with `values`.
+        case run(path: [CommandSpec], values: ParsedValues)
+        /// Show the help of the last command of `path`.
+        case help(path: [CommandSpec])
+        /// Show the version.
+        case version(path: [CommandSpec])
+    }
+
+    /// A usage error, with the commands that were selected when it was found.
+    struct Failure: Error {
+        var path: [CommandSpec]
+        var error: CommandLineError
+    }
+
+    /// The root of the command tree.
+    let root: CommandSpec
+
+    /// Parses `arguments` (without the program name).
+    func parse(_ arguments: [String]) throws(Failure) -> Outcome {
+        var state = State(root: root)
+        do {
+            return try state.parse(arguments)
+        } catch {
+            throw Failure(path: state.path, error: error)
+        }
+    }
+
+    /// The parsing state for one command line.
+    private struct State {
+        var path: [CommandSpec]
+        var command: CommandSpec
+        var values: ParsedValues
+        var nextArgument = 0
+        var reader: (any SequenceReader)?
+        var sequenceName = ""
+        var captured: [CapturedToken] = []
+        var extras: [String] = []
+        var afterTerminator = false
+
+        init(root: CommandSpec) {
+            path = [root]
+            command = root
+            values = ParsedValues(for: root)
+        }
+
+        /// The built-in options of the current command: `--version` when the tool has a version.
+        var builtInOptions: [OptionSpec] {
+            path.contains { $0.version != nil } ? [.version, .help] : [.help]
+        }
+
+        mutating func parse(_ arguments: [String]) throws(CommandLineError) -> Outcome {
+            var index = arguments.startIndex
+            while index < arguments.endIndex {
+                let argument = arguments[index]
+                index += 1
+                if !afterTerminator && argument == "--" {
+                    afterTerminator = true
+                } else if !afterTerminator && argument.hasPrefix("-") && argument != "-" {
+                    if let outcome = try option(argument, arguments: arguments, index: &index) { return outcome }
+                } else {
+                    try word(argument)
+                }
+            }
+            return try finish()
+        }
+
+        /// Reads one option and its value; returns an outcome when it asks for help or the version.
+        mutating func option(_ argument: String, arguments: [String], index: inout Int) throws(CommandLineError)
+            -> Outcome?
+        {
+            var name = argument
+            var inlineValue: String?
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                inlineValue = String(argument[argument.index(after: equals)...])
+            }
+            // Inside a sequence argument, the sequence has the first claim on its options.
+            if name.hasPrefix("--"), var sequence = reader {
+                let commandHasIt = (command.options + builtInOptions).contains { $0.isNamed(name) }
+                var claimed: OptionSpec?
+                switch sequence.claim(option: String(name.dropFirst(2))) {
+                case .claims(let spec): claimed = spec
+                case .yields(let spec): claimed = commandHasIt ? nil : spec
+                case .ignores: claimed = nil
+                }
+                if let spec = claimed {
+                    let value = try takeValue(
+                        for: spec, as: name, inline: inlineValue, arguments: arguments, index: &index)
+                    captured.append(.option(spec.long, value: value))
+                    try sequence.read(option: spec, value: value)
+                    reader = sequence
+                    return nil
+                }
+            }
+            guard let spec = (command.options + builtInOptions).first(where: { $0.isNamed(name) }) else {
+                throw .unknownOption(name, suggestion: suggestion(for: name))
+            }
+            if spec == .help { return .help(path: path) }
+            if spec == .version { return .version(path: path) }
+            if let value = try takeValue(for: spec, as: name, inline: inlineValue, arguments: arguments, index: &index)
+            {
+                if !spec.allowedValues.isEmpty && !spec.allowedValues.contains(value) {
+                    throw .invalidValue(value, for: spec)
+                }
+                if !spec.isRepeatable && values.isGiven(spec.long) {
+                    throw .usage("The option '\(spec.synopsis)' can be given only once")
+                }
+                values.add(value: value, for: spec)
+            } else {
+                values.add(flag: spec)
+            }
+            return nil
+        }
+
+        /// The value of an option that takes one: the inline `=value` or the next argument.
+        func takeValue(
+            for spec: OptionSpec,
+            as name: String,
+            inline: String?,
+            arguments: [String],
+            index: inout Int
+        ) throws(CommandLineError) -> String? {
+            guard spec.takesValue else {
+                if let inline {
+                    throw .usage("The option '\(name)' does not take any value, but '\(inline)' was specified.")
+                }
+                return nil
+            }
+            if let inline { return inline }
+            guard index < arguments.endIndex, !arguments[index].hasPrefix("--") else {
+                throw .missingValue(for: spec, as: name)
+            }
+            defer { index += 1 }
+            return arguments[index]
+        }
+
+        /// Reads one positional word: a subcommand, an argument, or part of a sequence.
+        mutating func word(_ word: String) throws(CommandLineError) {
+            if var sequence = reader {
+                captured.append(.word(word))
+                try sequence.read(word: word)
+                reader = sequence
+                return
+            }
+            if !afterTerminator && nextArgument == 0 && command.arguments.isEmpty,
+                let subcommand = command.subcommand(named: word)
+            {
+                path.append(subcommand)
+                command = subcommand
+                values = ParsedValues(for: subcommand)
+                return
+            }
+            guard nextArgument < command.arguments.count else {
+                extras.append(word)
+                return
+            }
+            let argument = command.arguments[nextArgument]
+            if let grammar = argument.grammar {
+                var sequence = grammar.makeReader()
+                sequenceName = argument.name
+                captured.append(.word(word))
+                try sequence.read(word: word)
+                reader = sequence
+                return
+            }
+            values.add(argument: word, for: argument.name)
+            if !argument.isRepeating { nextArgument += 1 }
+        }
+
+        mutating func finish() throws(CommandLineError) -> Outcome {
+            if !extras.isEmpty { throw .unexpectedArguments(extras) }
+            if var sequence = reader {
+                try sequence.finish()
+                values.set(sequence: captured, for: sequenceName)
+            }
+            for argument in command.arguments where !argument.isOptional {
+                let given =
+                    argument.grammar != nil
+                    ? !values.sequence(argument.name).isEmpty : values.argument(argument.name) != nil
+                if !given { throw .missingArgument(argument.synopsis, help: "\(argument.label)  \(argument.help)") }
+            }
+            return .run(path: path, values: values)
+        }
+
+        /// The closest long option name to a mistyped one, when it is close enough to be a likely typo.
+        func suggestion(for name: String) -> String? {
+            guard name.hasPrefix("--") else { return nil }
+            let candidates = (command.options + builtInOptions + (reader?.knownOptions ?? [])).map { "--\($0.long)" }
+            let scored = candidates.map { (name: $0, distance: editDistance($0, name)) }
+            guard let best = scored.min(by: { $0.distance < $1.distance }), best.distance <= 2 else { return nil }
+            return best.name
+        }
+    }
+}
+
+/// The Levenshtein distance between two strings, by characters.
+func editDistance(_ lhs: String, _ rhs: String) -> Int {
+    let left = Array(lhs)
+    let right = Array(rhs)
+    guard !left.isEmpty else { return right.count }
+    guard !right.isEmpty else { return left.count }
+    var previous = Array(0...right.count)
+    var current = previous
+    for i in 1...left.count {
+        current[0] = i
+        for j in 1...right.count {
+            let substitution = previous[j - 1] + (left[i - 1] == right[j - 1] ? 0 : 1)
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, substitution)
+        }
+        swap(&previous, &current)
+    }
+    return previous[right.count]
+}

@@ -1,0 +1,80 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Reading and writing whole files through POSIX calls, so every failure is reported with
+/// the system's own reason (`No such file or directory`, `Is a directory`, ...).
+enum FileAccess {
+    /// The most bytes read from one input: far more than any NFC tag holds, and a bound
+    /// against endless inputs such as `/dev/zero`.
+    static let inputLimit = 16 * 1024 * 1024
+
+    /// The contents of the file at `path`; a missing or unreadable file is ``ExitStatus/noInput``.
+    static func readFile(path: String, limit: Int = inputLimit) throws(CommandLineError) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else {
+            throw CommandLineError(.noInput, "cannot read '\(path)': \(systemError())")
+        }
+        defer { close(descriptor) }
+        do {
+            return try readAll(descriptor: descriptor, limit: limit)
+        } catch {
+            throw CommandLineError(error.status, "cannot read '\(path)': \(error.message)")
+        }
+    }
+
+    /// Everything readable from `descriptor`, at most `limit` bytes.
+    static func readAll(descriptor: Int32, limit: Int) throws(CommandLineError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw CommandLineError(.noInput, systemError())
+            }
+            if count == 0 { return bytes }
+            bytes.append(contentsOf: buffer.prefix(count))
+            if bytes.count > limit {
+                throw CommandLineError(.dataError, "more than \(limit) bytes of input")
+            }
+        }
+    }
+
+    /// Writes `bytes` to a new or truncated file at `path`; failure is ``ExitStatus/ioError``.
+    static func writeFile(_ bytes: [UInt8], path: String) throws(CommandLineError) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o666)
+        guard descriptor >= 0 else {
+            throw CommandLineError(.ioError, "cannot write '\(path)': \(systemError())")
+        }
+        let failure = writeAll(bytes, descriptor: descriptor)
+        let closed = close(descriptor)
+        if let failure { throw CommandLineError(.ioError, "cannot write '\(path)': \(failure)") }
+        if closed != 0 { throw CommandLineError(.ioError, "cannot write '\(path)': \(systemError())") }
+    }
+
+    /// Writes all of `bytes`; returns the system's reason on failure.
+    static func writeAll(_ bytes: [UInt8], descriptor: Int32) -> String? {
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes.withUnsafeBytes { raw in
+                write(descriptor, raw.baseAddress.map { $0 + offset }, raw.count - offset)
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return systemError()
+            }
+            offset += count
+        }
+        return nil
+    }
+
+    /// The description of the current `errno`.
+    static func systemError() -> String {
+        String(cString: strerror(errno))
+    }
+}

@@ -1,0 +1,240 @@
+import Testing
+
+@testable import NDEFCommandLine
+
+/// A small command tree exercising every feature of the parser.
+enum SampleTool {
+    static let readerGroup = OptionGroup(
+        title: "Reader options",
+        [
+            .option("reader", short: "r", value: "name", help: "The reader to use."),
+            .flag("wait", help: "Wait for a tag."),
+        ]
+    )
+
+    static let copy = CommandSpec(
+        name: "copy",
+        abstract: "Copy things.",
+        arguments: [
+            ArgumentSpec("source", help: "Where to copy from."),
+            ArgumentSpec("destination", help: "Where to copy to.", optional: true, default: "-"),
+        ],
+        options: [
+            .option("output", short: "o", value: "file", help: "The output file."),
+            .flag("verbose", short: "v", help: "Say more."),
+            .option("tag", value: "t", repeatable: true, help: "A tag; repeat for more."),
+            .option("mode", value: "m", default: "a", values: ["a", "b"], help: "The mode."),
+        ],
+        run: { _ throws(CommandLineError) in .success }
+    )
+
+    static let serve = CommandSpec(
+        name: "serve",
+        abstract: "Serve a simulated tag.",
+        arguments: [ArgumentSpec("files", help: "Tag images.", repeating: true)],
+        groups: [readerGroup],
+        run: { _ throws(CommandLineError) in .success }
+    )
+
+    static let sim = CommandSpec(name: "sim", abstract: "Simulate tags.", subcommands: [serve])
+
+    static let root = CommandSpec(
+        name: "tool",
+        abstract: "A sample tool.",
+        version: "1.2.3",
+        subcommands: [copy, sim, HelpCommand.spec]
+    )
+
+    static func parse(_ arguments: [String]) throws(CommandParser.Failure) -> CommandParser.Outcome {
+        try CommandParser(root: root).parse(arguments)
+    }
+
+    /// The values of a command line that must run.
+    static func values(_ arguments: [String]) throws -> ParsedValues {
+        guard case .run(_, let values) = try parse(arguments) else {
+            Issue.record("\(arguments) did not parse to a run")
+            return ParsedValues(for: copy)
+        }
+        return values
+    }
+
+    /// The usage error of a command line that must fail.
+    static func failure(_ arguments: [String]) -> CommandParser.Failure? {
+        do {
+            _ = try parse(arguments)
+            Issue.record("\(arguments) parsed without error")
+            return nil
+        } catch {
+            return error
+        }
+    }
+}
+
+@Suite struct CommandParserTests {
+    @Test(arguments: [
+        ["copy", "src", "--output", "x"],
+        ["copy", "src", "--output=x"],
+        ["copy", "-o", "x", "src"],
+        ["copy", "--output", "x", "--", "src"],
+    ])
+    func optionForms(_ arguments: [String]) throws {
+        let values = try SampleTool.values(arguments)
+        #expect(values.value("output") == "x")
+        #expect(values.argument("source") == "src")
+    }
+
+    @Test func dashIsAValue() throws {
+        let values = try SampleTool.values(["copy", "-", "-o", "-"])
+        #expect(values.argument("source") == "-")
+        #expect(values.value("output") == "-")
+    }
+
+    @Test func equalsKeepsTheRestOfTheValue() throws {
+        let values = try SampleTool.values(["copy", "src", "--output=a=b", "--tag="])
+        #expect(values.value("output") == "a=b")
+        #expect(values.values("tag") == [""])
+    }
+
+    @Test func negativeNumbersAreValues() throws {
+        #expect(try SampleTool.values(["copy", "src", "--tag", "-1"]).values("tag") == ["-1"])
+    }
+
+    @Test func terminatorEndsOptions() throws {
+        let values = try SampleTool.values(["copy", "--", "--verbose", "-o"])
+        #expect(!values.flag("verbose"))
+        #expect(values.argument("source") == "--verbose")
+        #expect(values.argument("destination") == "-o")
+        #expect(values.value("output") == nil)
+    }
+
+    @Test func flagsAndDefaults() throws {
+        let values = try SampleTool.values(["copy", "-v", "src"])
+        #expect(values.flag("verbose"))
+        #expect(values.value("mode") == "a")
+        #expect(values.argument("destination") == "-")
+        #expect(!values.isGiven("mode"))
+    }
+
+    @Test func repeatedOptionsKeepEveryValue() throws {
+        let values = try SampleTool.values(["copy", "src", "--tag", "a", "--tag=b", "--tag", "c"])
+        #expect(values.values("tag") == ["a", "b", "c"])
+    }
+
+    @Test func nonRepeatableOptionsAreRefusedTwice() {
+        let failure = SampleTool.failure(["copy", "src", "-o", "a", "--output", "b"])
+        #expect(failure?.error.message == "The option '--output <file>' can be given only once")
+        #expect(failure?.error.status == .usage)
+    }
+
+    @Test func allowedValues() throws {
+        #expect(try SampleTool.values(["copy", "src", "--mode", "b"]).value("mode") == "b")
+        let failure = SampleTool.failure(["copy", "src", "--mode", "c"])
+        #expect(
+            failure?.error.message == "The value 'c' is invalid for '--mode <m>'. Please provide one of 'a' and 'b'.")
+        #expect(failure?.error.help == "--mode <m>  The mode.")
+    }
+
+    @Test func unknownOptions() {
+        #expect(SampleTool.failure(["copy", "src", "--foo"])?.error.message == "Unknown option '--foo'")
+        #expect(SampleTool.failure(["copy", "src", "-x"])?.error.message == "Unknown option '-x'")
+        #expect(SampleTool.failure(["copy", "-ox", "src"])?.error.message == "Unknown option '-ox'")
+        #expect(
+            SampleTool.failure(["copy", "src", "--outptu", "x"])?.error.message
+                == "Unknown option '--outptu'. Did you mean '--output'?"
+        )
+    }
+
+    @Test func missingValues() {
+        let failure = SampleTool.failure(["copy", "src", "--output"])
+        #expect(failure?.error.message == "Missing value for '--output <file>'")
+        #expect(failure?.error.help == "--output <file>  The output file.")
+        #expect(SampleTool.failure(["copy", "src", "-o"])?.error.message == "Missing value for '-o <file>'")
+        #expect(
+            SampleTool.failure(["copy", "src", "-o", "--verbose"])?.error.message == "Missing value for '-o <file>'")
+    }
+
+    @Test func flagsTakeNoValue() {
+        #expect(
+            SampleTool.failure(["copy", "src", "--verbose=yes"])?.error.message
+                == "The option '--verbose' does not take any value, but 'yes' was specified."
+        )
+    }
+
+    @Test func missingAndExtraArguments() {
+        let missing = SampleTool.failure(["copy"])
+        #expect(missing?.error.message == "Missing expected argument '<source>'")
+        #expect(missing?.error.help == "<source>  Where to copy from.")
+        #expect(missing?.path.map(\.name) == ["tool", "copy"])
+        #expect(SampleTool.failure(["copy", "a", "b", "c"])?.error.message == "Unexpected argument 'c'")
+        #expect(SampleTool.failure(["copy", "a", "b", "c", "d"])?.error.message == "2 unexpected arguments: 'c', 'd'")
+        #expect(SampleTool.failure(["sim", "serve"])?.error.message == "Missing expected argument '<files> ...'")
+    }
+
+    @Test func nestedSubcommandsAndSharedGroups() throws {
+        guard case .run(let path, let values) = try SampleTool.parse(["sim", "serve", "-r", "acr", "a", "--wait", "b"])
+        else {
+            Issue.record("no run")
+            return
+        }
+        #expect(path.map(\.name) == ["tool", "sim", "serve"])
+        #expect(values.value("reader") == "acr")
+        #expect(values.flag("wait"))
+        #expect(values.arguments("files") == ["a", "b"])
+    }
+
+    @Test func unknownSubcommand() {
+        let failure = SampleTool.failure(["sim", "bogus"])
+        #expect(failure?.error.message == "Unexpected argument 'bogus'")
+        #expect(failure?.path.map(\.name) == ["tool", "sim"])
+    }
+
+    @Test(arguments: [
+        (["--help"], ["tool"]),
+        (["-h"], ["tool"]),
+        (["copy", "--help"], ["tool", "copy"]),
+        (["copy", "src", "-h", "--foo"], ["tool", "copy"]),
+        (["sim", "serve", "--help"], ["tool", "sim", "serve"]),
+    ])
+    func helpRequests(_ arguments: [String], path: [String]) throws {
+        guard case .help(let helpPath) = try SampleTool.parse(arguments) else {
+            Issue.record("\(arguments) did not ask for help")
+            return
+        }
+        #expect(helpPath.map(\.name) == path)
+    }
+
+    @Test func helpAfterTerminatorIsAWord() throws {
+        #expect(try SampleTool.values(["copy", "--", "--help"]).argument("source") == "--help")
+    }
+
+    @Test func versionOnEveryCommand() throws {
+        for arguments in [["--version"], ["copy", "--version"], ["sim", "serve", "--version"]] {
+            guard case .version = try SampleTool.parse(arguments) else {
+                Issue.record("\(arguments) did not ask for the version")
+                continue
+            }
+        }
+    }
+
+    @Test func noVersionWithoutOne() {
+        let tool = CommandSpec(name: "plain", abstract: "No version.", run: { _ throws(CommandLineError) in .success })
+        #expect(throws: CommandParser.Failure.self) { try CommandParser(root: tool).parse(["--version"]) }
+    }
+
+    @Test func integerValues() throws {
+        let values = try SampleTool.values(["copy", "src", "--tag", "7", "--output", "x"])
+        let output = OptionSpec.option("output", short: "o", value: "file", help: "The output file.")
+        #expect(throws: CommandLineError.invalidValue("x", for: output, reason: "expected a whole number from 1 to 9"))
+        {
+            try values.integer("output", in: 1...9)
+        }
+        #expect(try values.integer("absent", in: 1...9) == nil)
+    }
+
+    @Test func editDistances() {
+        #expect(editDistance("", "abc") == 3)
+        #expect(editDistance("kitten", "sitting") == 3)
+        #expect(editDistance("--output", "--outptu") == 2)
+        #expect(editDistance("same", "same") == 0)
+    }
+}

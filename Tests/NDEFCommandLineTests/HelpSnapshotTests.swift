@@ -1,0 +1,202 @@
+import Testing
+
+@testable import NDEFCommandLine
+
+/// The help of ndeftool itself, as printed (swift-argument-parser's layout).
+@Suite struct HelpSnapshotTests {
+    func help(_ arguments: [String]) -> String {
+        let result = runInProcess(arguments)
+        #expect(result.status == 0)
+        #expect(result.error.isEmpty)
+        return result.outputText
+    }
+
+    @Test func topLevel() {
+        #expect(help(["--help"]) == Self.topLevel)
+        #expect(help(["-h"]) == Self.topLevel)
+        #expect(help(["help"]) == Self.topLevel)
+        #expect(help([]) == Self.topLevel)
+    }
+
+    @Test func encode() {
+        #expect(help(["encode", "--help"]) == Self.encode)
+        #expect(help(["help", "encode"]) == Self.encode)
+        #expect(help(["encode", "text", "hi", "-h"]) == Self.encode)
+    }
+
+    @Test func decode() {
+        #expect(help(["decode", "-h"]) == Self.decode)
+        #expect(help(["help", "decode"]) == Self.decode)
+    }
+
+    @Test func version() {
+        #expect(help(["--version"]) == "0.1.0\n")
+        #expect(help(["encode", "--version"]) == "0.1.0\n")
+        #expect(NDEFToolVersion.current == "0.1.0")
+    }
+
+    @Test func helpLinesFitTheScreen() {
+        for text in [Self.topLevel, Self.decode] {
+            for line in text.split(separator: "\n") {
+                #expect(line.count <= 80, "\(line)")
+            }
+        }
+    }
+
+    static let topLevel = """
+        OVERVIEW: Encode, decode and inspect NFC Forum NDEF messages.
+
+        Data is read from files or standard input ('-') and written to standard output
+        or a file; messages go to standard error.
+
+        Exit status:
+          0   success
+          64  usage error: unknown option, missing or invalid argument
+          65  malformed input data (NDEF, hex or JSON)
+          66  input file missing or unreadable
+          74  I/O error, for example the output cannot be written
+
+        USAGE: ndeftool <subcommand>
+
+        OPTIONS:
+          --version               Show the version.
+          -h, --help              Show help information.
+
+        SUBCOMMANDS:
+          encode                  Build an NDEF message from record specifications.
+          decode                  Describe an NDEF message.
+
+          See 'ndeftool help <subcommand>' for detailed help.
+
+        """
+
+    static let encode = """
+        OVERVIEW: Build an NDEF message from record specifications.
+
+        Each record is a kind word, its values, then its own options; the next word
+        that is not a value starts the next record. An option after a record belongs to
+        that record when its kind takes it and the record does not have it (or an
+        alternative to it) yet; otherwise it is an option of encode: in 'mime
+        text/plain hi --hex', --hex prints the message as hex.
+
+        Record kinds:
+          text <text> [--lang <code>] [--utf16]
+          uri <uri>
+          mime <type> (<data> | --file <path> | --hex <hex>)
+          absolute <uri>
+          external <domain:type> [<data> | --file <path> | --hex <hex>]
+          aar <package>
+          wifi <ssid> [--auth <name>] [--encryption <name>] [--mac <mac>]
+               [--key-file <path> | --key-env <var>]
+          smartposter <uri> [--title <text[@lang]> ...] [--action <action>]
+                      [--icon <path>] [--size <n>] [--type <media-type>]
+          raw --tnf <n> [--type <type> | --type-hex <hex>]
+              [--payload <text> | --payload-hex <hex> | --payload-file <path>]
+          message <file> [--hex]
+
+        Every kind also takes --id <id> or --id-hex <hex>. An option value that starts
+        with -- is written --option=value; record values that start with - come after
+        --, which ends options.
+
+        Examples:
+          ndeftool encode uri https://www.proxmark.com --hex
+          ndeftool encode text "Hello" --lang en uri https://example.com -o tag.ndef
+          ndeftool encode wifi MyNetwork --key-file key.txt -o wifi.ndef
+          ndeftool encode --json message.json
+
+        USAGE: ndeftool encode [--output <file>] [--hex] [--chunk-size <n>] [--json] [<record> ...]
+
+        ARGUMENTS:
+          <record>                Record specifications (see above); with --json, the
+                                  JSON file to read (default: -).
+
+        RECORD KINDS:
+          text                    A text record (NFC Forum Text RTD).
+          uri                     A URI record (NFC Forum URI RTD).
+          mime                    A media-type record (TNF 2, RFC 2046 type).
+          absolute                An absolute-URI record (TNF 3) with an empty payload.
+          external                An NFC Forum external type record (TNF 4).
+          aar                     An Android Application Record (android.com:pkg).
+          wifi                    A Wi-Fi credential (application/vnd.wfa.wsc).
+          smartposter             A Smart Poster (NFC Forum Smart Poster RTD).
+          raw                     A record given field by field.
+          message                 Every record of the NDEF message in <file> (- for
+                                  standard input).
+
+        RECORD OPTIONS:
+          --lang <code>           text: The language of the text, an IETF language tag.
+                                  (default: en)
+          --utf16                 text: Store the text as UTF-16 instead of UTF-8.
+          --file <path>           mime, external: Read the data from <path> (- for
+                                  standard input).
+          --hex <hex>             mime, external: The data, as hex.
+          --auth <name>           wifi: Authentication (default: wpa2-personal with a
+                                  key, else open). (values: open, wpa-personal, shared,
+                                  wpa-enterprise, wpa2-enterprise, wpa2-personal,
+                                  wpa-wpa2-personal, wpa3-personal, wpa2-wpa3-personal)
+          --encryption <name>     wifi: Encryption (default: aes with a key, else
+                                  none). (values: none, wep, tkip, aes, aes-tkip)
+          --mac <mac>             wifi: The access point's MAC address (default:
+                                  ff:ff:ff:ff:ff:ff).
+          --key-file <path>       wifi: Read the network key from <path> (one line).
+          --key-env <var>         wifi: Read the network key from environment variable
+                                  <var>.
+          --title <text[@lang]>   smartposter: A title; the part after the last @ is
+                                  its language (default: en).
+          --action <action>       smartposter: The recommended action. (values:
+                                  execute, save, open)
+          --icon <path>           smartposter: An icon: a .png, .jpg, .jpeg, .gif or
+                                  .svg file.
+          --size <n>              smartposter: The size of the linked content in bytes.
+          --type <media-type>     smartposter: The media type of the linked content.
+          --tnf <n>               raw: The type name format, 0-5 (NDEF 1.0, 3.2.6).
+          --type <type>           raw: The type, as UTF-8 text.
+          --type-hex <hex>        raw: The type, as hex.
+          --payload <text>        raw: The payload, as UTF-8 text.
+          --payload-hex <hex>     raw: The payload, as hex.
+          --payload-file <path>   raw: Read the payload from <path> (- for standard
+                                  input).
+          --hex                   message: Read <file> as hex text (# starts a comment).
+          --id <id>               all: The record ID, as UTF-8 text.
+          --id-hex <hex>          all: The record ID, as hex.
+
+        OPTIONS:
+          -o, --output <file>     Write the message to <file> (- for standard output).
+          --hex                   Print the message as lower-case hex on one line.
+          --chunk-size <n>        Send payloads longer than <n> bytes as chunked
+                                  records.
+          --json                  Read the message as JSON ({"records":[...]}) instead.
+          --version               Show the version.
+          -h, --help              Show help information.
+
+
+        """
+
+    static let decode = """
+        OVERVIEW: Describe an NDEF message.
+
+        Prints the record count and size, then for each record its index, type name
+        format, type, ID, payload size, chunk count, and what the record says when
+        ndeftool knows its type. Records nested in Smart Posters and Handover records
+        are shown under theirs.
+
+        Decoding is strict: the first deviation from NFC Forum NDEF 1.0 ends it with
+        exit status 65 and the byte offset where it was found.
+
+        USAGE: ndeftool decode [--hex] [--json] [--lenient] [<file>]
+
+        ARGUMENTS:
+          <file>                  The message, - for standard input. (default: -)
+
+        OPTIONS:
+          --hex                   Read hex text instead of binary (whitespace and #
+                                  comments are ignored).
+          --json                  Print the message as JSON ({"records":[...]}).
+          --lenient               Recover what can be read from a damaged message; list
+                                  each problem skipped on standard error.
+          --version               Show the version.
+          -h, --help              Show help information.
+
+
+        """
+}
