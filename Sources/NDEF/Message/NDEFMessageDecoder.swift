@@ -70,6 +70,9 @@ struct NDEFMessageDecoder {
             }
 
             if var chunk = open {
+                // Release the stored copy first, so the payload grows in place instead of being
+                // copied whole for every chunk (quadratic in the message size).
+                open = nil
                 try continueChunk(&chunk, with: physical, at: offset, records: &records, open: &open)
             } else {
                 try startRecord(physical, at: offset, records: &records, open: &open)
