@@ -139,6 +139,13 @@ struct NDEFMessageDecoder {
                 record.type = []
                 if !(record.identifier.isEmpty && record.payload.isEmpty) { record.typeNameFormat = .unknown }
             }
+            // NDEF 1.0, 3.2.6: TNF 0 means no type and no payload, and 2.3.3: the first chunk
+            // names the type of the whole chunked payload, so an empty record cannot be chunked.
+            if physical.header.isChunked && record.typeNameFormat == .empty {
+                try violation(
+                    NDEFError(.emptyRecordNotEmpty, at: offset, "an empty (TNF 0) record has the CF (chunk) flag"))
+                record.typeNameFormat = .unknown  // lenient: the chunks' payload as an unknown record
+            }
         case .unknown, .reserved:
             if physical.format == .reserved {
                 if lenient {

@@ -74,6 +74,18 @@ struct DecodingTests {
         #expect(message.records.first?.payload.count == size)
     }
 
+    @Test("Chunks may have empty payloads (NDEF 1.0, 2.3.3)")
+    func emptyChunks() throws {
+        // Initial chunk text/plain with no data, an empty middle chunk, then the data.
+        let message = try NFCNDEFMessage(decoding: hex("b2 0a 00 746578742f706c61696e 36 00 00 56 00 02 6869"))
+        let record = try #require(message.records.first)
+        #expect(message.records.count == 1)
+        #expect(record.typeNameFormat == .media)
+        #expect(record.typeString == "text/plain")
+        #expect(Array(record.payload) == Array("hi".utf8))
+        #expect(record.chunkCount == 3)
+    }
+
     @Test("Many chunks are reassembled in time linear in the message size")
     func manyChunks() throws {
         // 16000 chunks of 1 KiB (within the default record cap): copying the growing payload for
