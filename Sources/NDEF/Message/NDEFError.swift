@@ -17,7 +17,7 @@ public struct NDEFError: Error, Sendable, Hashable, CustomStringConvertible {
         case missingMessageEnd = "missing-message-end"
         /// Bytes follow the record with the ME flag.
         case trailingBytes = "trailing-bytes"
-        /// A TNF 0 (empty) record has a type, identifier or payload.
+        /// A TNF 0 (empty) record has a type, identifier or payload, or is chunked.
         case emptyRecordNotEmpty = "empty-record-not-empty"
         /// A TNF 5 (unknown) or 6 (unchanged) record has a TYPE field.
         case typeNotAllowed = "type-not-allowed"

@@ -70,6 +70,9 @@ struct NDEFMessageDecoder {
             }
 
             if var chunk = open {
+                // Release the stored copy first, so the payload grows in place instead of being
+                // copied whole for every chunk (quadratic in the message size).
+                open = nil
                 try continueChunk(&chunk, with: physical, at: offset, records: &records, open: &open)
             } else {
                 try startRecord(physical, at: offset, records: &records, open: &open)
@@ -135,6 +138,13 @@ struct NDEFMessageDecoder {
                 // lenient: keep the ID and payload as an unknown record; drop the type
                 record.type = []
                 if !(record.identifier.isEmpty && record.payload.isEmpty) { record.typeNameFormat = .unknown }
+            }
+            // NDEF 1.0, 3.2.6: TNF 0 means no type and no payload, and 2.3.3: the first chunk
+            // names the type of the whole chunked payload, so an empty record cannot be chunked.
+            if physical.header.isChunked && record.typeNameFormat == .empty {
+                try violation(
+                    NDEFError(.emptyRecordNotEmpty, at: offset, "an empty (TNF 0) record has the CF (chunk) flag"))
+                record.typeNameFormat = .unknown  // lenient: the chunks' payload as an unknown record
             }
         case .unknown, .reserved:
             if physical.format == .reserved {

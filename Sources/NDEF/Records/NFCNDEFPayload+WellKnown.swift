@@ -3,7 +3,7 @@
 /// `wellKnownTypeTextPayload(string:locale:)`.
 extension NFCNDEFPayload {
     /// A URI record for `string`, abbreviated with the longest matching prefix (NFC Forum URI
-    /// RTD 1.0, section 3.2).
+    /// RTD 1.0, section 3.2), or `nil` when `string` holds a control character.
     public static func wellKnownTypeURIPayload(string: String) -> NFCNDEFPayload? {
         try? URIRecord(uri: string).makeRecord()
     }

@@ -40,6 +40,12 @@ struct DecodingRuleTests {
             name: "TNF 0 with an ID", bytes: hex("d8 00 00 01 41"), code: .emptyRecordNotEmpty, offset: 0,
             recovered: [(.unknown, [])]),
         RuleViolation(
+            name: "TNF 0 with the chunk flag", bytes: hex("b0 00 00 56 00 03 010203"), code: .emptyRecordNotEmpty,
+            offset: 0, recovered: [(.unknown, [1, 2, 3])]),
+        RuleViolation(
+            name: "TNF 0 with the chunk flag and an empty last chunk", bytes: hex("b0 00 00 56 00 00"),
+            code: .emptyRecordNotEmpty, offset: 0, recovered: [(.unknown, [])]),
+        RuleViolation(
             name: "TNF 5 with a type", bytes: hex("d5 01 01 41 aa"), code: .typeNotAllowed, offset: 0,
             recovered: [(.unknown, [0xAA])]),
         RuleViolation(

@@ -15,6 +15,10 @@ public struct BluetoothLowEnergyOOBRecord: NDEFRecordConvertible {
     /// The media type, `application/vnd.bluetooth.le.oob`.
     public static let mediaType = "application/vnd.bluetooth.le.oob"
 
+    /// The most zero bytes of padding the builder writes (BR/EDR OOB data, with its 16-bit
+    /// length, cannot be longer either); a parsed record keeps whatever padding it had.
+    public static let maximumPaddingCount = 65535
+
     /// Every AD data structure in payload order; encoding writes exactly these.
     public let dataStructures: [BluetoothDataStructure]
     /// How many zero bytes end the payload (a zero length byte and the non-significant part).
@@ -91,9 +95,15 @@ public struct BluetoothLowEnergyOOBRecord: NDEFRecordConvertible {
     /// LE OOB data from its data structures, checked as when parsing.
     ///
     /// - Throws: ``NDEFError/Code/invalidValue`` when the address or role is missing, a known
-    ///   type has the wrong length, or a structure is over 254 bytes.
+    ///   type has the wrong length, a structure is over 254 bytes, or the padding is over
+    ///   ``maximumPaddingCount`` bytes.
     public init(dataStructures: [BluetoothDataStructure], paddingCount: Int = 0) throws(NDEFError) {
         let located = dataStructures.map { BluetoothDataStructure.Located(structure: $0, dataOffset: 0) }
+        // The count may come from JSON: refuse a huge one before ``makeRecord()`` allocates it.
+        guard paddingCount <= Self.maximumPaddingCount else {
+            throw NDEFError(
+                .invalidValue, "Bluetooth LE OOB padding is \(paddingCount) bytes, at most \(Self.maximumPaddingCount)")
+        }
         var probe: [UInt8] = []
         try BluetoothDataStructure.encode(dataStructures, padding: 0, into: &probe)
         try self.init(located: located, paddingCount: max(0, paddingCount), code: .invalidValue)

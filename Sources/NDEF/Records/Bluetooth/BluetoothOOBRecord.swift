@@ -91,7 +91,8 @@ public struct BluetoothOOBRecord: NDEFRecordConvertible {
     /// OOB data from its data structures, checked as when parsing.
     ///
     /// - Throws: ``NDEFError/Code/invalidValue`` when a known type has the wrong length, a
-    ///   structure is over 254 bytes, or the payload would be over 65535 bytes.
+    ///   structure is over 254 bytes, or the payload (padding included) would be over 65535
+    ///   bytes, the most its 16-bit length field can say.
     public init(address: HardwareAddress, dataStructures: [BluetoothDataStructure], paddingCount: Int = 0)
         throws(NDEFError)
     {
@@ -99,9 +100,13 @@ public struct BluetoothOOBRecord: NDEFRecordConvertible {
         let fields = try BluetoothFields(
             located, reads: BluetoothFields.basicRateTypes, code: .invalidValue, context: "Bluetooth OOB")
         var probe: [UInt8] = []
-        try BluetoothDataStructure.encode(dataStructures, padding: max(0, paddingCount), into: &probe)
-        guard probe.count + 8 <= Int(UInt16.max) else {
-            throw NDEFError(.invalidValue, "Bluetooth OOB data is \(probe.count + 8) bytes, at most 65535")
+        try BluetoothDataStructure.encode(dataStructures, padding: 0, into: &probe)
+        // Checked before any padding is made: the count may come from JSON and be huge.
+        let limit = Int(UInt16.max) - 8
+        guard paddingCount <= limit, probe.count <= limit - max(0, paddingCount) else {
+            throw NDEFError(
+                .invalidValue,
+                "Bluetooth OOB data with \(paddingCount) bytes of padding is over 65535 bytes")
         }
         self.init(address: address, dataStructures: dataStructures, paddingCount: max(0, paddingCount), fields: fields)
     }

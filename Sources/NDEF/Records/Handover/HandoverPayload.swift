@@ -3,6 +3,9 @@
 enum HandoverPayload {
     /// Splits `payload` into the version and the nested records, decoded strictly one nesting
     /// level deeper. No bytes after the version means no records.
+    ///
+    /// Nested records that hold messages themselves (a handover or smart poster record among the
+    /// extra records) count against the same limits, checked here.
     static func decode(
         _ payload: ArraySlice<UInt8>,
         options: NDEFDecodingOptions,
@@ -20,13 +23,22 @@ enum HandoverPayload {
         let rest = reader.readRest()
         guard !rest.isEmpty else { return (version, []) }
         let inner = try options.nested(at: 1)
+        let records: [NFCNDEFPayload]
         do {
-            return (version, try NFCNDEFMessage(decoding: rest, options: inner).records)
+            records = try NFCNDEFMessage(decoding: rest, options: inner).records
         } catch {
             if error.code == .nestingTooDeep || error.code == .tooManyRecords { throw error.shifted(by: 1) }
             throw NDEFError(
                 .invalidPayload, at: error.offset.map { $0 + 1 }, "\(context): nested message: \(error.reason)")
         }
+        for record in records {
+            do {
+                try NestedRecordLimits.check(record, options: inner)
+            } catch {
+                throw relocate(error, in: record, of: payload)
+            }
+        }
+        return (version, records)
     }
 
     /// The version byte followed by `records` encoded as a message (nothing when empty).

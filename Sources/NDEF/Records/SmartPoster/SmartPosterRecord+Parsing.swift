@@ -73,17 +73,13 @@ extension SmartPosterRecord {
             return copy
         }
 
-        /// Reads an extra record through its typed view, if one matches, only to enforce the
-        /// decoding limits on messages nested in it (so the poster as a whole stays within
-        /// ``NDEFDecodingOptions/maximumNestingDepth``). Other problems leave it a raw record.
+        /// Enforces the decoding limits on messages nested in an extra record, so the poster as
+        /// a whole stays within ``NDEFDecodingOptions/maximumNestingDepth``.
         func checkLimits(of inner: NFCNDEFPayload) throws(NDEFError) {
-            guard let view = NDEFRecordRegistry.view(format: inner.typeNameFormat, type: inner.type) else { return }
             do {
-                _ = try view.init(parsing: inner, options: options)
+                try NestedRecordLimits.check(inner, options: options)
             } catch {
-                if error.code == .nestingTooDeep || error.code == .tooManyRecords {
-                    throw relocated(error, from: inner)
-                }
+                throw relocated(error, from: inner)
             }
         }
 

@@ -1,7 +1,8 @@
 /// A text record: a string with its language (NFC Forum Text RTD 1.0, type `T`).
 ///
 /// The payload (Text RTD 1.0, section 3.2.1) is a status byte — bit 7 set for UTF-16,
-/// bit 6 reserved and zero, bits 5-0 the length of the language code — then the IANA
+/// bit 6 reserved (RFU: written as zero, ignored when read), bits 5-0 the length of the
+/// language code — then the IANA
 /// language code (RFC 5646, US-ASCII) and the text. UTF-16 text may start with a byte order
 /// mark; without one it is big-endian. This view writes UTF-16 big-endian without a mark.
 ///
@@ -45,8 +46,8 @@ public struct TextRecord: NDEFRecordConvertible {
     /// Parses a Text RTD 1.0 payload (section 3.2.1).
     ///
     /// - Throws: ``NDEFError/Code/invalidPayload`` (with the payload offset) for an empty
-    ///   payload, a set reserved bit 6, a language code longer than the payload or not ASCII,
-    ///   or text that is not valid UTF-8 / UTF-16.
+    ///   payload, a language code longer than the payload or not ASCII, or text that is not
+    ///   valid UTF-8 / UTF-16.
     public init(parsing record: NFCNDEFPayload, options: NDEFDecodingOptions) throws(NDEFError) {
         try Self.requireMatch(record)
         try self.init(payload: record.payload)
@@ -57,10 +58,9 @@ public struct TextRecord: NDEFRecordConvertible {
         guard let status = payload.first else {
             throw NDEFError(.invalidPayload, at: 0, "a text record needs at least the status byte")
         }
-        // Text RTD 1.0, table 3: bit 6 is RFU and MUST be set to zero.
-        if status & 0x40 != 0 {
-            throw NDEFError(.invalidPayload, at: 0, "the reserved bit 6 of the text status byte is set")
-        }
+        // Text RTD 1.0, table 3: bit 6 is RFU; writers set it to zero, and a reader ignores it,
+        // as NFC Forum specifications treat RFU bits (and as Android and ndeflib read it), so a
+        // record from a later revision that uses the bit still reads.
         let languageLength = Int(status & 0x3F)
         guard languageLength <= payload.count - 1 else {
             throw NDEFError(

@@ -3,8 +3,9 @@
 /// The payload (URI RTD 1.0, section 3.2) is an identifier code that abbreviates a common
 /// prefix (table 3, codes 0x00-0x23), then the rest of the URI in UTF-8; IRIs (RFC 3987)
 /// are allowed. Codes 0x24 and above are reserved (RFU) and read as "no prefix": the code
-/// byte is dropped and the rest is the URI. The builder abbreviates with the longest prefix
-/// that matches.
+/// byte is dropped and the rest is the URI (section 3.2.2: RFU values are treated as 0x00).
+/// A URI holds no control characters (RFC 3986 and 3987). The builder abbreviates with the
+/// longest prefix that matches.
 public struct URIRecord: NDEFRecordConvertible {
     /// The well-known type name, `U`.
     public static let recordType: [UInt8] = [0x55]
@@ -90,8 +91,9 @@ public struct URIRecord: NDEFRecordConvertible {
 
     /// Parses a URI RTD 1.0 payload (section 3.2).
     ///
-    /// - Throws: ``NDEFError/Code/invalidPayload`` for an empty payload (no identifier code)
-    ///   or a URI field that is not valid UTF-8 (with the offset of the first bad byte).
+    /// - Throws: ``NDEFError/Code/invalidPayload`` for an empty payload (no identifier code),
+    ///   a URI field that is not valid UTF-8, or one holding a control character (with the
+    ///   offset of the first bad byte).
     public init(parsing record: NFCNDEFPayload, options: NDEFDecodingOptions) throws(NDEFError) {
         try Self.requireMatch(record)
         try self.init(payload: record.payload)
@@ -102,12 +104,29 @@ public struct URIRecord: NDEFRecordConvertible {
         guard let code = payload.first else {
             throw NDEFError(.invalidPayload, at: 0, "a URI record needs at least the identifier code")
         }
-        let rest = try RecordText.utf8(payload.dropFirst(), at: 1, "the URI field")
+        let field = payload.dropFirst()
+        let rest = try RecordText.utf8(field, at: 1, "the URI field")
+        if let bad = field.firstIndex(where: Self.isControl) {
+            throw NDEFError(
+                .invalidPayload, at: bad - payload.startIndex, "the URI field holds a control character")
+        }
         self.uri = (Self.prefix(forCode: code) ?? "") + rest
     }
 
+    /// Whether `byte` is a control character (U+0000-U+001F or U+007F), which no URI or IRI may
+    /// hold (RFC 3986, section 2; RFC 3987, section 2.2). In UTF-8 these bytes only stand for
+    /// themselves, so checking bytes finds every one.
+    static func isControl(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == 0x7F
+    }
+
     /// Builds the record, abbreviating the longest matching prefix (URI RTD 1.0, section 3.2).
+    ///
+    /// - Throws: ``NDEFError/Code/invalidValue`` when the URI holds a control character.
     public func makeRecord() throws(NDEFError) -> NFCNDEFPayload {
+        guard !uri.utf8.contains(where: Self.isControl) else {
+            throw NDEFError(.invalidValue, "the URI \(uri.debugDescription) holds a control character")
+        }
         let (code, length) = Self.abbreviation(for: uri)
         var payload: [UInt8] = [code]
         payload += uri.utf8.dropFirst(length)

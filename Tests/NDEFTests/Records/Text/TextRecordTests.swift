@@ -42,6 +42,9 @@ struct TextRecordTests {
         ("05656e2d555348656c6c6f", "Hello", "en-US", .utf8),
         ("006869", "hi", "", .utf8),  // an empty language code
         ("02656e", "", "en", .utf8),
+        // Bit 6 is RFU (Text RTD 1.0, table 3): written as zero, ignored when read.
+        ("42656e6869", "hi", "en", .utf8),
+        ("c2656e00680069", "hi", "en", .utf16),
     ]
 
     @Test("parses payloads", arguments: parseCases)
@@ -56,8 +59,6 @@ struct TextRecordTests {
         ("01", 0),  // language runs past the payload
         ("03656e", 0),
         ("3f", 0),
-        ("42656e", 0),  // reserved bit 6 set
-        ("c2656e", 0),
         ("02ff6e", 1),  // language not ASCII
         ("02656e48c3", 4),  // UTF-8 cut inside a sequence
         ("02656efffe5400", 3),  // a UTF-16 mark is not UTF-8
@@ -86,6 +87,12 @@ struct TextRecordTests {
         #expect(throws: NDEFError(.wrongRecordType, "")) {
             try TextRecord(parsing: try record(.media, "T", "02656e"))
         }
+    }
+
+    @Test("the reserved bit 6 is read past and written as zero")
+    func reservedBit() throws {
+        let value = try TextRecord(parsing: try wellKnown("T", "c2656e00680069"))
+        #expect(Array(try value.makeRecord().payload) == (try bytes("82656e00680069")))
     }
 
     @Test("the builder checks the language code")

@@ -88,6 +88,10 @@ struct URIRecordTests {
             ("01616263ff", 4),
             ("04e282", 1),  // cut inside a sequence
             ("00c0af", 1),  // overlong
+            // RFC 3986/3987: no control characters in a URI (ndeflib's "0300" vector).
+            ("0300", 1),
+            ("04657861 6d706c65 0a2e636f6d", 8),  // a line feed inside
+            ("007f", 1),  // DEL
         ]
     )
     func rejects(payload: String, offset: Int) throws {
@@ -95,6 +99,12 @@ struct URIRecordTests {
         let error = ndefError { _ = try URIRecord(parsing: record) }
         #expect(error?.code == .invalidPayload)
         #expect(error?.offset == offset)
+    }
+
+    @Test("the builder refuses control characters", arguments: ["http://a\u{0}b", "tel:1\n2", "x\u{7F}", "\t"])
+    func builderRefusesControls(uri: String) {
+        #expect(throws: NDEFError(.invalidValue, "")) { try URIRecord(uri: uri).makeRecord() }
+        #expect(NFCNDEFPayload.wellKnownTypeURIPayload(string: uri) == nil)
     }
 
     @Test("rejects a record of another type")
