@@ -233,16 +233,16 @@ struct NDEFMessageDecoder {
         var cursor = index + 1
         let typeLength = Int(bytes[cursor])
         cursor += 1
-        var payloadLength: Int
-        if header.isShortRecord {
-            payloadLength = Int(bytes[cursor])
+        var rawPayloadLength: UInt32 = 0
+        for _ in 0..<(header.isShortRecord ? 1 : 4) {
+            rawPayloadLength = rawPayloadLength << 8 | UInt32(bytes[cursor])
             cursor += 1
-        } else {
-            payloadLength = 0
-            for _ in 0..<4 {
-                payloadLength = payloadLength << 8 | Int(bytes[cursor])
-                cursor += 1
-            }
+        }
+        // Only a platform whose Int is narrower than 33 bits can fail this; there the record is
+        // necessarily longer than any input it could be in.
+        guard let payloadLength = Int(exactly: rawPayloadLength) else {
+            throw NDEFError(
+                .truncated, at: offset, "record \(number): a \(rawPayloadLength)-byte payload cannot be in memory")
         }
         var identifierLength = 0
         if header.hasIdentifierLength {
@@ -252,7 +252,7 @@ struct NDEFMessageDecoder {
         let remaining = end - cursor
         guard typeLength + identifierLength <= remaining, payloadLength <= remaining - typeLength - identifierLength
         else {
-            let need = typeLength + identifierLength + payloadLength
+            let need = UInt64(typeLength + identifierLength) + UInt64(rawPayloadLength)
             throw NDEFError(
                 .truncated,
                 at: offset,
