@@ -104,7 +104,9 @@ public func fuzzNDEF(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         checkEncoding(strict, chunkSize: chunkSize, mustEncode: true, input: input)
     }
     if let lenient {
-        if lenient.isClean, strict == nil { violated("lenient decoding reports no issue but strict decoding throws", input) }
+        if lenient.isClean, strict == nil {
+            violated("lenient decoding reports no issue but strict decoding throws", input)
+        }
         if lenient.message.records.isEmpty { violated("lenient decoding returned no records without throwing", input) }
         if strict == nil {
             checkRecords(lenient.message, input: input)
