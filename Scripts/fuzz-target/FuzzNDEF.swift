@@ -71,6 +71,20 @@ func checkRecords(_ message: NFCNDEFMessage, input: [UInt8]) {
     }
 }
 
+/// The input read as hex text must parse, if at all, to bytes that print back to the same digits.
+func checkHex(_ input: [UInt8]) {
+    let text = String(decoding: input, as: UTF8.self)
+    let bytes: [UInt8]
+    do {
+        bytes = try NDEFHex.decode(text, allowSeparators: input.count % 2 == 1)
+    } catch {
+        _ = error.description
+        return
+    }
+    let printed = NDEFHex.encode(bytes)
+    guard (try? NDEFHex.decode(printed)) == bytes else { violated("hex printed by encode does not parse back", input) }
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzNDEF(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let input: [UInt8] = if let start, count > 0 { Array(UnsafeBufferPointer(start: start, count: count)) } else { [] }
@@ -87,6 +101,17 @@ public func fuzzNDEF(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let framed = [0xEE] + input + [0xEE]
     let sliced = try? NFCNDEFMessage(decoding: framed[1..<(framed.count - 1)])
     if sliced != strict { violated("decoding a slice differs from decoding an array", input) }
+
+    // A tight record limit must only ever turn success into tooManyRecords.
+    do {
+        let limited = try NFCNDEFMessage(decoding: input, options: NDEFDecodingOptions(maximumRecordCount: 2))
+        if limited != strict { violated("a record limit changed what was decoded", input) }
+    } catch {
+        if strict != nil && error.code != .tooManyRecords {
+            violated("a record limit made decoding fail with \(error.code.rawValue)", input)
+        }
+    }
+    checkHex(input)
 
     var lenient: NDEFRecovery?
     do {
