@@ -4,6 +4,20 @@
 // one executable (`swiftc -sanitize=fuzzer,address`), so it is not a package target and
 // uses the module's declarations directly. Decoding must never trap on any input; the
 // invariants below turn silent inconsistencies into crashes, which libFuzzer reports.
+//
+// With NDEF_FUZZ_VIEW_CHECKS=0 in the environment the typed views are still run on every
+// record (a trap is still a finding) but their round trips (parse of makeRecord, JSON value)
+// are not checked, so the fuzzer can look past a known view inconsistency for crashes.
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Whether typed views must read back what they build and what their JSON says.
+let checksViews: Bool = {
+    guard let value = getenv("NDEF_FUZZ_VIEW_CHECKS") else { return true }
+    return String(cString: value) != "0"
+}()
 
 /// Stops the run with a message: an invariant of the codec does not hold for this input.
 func violated(_ what: String, _ bytes: [UInt8]) -> Never {
@@ -37,13 +51,14 @@ func checkEncoding(_ message: NFCNDEFMessage, chunkSize: Int?, mustEncode: Bool,
 /// Reads `value` back from the record it builds: a view must read what it writes.
 func checkView<View: NDEFRecordConvertible>(_ value: View, input: [UInt8]) {
     _ = value.description
-    checkViewJSON(value, input: input)
     let record: NFCNDEFPayload
     do {
         record = try value.makeRecord()
     } catch {
         return  // a value read leniently may not be writable as it stands
     }
+    guard checksViews else { return }
+    checkViewJSON(value, input: input)
     guard View.matches(record) else { violated("\(View.kind): makeRecord() builds a record it does not match", input) }
     let reread: View
     do {
