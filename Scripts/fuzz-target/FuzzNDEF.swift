@@ -1,0 +1,158 @@
+// libFuzzer entry point for the NDEF codec.
+//
+// Scripts/fuzz compiles this file together with every source file of the NDEF module into
+// one executable (`swiftc -sanitize=fuzzer,address`), so it is not a package target and
+// uses the module's declarations directly. Decoding must never trap on any input; the
+// invariants below turn silent inconsistencies into crashes, which libFuzzer reports.
+//
+// With NDEF_FUZZ_VIEW_CHECKS=0 in the environment the typed views are still run on every
+// record (a trap is still a finding) but their round trips (parse of makeRecord, JSON value)
+// are not checked, so the fuzzer can look past a known view inconsistency for crashes.
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Whether typed views must read back what they build and what their JSON says.
+let checksViews: Bool = {
+    guard let value = getenv("NDEF_FUZZ_VIEW_CHECKS") else { return true }
+    return String(cString: value) != "0"
+}()
+
+/// Stops the run with a message: an invariant of the codec does not hold for this input.
+func violated(_ what: String, _ bytes: [UInt8]) -> Never {
+    let shown = bytes.prefix(64).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+    fatalError("fuzz invariant violated: \(what); input (\(bytes.count) bytes) starts \(shown)")
+}
+
+/// Encodes `message` and checks that strict decoding gives it back, record for record.
+func checkEncoding(_ message: NFCNDEFMessage, chunkSize: Int?, mustEncode: Bool, input: [UInt8]) {
+    let encoded: [UInt8]
+    do {
+        encoded = try message.encoded(chunkSize: chunkSize)
+    } catch {
+        if mustEncode { violated("a strictly decoded message does not encode: \(error)", input) }
+        return
+    }
+    if chunkSize == nil, encoded.count != message.length {
+        violated("length is \(message.length) but the encoding has \(encoded.count) bytes", input)
+    }
+    let again: NFCNDEFMessage
+    do {
+        again = try NFCNDEFMessage(decoding: encoded)
+    } catch {
+        violated("encoder output (chunk size \(String(describing: chunkSize))) fails strict decoding: \(error)", input)
+    }
+    if again != message {
+        violated("encode then decode (chunk size \(String(describing: chunkSize))) changed the message", input)
+    }
+}
+
+/// Reads `value` back from the record it builds: a view must read what it writes.
+func checkView<View: NDEFRecordConvertible>(_ value: View, input: [UInt8]) {
+    _ = value.description
+    let record: NFCNDEFPayload
+    do {
+        record = try value.makeRecord()
+    } catch {
+        return  // a value read leniently may not be writable as it stands
+    }
+    guard checksViews else { return }
+    checkViewJSON(value, input: input)
+    guard View.matches(record) else { violated("\(View.kind): makeRecord() builds a record it does not match", input) }
+    let reread: View
+    do {
+        reread = try View(parsing: record)
+    } catch {
+        violated("\(View.kind): cannot parse the record it built: \(error)", input)
+    }
+    if reread != value { violated("\(View.kind): parse(makeRecord(value)) differs from value", input) }
+}
+
+/// Interprets every record through the registry, at the default and at zero nesting depth.
+func checkRecords(_ message: NFCNDEFMessage, input: [UInt8]) {
+    for record in message.records {
+        _ = record.typeString
+        _ = record.identifierString
+        for options in [NDEFDecodingOptions(), NDEFDecodingOptions(maximumNestingDepth: 0)] {
+            do {
+                if let value = try record.interpreted(options: options) {
+                    checkView(value, input: input)
+                }
+            } catch {
+                _ = error.description
+            }
+        }
+    }
+}
+
+/// The input read as hex text must parse, if at all, to bytes that print back to the same digits.
+func checkHex(_ input: [UInt8]) {
+    let text = String(decoding: input, as: UTF8.self)
+    let bytes: [UInt8]
+    do {
+        bytes = try NDEFHex.decode(text, allowSeparators: input.count % 2 == 1)
+    } catch {
+        _ = error.description
+        return
+    }
+    let printed = NDEFHex.encode(bytes)
+    guard (try? NDEFHex.decode(printed)) == bytes else { violated("hex printed by encode does not parse back", input) }
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzNDEF(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    let input: [UInt8] = if let start, count > 0 { Array(UnsafeBufferPointer(start: start, count: count)) } else { [] }
+    // A chunk size derived from the input, so chunked encoding is exercised too.
+    let chunkSize = input.isEmpty ? 1 : 1 + Int(input[input.endIndex - 1] % 97)
+
+    var strict: NFCNDEFMessage?
+    do {
+        strict = try NFCNDEFMessage(decoding: input)
+    } catch {
+        _ = error.description
+    }
+    // The same bytes inside a larger buffer: offsets must be relative to the slice.
+    let framed = [0xEE] + input + [0xEE]
+    let sliced = try? NFCNDEFMessage(decoding: framed[1..<(framed.count - 1)])
+    if sliced != strict { violated("decoding a slice differs from decoding an array", input) }
+
+    // A tight record limit must only ever turn success into tooManyRecords.
+    do {
+        let limited = try NFCNDEFMessage(decoding: input, options: NDEFDecodingOptions(maximumRecordCount: 2))
+        if limited != strict { violated("a record limit changed what was decoded", input) }
+    } catch {
+        if strict != nil && error.code != .tooManyRecords {
+            violated("a record limit made decoding fail with \(error.code.rawValue)", input)
+        }
+    }
+    checkHex(input)
+
+    var lenient: NDEFRecovery?
+    do {
+        lenient = try NFCNDEFMessage.recovering(from: input)
+    } catch {
+        _ = error.description
+    }
+
+    if let strict {
+        guard let lenient else { violated("strict decoding succeeds but lenient decoding throws", input) }
+        if lenient.message != strict { violated("lenient and strict decoding differ on a valid message", input) }
+        checkRecords(strict, input: input)
+        checkJSON(strict, input: input)
+        checkEncoding(strict, chunkSize: nil, mustEncode: true, input: input)
+        checkEncoding(strict, chunkSize: chunkSize, mustEncode: true, input: input)
+    }
+    if let lenient {
+        if lenient.isClean, strict == nil {
+            violated("lenient decoding reports no issue but strict decoding throws", input)
+        }
+        if lenient.message.records.isEmpty { violated("lenient decoding returned no records without throwing", input) }
+        if strict == nil {
+            checkRecords(lenient.message, input: input)
+            checkJSON(lenient.message, input: input)
+            checkEncoding(lenient.message, chunkSize: nil, mustEncode: false, input: input)
+        }
+    }
+    return 0
+}
