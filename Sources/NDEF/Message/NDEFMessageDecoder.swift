@@ -4,29 +4,32 @@
 /// in lenient mode the decoder records it in ``issues``, applies the recovery named at each
 /// check, and goes on. Either way it never traps: every length is checked against the bytes
 /// that remain before it is used.
+///
+/// Records are located as index ranges first and become ``NFCNDEFPayload`` slices of the
+/// input only once they are accepted, so a valid record costs one slice per field and no copy.
 struct NDEFMessageDecoder {
     let options: NDEFDecodingOptions
     let lenient: Bool
     private(set) var issues: [NDEFError] = []
 
-    init(options: NDEFDecodingOptions, lenient: Bool) {
+    private let bytes: ArraySlice<UInt8>
+    private var records: [NFCNDEFPayload] = []
+    /// A chunked record whose terminating chunk has not been seen yet, and where it started.
+    private var open: (record: NFCNDEFPayload, offset: Int)?
+
+    init(_ bytes: ArraySlice<UInt8>, options: NDEFDecodingOptions, lenient: Bool) {
+        self.bytes = bytes
         self.options = options
         self.lenient = lenient
     }
 
-    /// A chunked record whose terminating chunk has not been seen yet.
-    private struct OpenChunk {
-        var record: NFCNDEFPayload
-        var offset: Int
-    }
-
-    /// One physical record as laid out in the input.
+    /// One physical record as laid out in the input: its header and the index ranges of its fields.
     private struct PhysicalRecord {
         var header: NDEFRecordHeader
         var format: NFCTypeNameFormat
-        var type: ArraySlice<UInt8>
-        var identifier: ArraySlice<UInt8>
-        var payload: ArraySlice<UInt8>
+        var type: Range<Int>
+        var identifier: Range<Int>
+        var payload: Range<Int>
     }
 
     /// Throws `error` in strict mode; notes it in lenient mode so the caller can recover.
@@ -35,14 +38,12 @@ struct NDEFMessageDecoder {
         issues.append(error)
     }
 
-    mutating func decode(_ bytes: ArraySlice<UInt8>) throws(NDEFError) -> [NFCNDEFPayload] {
+    mutating func decode() throws(NDEFError) -> [NFCNDEFPayload] {
         guard !bytes.isEmpty else {
             throw NDEFError(.emptyInput, at: 0, "no bytes to decode: an NDEF message has at least one record")
         }
         let base = bytes.startIndex
         var index = base
-        var records: [NFCNDEFPayload] = []
-        var open: OpenChunk?
         var physicalCount = 0
         var sawMessageEnd = false
 
@@ -53,7 +54,7 @@ struct NDEFMessageDecoder {
             }
             let physical: PhysicalRecord
             do {
-                physical = try Self.readRecord(bytes, at: &index, offset: offset, number: physicalCount)
+                physical = try readRecord(at: &index, offset: offset, number: physicalCount)
             } catch {
                 try violation(error)
                 break  // lenient: a truncated record cannot be recovered; keep what came before it
@@ -69,13 +70,10 @@ struct NDEFMessageDecoder {
                 try violation(NDEFError(.messageBeginMisplaced, at: offset, reason))
             }
 
-            if var chunk = open {
-                // Release the stored copy first, so the payload grows in place instead of being
-                // copied whole for every chunk (quadratic in the message size).
-                open = nil
-                try continueChunk(&chunk, with: physical, at: offset, records: &records, open: &open)
+            if open != nil {
+                try continueChunk(physical, at: offset)
             } else {
-                try startRecord(physical, at: offset, records: &records, open: &open)
+                try startRecord(physical, at: offset)
             }
 
             if header.isMessageEnd {
@@ -111,6 +109,7 @@ struct NDEFMessageDecoder {
                         NDEFError(.unterminatedChunk, at: chunk.offset, "the input ends inside a chunked record"))
                 }
                 records.append(chunk.record)
+                open = nil
             }
         }
         if records.isEmpty, let first = issues.first { throw first }
@@ -118,45 +117,36 @@ struct NDEFMessageDecoder {
     }
 
     /// Checks a record that is not a continuation chunk and adds it (or opens a chunked record).
-    private mutating func startRecord(
-        _ physical: PhysicalRecord,
-        at offset: Int,
-        records: inout [NFCNDEFPayload],
-        open: inout OpenChunk?
-    ) throws(NDEFError) {
-        var record = NFCNDEFPayload(
-            format: physical.format,
-            type: physical.type,
-            identifier: physical.identifier,
-            payload: physical.payload
-        )
-        switch physical.format {
+    private mutating func startRecord(_ physical: PhysicalRecord, at offset: Int) throws(NDEFError) {
+        var format = physical.format
+        var type = physical.type
+        switch format {
         case .empty:
-            if !(record.type.isEmpty && record.identifier.isEmpty && record.payload.isEmpty) {
+            if !(type.isEmpty && physical.identifier.isEmpty && physical.payload.isEmpty) {
                 try violation(
                     NDEFError(.emptyRecordNotEmpty, at: offset, "an empty (TNF 0) record has a type, ID or payload"))
                 // lenient: keep the ID and payload as an unknown record; drop the type
-                record.type = []
-                if !(record.identifier.isEmpty && record.payload.isEmpty) { record.typeNameFormat = .unknown }
+                type = type.lowerBound..<type.lowerBound
+                if !(physical.identifier.isEmpty && physical.payload.isEmpty) { format = .unknown }
             }
             // NDEF 1.0, 3.2.6: TNF 0 means no type and no payload, and 2.3.3: the first chunk
             // names the type of the whole chunked payload, so an empty record cannot be chunked.
-            if physical.header.isChunked && record.typeNameFormat == .empty {
+            if physical.header.isChunked && format == .empty {
                 try violation(
                     NDEFError(.emptyRecordNotEmpty, at: offset, "an empty (TNF 0) record has the CF (chunk) flag"))
-                record.typeNameFormat = .unknown  // lenient: the chunks' payload as an unknown record
+                format = .unknown  // lenient: the chunks' payload as an unknown record
             }
         case .unknown, .reserved:
-            if physical.format == .reserved {
+            if format == .reserved {
                 if lenient {
                     issues.append(
                         NDEFError(.reservedTypeNameFormat, at: offset, "reserved TNF 7 decoded as unknown (TNF 5)"))
                 }
-                record.typeNameFormat = .unknown
+                format = .unknown
             }
-            if !record.type.isEmpty {
+            if !type.isEmpty {
                 try violation(NDEFError(.typeNotAllowed, at: offset, "an unknown (TNF 5) record has a type"))
-                record.type = []  // lenient: drop it
+                type = type.lowerBound..<type.lowerBound  // lenient: drop it
             }
         case .unchanged:
             try violation(
@@ -164,31 +154,32 @@ struct NDEFMessageDecoder {
                     .unexpectedUnchanged, at: offset,
                     "TNF 6 (unchanged) outside a chunked record's middle or last chunk")
             )
-            record.typeNameFormat = .unknown  // lenient: read it as unknown
-            record.type = []
+            format = .unknown  // lenient: read it as unknown
+            type = type.lowerBound..<type.lowerBound
         case .nfcWellKnown, .media, .absoluteURI, .nfcExternal:
-            if record.type.isEmpty {
+            if type.isEmpty {
                 try violation(
                     NDEFError(
                         .missingType, at: offset,
-                        "a \(physical.format.name) (TNF \(physical.format.rawValue)) record has an empty type"))
+                        "a \(format.name) (TNF \(format.rawValue)) record has an empty type"))
             }
         }
+        let record = NFCNDEFPayload(
+            format: format,
+            type: bytes[type],
+            identifier: bytes[physical.identifier],
+            payload: bytes[physical.payload]
+        )
         if physical.header.isChunked {
-            open = OpenChunk(record: record, offset: offset)
+            open = (record, offset)
         } else {
             records.append(record)
         }
     }
 
     /// Checks a middle or terminating chunk and appends its payload to the open record.
-    private mutating func continueChunk(
-        _ chunk: inout OpenChunk,
-        with physical: PhysicalRecord,
-        at offset: Int,
-        records: inout [NFCNDEFPayload],
-        open: inout OpenChunk?
-    ) throws(NDEFError) {
+    private mutating func continueChunk(_ physical: PhysicalRecord, at offset: Int) throws(NDEFError) {
+        guard var chunk = open else { return }
         guard physical.format == .unchanged else {
             try violation(
                 NDEFError(
@@ -198,7 +189,7 @@ struct NDEFMessageDecoder {
             // lenient: the chunked record ends here; this one starts afresh
             records.append(chunk.record)
             open = nil
-            try startRecord(physical, at: offset, records: &records, open: &open)
+            try startRecord(physical, at: offset)
             return
         }
         if !physical.type.isEmpty {
@@ -207,23 +198,20 @@ struct NDEFMessageDecoder {
         if physical.header.hasIdentifierLength {
             try violation(NDEFError(.chunkWithIdentifier, at: offset, "a chunk after the first has an ID (IL flag)"))
         }
-        chunk.record.payload.append(contentsOf: physical.payload)
+        // Release the stored copy first, so the payload grows in place instead of being copied
+        // whole for every chunk (quadratic in the message size).
+        open = nil
+        chunk.record.payload.append(contentsOf: bytes[physical.payload])
         chunk.record.chunkCount += 1
         if physical.header.isChunked {
             open = chunk
         } else {
             records.append(chunk.record)
-            open = nil
         }
     }
 
-    /// Reads one physical record's header and fields, checking every length against the input.
-    private static func readRecord(
-        _ bytes: ArraySlice<UInt8>,
-        at index: inout Int,
-        offset: Int,
-        number: Int
-    ) throws(NDEFError) -> PhysicalRecord {
+    /// Reads one physical record's header and field ranges, checking every length against the input.
+    private func readRecord(at index: inout Int, offset: Int, number: Int) throws(NDEFError) -> PhysicalRecord {
         let end = bytes.endIndex
         let header = NDEFRecordHeader(byte: bytes[index])
         let fieldCount = 1 + (header.isShortRecord ? 1 : 4) + (header.hasIdentifierLength ? 1 : 0)
@@ -259,14 +247,16 @@ struct NDEFMessageDecoder {
                 "record \(number): type, ID and payload need \(need) bytes but only \(remaining) remain"
             )
         }
-        let type = bytes[cursor..<cursor + typeLength]
-        cursor += typeLength
-        let identifier = bytes[cursor..<cursor + identifierLength]
-        cursor += identifierLength
-        let payload = bytes[cursor..<cursor + payloadLength]
-        index = cursor + payloadLength
+        let typeEnd = cursor + typeLength
+        let identifierEnd = typeEnd + identifierLength
+        index = identifierEnd + payloadLength
         // The mask keeps the value within 0...7, so the conversion always succeeds.
-        let format = NFCTypeNameFormat(rawValue: header.rawFormat) ?? .reserved
-        return PhysicalRecord(header: header, format: format, type: type, identifier: identifier, payload: payload)
+        return PhysicalRecord(
+            header: header,
+            format: NFCTypeNameFormat(rawValue: header.rawFormat) ?? .reserved,
+            type: cursor..<typeEnd,
+            identifier: typeEnd..<identifierEnd,
+            payload: identifierEnd..<index
+        )
     }
 }

@@ -1,22 +1,9 @@
 /// Encodes records into an NDEF message (NFC Forum NDEF 1.0, section 3.2).
+///
+/// The encoder validates every record and computes the exact size first, so the output is
+/// allocated once and filled with bulk copies of type, ID and payload. Records are read
+/// through a pointer: passing them around by value would retain and release their buffers.
 enum NDEFMessageEncoder {
-    /// The bytes one record takes, split into chunks of `chunkSize` when it is given.
-    static func encodedSize(of record: NFCNDEFPayload, chunkSize: Int?) -> Int {
-        let fixed = record.type.count + record.identifier.count
-        let idField = record.identifier.isEmpty ? 0 : 1
-        guard let chunkSize, chunkSize > 0, record.payload.count > chunkSize else {
-            return 2 + (record.payload.count < 256 ? 1 : 4) + idField + fixed + record.payload.count
-        }
-        var size = fixed + idField
-        var remaining = record.payload.count
-        while remaining > 0 {
-            let part = min(chunkSize, remaining)
-            size += 2 + (part < 256 ? 1 : 4) + part
-            remaining -= part
-        }
-        return size
-    }
-
     static func encode(_ records: [NFCNDEFPayload], chunkSize: Int?) throws(NDEFError) -> [UInt8] {
         guard !records.isEmpty else {
             throw NDEFError(.emptyMessage, "a message needs at least one record (use an empty TNF 0 record for none)")
@@ -24,90 +11,133 @@ enum NDEFMessageEncoder {
         if let chunkSize, chunkSize <= 0 {
             throw NDEFError(.invalidChunkSize, "chunk size must be at least 1, not \(chunkSize)")
         }
-        var total = 0
-        for (index, record) in records.enumerated() {
-            try record.validateForEncoding(index: index)
-            let (sum, overflow) = total.addingReportingOverflow(encodedSize(of: record, chunkSize: chunkSize))
-            guard !overflow else { throw NDEFError(.payloadTooLong, "record \(index): the message is too large") }
-            total = sum
-        }
-        var out: [UInt8] = []
-        out.reserveCapacity(total)
-        for (index, record) in records.enumerated() {
-            let first = index == 0
-            let last = index == records.count - 1
-            if let chunkSize, record.payload.count > chunkSize {
-                appendChunked(record, chunkSize: chunkSize, first: first, last: last, to: &out)
-            } else {
-                appendRecord(
-                    format: record.typeNameFormat,
-                    type: record.type,
-                    identifier: record.identifier,
-                    payload: record.payload,
-                    flags: (first ? NDEFRecordHeader.messageBegin : 0) | (last ? NDEFRecordHeader.messageEnd : 0),
-                    to: &out
-                )
+        return try records.withUnsafeBufferPointer { (records) throws(NDEFError) -> [UInt8] in
+            guard let first = records.baseAddress else { return [] }
+            var total = 0
+            for index in records.indices {
+                let shape = NDEFRecordShape(first + index)
+                try shape.validate(index: index)
+                let (sum, overflow) = total.addingReportingOverflow(shape.encodedSize(chunkSize: chunkSize))
+                guard !overflow else { throw NDEFError(.payloadTooLong, "record \(index): the message is too large") }
+                total = sum
+            }
+            return makeBytes(count: total) { buffer in
+                var writer = NDEFBufferWriter(buffer: buffer)
+                let last = records.count - 1
+                for index in records.indices {
+                    let flags =
+                        (index == 0 ? NDEFRecordHeader.messageBegin : 0)
+                        | (index == last ? NDEFRecordHeader.messageEnd : 0)
+                    writer.write(first + index, chunkSize: chunkSize, flags: flags)
+                }
+                // The sizes above are exact; a mismatch would be a bug here, never a reaction to input.
+                precondition(writer.count == buffer.count, "NDEF encoder size mismatch")
             }
         }
-        return out
+    }
+}
+
+/// An array of `count` bytes, every one of them written by `fill`.
+///
+/// Small arrays are zero-filled first (the uninitialized-capacity initializer costs more than
+/// the zeroing there); large ones are not, as zeroing would double the memory traffic.
+private func makeBytes(count: Int, _ fill: (UnsafeMutableBufferPointer<UInt8>) -> Void) -> [UInt8] {
+    if count < 4096 {
+        var bytes = [UInt8](repeating: 0, count: count)
+        bytes.withUnsafeMutableBufferPointer { fill($0) }
+        return bytes
+    }
+    return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+        fill(UnsafeMutableBufferPointer(rebasing: buffer[0..<count]))
+        initialized = count
+    }
+}
+
+/// Fills a buffer that ``NDEFMessageEncoder`` sized exactly for the records written into it.
+private struct NDEFBufferWriter {
+    let buffer: UnsafeMutableBufferPointer<UInt8>
+    private(set) var count = 0
+
+    init(buffer: UnsafeMutableBufferPointer<UInt8>) {
+        self.buffer = buffer
     }
 
-    /// Writes one record as a first chunk with type and ID, then TNF 6 chunks without them.
-    private static func appendChunked(
-        _ record: NFCNDEFPayload,
-        chunkSize: Int,
-        first: Bool,
-        last: Bool,
-        to out: inout [UInt8]
-    ) {
-        var start = record.payload.startIndex
-        let end = record.payload.endIndex
-        var isFirstChunk = true
-        while start < end {
-            let stop = start + min(chunkSize, end - start)
-            let isLastChunk = stop == end
-            var flags: UInt8 = isLastChunk ? 0 : NDEFRecordHeader.chunk
-            if isFirstChunk && first { flags |= NDEFRecordHeader.messageBegin }
-            if isLastChunk && last { flags |= NDEFRecordHeader.messageEnd }
-            appendRecord(
-                format: isFirstChunk ? record.typeNameFormat : .unchanged,
-                type: isFirstChunk ? record.type : [],
-                identifier: isFirstChunk ? record.identifier : [],
-                payload: record.payload[start..<stop],
-                flags: flags,
-                to: &out
-            )
-            isFirstChunk = false
-            start = stop
+    private mutating func append(_ byte: UInt8) {
+        precondition(count < buffer.count, "NDEF encoder size mismatch")
+        buffer[count] = byte
+        count += 1
+    }
+
+    private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        precondition(bytes.count <= buffer.count - count, "NDEF encoder size mismatch")
+        if let from = bytes.baseAddress, let to = buffer.baseAddress {
+            (to + count).update(from: from, count: bytes.count)
+        }
+        count += bytes.count
+    }
+
+    /// Writes one record, as chunks when its payload is longer than `chunkSize`.
+    mutating func write(_ record: UnsafePointer<NFCNDEFPayload>, chunkSize: Int?, flags: UInt8) {
+        let format = record.pointee.typeNameFormat
+        record.pointee.type.withUnsafeBufferPointer { type in
+            record.pointee.identifier.withUnsafeBufferPointer { identifier in
+                record.pointee.payload.withUnsafeBufferPointer { payload in
+                    guard let chunkSize, payload.count > chunkSize else {
+                        writeFields(format, type, identifier, payload, flags: flags)
+                        return
+                    }
+                    // A first chunk with type and ID, then TNF 6 chunks without them; MB on the
+                    // first chunk and ME on the last, as `flags` asks (NDEF 1.0, 3.2.3).
+                    var start = 0
+                    while start < payload.count {
+                        let stop = start + min(chunkSize, payload.count - start)
+                        let isFirst = start == 0
+                        let isLast = stop == payload.count
+                        var chunkFlags: UInt8 = isLast ? 0 : NDEFRecordHeader.chunk
+                        if isFirst { chunkFlags |= flags & NDEFRecordHeader.messageBegin }
+                        if isLast { chunkFlags |= flags & NDEFRecordHeader.messageEnd }
+                        let part = UnsafeBufferPointer(rebasing: payload[start..<stop])
+                        if isFirst {
+                            writeFields(format, type, identifier, part, flags: chunkFlags)
+                        } else {
+                            writeFields(
+                                .unchanged, UnsafeBufferPointer(start: nil, count: 0),
+                                UnsafeBufferPointer(start: nil, count: 0), part, flags: chunkFlags)
+                        }
+                        start = stop
+                    }
+                }
+            }
         }
     }
 
-    private static func appendRecord(
-        format: NFCTypeNameFormat,
-        type: ArraySlice<UInt8>,
-        identifier: ArraySlice<UInt8>,
-        payload: ArraySlice<UInt8>,
-        flags: UInt8,
-        to out: inout [UInt8]
+    /// Writes one record: header (SR when the payload is under 256 bytes, IL when there is an
+    /// ID), lengths, then type, ID and payload (NDEF 1.0, 3.2).
+    private mutating func writeFields(
+        _ format: NFCTypeNameFormat,
+        _ type: UnsafeBufferPointer<UInt8>,
+        _ identifier: UnsafeBufferPointer<UInt8>,
+        _ payload: UnsafeBufferPointer<UInt8>,
+        flags: UInt8
     ) {
         var header = flags | format.rawValue
         let short = payload.count < 256
         if short { header |= NDEFRecordHeader.shortRecord }
         if !identifier.isEmpty { header |= NDEFRecordHeader.identifierLength }
-        out.append(header)
-        out.append(UInt8(truncatingIfNeeded: type.count))
+        append(header)
+        append(UInt8(truncatingIfNeeded: type.count))
         let length = UInt32(truncatingIfNeeded: payload.count)
         if short {
-            out.append(UInt8(truncatingIfNeeded: length))
+            append(UInt8(truncatingIfNeeded: length))
         } else {
-            out.append(UInt8(truncatingIfNeeded: length >> 24))
-            out.append(UInt8(truncatingIfNeeded: length >> 16))
-            out.append(UInt8(truncatingIfNeeded: length >> 8))
-            out.append(UInt8(truncatingIfNeeded: length))
+            append(UInt8(truncatingIfNeeded: length >> 24))
+            append(UInt8(truncatingIfNeeded: length >> 16))
+            append(UInt8(truncatingIfNeeded: length >> 8))
+            append(UInt8(truncatingIfNeeded: length))
         }
-        if !identifier.isEmpty { out.append(UInt8(truncatingIfNeeded: identifier.count)) }
-        out.append(contentsOf: type)
-        out.append(contentsOf: identifier)
-        out.append(contentsOf: payload)
+        if !identifier.isEmpty { append(UInt8(truncatingIfNeeded: identifier.count)) }
+        append(type)
+        append(identifier)
+        append(payload)
     }
 }

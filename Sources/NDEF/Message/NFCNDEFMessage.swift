@@ -16,8 +16,8 @@ public struct NFCNDEFMessage: Sendable, Hashable {
     /// Throws ``NDEFError`` with the offset of the first violation. The records share storage
     /// with `bytes`; no payload is copied unless it was chunked.
     public init(decoding bytes: ArraySlice<UInt8>, options: NDEFDecodingOptions = .init()) throws(NDEFError) {
-        var decoder = NDEFMessageDecoder(options: options, lenient: false)
-        self.records = try decoder.decode(bytes)
+        var decoder = NDEFMessageDecoder(bytes, options: options, lenient: false)
+        self.records = try decoder.decode()
     }
 
     /// Decodes a message, enforcing every rule of NDEF 1.0 (strict).
@@ -35,8 +35,8 @@ public struct NFCNDEFMessage: Sendable, Hashable {
         from bytes: ArraySlice<UInt8>,
         options: NDEFDecodingOptions = .init()
     ) throws(NDEFError) -> NDEFRecovery {
-        var decoder = NDEFMessageDecoder(options: options, lenient: true)
-        let records = try decoder.decode(bytes)
+        var decoder = NDEFMessageDecoder(bytes, options: options, lenient: true)
+        let records = try decoder.decode()
         return NDEFRecovery(message: NFCNDEFMessage(records: records), issues: decoder.issues)
     }
 
@@ -52,7 +52,10 @@ public struct NFCNDEFMessage: Sendable, Hashable {
     ///
     /// As CoreNFC's `length`: what the message needs on a tag (before any TLV wrapping).
     public var length: Int {
-        records.reduce(0) { $0 + NDEFMessageEncoder.encodedSize(of: $1, chunkSize: nil) }
+        records.withUnsafeBufferPointer { records in
+            guard let first = records.baseAddress else { return 0 }
+            return records.indices.reduce(0) { $0 + NDEFRecordShape(first + $1).encodedSize(chunkSize: nil) }
+        }
     }
 
     /// Encodes the message: SR when a payload is under 256 bytes, IL when there is an ID,

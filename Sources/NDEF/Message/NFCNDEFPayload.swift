@@ -68,34 +68,6 @@ public struct NFCNDEFPayload: Sendable, Hashable {
     public func hasType(_ format: NFCTypeNameFormat, _ type: String) -> Bool {
         typeNameFormat == format && self.type.elementsEqual(type.utf8)
     }
-
-    /// Checks the rules a record must meet on its own (NDEF 1.0, 3.2.6), naming `index` in errors.
-    func validateForEncoding(index: Int) throws(NDEFError) {
-        let which = "record \(index)"
-        switch typeNameFormat {
-        case .empty:
-            if !type.isEmpty || !identifier.isEmpty || !payload.isEmpty {
-                throw NDEFError(
-                    .emptyRecordNotEmpty, "\(which): an empty (TNF 0) record must have no type, ID or payload")
-            }
-        case .unknown:
-            if !type.isEmpty { throw NDEFError(.typeNotAllowed, "\(which): an unknown (TNF 5) record has no type") }
-        case .unchanged:
-            throw NDEFError(
-                .unexpectedUnchanged, "\(which): TNF 6 (unchanged) is only for chunks, which the encoder makes")
-        case .reserved:
-            throw NDEFError(.reservedTypeNameFormat, "\(which): TNF 7 is reserved and cannot be encoded")
-        case .nfcWellKnown, .media, .absoluteURI, .nfcExternal:
-            if type.isEmpty { throw NDEFError(.missingType, "\(which): a \(typeNameFormat.name) record needs a type") }
-        }
-        if type.count > 255 { throw NDEFError(.typeTooLong, "\(which): type is \(type.count) bytes, at most 255") }
-        if identifier.count > 255 {
-            throw NDEFError(.identifierTooLong, "\(which): ID is \(identifier.count) bytes, at most 255")
-        }
-        if UInt64(payload.count) > UInt64(UInt32.max) {
-            throw NDEFError(.payloadTooLong, "\(which): payload is \(payload.count) bytes, at most 4294967295")
-        }
-    }
 }
 
 /// `bytes` as a String when every byte is printable ASCII (0x20-0x7E) and there is at least one.
