@@ -13,6 +13,7 @@ let package = Package(
     products: [
         .library(name: "NDEF", targets: ["NDEF"]),
         .library(name: "NDEFFoundation", targets: ["NDEFFoundation"]),
+        .library(name: "TagMemory", targets: ["TagMemory"]),
         .executable(name: "ndeftool", targets: ["ndeftool"]),
     ],
     targets: [
@@ -20,11 +21,14 @@ let package = Package(
         .target(name: "NDEF", swiftSettings: strictSettings),
         // Conveniences for Foundation's Data on top of NDEF.
         .target(name: "NDEFFoundation", dependencies: ["NDEF"], swiftSettings: strictSettings),
+        // Tag memory layouts (Type 2, Type 4, MIFARE Classic), plans and dumps: pure Swift, no I/O.
+        .target(name: "TagMemory", dependencies: ["NDEF"], swiftSettings: strictSettings),
         // The command-line surface as a library, so its parser can be tested directly.
         .target(name: "NDEFCommandLine", dependencies: ["NDEF"], swiftSettings: strictSettings),
         .executableTarget(name: "ndeftool", dependencies: ["NDEFCommandLine"], swiftSettings: strictSettings),
         .executableTarget(name: "NDEFBenchmarks", dependencies: ["NDEF"], swiftSettings: strictSettings),
         .testTarget(name: "NDEFTests", dependencies: ["NDEF", "NDEFFoundation"], swiftSettings: strictSettings),
+        .testTarget(name: "TagMemoryTests", dependencies: ["TagMemory", "NDEF"], swiftSettings: strictSettings),
         .testTarget(
             name: "NDEFCommandLineTests",
             dependencies: ["NDEFCommandLine", "NDEF"],

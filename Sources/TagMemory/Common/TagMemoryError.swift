@@ -1,0 +1,52 @@
+/// An error from reading a tag's memory layout or from planning a change to it.
+///
+/// The ``code`` is stable and is what equality compares; ``offset`` is the byte address in the
+/// tag memory (or file) where the problem lies, when one applies; ``reason`` explains it.
+public struct TagMemoryError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What went wrong. The raw values are stable identifiers.
+    public enum Code: String, Sendable, Hashable, CaseIterable, Codable {
+        /// The image is shorter than the structure being read (for example no page 3 for the CC).
+        case truncatedImage = "truncated-image"
+        /// The capability container is missing, has a bad magic number or an unknown major version.
+        case notFormatted = "not-formatted"
+        /// A TLV is malformed: a length past the data area, a 3-byte length under 0xFF, ...
+        case malformedTLV = "malformed-tlv"
+        /// The NDEF message inside the TLV is not valid NDEF.
+        case malformedMessage = "malformed-message"
+        /// The tag does not allow writing (CC write access, lock bits).
+        case notWritable = "not-writable"
+        /// The message does not fit: the reason names the capacity and the size needed.
+        case insufficientCapacity = "insufficient-capacity"
+        /// The chip is not in the catalogue, or lacks the feature a plan needs.
+        case unsupportedChip = "unsupported-chip"
+        /// The tag is already partly locked or configured in a way a plan cannot complete.
+        case conflictingState = "conflicting-state"
+        /// An argument given to a plan is invalid (for example a password of the wrong length).
+        case invalidArgument = "invalid-argument"
+        /// A dump file could not be read as the format it claims.
+        case malformedDump = "malformed-dump"
+    }
+
+    /// The stable error code.
+    public var code: Code
+    /// The byte address in the tag memory or the file, where one applies.
+    public var offset: Int?
+    /// A human explanation.
+    public var reason: String
+
+    /// Creates an error.
+    public init(_ code: Code, at offset: Int? = nil, _ reason: String) {
+        self.code = code
+        self.offset = offset
+        self.reason = reason
+    }
+
+    /// Errors are equal when their codes are.
+    public static func == (lhs: TagMemoryError, rhs: TagMemoryError) -> Bool { lhs.code == rhs.code }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+
+    public var description: String {
+        if let offset { "\(reason) (at byte \(offset), \(code.rawValue))" } else { "\(reason) (\(code.rawValue))" }
+    }
+}
