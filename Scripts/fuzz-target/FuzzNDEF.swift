@@ -135,9 +135,20 @@ public func fuzzNDEF(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         _ = error.description
     }
 
+    // The plain-message fast path must agree with the full strict decoder wherever it answers.
+    if let plain = NDEFMessageDecoder.decodePlain(input[...], maximumRecordCount: 16_384) {
+        var full = NDEFMessageDecoder(input[...], options: NDEFDecodingOptions(), lenient: false)
+        guard let records = try? full.decode(), records == plain else {
+            violated("the plain-message fast path accepts what the full decoder refuses or reads otherwise", input)
+        }
+    }
+
     if let strict {
         guard let lenient else { violated("strict decoding succeeds but lenient decoding throws", input) }
         if lenient.message != strict { violated("lenient and strict decoding differ on a valid message", input) }
+        if lenient.issues.contains(where: { $0.code != .reservedTypeNameFormat }) {
+            violated("lenient decoding reports an issue in a message strict decoding accepts", input)
+        }
         checkRecords(strict, input: input)
         checkJSON(strict, input: input)
         checkEncoding(strict, chunkSize: nil, mustEncode: true, input: input)

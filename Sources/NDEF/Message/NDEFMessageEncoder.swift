@@ -37,13 +37,21 @@ enum NDEFMessageEncoder {
     }
 }
 
+/// Zeros to start small outputs from (see ``makeBytes(count:_:)``).
+private let zeroBytes = [UInt8](repeating: 0, count: smallOutputLimit)
+private let smallOutputLimit = 4096
+
 /// An array of `count` bytes, every one of them written by `fill`.
 ///
-/// Small arrays are zero-filled first (the uninitialized-capacity initializer costs more than
-/// the zeroing there); large ones are not, as zeroing would double the memory traffic.
+/// Small arrays grow through `reserveCapacity` and start as a bulk copy of zeros: that path is
+/// specialized for `UInt8`, while the array initializers that take a count look up generic
+/// metadata on every call, which costs more than encoding a short message. Large ones are
+/// created uninitialized, as zeroing them would double the memory traffic.
 private func makeBytes(count: Int, _ fill: (UnsafeMutableBufferPointer<UInt8>) -> Void) -> [UInt8] {
-    if count < 4096 {
-        var bytes = [UInt8](repeating: 0, count: count)
+    if count <= smallOutputLimit {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(count)
+        zeroBytes.withUnsafeBufferPointer { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0[0..<count])) }
         bytes.withUnsafeMutableBufferPointer { fill($0) }
         return bytes
     }
