@@ -77,6 +77,18 @@ struct HandoverRequestRecordTests {
         }
     }
 
+    /// Fuzz finding: the reserved CPS bits of an `ac` record (0xd6 = reserved 0xd4, activating)
+    /// were dropped from the JSON value, so it decoded to a different record.
+    @Test func keepsReservedPowerStateBitsInJSON() throws {
+        let hex =
+            "910211487212910202637201025102046163d60130005a2001436170706c69636174696f6e2f766e642e626c7565746f"
+            + "e8e8e8e8e8e8e8e8e8e8e8e8e8e8e8e8e891020ae8e8e8e8e8e8e8e8e8e8e8e8e8e8e8e8e8e8e8e8e8e8e8e8e8e8e8e8"
+            + "e8e8e8e8e8e8e8e8e8e8e8e8e8e8e8e8e8e8e848"
+        let values = try checkFuzzFinding(HandoverRequestRecord.self, hex)
+        #expect(values.first?.carriers.first?.reservedBits == 0xD4)
+        #expect(values.first?.carriers.first?.powerState == .activating)
+    }
+
     @Test func readsAndBuildsCarrierRecords() throws {
         let plain = try HandoverCarrierRecord(parsing: Self.hc("020561622f6364"))
         #expect(plain.carrierTypeFormat == .media)
