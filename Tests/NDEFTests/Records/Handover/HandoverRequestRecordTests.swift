@@ -123,5 +123,23 @@ struct HandoverRequestRecordTests {
         #expect(throws: DecodingError.self) {
             try CarrierTest.decode(HandoverCarrierRecord.self, #"{"carrierTNF":5,"carrierType":"x"}"#)
         }
+        #expect(throws: DecodingError.self) {
+            try CarrierTest.decode(HandoverCarrierRecord.self, #"{"carrierTNF":2,"carrierType":"x","reservedBits":4}"#)
+        }
+    }
+
+    /// Fuzz finding: the reserved CTF bits (0x7a = reserved 0x78, media) were left out of the JSON
+    /// value, so it decoded to a different record.
+    @Test func keepsReservedCarrierTypeFormatBitsInJSON() throws {
+        let values = try checkFuzzFinding(HandoverCarrierRecord.self, "91021148637a010000f900005327627374720074c06f")
+        let view = try #require(values.first)
+        #expect(view.reservedBits == 0x78)
+        #expect(view.carrierTypeFormat == .media)
+        #expect(try CarrierTest.jsonObject(view)["reservedBits"] as? Int == 0x78)
+        let built = try HandoverCarrierRecord(carrierTypeFormat: .media, carrierType: [0], reservedBits: 0x78)
+        #expect(try built.makeRecord() == Self.hc("7a0100"))
+        #expect(throws: NDEFError(.invalidValue, "")) {
+            try HandoverCarrierRecord(carrierTypeFormat: .media, carrierType: [0], reservedBits: 0x01)
+        }
     }
 }
