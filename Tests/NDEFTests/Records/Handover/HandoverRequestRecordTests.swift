@@ -89,6 +89,19 @@ struct HandoverRequestRecordTests {
         #expect(values.first?.carriers.first?.powerState == .activating)
     }
 
+    @Test func jsonKeepsTheIDsOfNestedRecords() throws {
+        // A cr record with the ID "x": the builder writes nested records without IDs.
+        let payload = "12" + "990202016372780102" + "510204616301013000"
+        let view = try HandoverRequestRecord(parsing: Self.hr(payload))
+        #expect(view.collisionResolution == 0x0102)
+        let records = try #require(try CarrierTest.jsonObject(view)["records"] as? [[String: Any]])
+        #expect(records.first?["idHex"] as? String == "78")
+        #expect(try CarrierTest.jsonRoundTrip(view) == view)
+        #expect(try CarrierTest.jsonRoundTrip(view).makeRecord() == Self.hr(payload))
+        #expect(try HandoverRequestRecord(version: 0x12, records: view.records) == view)
+        #expect(throws: NDEFError(.invalidValue, "")) { try HandoverRequestRecord(version: 0x12, records: []) }
+    }
+
     @Test func readsAndBuildsCarrierRecords() throws {
         let plain = try HandoverCarrierRecord(parsing: Self.hc("020561622f6364"))
         #expect(plain.carrierTypeFormat == .media)

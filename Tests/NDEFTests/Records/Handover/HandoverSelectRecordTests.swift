@@ -148,6 +148,24 @@ struct HandoverSelectRecordTests {
         #expect(entry["reservedBits"] as? Int == 0xCC)
     }
 
+    @Test func jsonKeepsTheOrderOfNestedRecords() throws {
+        // A text/plain record before the ac record: the builder would write the ac record first.
+        let payload = "13" + "920a05746578742f706c61696e48656c6c6f" + "510204616301013000"
+        let view = try HandoverSelectRecord(parsing: Self.hs(payload))
+        let json = try CarrierTest.jsonObject(view)
+        let records = try #require(json["records"] as? [[String: Any]])
+        #expect(records.map { $0["type"] as? String } == ["text/plain", "ac"])
+        #expect(try CarrierTest.jsonRoundTrip(view) == view)
+        #expect(try CarrierTest.jsonRoundTrip(view).makeRecord() == Self.hs(payload))
+        // The builder's own layout needs no list.
+        #expect(
+            try CarrierTest.jsonObject(try HandoverSelectRecord(parsing: Self.hs(Self.withError)))["records"] == nil)
+        #expect(try HandoverSelectRecord(version: 0x13, records: view.records) == view)
+        #expect(throws: NDEFError(.invalidValue, "")) {
+            try HandoverSelectRecord(version: 0x13, records: [CarrierTest.wellKnown("ac", "01")])
+        }
+    }
+
     @Test func refusesReservedBitsThatOverlapThePowerState() throws {
         var carrier = AlternativeCarrier(powerState: .active, dataReference: "0")
         carrier.reservedBits = 0x01
