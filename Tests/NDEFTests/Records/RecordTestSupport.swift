@@ -86,9 +86,9 @@ func decodeJSON<T: Decodable>(_ type: T.Type, _ json: String) throws -> T {
 }
 
 /// Checks an input the fuzz target once reported (`Scripts/fuzz`): the message `messageHex`
-/// (decoded strictly, else leniently) must hold at least one record `view` reads, and each such
-/// value must come back unchanged from its JSON `value` and from the record it builds. Returns
-/// the values, for further checks.
+/// (decoded strictly, else leniently) must hold at least one record the registry interprets
+/// with `view`, and each such value must come back unchanged from its JSON `value` and from the
+/// record it builds. Returns the values, for further checks.
 @discardableResult
 func checkFuzzFinding<View: NDEFRecordConvertible>(
     _ view: View.Type,
@@ -102,7 +102,8 @@ func checkFuzzFinding<View: NDEFRecordConvertible>(
     } catch {
         message = try NFCNDEFMessage.recovering(from: input).message
     }
-    let values = try message.records.filter { View.matches($0) }.map { try View(parsing: $0) }
+    let read = message.records.filter { NDEFRecordRegistry.view(format: $0.typeNameFormat, type: $0.type) == View.self }
+    let values = try read.compactMap { try $0.interpreted() as? View }
     #expect(!values.isEmpty, "no \(View.kind) record in the message", sourceLocation: sourceLocation)
     for value in values {
         _ = value.description
