@@ -23,14 +23,15 @@ enum CarrierJSON {
         return try self.hex(container, hex)
     }
 
-    /// Encodes `bytes` as text at `text` when they are valid UTF-8, else as hex at `hex`.
+    /// Encodes `bytes` as text at `text` when they are readable text (valid UTF-8 without
+    /// control characters other than tab, line feed and carriage return), else as hex at `hex`.
     static func encodeTextOrHex<K: CodingKey>(
         _ bytes: some Collection<UInt8>,
         into container: inout KeyedEncodingContainer<K>,
         text: K,
         hex: K
     ) throws {
-        if let string = CarrierCoding.utf8String(bytes) {
+        if RecordText.isReadable(bytes), let string = CarrierCoding.utf8String(bytes) {
             try container.encode(string, forKey: text)
         } else {
             try container.encode(NDEFHex.encode(bytes), forKey: hex)

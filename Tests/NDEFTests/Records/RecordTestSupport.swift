@@ -84,3 +84,31 @@ func jsonRoundTrip<T: Codable>(_ value: T) throws -> T {
 func decodeJSON<T: Decodable>(_ type: T.Type, _ json: String) throws -> T {
     try JSONDecoder().decode(T.self, from: Data(json.utf8))
 }
+
+/// Checks an input the fuzz target once reported (`Scripts/fuzz`): the message `messageHex`
+/// (decoded strictly, else leniently) must hold at least one record the registry interprets
+/// with `view`, and each such value must come back unchanged from its JSON `value` and from the
+/// record it builds. Returns the values, for further checks.
+@discardableResult
+func checkFuzzFinding<View: NDEFRecordConvertible>(
+    _ view: View.Type,
+    _ messageHex: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+) throws -> [View] {
+    let input = try bytes(messageHex)
+    let message: NFCNDEFMessage
+    do {
+        message = try NFCNDEFMessage(decoding: input)
+    } catch {
+        message = try NFCNDEFMessage.recovering(from: input).message
+    }
+    let read = message.records.filter { NDEFRecordRegistry.view(format: $0.typeNameFormat, type: $0.type) == View.self }
+    let values = try read.compactMap { try $0.interpreted() as? View }
+    #expect(!values.isEmpty, "no \(View.kind) record in the message", sourceLocation: sourceLocation)
+    for value in values {
+        _ = value.description
+        #expect(try jsonRoundTrip(value) == value, "JSON value of \(value)", sourceLocation: sourceLocation)
+        #expect(try View(parsing: value.makeRecord()) == value, "record of \(value)", sourceLocation: sourceLocation)
+    }
+    return values
+}

@@ -11,10 +11,15 @@
 /// `hashC256` and `randomizerR256` are 16 bytes of hex as transmitted; `otherData` holds the
 /// other data structures as `{"type": Int, "dataHex": String}`; `padding` counts trailing zero
 /// bytes.
+///
+/// Decoding the named keys lays the data structures out as the builder does. When that would
+/// not give back this value's data structures (another order, UUID lists split or empty, ...),
+/// `dataStructures` lists every one of them in payload order, in the form of `otherData`; when
+/// decoding it takes precedence over the keys other than `address` and `padding`.
 extension BluetoothOOBRecord {
     enum CodingKeys: String, CodingKey {
         case address, name, nameShortened, classOfDevice, serviceUUIDs, serviceUUIDsComplete
-        case hashC, randomizerR, hashC256, randomizerR256, otherData, padding
+        case hashC, randomizerR, hashC256, randomizerR256, otherData, padding, dataStructures
     }
 
     /// Encodes the JSON form documented on this extension.
@@ -32,35 +37,88 @@ extension BluetoothOOBRecord {
         try container.encodeIfPresent(randomizerR256.map(NDEFHex.encode), forKey: .randomizerR256)
         try container.encode(otherData.map(BluetoothCodingSupport.typedData), forKey: .otherData)
         if paddingCount > 0 { try container.encode(paddingCount, forKey: .padding) }
+        let rebuilt = try? Self.build(NamedFields(self), address: address, paddingCount: paddingCount)
+        if rebuilt != self {
+            try container.encode(dataStructures.map(BluetoothCodingSupport.typedData), forKey: .dataStructures)
+        }
     }
 
     /// Decodes the JSON form documented on this extension, building the value as the builder does.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let address = try BluetoothCodingSupport.address(container, .address)
-        let uuids = try BluetoothCodingSupport.uuids(container, .serviceUUIDs)
-        let record: BluetoothOOBRecord
+        let padding = try container.decodeIfPresent(Int.self, forKey: .padding) ?? 0
         do {
-            let built = try BluetoothOOBRecord(
-                address: address,
-                name: try container.decodeIfPresent(String.self, forKey: .name),
-                nameIsShortened: try container.decodeIfPresent(Bool.self, forKey: .nameShortened) ?? false,
-                classOfDevice: try container.decodeIfPresent(UInt32.self, forKey: .classOfDevice),
-                serviceUUIDs: uuids,
-                serviceUUIDsComplete: try container.decodeIfPresent(Bool.self, forKey: .serviceUUIDsComplete) ?? true,
-                hashC: try CarrierJSON.hex(container, .hashC),
-                randomizerR: try CarrierJSON.hex(container, .randomizerR),
-                hashC256: try CarrierJSON.hex(container, .hashC256),
-                randomizerR256: try CarrierJSON.hex(container, .randomizerR256),
-                otherData: try BluetoothCodingSupport.otherData(container, .otherData)
-            )
-            let padding = try container.decodeIfPresent(Int.self, forKey: .padding) ?? 0
-            record = try BluetoothOOBRecord(
-                address: address, dataStructures: built.dataStructures, paddingCount: padding)
+            if container.contains(.dataStructures) {
+                let structures = try BluetoothCodingSupport.otherData(container, .dataStructures)
+                self = try BluetoothOOBRecord(address: address, dataStructures: structures, paddingCount: padding)
+            } else {
+                self = try Self.build(try NamedFields(container), address: address, paddingCount: padding)
+            }
         } catch let error as NDEFError {
             throw CarrierJSON.invalid(container, .address, error)
         }
-        self = record
+    }
+
+    /// The values of the named keys other than `address` and `padding`.
+    private struct NamedFields {
+        var name: String?
+        var nameIsShortened: Bool
+        var classOfDevice: UInt32?
+        var serviceUUIDs: [BluetoothServiceUUID]
+        var serviceUUIDsComplete: Bool
+        var hashC: [UInt8]?
+        var randomizerR: [UInt8]?
+        var hashC256: [UInt8]?
+        var randomizerR256: [UInt8]?
+        var otherData: [BluetoothDataStructure]
+
+        init(_ value: BluetoothOOBRecord) {
+            name = value.name
+            nameIsShortened = value.nameIsShortened
+            classOfDevice = value.classOfDevice
+            serviceUUIDs = value.serviceUUIDs
+            serviceUUIDsComplete = value.serviceUUIDsComplete
+            hashC = value.hashC
+            randomizerR = value.randomizerR
+            hashC256 = value.hashC256
+            randomizerR256 = value.randomizerR256
+            otherData = value.otherData
+        }
+
+        init(_ container: KeyedDecodingContainer<CodingKeys>) throws {
+            name = try container.decodeIfPresent(String.self, forKey: .name)
+            nameIsShortened = try container.decodeIfPresent(Bool.self, forKey: .nameShortened) ?? false
+            classOfDevice = try container.decodeIfPresent(UInt32.self, forKey: .classOfDevice)
+            serviceUUIDs = try BluetoothCodingSupport.uuids(container, .serviceUUIDs)
+            serviceUUIDsComplete = try container.decodeIfPresent(Bool.self, forKey: .serviceUUIDsComplete) ?? true
+            hashC = try CarrierJSON.hex(container, .hashC)
+            randomizerR = try CarrierJSON.hex(container, .randomizerR)
+            hashC256 = try CarrierJSON.hex(container, .hashC256)
+            randomizerR256 = try CarrierJSON.hex(container, .randomizerR256)
+            otherData = try BluetoothCodingSupport.otherData(container, .otherData)
+        }
+    }
+
+    /// The value the named keys describe, laid out by the builder.
+    private static func build(_ fields: NamedFields, address: HardwareAddress, paddingCount: Int) throws(NDEFError)
+        -> BluetoothOOBRecord
+    {
+        let built = try BluetoothOOBRecord(
+            address: address,
+            name: fields.name,
+            nameIsShortened: fields.nameIsShortened,
+            classOfDevice: fields.classOfDevice,
+            serviceUUIDs: fields.serviceUUIDs,
+            serviceUUIDsComplete: fields.serviceUUIDsComplete,
+            hashC: fields.hashC,
+            randomizerR: fields.randomizerR,
+            hashC256: fields.hashC256,
+            randomizerR256: fields.randomizerR256,
+            otherData: fields.otherData
+        )
+        return try BluetoothOOBRecord(
+            address: address, dataStructures: built.dataStructures, paddingCount: paddingCount)
     }
 }
 

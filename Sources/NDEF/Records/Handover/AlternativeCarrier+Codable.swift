@@ -5,10 +5,13 @@
 /// ```
 ///
 /// References are text when printable ASCII, else hex in `dataReferenceHex` and
-/// `auxiliaryDataReferencesHex`. When decoding, `powerState` and a data reference are required.
+/// `auxiliaryDataReferencesHex`. `reservedBits`, present when not 0, is the CPS byte with the
+/// power state bits cleared (a multiple of 4). When decoding, `powerState` and a data reference
+/// are required.
 extension AlternativeCarrier: Codable {
     enum CodingKeys: String, CodingKey {
         case powerState, dataReference, dataReferenceHex, auxiliaryDataReferences, auxiliaryDataReferencesHex
+        case reservedBits
     }
 
     /// Encodes the JSON form documented on this extension.
@@ -27,6 +30,7 @@ extension AlternativeCarrier: Codable {
             try container.encode(
                 auxiliaryDataReferences.map { NDEFHex.encode($0) }, forKey: .auxiliaryDataReferencesHex)
         }
+        if reservedBits != 0 { try container.encode(reservedBits, forKey: .reservedBits) }
     }
 
     /// Decodes the JSON form documented on this extension, building the value as the builder does.
@@ -56,5 +60,10 @@ extension AlternativeCarrier: Codable {
             }
         }
         self.init(powerState: state, dataReference: reference, auxiliaryDataReferences: auxiliary)
+        let reserved = try container.decodeIfPresent(UInt8.self, forKey: .reservedBits) ?? 0
+        guard reserved & ~Self.reservedMask == 0 else {
+            throw CarrierJSON.invalid(container, .reservedBits, "reservedBits must be a multiple of 4, not \(reserved)")
+        }
+        self.reservedBits = reserved
     }
 }

@@ -39,6 +39,9 @@ public enum CarrierPowerState: UInt8, Sendable, Hashable, CaseIterable, CustomSt
 public struct AlternativeCarrier: Sendable, Hashable {
     /// The carrier power state.
     public var powerState: CarrierPowerState
+    /// The reserved high 6 bits of the CPS byte (the byte with the power state bits cleared),
+    /// kept so a parsed record is written back unchanged; 0 in records this library builds.
+    public var reservedBits: UInt8 = 0
     /// The ID of the carrier configuration record in the same handover message.
     public var dataReference: [UInt8]
     /// The IDs of records with auxiliary data for this carrier.
@@ -63,12 +66,16 @@ public struct AlternativeCarrier: Sendable, Hashable {
     /// The record type of an Alternative Carrier record, `ac`.
     static let recordType = "ac"
 
-    /// Reads an `ac` payload; reserved CPS bits are ignored.
+    /// The bits of the CPS byte that are not the power state (Connection Handover 1.3, 6.2.1).
+    static let reservedMask: UInt8 = 0xFC
+
+    /// Reads an `ac` payload; reserved CPS bits are kept in ``reservedBits``.
     init(payload: ArraySlice<UInt8>) throws(NDEFError) {
         var reader = CarrierByteReader(payload, context: "alternative carrier record")
         let first = try reader.readByte("carrier power state")
         // The mask keeps the value within 0...3, so the conversion always succeeds.
         self.powerState = CarrierPowerState(rawValue: first & 0x03) ?? .unknown
+        self.reservedBits = first & Self.reservedMask
         let length = try reader.readByte("carrier data reference length")
         self.dataReference = Array(try reader.readBytes(Int(length), "carrier data reference"))
         let count = try reader.readByte("auxiliary data reference count")
@@ -91,7 +98,13 @@ public struct AlternativeCarrier: Sendable, Hashable {
             throw NDEFError(
                 .invalidValue, "alternative carrier: references are at most 255 bytes, and at most 255 of them")
         }
-        var bytes: [UInt8] = [powerState.rawValue, UInt8(dataReference.count)] + dataReference
+        guard reservedBits & ~Self.reservedMask == 0 else {
+            throw NDEFError(
+                .invalidValue,
+                "alternative carrier: reserved bits 0x\(NDEFHex.encode([reservedBits])) overlap the power state bits"
+            )
+        }
+        var bytes: [UInt8] = [reservedBits | powerState.rawValue, UInt8(dataReference.count)] + dataReference
         bytes.append(UInt8(auxiliaryDataReferences.count))
         for reference in auxiliaryDataReferences {
             bytes.append(UInt8(reference.count))

@@ -17,28 +17,40 @@ public struct HandoverCarrierRecord: NDEFRecordConvertible {
     public let carrierType: [UInt8]
     /// The carrier data.
     public let carrierData: [UInt8]
-    /// The reserved high 5 bits of the CTF byte, kept so the record is written back unchanged.
-    private let reservedBits: UInt8
+    /// The reserved high 5 bits of the CTF byte (the byte with the format bits cleared), kept so
+    /// a parsed record is written back unchanged; 0 in records this library builds by default.
+    public let reservedBits: UInt8
+
+    /// The bits of the CTF byte that are not the carrier type format (Connection Handover 1.3, 6.4).
+    static let reservedMask: UInt8 = 0xF8
 
     /// The carrier type as text when printable.
     public var carrierTypeString: String? { printableASCII(carrierType[...]) }
 
     /// Builds a Handover Carrier record.
     ///
-    /// - Throws: ``NDEFError/Code/invalidValue`` when the format is not 1-4 or the type is
-    ///   empty or longer than 255 bytes.
-    public init(carrierTypeFormat: NFCTypeNameFormat, carrierType: [UInt8], carrierData: [UInt8] = []) throws(NDEFError)
-    {
+    /// - Throws: ``NDEFError/Code/invalidValue`` when the format is not 1-4, the type is
+    ///   empty or longer than 255 bytes, or `reservedBits` has any of the low 3 bits set.
+    public init(
+        carrierTypeFormat: NFCTypeNameFormat,
+        carrierType: [UInt8],
+        carrierData: [UInt8] = [],
+        reservedBits: UInt8 = 0
+    ) throws(NDEFError) {
         guard (1...4).contains(carrierTypeFormat.rawValue) else {
             throw NDEFError(.invalidValue, "a carrier type format is TNF 1-4, not \(carrierTypeFormat.rawValue)")
         }
         guard !carrierType.isEmpty, carrierType.count <= 255 else {
             throw NDEFError(.invalidValue, "a carrier type is 1 to 255 bytes, not \(carrierType.count)")
         }
+        guard reservedBits & ~Self.reservedMask == 0 else {
+            throw NDEFError(
+                .invalidValue, "reserved CTF bits 0x\(NDEFHex.encode([reservedBits])) overlap the format bits")
+        }
         self.carrierTypeFormat = carrierTypeFormat
         self.carrierType = carrierType
         self.carrierData = carrierData
-        self.reservedBits = 0
+        self.reservedBits = reservedBits
     }
 
     /// Builds a Handover Carrier record for a media type such as `application/vnd.wfa.wsc`.
@@ -66,7 +78,7 @@ public struct HandoverCarrierRecord: NDEFRecordConvertible {
         self.carrierType = Array(try reader.readBytes(Int(length), "carrier type"))
         self.carrierData = Array(reader.readRest())
         self.carrierTypeFormat = format
-        self.reservedBits = ctf & 0xF8
+        self.reservedBits = ctf & Self.reservedMask
     }
 
     /// The record, without an ID; a parsed record is written back byte for byte.
@@ -86,10 +98,11 @@ public struct HandoverCarrierRecord: NDEFRecordConvertible {
 /// The JSON `value` of a Handover Carrier record:
 /// `{"carrierTNF":2,"carrierType":"application/vnd.wfa.wsc","carrierDataHex":""}`.
 ///
-/// The carrier type is text when printable, else `carrierTypeHex`.
+/// The carrier type is text when printable, else `carrierTypeHex`. `reservedBits`, present when
+/// not 0, is the CTF byte with the format bits cleared (a multiple of 8).
 extension HandoverCarrierRecord {
     enum CodingKeys: String, CodingKey {
-        case carrierTNF, carrierType, carrierTypeHex, carrierDataHex
+        case carrierTNF, carrierType, carrierTypeHex, carrierDataHex, reservedBits
     }
 
     /// Encodes the JSON form documented on this extension.
@@ -102,6 +115,7 @@ extension HandoverCarrierRecord {
             try container.encode(NDEFHex.encode(carrierType), forKey: .carrierTypeHex)
         }
         try container.encode(NDEFHex.encode(carrierData), forKey: .carrierDataHex)
+        if reservedBits != 0 { try container.encode(reservedBits, forKey: .reservedBits) }
     }
 
     /// Decodes the JSON form documented on this extension, building the value as the builder does.
@@ -110,11 +124,13 @@ extension HandoverCarrierRecord {
         let raw = try container.decode(UInt8.self, forKey: .carrierTNF)
         let type = try CarrierJSON.textOrHex(container, text: .carrierType, hex: .carrierTypeHex) ?? []
         let data = try CarrierJSON.hex(container, .carrierDataHex) ?? []
+        let reserved = try container.decodeIfPresent(UInt8.self, forKey: .reservedBits) ?? 0
         guard let format = NFCTypeNameFormat(rawValue: raw) else {
             throw CarrierJSON.invalid(container, .carrierTNF, "carrierTNF must be 1-4, not \(raw)")
         }
         do {
-            self = try HandoverCarrierRecord(carrierTypeFormat: format, carrierType: type, carrierData: data)
+            self = try HandoverCarrierRecord(
+                carrierTypeFormat: format, carrierType: type, carrierData: data, reservedBits: reserved)
         } catch {
             throw CarrierJSON.invalid(container, .carrierType, error)
         }

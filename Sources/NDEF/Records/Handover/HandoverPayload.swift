@@ -47,6 +47,22 @@ enum HandoverPayload {
         return [version] + (try NFCNDEFMessage(records: records).encoded())
     }
 
+    /// Reads a record of `type` whose payload is `version` and `records` with `parse`, as a
+    /// builder: any error is ``NDEFError/Code/invalidValue``.
+    static func build<View>(
+        type: String,
+        version: UInt8,
+        records: [NFCNDEFPayload],
+        _ parse: (NFCNDEFPayload) throws(NDEFError) -> View
+    ) throws(NDEFError) -> View {
+        do {
+            let payload = try encode(version: version, records: records)
+            return try parse(NFCNDEFPayload(format: .nfcWellKnown, type: type, payload: payload))
+        } catch {
+            throw NDEFError(.invalidValue, error.reason)
+        }
+    }
+
     /// Reports `error`, found in the payload of `nested`, at its offset in the handover payload
     /// when `nested` was not reassembled from chunks (else without an offset).
     static func relocate(_ error: NDEFError, in nested: NFCNDEFPayload, of payload: ArraySlice<UInt8>) -> NDEFError {

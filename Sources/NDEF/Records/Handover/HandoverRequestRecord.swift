@@ -63,6 +63,17 @@ public struct HandoverRequestRecord: NDEFRecordConvertible {
         self.extraRecords = extraRecords
     }
 
+    /// A Handover Request record holding exactly `records`, read as parsing reads them.
+    ///
+    /// - Throws: ``NDEFError/Code/invalidValue`` for a version whose major number is not 1, or
+    ///   records that cannot be encoded or do not parse (a malformed `ac` or `cr` record, no
+    ///   `cr` record at version 1.2 or later, ...).
+    public init(version: UInt8, records: [NFCNDEFPayload]) throws(NDEFError) {
+        self = try HandoverPayload.build(type: Self.recordType, version: version, records: records) {
+            (record) throws(NDEFError) in try HandoverRequestRecord(parsing: record)
+        }
+    }
+
     /// Whether records of this format and type are read by this view.
     public static func matches(format: NFCTypeNameFormat, type: ArraySlice<UInt8>) -> Bool {
         format == .nfcWellKnown && type.elementsEqual(recordType.utf8)
@@ -134,9 +145,14 @@ public struct HandoverRequestRecord: NDEFRecordConvertible {
 ///
 /// `carriers` entries are as in ``AlternativeCarrier``. When decoding, `collisionResolution`
 /// is required for version 1.2 and later; the version defaults to 1.3.
+///
+/// Decoding these keys lays the nested records out as the builder does. When that would not give
+/// back this value's nested records (another order, an ID on a `cr` or `ac` record, ...),
+/// `records` lists every nested record in order, in the record JSON form; when decoding it
+/// takes precedence over every key but `version`.
 extension HandoverRequestRecord {
     enum CodingKeys: String, CodingKey {
-        case version, collisionResolution, carriers, extraRecords
+        case version, collisionResolution, carriers, extraRecords, records
     }
 
     /// Encodes the JSON form documented on this extension.
@@ -146,14 +162,26 @@ extension HandoverRequestRecord {
         try container.encodeIfPresent(collisionResolution, forKey: .collisionResolution)
         try container.encode(carriers, forKey: .carriers)
         try container.encode(extraRecords, forKey: .extraRecords)
+        let rebuilt = try? HandoverRequestRecord(
+            version: version, collisionResolution: collisionResolution, carriers: carriers, extraRecords: extraRecords)
+        if rebuilt != self { try container.encode(records, forKey: .records) }
     }
 
     /// Decodes the JSON form documented on this extension, building the value as the builder does.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        let version = try HandoverCoding.version(container, .version)
+        if let records = try container.decodeIfPresent([NFCNDEFPayload].self, forKey: .records) {
+            do {
+                self = try HandoverRequestRecord(version: version, records: records)
+            } catch {
+                throw CarrierJSON.invalid(container, .records, error)
+            }
+            return
+        }
         do {
             self = try HandoverRequestRecord(
-                version: try HandoverCoding.version(container, .version),
+                version: version,
                 collisionResolution: try container.decodeIfPresent(UInt16.self, forKey: .collisionResolution),
                 carriers: try container.decodeIfPresent([AlternativeCarrier].self, forKey: .carriers) ?? [],
                 extraRecords: try container.decodeIfPresent([NFCNDEFPayload].self, forKey: .extraRecords) ?? []

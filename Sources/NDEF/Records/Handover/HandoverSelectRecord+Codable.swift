@@ -8,9 +8,14 @@
 /// `carriers` entries are as in ``AlternativeCarrier``; `error` is present when the record has
 /// an Error record; `extraRecords` holds the other nested records in the record JSON form.
 /// When decoding, every key is optional (version 1.3, no carriers).
+///
+/// Decoding these keys lays the nested records out as the builder does. When that would not give
+/// back this value's nested records (another order, an ID on an `ac` or `err` record, ...),
+/// `records` lists every nested record in order, in the record JSON form; when decoding it
+/// takes precedence over every key but `version`.
 extension HandoverSelectRecord {
     enum CodingKeys: String, CodingKey {
-        case version, carriers, error, extraRecords
+        case version, carriers, error, extraRecords, records
     }
 
     /// The JSON form of ``HandoverSelectError``.
@@ -28,12 +33,23 @@ extension HandoverSelectRecord {
             try container.encode(ErrorJSON(reason: error.reason, dataHex: NDEFHex.encode(error.data)), forKey: .error)
         }
         try container.encode(extraRecords, forKey: .extraRecords)
+        let rebuilt = try? HandoverSelectRecord(
+            version: version, carriers: carriers, error: error, extraRecords: extraRecords)
+        if rebuilt != self { try container.encode(records, forKey: .records) }
     }
 
     /// Decodes the JSON form documented on this extension, building the value as the builder does.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let version = try HandoverCoding.version(container, .version)
+        if let records = try container.decodeIfPresent([NFCNDEFPayload].self, forKey: .records) {
+            do {
+                self = try HandoverSelectRecord(version: version, records: records)
+            } catch {
+                throw CarrierJSON.invalid(container, .records, error)
+            }
+            return
+        }
         var errorInfo: HandoverSelectError?
         if let json = try container.decodeIfPresent(ErrorJSON.self, forKey: .error) {
             do {

@@ -52,6 +52,16 @@ public struct HandoverSelectRecord: NDEFRecordConvertible {
         self.extraRecords = extraRecords
     }
 
+    /// A Handover Select record holding exactly `records`, read as parsing reads them.
+    ///
+    /// - Throws: ``NDEFError/Code/invalidValue`` for a version whose major number is not 1, or
+    ///   records that cannot be encoded or do not parse (a malformed `ac` or `err` record, ...).
+    public init(version: UInt8, records: [NFCNDEFPayload]) throws(NDEFError) {
+        self = try HandoverPayload.build(type: Self.recordType, version: version, records: records) {
+            (record) throws(NDEFError) in try HandoverSelectRecord(parsing: record)
+        }
+    }
+
     /// Whether records of this format and type are read by this view.
     public static func matches(format: NFCTypeNameFormat, type: ArraySlice<UInt8>) -> Bool {
         format == .nfcWellKnown && type.elementsEqual(recordType.utf8)

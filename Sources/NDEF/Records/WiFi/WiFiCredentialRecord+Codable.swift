@@ -7,8 +7,9 @@
 /// ```
 ///
 /// The first credential's fields are at the top level; further credentials are in
-/// `additionalCredentials` with the same keys. `ssid` and `networkKey` are text when valid UTF-8,
-/// else `ssidHex` / `networkKeyHex`. `authentication` and `encryption` are names (see
+/// `additionalCredentials` with the same keys. `ssid` and `networkKey` are text when valid UTF-8
+/// without control characters (other than tab, line feed and carriage return), else `ssidHex` /
+/// `networkKeyHex`. `authentication` and `encryption` are names (see
 /// ``WiFiAuthenticationType/name`` and ``WiFiEncryptionType/name``) or numbers. Attributes no key
 /// covers are `{"type": Int, "dataHex": String}` entries: `otherAttributes` inside a credential,
 /// `recordAttributes` at the top level.
@@ -17,63 +18,49 @@
 /// default (authentication WPA2-Personal with a key and open without, encryption AES or none,
 /// MAC broadcast, network index 1, version 1.0, version2 2.0); an explicit `null` leaves the
 /// attribute out, which is how a record without it is written as JSON.
+///
+/// Decoding the named keys lays the attributes out as the builder does. When that would not
+/// give back this value's attributes (another order, a record without a credential, an empty
+/// SSID, ...), `attributes` lists every top-level attribute in payload order, in the form of
+/// `recordAttributes` (a Credential's data is its attributes encoded); when decoding it takes
+/// precedence over every key but `lengthPrefixed`, and `ssid` is then not required.
 extension WiFiCredentialRecord {
     enum CodingKeys: String, CodingKey {
         case ssid, ssidHex, networkKey, networkKeyHex, authentication, encryption, macAddress, networkIndex
         case networkKeyShareable, otherAttributes, additionalCredentials, version, version2, recordAttributes
-        case lengthPrefixed
+        case lengthPrefixed, attributes
     }
 
     /// Encodes the JSON form documented on this extension.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        if let first = credentials.first {
-            try Self.encode(first, into: &container)
-        }
-        if credentials.count > 1 {
-            var list = container.nestedUnkeyedContainer(forKey: .additionalCredentials)
-            for credential in credentials.dropFirst() {
-                var nested = list.nestedContainer(keyedBy: CodingKeys.self)
-                try Self.encode(credential, into: &nested)
-            }
-        }
-        try container.encode(version.map(CarrierCoding.versionString), forKey: .version)
-        let loneVersion2 = version2 != nil && Self.version2(in: recordAttributes) == nil
-        try container.encode(loneVersion2 ? version2.map(CarrierCoding.versionString) : nil, forKey: .version2)
-        if !recordAttributes.isEmpty {
-            try container.encode(recordAttributes.map(Self.typedData), forKey: .recordAttributes)
-        }
+        let named = RecordJSON(self)
+        try named.encode(into: &container)
         if isLengthPrefixed { try container.encode(true, forKey: .lengthPrefixed) }
+        if (try? named.build(lengthPrefixed: isLengthPrefixed)) != self {
+            try container.encode(attributes.map(Self.typedData), forKey: .attributes)
+        }
     }
 
     /// Decodes the JSON form documented on this extension, building the value as the builder does.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        var credentials = [try Self.decodeCredential(from: container)]
-        if container.contains(.additionalCredentials) {
-            var list = try container.nestedUnkeyedContainer(forKey: .additionalCredentials)
-            while !list.isAtEnd {
-                credentials.append(try Self.decodeCredential(from: try list.nestedContainer(keyedBy: CodingKeys.self)))
+        let prefixed = try container.decodeIfPresent(Bool.self, forKey: .lengthPrefixed) ?? false
+        if container.contains(.attributes) {
+            let list = try Self.attributes(container, .attributes)
+            do {
+                self = try WiFiCredentialRecord(attributes: list, lengthPrefixed: prefixed)
+            } catch {
+                throw CarrierJSON.invalid(container, .attributes, error)
+            }
+        } else {
+            let named = try RecordJSON(container)
+            do {
+                self = try named.build(lengthPrefixed: prefixed)
+            } catch {
+                throw CarrierJSON.invalid(container, .ssid, error)
             }
         }
-        let version = try Self.decodeVersion(container, .version, default: 0x10)
-        let version2 = try Self.decodeVersion(container, .version2, default: 0x20)
-        let other = try CarrierJSON.typedData(container, .recordAttributes, maximumType: 0xFFFF) {
-            WSCAttribute(type: UInt16(truncatingIfNeeded: $0), value: $1)
-        }
-        let built: WiFiCredentialRecord
-        do {
-            built = try WiFiCredentialRecord(
-                credentials: credentials,
-                version: version,
-                version2: version2,
-                recordAttributes: other
-            )
-        } catch {
-            throw CarrierJSON.invalid(container, .ssid, error)
-        }
-        let prefixed = try container.decodeIfPresent(Bool.self, forKey: .lengthPrefixed) ?? false
-        self.init(copying: built, lengthPrefixed: prefixed)
     }
 
     private init(copying other: WiFiCredentialRecord, lengthPrefixed: Bool) {
@@ -85,154 +72,90 @@ extension WiFiCredentialRecord {
         self.isLengthPrefixed = lengthPrefixed
     }
 
-    private static func typedData(_ attribute: WSCAttribute) -> CarrierJSON.TypedData {
+    static func typedData(_ attribute: WSCAttribute) -> CarrierJSON.TypedData {
         CarrierJSON.TypedData(type: Int(attribute.type), dataHex: NDEFHex.encode(attribute.value))
     }
 
-    private static func encode(_ credential: Credential, into container: inout KeyedEncodingContainer<CodingKeys>)
-        throws
+    /// Decodes `[{"type", "dataHex"}]` at `key` (absent = empty) into attributes.
+    static func attributes(_ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) throws
+        -> [WSCAttribute]
     {
-        try CarrierJSON.encodeTextOrHex(credential.ssid, into: &container, text: .ssid, hex: .ssidHex)
-        if let key = credential.networkKey {
-            try CarrierJSON.encodeTextOrHex(key, into: &container, text: .networkKey, hex: .networkKeyHex)
-        } else {
-            try container.encodeNil(forKey: .networkKey)
-        }
-        if let authentication = credential.authentication {
-            if let name = authentication.name {
-                try container.encode(name, forKey: .authentication)
-            } else {
-                try container.encode(authentication.rawValue, forKey: .authentication)
-            }
-        } else {
-            try container.encodeNil(forKey: .authentication)
-        }
-        if let encryption = credential.encryption {
-            if let name = encryption.name {
-                try container.encode(name, forKey: .encryption)
-            } else {
-                try container.encode(encryption.rawValue, forKey: .encryption)
-            }
-        } else {
-            try container.encodeNil(forKey: .encryption)
-        }
-        try container.encode(credential.macAddress?.description, forKey: .macAddress)
-        try container.encode(credential.networkIndex, forKey: .networkIndex)
-        if credential.hasLoneShareableExtension {
-            try container.encodeIfPresent(credential.networkKeyShareable, forKey: .networkKeyShareable)
-        }
-        try container.encode(credential.otherAttributes.map(typedData), forKey: .otherAttributes)
-    }
-
-    /// What a key holds: nothing (use the default), an explicit `null` (leave the attribute
-    /// out), or a value.
-    private enum Field<T> {
-        case absent
-        case null
-        case value(T)
-
-        /// The value, `default` when absent, `nil` when explicitly null.
-        func resolved(default value: T) -> T? {
-            switch self {
-            case .absent: value
-            case .null: nil
-            case .value(let found): found
-            }
-        }
-    }
-
-    private static func field<T>(
-        _ container: KeyedDecodingContainer<CodingKeys>,
-        _ keys: [CodingKeys],
-        _ read: (CodingKeys) throws -> T?
-    ) throws -> Field<T> {
-        for key in keys where container.contains(key) {
-            if try container.decodeNil(forKey: key) { return .null }
-            if let value = try read(key) { return .value(value) }
-        }
-        return .absent
-    }
-
-    private static func decodeCredential(from container: KeyedDecodingContainer<CodingKeys>) throws -> Credential {
-        guard let ssid = try CarrierJSON.textOrHex(container, text: .ssid, hex: .ssidHex) else {
-            throw DecodingError.keyNotFound(
-                CodingKeys.ssid,
-                DecodingError.Context(
-                    codingPath: container.codingPath, debugDescription: "a Wi-Fi credential needs ssid")
-            )
-        }
-        let key = try field(container, [.networkKey, .networkKeyHex]) { key throws -> [UInt8]? in
-            key == .networkKey
-                ? Array(try container.decode(String.self, forKey: key).utf8) : try CarrierJSON.hex(container, key)
-        }
-        let authentication = try field(container, [.authentication]) { key throws -> WiFiAuthenticationType? in
-            if let number = try? container.decode(UInt16.self, forKey: key) {
-                return WiFiAuthenticationType(rawValue: number)
-            }
-            let name = try container.decode(String.self, forKey: key)
-            guard let value = WiFiAuthenticationType(name: name) else {
-                throw CarrierJSON.invalid(container, key, "unknown authentication \"\(name)\"")
-            }
-            return value
-        }
-        let encryption = try field(container, [.encryption]) { key throws -> WiFiEncryptionType? in
-            if let number = try? container.decode(UInt16.self, forKey: key) {
-                return WiFiEncryptionType(rawValue: number)
-            }
-            let name = try container.decode(String.self, forKey: key)
-            guard let value = WiFiEncryptionType(name: name) else {
-                throw CarrierJSON.invalid(container, key, "unknown encryption \"\(name)\"")
-            }
-            return value
-        }
-        let mac = try field(container, [.macAddress]) { key throws -> HardwareAddress? in
-            let text = try container.decode(String.self, forKey: key)
-            guard let address = HardwareAddress(text) else {
-                throw CarrierJSON.invalid(container, key, "not a MAC address: \"\(text)\"")
-            }
-            return address
-        }
-        let index = try field(container, [.networkIndex]) { try container.decode(UInt8.self, forKey: $0) }
-        let shareable = try container.decodeIfPresent(Bool.self, forKey: .networkKeyShareable)
-        let other = try CarrierJSON.typedData(container, .otherAttributes, maximumType: 0xFFFF) {
+        try CarrierJSON.typedData(container, key, maximumType: 0xFFFF) {
             WSCAttribute(type: UInt16(truncatingIfNeeded: $0), value: $1)
         }
-
-        let networkKey: [UInt8]? = key.resolved(default: [])
-        let resolvedAuthentication = authentication.resolved(
-            default: networkKey?.isEmpty ?? true ? .open : .wpa2Personal)
-        let resolvedEncryption = encryption.resolved(default: resolvedAuthentication == .open ? .none : .aes)
-        if let networkKey, networkKey.isEmpty, resolvedAuthentication != .open {
-            throw CarrierJSON.invalid(container, .networkKey, "an empty network key is only allowed on an open network")
-        }
-        do {
-            return try Credential(
-                layout: ssid,
-                networkIndex: index.resolved(default: 1),
-                authentication: resolvedAuthentication,
-                encryption: resolvedEncryption,
-                networkKey: networkKey,
-                macAddress: mac.resolved(default: .broadcast),
-                networkKeyShareable: shareable,
-                otherAttributes: other
-            )
-        } catch {
-            throw CarrierJSON.invalid(container, .ssid, error)
-        }
     }
 
-    private static func decodeVersion(
-        _ container: KeyedDecodingContainer<CodingKeys>,
-        _ key: CodingKeys,
-        default value: UInt8
-    ) throws -> UInt8? {
-        let version = try field(container, [key]) { key throws -> UInt8? in
-            let text = try container.decode(String.self, forKey: key)
-            guard let byte = CarrierCoding.versionByte(text) else {
-                throw CarrierJSON.invalid(container, key, "a version is \"major.minor\", not \"\(text)\"")
-            }
-            return byte
+    /// What the named keys of a record say: its credentials, versions and other attributes.
+    private struct RecordJSON {
+        var credentials: [CredentialJSON]
+        var version: JSONField<UInt8>
+        var version2: JSONField<UInt8>
+        var recordAttributes: [WSCAttribute]
+
+        /// What the named keys say of `record`.
+        init(_ record: WiFiCredentialRecord) {
+            credentials = record.credentials.map(CredentialJSON.init)
+            version = JSONField(record.version)
+            // Only a Version2 the builder would write itself is a key; another one is in recordAttributes.
+            let loneVersion2 = record.attributes.contains { WiFiCredentialRecord.loneVersion2($0) != nil }
+            version2 = JSONField(loneVersion2 ? record.version2 : nil)
+            recordAttributes = record.recordAttributes
         }
-        return version.resolved(default: value)
+
+        init(_ container: KeyedDecodingContainer<CodingKeys>) throws {
+            credentials = [try CredentialJSON(container)]
+            if container.contains(.additionalCredentials) {
+                var list = try container.nestedUnkeyedContainer(forKey: .additionalCredentials)
+                while !list.isAtEnd {
+                    credentials.append(try CredentialJSON(try list.nestedContainer(keyedBy: CodingKeys.self)))
+                }
+            }
+            version = try Self.version(container, .version)
+            version2 = try Self.version(container, .version2)
+            recordAttributes = try WiFiCredentialRecord.attributes(container, .recordAttributes)
+        }
+
+        func encode(into container: inout KeyedEncodingContainer<CodingKeys>) throws {
+            if let first = credentials.first {
+                try first.encode(into: &container)
+            }
+            if credentials.count > 1 {
+                var list = container.nestedUnkeyedContainer(forKey: .additionalCredentials)
+                for credential in credentials.dropFirst() {
+                    var nested = list.nestedContainer(keyedBy: CodingKeys.self)
+                    try credential.encode(into: &nested)
+                }
+            }
+            try container.encode(version.value.map(CarrierCoding.versionString), forKey: .version)
+            try container.encode(version2.value.map(CarrierCoding.versionString), forKey: .version2)
+            if !recordAttributes.isEmpty {
+                try container.encode(recordAttributes.map(typedData), forKey: .recordAttributes)
+            }
+        }
+
+        /// The record the builder makes of these keys.
+        func build(lengthPrefixed: Bool) throws(NDEFError) -> WiFiCredentialRecord {
+            var built: [Credential] = []
+            for credential in credentials { built.append(try credential.build()) }
+            let record = try WiFiCredentialRecord(
+                credentials: built,
+                version: version.resolved(default: 0x10),
+                version2: version2.resolved(default: 0x20),
+                recordAttributes: recordAttributes
+            )
+            return WiFiCredentialRecord(copying: record, lengthPrefixed: lengthPrefixed)
+        }
+
+        private static func version(_ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) throws
+            -> JSONField<UInt8>
+        {
+            try JSONField.decode(container, [key]) { key throws -> UInt8? in
+                let text = try container.decode(String.self, forKey: key)
+                guard let byte = CarrierCoding.versionByte(text) else {
+                    throw CarrierJSON.invalid(container, key, "a version is \"major.minor\", not \"\(text)\"")
+                }
+                return byte
+            }
+        }
     }
 }

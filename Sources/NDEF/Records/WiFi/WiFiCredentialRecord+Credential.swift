@@ -67,8 +67,10 @@ extension WiFiCredentialRecord {
             )
         }
 
-        /// Lays out the given fields in the usual order, leaving out the `nil` ones; checks only
-        /// that the SSID is 1-32 bytes, the key at most 64 and the whole at most 65535.
+        /// Lays out the given fields in the usual order, leaving out the `nil` ones; checks that
+        /// the SSID is 1-32 bytes, the key at most 64 and the whole at most 65535, and reads the
+        /// typed properties back from the attributes as parsing does (so a value built from
+        /// `otherAttributes` that parsing would read differently reads the same).
         init(
             layout ssid: [UInt8],
             networkIndex: UInt8?,
@@ -112,15 +114,7 @@ extension WiFiCredentialRecord {
             guard probe.count <= Int(UInt16.max) else {
                 throw NDEFError(.invalidValue, "the credential is \(probe.count) bytes, at most 65535")
             }
-            self.attributes = list
-            self.ssid = ssid
-            self.networkIndex = networkIndex
-            self.authentication = authentication
-            self.encryption = encryption
-            self.networkKey = networkKey
-            self.macAddress = macAddress
-            self.networkKeyShareable = networkKeyShareable
-            self.otherAttributes = otherAttributes
+            try self.init(parsing: probe[...], base: 0, code: .invalidValue)
         }
 
         /// Builds a credential from text, with the defaults of the byte-array builder.
@@ -139,18 +133,20 @@ extension WiFiCredentialRecord {
         }
 
         /// Reads the attributes of a Credential attribute's value, which starts at payload
-        /// offset `base`.
-        init(parsing value: ArraySlice<UInt8>, base: Int) throws(NDEFError) {
+        /// offset `base`. Errors in the typed attributes have `code`, and an offset only when it
+        /// is ``NDEFError/Code/invalidPayload``.
+        init(parsing value: ArraySlice<UInt8>, base: Int, code: NDEFError.Code = .invalidPayload) throws(NDEFError) {
             let context = "Wi-Fi credential"
             let list = try WSCAttribute.parseList(value, base: base, context: context)
             var fields = Fields()
             var other: [WSCAttribute] = []
             for item in list {
-                let known = try fields.take(item, context: context)
+                let known = try fields.take(item, context: context, code: code)
                 if !known { other.append(item.attribute) }
             }
             guard let ssid = fields.ssid else {
-                throw NDEFError(.invalidPayload, at: base, "\(context): the credential has no SSID (attribute 0x1045)")
+                let offset = code == .invalidPayload ? base : nil
+                throw NDEFError(code, at: offset, "\(context): the credential has no SSID (attribute 0x1045)")
             }
             if fields.networkKeyShareable == nil {
                 // A vendor extension with more subelements stays in `other` but is still read.
@@ -170,7 +166,7 @@ extension WiFiCredentialRecord {
         /// Whether the WFA Vendor Extension holding Network Key Shareable was read as its own
         /// property (it is then not in ``otherAttributes``).
         var hasLoneShareableExtension: Bool {
-            networkKeyShareable != nil && !otherAttributes.contains { Self.shareable(in: [$0]) != nil }
+            attributes.contains { Self.loneShareable($0) != nil }
         }
 
         /// The attribute's value encoded, as the value of a Credential attribute.
@@ -184,6 +180,15 @@ extension WiFiCredentialRecord {
             var bytes: [UInt8] = []
             CarrierCoding.appendBigEndian(value, to: &bytes)
             return bytes
+        }
+
+        /// Network Key Shareable when `attribute` is a WFA Vendor Extension holding only that.
+        static func loneShareable(_ attribute: WSCAttribute) -> Bool? {
+            guard attribute.type == WSCAttributeType.vendorExtension,
+                let subelements = WSCAttribute.wfaSubelements(attribute.value), subelements.count == 1,
+                subelements[0].id == WSCAttribute.WFASubelement.networkKeyShareable, subelements[0].data.count == 1
+            else { return nil }
+            return subelements[0].data.first != 0
         }
 
         private static func shareable(in attributes: [WSCAttribute]) -> Bool? {
@@ -210,11 +215,12 @@ private struct Fields {
     var networkKeyShareable: Bool?
 
     /// Reads `item` into its field when it is the first of a known type; returns whether it did.
-    mutating func take(_ item: WSCAttribute.Located, context: String) throws(NDEFError) -> Bool {
+    mutating func take(_ item: WSCAttribute.Located, context: String, code: NDEFError.Code) throws(NDEFError) -> Bool {
         let value = item.attribute.value
         func check(_ valid: Bool, _ what: String) throws(NDEFError) {
             guard valid else {
-                throw NDEFError(.invalidPayload, at: item.valueOffset, "\(context): \(what), not \(value.count) bytes")
+                let offset = code == .invalidPayload ? item.valueOffset : nil
+                throw NDEFError(code, at: offset, "\(context): \(what), not \(value.count) bytes")
             }
         }
         switch item.attribute.type {
@@ -238,10 +244,8 @@ private struct Fields {
             macAddress = HardwareAddress(bytes: value)
         case WSCAttributeType.vendorExtension where networkKeyShareable == nil:
             // Only an extension holding nothing but Network Key Shareable becomes the property.
-            guard let subelements = WSCAttribute.wfaSubelements(value), subelements.count == 1,
-                subelements[0].id == WSCAttribute.WFASubelement.networkKeyShareable, subelements[0].data.count == 1
-            else { return false }
-            networkKeyShareable = subelements[0].data.first != 0
+            guard let shareable = WiFiCredentialRecord.Credential.loneShareable(item.attribute) else { return false }
+            networkKeyShareable = shareable
         default:
             return false
         }

@@ -54,12 +54,9 @@ public struct WiFiCredentialRecord: NDEFRecordConvertible {
         if let version2 {
             list.append(WSCAttribute.wfaExtension(subelement: WSCAttribute.WFASubelement.version2, data: [version2]))
         }
-        self.attributes = list
-        self.credentials = credentials
-        self.version = version
-        self.version2 = version2
-        self.recordAttributes = recordAttributes
-        self.isLengthPrefixed = false
+        // Read back as parsing reads it, so the properties are those of the record it writes.
+        let located = list.map { WSCAttribute.Located(attribute: $0, valueOffset: 0) }
+        try self.init(located: located, lengthPrefixed: false, code: .invalidValue)
     }
 
     /// Builds a token for one network; see ``Credential`` for the defaults.
@@ -76,6 +73,38 @@ public struct WiFiCredentialRecord: NDEFRecordConvertible {
             encryption: encryption
         )
         try self.init(credentials: [credential])
+    }
+
+    /// A record of exactly these top-level attributes (a Credential's value is its attributes
+    /// encoded), preceded by their 2-byte length when `lengthPrefixed`, read as parsing reads it.
+    ///
+    /// - Throws: ``NDEFError/Code/invalidValue`` when there is no attribute, a value is longer
+    ///   than 65535 bytes, or the payload would not parse back to these attributes (a malformed
+    ///   credential, a Version that is not 1 byte, ...).
+    public init(attributes: [WSCAttribute], lengthPrefixed: Bool = false) throws(NDEFError) {
+        guard !attributes.isEmpty else { throw NDEFError(.invalidValue, "a Wi-Fi record needs an attribute") }
+        var payload: [UInt8] = []
+        try WSCAttribute.encode(attributes, into: &payload)
+        if lengthPrefixed {
+            guard let length = UInt16(exactly: payload.count) else {
+                throw NDEFError(
+                    .invalidValue, "the attributes are \(payload.count) bytes, too many for the length prefix")
+            }
+            var prefix: [UInt8] = []
+            CarrierCoding.appendBigEndian(length, to: &prefix)
+            payload = prefix + payload
+        }
+        let parsed: WiFiCredentialRecord
+        do {
+            parsed = try WiFiCredentialRecord(
+                parsing: NFCNDEFPayload(format: .media, type: Self.mediaType, payload: payload))
+        } catch {
+            throw NDEFError(.invalidValue, error.reason)
+        }
+        guard parsed.attributes == attributes, parsed.isLengthPrefixed == lengthPrefixed else {
+            throw NDEFError(.invalidValue, "Wi-Fi attributes whose payload would be read with another length prefix")
+        }
+        self = parsed
     }
 
     /// Whether records of this format and type are read by this view.
@@ -102,6 +131,13 @@ public struct WiFiCredentialRecord: NDEFRecordConvertible {
         guard !list.isEmpty else {
             throw NDEFError(.invalidPayload, at: base, "\(context): the payload holds no attributes")
         }
+        try self.init(located: list, lengthPrefixed: base == 2, code: .invalidPayload)
+    }
+
+    /// Reads the typed properties from the top-level attributes. Errors have `code`, and an
+    /// offset only when it is ``NDEFError/Code/invalidPayload``.
+    private init(located list: [WSCAttribute.Located], lengthPrefixed: Bool, code: NDEFError.Code) throws(NDEFError) {
+        let context = "Wi-Fi record"
         var credentials: [Credential] = []
         var version: UInt8?
         var version2: UInt8?
@@ -110,10 +146,11 @@ public struct WiFiCredentialRecord: NDEFRecordConvertible {
             let attribute = item.attribute
             switch attribute.type {
             case WSCAttributeType.credential:
-                credentials.append(try Credential(parsing: attribute.value[...], base: item.valueOffset))
+                credentials.append(try Credential(parsing: attribute.value[...], base: item.valueOffset, code: code))
             case WSCAttributeType.version where version == nil:
                 guard attribute.value.count == 1 else {
-                    throw NDEFError(.invalidPayload, at: item.valueOffset, "\(context): Version is 1 byte")
+                    let offset = code == .invalidPayload ? item.valueOffset : nil
+                    throw NDEFError(code, at: offset, "\(context): Version is 1 byte")
                 }
                 version = attribute.value[0]
             case WSCAttributeType.vendorExtension where version2 == nil && Self.loneVersion2(attribute) != nil:
@@ -128,7 +165,7 @@ public struct WiFiCredentialRecord: NDEFRecordConvertible {
         // A vendor extension with more subelements stays in `other` but is still read.
         self.version2 = version2 ?? Self.version2(in: other)
         self.recordAttributes = other
-        self.isLengthPrefixed = base == 2
+        self.isLengthPrefixed = lengthPrefixed
     }
 
     /// The record, without an ID; a parsed record is written back byte for byte.
@@ -179,7 +216,7 @@ public struct WiFiCredentialRecord: NDEFRecordConvertible {
     }
 
     /// The Version2 value when `attribute` is a WFA Vendor Extension holding only Version2.
-    private static func loneVersion2(_ attribute: WSCAttribute) -> UInt8? {
+    static func loneVersion2(_ attribute: WSCAttribute) -> UInt8? {
         guard let subelements = WSCAttribute.wfaSubelements(attribute.value), subelements.count == 1,
             subelements[0].id == WSCAttribute.WFASubelement.version2, subelements[0].data.count == 1
         else { return nil }

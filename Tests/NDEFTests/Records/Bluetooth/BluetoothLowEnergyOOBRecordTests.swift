@@ -90,6 +90,20 @@ struct BluetoothLowEnergyOOBRecordTests {
         }
     }
 
+    /// Fuzz finding: reserved bits of the address type byte (0x78: public, bits 3-6 set) were
+    /// not in the JSON value, which keeps only whether the address is random.
+    @Test func keepsReservedAddressTypeBitsInJSON() throws {
+        let hex =
+            "91020a487313d102046163010130005a201b016170706c69636174696f6e2f766e642e626c7565746f6f74682e6c652e"
+            + "6f6f6230081b06c451010c0078021c00032619c1030231010607094e4643204c45"
+        let values = try checkFuzzFinding(BluetoothLowEnergyOOBRecord.self, hex)
+        let view = try #require(values.first)
+        #expect(view.addressType == .public)
+        #expect(
+            view.dataStructures.first == BluetoothDataStructure(type: 0x1B, data: [6, 0xC4, 0x51, 1, 0x0C, 0, 0x78]))
+        #expect(try CarrierTest.jsonObject(view)["dataStructures"] != nil)
+    }
+
     @Test func namesRoles() {
         #expect(BluetoothLERole(name: "central-preferred") == .centralPreferred)
         #expect(BluetoothLERole(rawValue: 4).name == nil)

@@ -78,18 +78,47 @@ struct BluetoothOOBRecordJSONTests {
         #expect(try CarrierTest.jsonRoundTrip(view).makeRecord() == record)
     }
 
-    @Test func lowEnergyJSONKeepsTheContentOfOtherLayouts() throws {
-        // JSON rebuilds in the documented order, so only the content survives, not the layout.
+    @Test func lowEnergyJSONKeepsOtherLayouts() throws {
+        // Not the builder's order: the JSON lists every structure, and gives the same record back.
         let record = CarrierTest.media(
             BluetoothLowEnergyOOBRecordTests.type, BluetoothLowEnergyOOBRecordTests.withUnknown)
         let view = try BluetoothLowEnergyOOBRecord(parsing: record)
+        let structures = try #require(try CarrierTest.jsonObject(view)["dataStructures"] as? [[String: Any]])
+        #expect(structures.compactMap { $0["type"] as? Int } == [0x1B, 0x0A, 0x1C, 0xFF, 0x09])
         let again = try CarrierTest.jsonRoundTrip(view)
-        #expect(again.address == view.address)
-        #expect(again.role == view.role)
-        #expect(again.name == view.name)
-        #expect(again.otherData == view.otherData)
-        #expect(again.paddingCount == view.paddingCount)
-        #expect(try again.makeRecord().payload.count == record.payload.count)
+        #expect(again == view)
+        #expect(try again.makeRecord() == record)
+        // In the builder's order there is no need for the list.
+        let full = try BluetoothLowEnergyOOBRecord(
+            parsing: CarrierTest.media(BluetoothLowEnergyOOBRecordTests.type, BluetoothLowEnergyOOBRecordTests.full))
+        #expect(try CarrierTest.jsonObject(full)["dataStructures"] == nil)
+    }
+
+    @Test func dataStructuresTakePrecedenceOverTheNamedKeys() throws {
+        let json =
+            #"{"address":"01:02:03:04:05:06","name":"ignored","dataStructures":[{"type":9,"dataHex":"6869"}],"#
+            + #""padding":2}"#
+        let view = try CarrierTest.decode(BluetoothOOBRecord.self, json)
+        #expect(view.name == "hi")
+        #expect(view.paddingCount == 2)
+        #expect(try view.makeRecord().payload == CarrierTest.bytes("0e00 060504030201 03096869 0000")[...])
+        let bad = #"{"address":"01:02:03:04:05:06","dataStructures":[{"type":13,"dataHex":"00"}]}"#
+        #expect(throws: DecodingError.self) { try CarrierTest.decode(BluetoothOOBRecord.self, bad) }
+    }
+
+    /// Fuzz finding: an empty list of incomplete 32-bit service UUIDs (type 0x04, no data) was not
+    /// in the JSON value (the UUID lists are summarised as one list of UUIDs), so it was lost.
+    @Test func keepsAnEmptyUUIDListInJSON() throws {
+        let hex =
+            "91020a487312d102046163038f00000000000000000000000000000000000000000000000000005a201f016170706c69"
+            + "636174694f6e2f766e642e626c7565746f6f74682e65702e6f6f62301f000307a78088bf01040d800604050318790a00"
+            + "00000000000000000000000000"
+        let values = try checkFuzzFinding(BluetoothOOBRecord.self, hex)
+        let view = try #require(values.first)
+        #expect(view.dataStructures.first == BluetoothDataStructure(type: 0x04, data: []))
+        #expect(view.serviceUUIDs.isEmpty)
+        #expect(view.paddingCount == 7)
+        #expect(try CarrierTest.jsonObject(view)["dataStructures"] != nil)
     }
 
     @Test func decodesLowEnergyJSON() throws {

@@ -77,6 +77,31 @@ struct HandoverRequestRecordTests {
         }
     }
 
+    /// Fuzz finding: the reserved CPS bits of an `ac` record (0xd6 = reserved 0xd4, activating)
+    /// were dropped from the JSON value, so it decoded to a different record.
+    @Test func keepsReservedPowerStateBitsInJSON() throws {
+        let hex =
+            "910211487212910202637201025102046163d60130005a2001436170706c69636174696f6e2f766e642e626c7565746f"
+            + "e8e8e8e8e8e8e8e8e8e8e8e8e8e8e8e8e891020ae8e8e8e8e8e8e8e8e8e8e8e8e8e8e8e8e8e8e8e8e8e8e8e8e8e8e8e8"
+            + "e8e8e8e8e8e8e8e8e8e8e8e8e8e8e8e8e8e8e848"
+        let values = try checkFuzzFinding(HandoverRequestRecord.self, hex)
+        #expect(values.first?.carriers.first?.reservedBits == 0xD4)
+        #expect(values.first?.carriers.first?.powerState == .activating)
+    }
+
+    @Test func jsonKeepsTheIDsOfNestedRecords() throws {
+        // A cr record with the ID "x": the builder writes nested records without IDs.
+        let payload = "12" + "990202016372780102" + "510204616301013000"
+        let view = try HandoverRequestRecord(parsing: Self.hr(payload))
+        #expect(view.collisionResolution == 0x0102)
+        let records = try #require(try CarrierTest.jsonObject(view)["records"] as? [[String: Any]])
+        #expect(records.first?["idHex"] as? String == "78")
+        #expect(try CarrierTest.jsonRoundTrip(view) == view)
+        #expect(try CarrierTest.jsonRoundTrip(view).makeRecord() == Self.hr(payload))
+        #expect(try HandoverRequestRecord(version: 0x12, records: view.records) == view)
+        #expect(throws: NDEFError(.invalidValue, "")) { try HandoverRequestRecord(version: 0x12, records: []) }
+    }
+
     @Test func readsAndBuildsCarrierRecords() throws {
         let plain = try HandoverCarrierRecord(parsing: Self.hc("020561622f6364"))
         #expect(plain.carrierTypeFormat == .media)
@@ -110,6 +135,24 @@ struct HandoverRequestRecordTests {
         #expect(try CarrierTest.jsonRoundTrip(view) == view)
         #expect(throws: DecodingError.self) {
             try CarrierTest.decode(HandoverCarrierRecord.self, #"{"carrierTNF":5,"carrierType":"x"}"#)
+        }
+        #expect(throws: DecodingError.self) {
+            try CarrierTest.decode(HandoverCarrierRecord.self, #"{"carrierTNF":2,"carrierType":"x","reservedBits":4}"#)
+        }
+    }
+
+    /// Fuzz finding: the reserved CTF bits (0x7a = reserved 0x78, media) were left out of the JSON
+    /// value, so it decoded to a different record.
+    @Test func keepsReservedCarrierTypeFormatBitsInJSON() throws {
+        let values = try checkFuzzFinding(HandoverCarrierRecord.self, "91021148637a010000f900005327627374720074c06f")
+        let view = try #require(values.first)
+        #expect(view.reservedBits == 0x78)
+        #expect(view.carrierTypeFormat == .media)
+        #expect(try CarrierTest.jsonObject(view)["reservedBits"] as? Int == 0x78)
+        let built = try HandoverCarrierRecord(carrierTypeFormat: .media, carrierType: [0], reservedBits: 0x78)
+        #expect(try built.makeRecord() == Self.hc("7a0100"))
+        #expect(throws: NDEFError(.invalidValue, "")) {
+            try HandoverCarrierRecord(carrierTypeFormat: .media, carrierType: [0], reservedBits: 0x01)
         }
     }
 }

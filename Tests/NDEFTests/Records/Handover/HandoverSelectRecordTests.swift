@@ -42,11 +42,12 @@ struct HandoverSelectRecordTests {
         #expect(full.extraRecords.isEmpty)
     }
 
-    @Test func keepsUnknownNestedRecordsAndIgnoresReservedPowerStateBits() throws {
+    @Test func keepsUnknownNestedRecordsAndReservedPowerStateBits() throws {
         // An ac with reserved CPS bits set (0xfd = 0b111111_01) and a nested text/plain record.
         let payload = "13" + "9102046163fd016300" + "520a05746578742f706c61696e48656c6c6f"
         let view = try HandoverSelectRecord(parsing: Self.hs(payload))
         #expect(view.carriers.first?.powerState == .active)
+        #expect(view.carriers.first?.reservedBits == 0xFC)
         #expect(view.extraRecords == [NFCNDEFPayload(format: .media, type: "text/plain", payload: Array("Hello".utf8))])
         #expect(try view.makeRecord() == Self.hs(payload))
     }
@@ -132,6 +133,49 @@ struct HandoverSelectRecordTests {
         #expect(error["dataHex"] as? String == "00000100")
         #expect((json["extraRecords"] as? [Any])?.isEmpty == true)
         #expect(try CarrierTest.jsonRoundTrip(view) == view)
+    }
+
+    /// Fuzz finding: the reserved CPS bits of an `ac` record (0xce = reserved 0xcc, activating)
+    /// were dropped from the JSON value, so it decoded to a different record.
+    @Test func keepsReservedPowerStateBitsInJSON() throws {
+        let values = try checkFuzzFinding(HandoverSelectRecord.self, "91020a487313d102046163ce0130005a20191943204c")
+        let carrier = try #require(values.first?.carriers.first)
+        #expect(carrier.powerState == .activating)
+        #expect(carrier.reservedBits == 0xCC)
+        let view = try #require(values.first)
+        let carriers = try CarrierTest.jsonObject(view)["carriers"] as? [[String: Any]]
+        let entry = try #require(carriers?.first)
+        #expect(entry["reservedBits"] as? Int == 0xCC)
+    }
+
+    @Test func jsonKeepsTheOrderOfNestedRecords() throws {
+        // A text/plain record before the ac record: the builder would write the ac record first.
+        let payload = "13" + "920a05746578742f706c61696e48656c6c6f" + "510204616301013000"
+        let view = try HandoverSelectRecord(parsing: Self.hs(payload))
+        let json = try CarrierTest.jsonObject(view)
+        let records = try #require(json["records"] as? [[String: Any]])
+        #expect(records.map { $0["type"] as? String } == ["text/plain", "ac"])
+        #expect(try CarrierTest.jsonRoundTrip(view) == view)
+        #expect(try CarrierTest.jsonRoundTrip(view).makeRecord() == Self.hs(payload))
+        // The builder's own layout needs no list.
+        #expect(
+            try CarrierTest.jsonObject(try HandoverSelectRecord(parsing: Self.hs(Self.withError)))["records"] == nil)
+        #expect(try HandoverSelectRecord(version: 0x13, records: view.records) == view)
+        #expect(throws: NDEFError(.invalidValue, "")) {
+            try HandoverSelectRecord(version: 0x13, records: [CarrierTest.wellKnown("ac", "01")])
+        }
+    }
+
+    @Test func refusesReservedBitsThatOverlapThePowerState() throws {
+        var carrier = AlternativeCarrier(powerState: .active, dataReference: "0")
+        carrier.reservedBits = 0x01
+        #expect(throws: NDEFError(.invalidValue, "")) { try HandoverSelectRecord(carriers: [carrier]) }
+        #expect(throws: DecodingError.self) {
+            try CarrierTest.decode(
+                HandoverSelectRecord.self,
+                #"{"carriers":[{"powerState":"active","dataReference":"0","reservedBits":2}]}"#
+            )
+        }
     }
 
     @Test func encodesBinaryReferencesAsHex() throws {

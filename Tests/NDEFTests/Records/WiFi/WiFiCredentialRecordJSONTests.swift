@@ -102,9 +102,78 @@ struct WiFiCredentialRecordJSONTests {
         #"{"ssid":"","networkKey":"12345678"}"#,
         #"{"ssidHex":"zz"}"#,
         #"{"ssid":"x","version":"one"}"#,
+        // Parsing would read this as the network index, which is 1 byte.
+        #"{"ssid":"x","networkIndex":null,"otherAttributes":[{"type":4134,"dataHex":"0102"}]}"#,
     ])
     func refusesInvalidJSON(json: String) {
         #expect(throws: DecodingError.self) { try CarrierTest.decode(WiFiCredentialRecord.self, json) }
+    }
+
+    /// Fuzz finding: a record without a Credential (here one unknown attribute, 0x290e) had JSON
+    /// that did not decode, since decoding the named keys needs an SSID.
+    @Test func keepsARecordWithoutACredential() throws {
+        let hex =
+            "9217246170706c69636174696f6e2f766e642e7766612e777363290e0020004500094b69a19b86a0b19acfef030002"
+            + "0020102700094c65ef5f63746f776e"
+        let view = try #require(try checkFuzzFinding(WiFiCredentialRecord.self, hex).first)
+        #expect(view.credentials.isEmpty)
+        let json = try CarrierTest.jsonObject(view)
+        #expect(json["ssid"] == nil)
+        #expect((json["attributes"] as? [[String: Any]])?.first?["type"] as? Int == 0x290E)
+    }
+
+    /// Fuzz finding: a credential with an empty SSID, which parsing accepts but the builder does
+    /// not, had JSON that did not decode.
+    @Test func keepsAnEmptySSID() throws {
+        let hex =
+            "9217246170706c69636174696f6e2f766e642e7766612e777363100e0020104500000001000020000000000000000000"
+            + "0000000000000000000000000000"
+        let view = try #require(try checkFuzzFinding(WiFiCredentialRecord.self, hex).first)
+        #expect(view.credentials.first?.ssid == [])
+        #expect(try CarrierTest.jsonObject(view)["ssid"] as? String == "")
+    }
+
+    /// Fuzz finding: an unknown attribute between the SSID and the network key came back after the
+    /// key, as the builder lays a credential out. The SSID is not UTF-8, so it is `ssidHex`.
+    @Test func keepsTheAttributeOrderOfACredential() throws {
+        let hex =
+            "9217246170706c69636174696f6e2f766e642e7766612e777363100e0020104500094b69a19b86a0b19acfef030002"
+            + "0020102700094c65ef5f63746f776e"
+        let view = try #require(try checkFuzzFinding(WiFiCredentialRecord.self, hex).first)
+        let credential = try #require(view.credentials.first)
+        #expect(credential.attributes.map(\.type) == [0x1045, 0xEF03, 0x1027])
+        let json = try CarrierTest.jsonObject(view)
+        #expect(json["ssidHex"] as? String == "4b69a19b86a0b19acf")
+        #expect(json["ssid"] == nil)
+        #expect(json["attributes"] != nil)
+    }
+
+    @Test func writesHexForTextWithControlCharacters() throws {
+        let credential = try WiFiCredentialRecord.Credential(
+            ssid: Array("a\u{0}b".utf8), networkKey: Array("k\u{7}ey12345".utf8))
+        let view = try WiFiCredentialRecord(credentials: [credential])
+        let json = try CarrierTest.jsonObject(view)
+        #expect(json["ssidHex"] as? String == "610062")
+        #expect(json["networkKeyHex"] as? String == "6b0765793132333435")
+        #expect(json["ssid"] == nil)
+        #expect(json["attributes"] == nil)
+        #expect(try CarrierTest.jsonRoundTrip(view) == view)
+    }
+
+    @Test func attributesTakePrecedenceOverTheNamedKeys() throws {
+        // A Credential holding only an SSID "x", and the length prefix.
+        let json = #"{"ssid":"ignored","attributes":[{"type":4110,"dataHex":"104500027878"}],"lengthPrefixed":true}"#
+        let view = try CarrierTest.decode(WiFiCredentialRecord.self, json)
+        #expect(view.credentials.first?.ssidString == "xx")
+        #expect(view.isLengthPrefixed)
+        #expect(try view.makeRecord().payload == CarrierTest.bytes("000a 100e0006 104500027878")[...])
+        for bad in [
+            #"{"attributes":[]}"#,
+            #"{"attributes":[{"type":4110,"dataHex":"1045"}]}"#,
+            #"{"attributes":[{"type":4170,"dataHex":"1020"}]}"#,
+        ] {
+            #expect(throws: DecodingError.self) { try CarrierTest.decode(WiFiCredentialRecord.self, bad) }
+        }
     }
 
     @Test func recordJSONCarriesTheValueAndBuildsFromIt() throws {

@@ -166,6 +166,34 @@ struct WiFiCredentialRecordTests {
         }
     }
 
+    @Test func buildersReadTheirAttributesAsParsingDoes() throws {
+        // Network Key Shareable given only among the other attributes, and Version2 only inside
+        // a vendor extension with more subelements: the built value reads both, as parsing does.
+        let shareable = WSCAttribute(type: 0x1049, value: [0x00, 0x37, 0x2A, 0x02, 0x01, 0x01])
+        let credential = try WiFiCredentialRecord.Credential(ssid: Array("x".utf8), otherAttributes: [shareable])
+        #expect(credential.networkKeyShareable == true)
+        #expect(credential.otherAttributes.isEmpty)
+        let extensions = WSCAttribute(type: 0x1049, value: [0x00, 0x37, 0x2A, 0x00, 0x01, 0x20, 0x05, 0x00])
+        let view = try WiFiCredentialRecord(credentials: [credential], version2: nil, recordAttributes: [extensions])
+        #expect(view.version2 == 0x20)
+        #expect(try WiFiCredentialRecord(parsing: view.makeRecord()) == view)
+        #expect(try CarrierTest.jsonRoundTrip(view) == view)
+    }
+
+    @Test func buildsFromAttributes() throws {
+        let record = CarrierTest.media(Self.type, Self.two)
+        let parsed = try WiFiCredentialRecord(parsing: record)
+        let built = try WiFiCredentialRecord(attributes: parsed.attributes)
+        #expect(built == parsed)
+        let token = try WiFiCredentialRecord(
+            attributes: [WSCAttribute(type: 0x104A, value: [0x10])], lengthPrefixed: true)
+        #expect(try token.makeRecord() == CarrierTest.media(Self.type, "0005104a000110"))
+        #expect(throws: NDEFError(.invalidValue, "")) { try WiFiCredentialRecord(attributes: []) }
+        #expect(throws: NDEFError(.invalidValue, "")) {
+            try WiFiCredentialRecord(attributes: [WSCAttribute(type: 0x100E, value: [0x10, 0x20, 0x00, 0x00])])
+        }
+    }
+
     @Test func matchesTheMediaTypeIgnoringCase() {
         #expect(WiFiCredentialRecord.matches(format: .media, type: Array("Application/VND.WFA.WSC".utf8)[...]))
         #expect(!WiFiCredentialRecord.matches(format: .nfcExternal, type: Array(Self.type.utf8)[...]))
