@@ -8,24 +8,37 @@ struct DumpLine: Sendable {
     var content: ArraySlice<UInt8>
 }
 
+/// The lines of a text file, read lazily so that no per-line storage grows with the file.
+struct DumpLines: Sequence, IteratorProtocol {
+    let bytes: [UInt8]
+    private var start: Int
+    private var number = 1
+
+    init(bytes: [UInt8]) {
+        self.bytes = bytes
+        start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+    }
+
+    mutating func next() -> DumpLine? {
+        guard start < bytes.endIndex else { return nil }
+        let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.endIndex
+        var content = bytes[start..<end]
+        if content.last == UInt8(ascii: "\r") { content = content.dropLast() }
+        let line = DumpLine(number: number, offset: start, content: content)
+        number += 1
+        start = end < bytes.endIndex ? end + 1 : end
+        return line
+    }
+}
+
 /// Byte-level helpers shared by the text dump formats: lines, hex digits, numbers and errors
 /// that name the line.
 enum DumpText {
-    /// The lines of `bytes`, split at `\n` (a `\r` before it is dropped). A final line without
-    /// a line break counts; an empty input has no lines. A UTF-8 byte order mark is skipped.
-    static func lines(_ bytes: [UInt8]) -> [DumpLine] {
-        var result: [DumpLine] = []
-        var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        var number = 1
-        while start < bytes.endIndex {
-            let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.endIndex
-            var content = bytes[start..<end]
-            if content.last == UInt8(ascii: "\r") { content = content.dropLast() }
-            result.append(DumpLine(number: number, offset: start, content: content))
-            number += 1
-            start = end < bytes.endIndex ? end + 1 : end
-        }
-        return result
+    /// The lines of `bytes`, split at `\n` (a `\r` before it is dropped), produced one at a
+    /// time. A final line without a line break counts; an empty input has no lines. A UTF-8
+    /// byte order mark is skipped.
+    static func lines(_ bytes: [UInt8]) -> DumpLines {
+        DumpLines(bytes: bytes)
     }
 
     /// Whether `bytes` look like text: no control characters other than tab, CR and LF.

@@ -34,38 +34,37 @@ enum FlipperDump {
         var line: DumpLine
     }
 
-    /// The `Key: value` lines of `bytes`, comments (`#` first on the line) and blank lines
-    /// left out.
-    static func entries(_ bytes: [UInt8]) throws(TagMemoryError) -> [Entry] {
-        var result: [Entry] = []
-        for line in DumpText.lines(bytes) {
-            let content = DumpText.trimmed(line.content)
-            if content.isEmpty || content.first == UInt8(ascii: "#") { continue }
-            guard let colon = line.content.firstIndex(of: UInt8(ascii: ":")) else {
-                throw DumpText.error(line, "expected \"Key: value\", found \(DumpText.quoted(content))")
-            }
-            let value = DumpText.trimmed(line.content[(colon + 1)...])
-            result.append(Entry(key: DumpText.string(line.content[..<colon]), value: value, line: line))
+    /// The `Key: value` line `line` holds, nil for a comment (`#` first on the line) or a
+    /// blank line.
+    static func entry(_ line: DumpLine) throws(TagMemoryError) -> Entry? {
+        let content = DumpText.trimmed(line.content)
+        if content.isEmpty || content.first == UInt8(ascii: "#") { return nil }
+        guard let colon = line.content.firstIndex(of: UInt8(ascii: ":")) else {
+            throw DumpText.error(line, "expected \"Key: value\", found \(DumpText.quoted(content))")
         }
-        return result
+        let value = DumpText.trimmed(line.content[(colon + 1)...])
+        return Entry(key: DumpText.string(line.content[..<colon]), value: value, line: line)
     }
 
-    /// Reads a file.
+    /// Reads a file, line by line.
     static func decode(_ bytes: [UInt8]) throws(TagMemoryError) -> TagDump {
-        let all = try entries(bytes)
-        guard let first = all.first else {
+        var fields: FlipperFields?
+        for line in DumpText.lines(bytes) {
+            guard let entry = try entry(line) else { continue }
+            if fields != nil {
+                try fields?.take(entry)
+                continue
+            }
+            guard entry.key == "Filetype" else {
+                throw DumpText.error(entry.line, "a Flipper file starts with \"Filetype: \(fileType)\"")
+            }
+            guard DumpText.string(entry.value) == fileType else {
+                throw DumpText.error(entry.line, "file type \(DumpText.quoted(entry.value)) is not \"\(fileType)\"")
+            }
+            fields = FlipperFields(fileLength: bytes.count)
+        }
+        guard let fields else {
             throw TagMemoryError(.malformedDump, at: 0, "the file has no \"Filetype: \(fileType)\" line")
-        }
-        guard first.key == "Filetype" else {
-            throw DumpText.error(first.line, "a Flipper file starts with \"Filetype: \(fileType)\"")
-        }
-        guard DumpText.string(first.value) == fileType else {
-            throw DumpText.error(
-                first.line, "file type \(DumpText.quoted(first.value)) is not \"\(fileType)\"")
-        }
-        var fields = FlipperFields(fileLength: bytes.count)
-        for entry in all.dropFirst() {
-            try fields.take(entry)
         }
         return try fields.makeDump()
     }

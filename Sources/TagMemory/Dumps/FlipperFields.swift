@@ -22,6 +22,13 @@ struct FlipperFields {
     private var memory: [UInt8] = []
     private var pageLines: [DumpLine] = []
 
+    /// The keys read (besides `Filetype` and `Page N`); others are skipped.
+    static let knownKeys: Set<String> = [
+        "Version", "Device type", "UID", "ATQA", "SAK", "Data format version", "NTAG/Ultralight type",
+        "Signature", "Mifare version", "Counter 0", "Counter 1", "Counter 2", "Tearing 0", "Tearing 1",
+        "Tearing 2", "Pages total", "Pages read", "Failed authentication attempts",
+    ]
+
     init(fileLength: Int) {
         self.fileLength = fileLength
     }
@@ -33,12 +40,7 @@ struct FlipperFields {
             try takePage(entry)
             return
         }
-        let known = [
-            "Version", "Device type", "UID", "ATQA", "SAK", "Data format version", "NTAG/Ultralight type",
-            "Signature", "Mifare version", "Counter 0", "Counter 1", "Counter 2", "Tearing 0", "Tearing 1",
-            "Tearing 2", "Pages total", "Pages read", "Failed authentication attempts",
-        ]
-        guard known.contains(key) else { return }
+        guard Self.knownKeys.contains(key) else { return }
         if let earlier = seen[key] {
             throw DumpText.error(entry.line, "\"\(key)\" appears again (first on line \(earlier))")
         }
@@ -78,10 +80,11 @@ struct FlipperFields {
             throw DumpText.error(
                 line, "page number \(DumpText.quoted(ArraySlice(numberText))) is not a decimal number")
         }
-        guard index < FlipperDump.maximumPages else {
+        let limit = FlipperDump.maximumPages
+        guard index < limit else {
             throw DumpText.error(
                 line,
-                "Page \(DumpText.string(ArraySlice(numberText))) is beyond the \(FlipperDump.maximumPages) pages (0-\(FlipperDump.maximumPages - 1)) "
+                "Page \(DumpText.string(ArraySlice(numberText))) is beyond the \(limit) pages (0-\(limit - 1)) "
                     + "Flipper firmware keeps")
         }
         let expected = memory.count / 4
@@ -172,10 +175,9 @@ struct FlipperFields {
         }
         let pages = memory.count / 4
         if pages > pagesTotal.value {
+            let total = pagesTotal.value
             throw DumpText.error(
-                pageLines[pagesTotal.value],
-                "Page \(pagesTotal.value) is beyond \"Pages total: \(pagesTotal.value)\" (line \(pagesTotal.line.number))"
-            )
+                pageLines[total], "Page \(total) is beyond \"Pages total: \(total)\" (line \(pagesTotal.line.number))")
         }
         guard pages == pagesTotal.value, pages > 0 else {
             throw DumpText.error(

@@ -38,8 +38,8 @@ enum ProxmarkBinaryDump {
         guard Int(bytes[11]) == pages - 1 else {
             throw TagMemoryError(
                 .malformedDump, at: 11,
-                "the header gives \(Int(bytes[11]) + 1) pages (last page index \(bytes[11])) but the file holds \(pages)"
-            )
+                "the header gives \(Int(bytes[11]) + 1) pages (last page index \(bytes[11])) but the file holds "
+                    + "\(pages)")
         }
         var counters: [UInt32] = []
         var tearing: [UInt8] = []

@@ -13,17 +13,18 @@ extension TagDump {
     /// ``TagDumpFormat/proxmarkBinary``), otherwise a raw image, whose reader then checks the
     /// size.
     ///
-    /// - Throws: ``TagMemoryError/Code/malformedDump`` for empty input, for a Flipper file of
-    ///   another kind (`Filetype: Flipper RFID key`) and for text that is none of these.
+    /// - Throws: ``TagMemoryError/Code/malformedDump`` for empty input, input larger than
+    ///   ``maximumFileSize``, a Flipper file of
+    ///   another kind (`Filetype: Flipper RFID key`), and text that is none of these.
     public static func detect(_ bytes: [UInt8], fileName: String? = nil) throws(TagMemoryError) -> TagDumpFormat {
         guard !bytes.isEmpty else { throw TagMemoryError(.malformedDump, at: 0, "the file is empty") }
+        try checkFileSize(bytes)
         var binaryName = false
         if let fileName, let dot = fileName.lastIndex(of: ".") {
             binaryName = binaryExtensions.contains(fileName[fileName.index(after: dot)...].lowercased())
         }
         if DumpText.isText(bytes) {
-            let lines = DumpText.lines(bytes)
-            let first = lines.first { line in
+            let first = DumpText.lines(bytes).first { line in
                 let content = DumpText.trimmed(line.content)
                 return !content.isEmpty && content.first != UInt8(ascii: "#")
             }
@@ -64,6 +65,7 @@ extension TagDump {
     /// - Throws: ``TagMemoryError/Code/malformedDump``; the offset is the byte in the file and
     ///   the reason of a text format names the line (`line 12: …`).
     public init(decoding bytes: [UInt8], format: TagDumpFormat, layout: Layout? = nil) throws(TagMemoryError) {
+        try TagDump.checkFileSize(bytes)
         if layout == .mifareClassic, format != .raw, format != .hexText {
             throw TagMemoryError(.invalidArgument, "a \(format) holds Type 2 pages, not MIFARE Classic blocks")
         }
@@ -93,6 +95,15 @@ extension TagDump {
         case .hexText: try HexTextDump.encode(self)
         case .flipper: try FlipperDump.encode(self)
         case .proxmarkJSON: try ProxmarkJSONDump.encode(self)
+        }
+    }
+
+    /// Refuses input larger than ``maximumFileSize``.
+    static func checkFileSize(_ bytes: [UInt8]) throws(TagMemoryError) {
+        guard bytes.count <= maximumFileSize else {
+            throw TagMemoryError(
+                .malformedDump, at: maximumFileSize,
+                "the file has \(bytes.count) bytes, more than the \(maximumFileSize) any dump format needs")
         }
     }
 

@@ -35,6 +35,10 @@ public struct TagDump: Sendable, Hashable, CustomStringConvertible {
     /// the largest NTAG I2C plus 1968). Larger files are refused, never allocated.
     public static let maximumMemorySize = 16_384
 
+    /// The largest file the readers accept, in bytes (1 MiB). The largest real dumps are a few
+    /// tens of kilobytes; a caller can refuse a bigger file before reading it.
+    public static let maximumFileSize = 1 << 20
+
     /// How ``memory`` is divided into pages or blocks.
     public var layout: Layout
     /// The memory image: pages (Type 2) or blocks (MIFARE Classic) back to back from 0.

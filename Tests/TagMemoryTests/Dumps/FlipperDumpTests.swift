@@ -114,6 +114,10 @@ struct FlipperDumpTests {
         Malformation(name: "enormous page count", line: 21) { $0[20] = "Pages total: 99999999999999999999999" },
         Malformation(name: "Pages total one short", line: 67) { $0[20] = "Pages total: 44" },
         Malformation(name: "Pages total one over", line: 21) { $0[20] = "Pages total: 46" },
+        Malformation(name: "Pages total one short, after the pages", line: 66) {
+            $0.remove(at: 20)
+            $0.append("Pages total: 44")
+        },
         Malformation(name: "Pages read over total", line: 22) { $0[21] = "Pages read: 46" },
         Malformation(name: "page gap", line: 28) { $0[27] = "Page 6: 34 03 11 D1" },
         Malformation(name: "page repeated", line: 28) { $0.insert("Page 4: 01 03 A0 0C", at: 27) },
@@ -133,15 +137,19 @@ struct FlipperDumpTests {
     func malformedLine(_ case: Malformation) throws {
         var lines = try DumpFixtures.lines(Self.v4)
         `case`.edit(&lines)
-        let error = dumpError { _ = try TagDump(decoding: utf8(lines.joined(separator: "\n") + "\n"), format: .flipper) }
+        let error = dumpError {
+            _ = try TagDump(decoding: utf8(lines.joined(separator: "\n") + "\n"), format: .flipper)
+        }
         #expect(error?.code == .malformedDump)
         #expect(errorLine(error) == `case`.line, "\(error?.reason ?? "no error")")
     }
 
-    @Test("A missing key the firmware requires is named", arguments: [
-        "Version", "Device type", "UID", "ATQA", "SAK", "NTAG/Ultralight type", "Signature", "Mifare version",
-        "Counter 1", "Tearing 2", "Pages total", "Pages read",
-    ])
+    @Test(
+        "A missing key the firmware requires is named",
+        arguments: [
+            "Version", "Device type", "UID", "ATQA", "SAK", "NTAG/Ultralight type", "Signature", "Mifare version",
+            "Counter 1", "Tearing 2", "Pages total", "Pages read",
+        ])
     func missingKey(_ key: String) throws {
         let lines = try DumpFixtures.lines(Self.v4).filter { !$0.hasPrefix(key + ":") }
         let error = dumpError { _ = try TagDump(decoding: utf8(lines.joined(separator: "\n")), format: .flipper) }
