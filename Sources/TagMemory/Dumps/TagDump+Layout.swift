@@ -9,12 +9,12 @@ extension TagDump.Layout {
     /// ``mifareClassicImageSizes``, its first bytes are not a Type 2 UID (page 0 byte 3 is
     /// BCC0 = 0x88 ⊕ UID0 ⊕ UID1 ⊕ UID2 and page 2 byte 0 is BCC1 = UID3 ⊕ … ⊕ UID6;
     /// ISO/IEC 14443-3 6.5.4, NTAG213/215/216 datasheet 8.5.1) and at least one sector trailer
-    /// among the first 16 sectors carries self-consistent access bits (each of C1, C2, C3
+    /// among the first 16 sectors (of 4 blocks each) carries self-consistent access bits (each of C1, C2, C3
     /// stored once plain and once inverted in bytes 6-8; MF1S50yyX section 8.7).
     public static func guess(for memory: [UInt8]) -> Self {
         guard mifareClassicImageSizes.contains(memory.count) else { return .type2 }
         if hasType2UID(memory) { return .type2 }
-        for sector in 0..<16 {
+        for sector in 0..<min(16, memory.count / 64) {
             let trailer = (sector * 4 + 3) * 16
             if accessBitsAreConsistent(memory[(trailer + 6)..<(trailer + 9)]) { return .mifareClassic }
         }

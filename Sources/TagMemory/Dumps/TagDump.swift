@@ -141,12 +141,14 @@ public struct TagDump: Sendable, Hashable, CustomStringConvertible {
         return UltralightChip.identify(self)?.passwordPage
     }
 
-    /// One line: the chip, the size, the UID and how much was read. Never PWD or PACK.
+    /// One line: the chip (as the file names it or GET_VERSION identifies it), the size, the
+    /// UID and how much was read. Never PWD or PACK.
     public var description: String {
         var parts: [String] = []
         let unit = layout == .type2 ? "page" : "block"
         let fallback = layout == .type2 ? "Type 2 tag" : "MIFARE Classic"
-        let name = chipName ?? UltralightChip.identify(self)?.flipperName ?? fallback
+        let identified = version.flatMap(UltralightChip.identified(byVersion:))?.flipperName
+        let name = chipName ?? (layout == .type2 ? identified : nil) ?? fallback
         parts.append("\(name): \(pageCount) \(unit)\(pageCount == 1 ? "" : "s") (\(memory.count) bytes)")
         if let uid = effectiveUID { parts.append("UID " + DumpText.hex(uid, separator: ":")) }
         if let read = readPageCount, read != pageCount { parts.append("\(read) of \(pageCount) \(unit)s read") }

@@ -23,8 +23,8 @@ struct BinaryDumpTests {
     @Test("Descriptions never show PWD or PACK")
     func descriptionHidesSecrets() throws {
         let dump = try TagDump(decoding: try DumpFixtures.bytes("ntag213-uri-libnfc-pw.mfd"), format: .raw)
-        #expect(dump.description == "NTAG213: 45 pages (180 bytes), UID 04:A1:B2:C3:D4:E5:F6")
-        for shown in [dump.description, String(describing: dump)] {
+        #expect(dump.description == "Type 2 tag: 45 pages (180 bytes), UID 04:A1:B2:C3:D4:E5:F6")
+        for shown in [dump.description, String(describing: dump), String(reflecting: dump)] {
             for secret in ["12345678", "12 34", "12:34", "ABCD", "AB CD", "AB:CD", "abcd"] {
                 #expect(!shown.contains(secret), "\(secret) in \(shown)")
             }
@@ -48,7 +48,7 @@ struct BinaryDumpTests {
         let dump = try TagDump(decoding: memory, format: .raw)
         #expect(dump.pageCount == 16)
         #expect(dump.password == nil)
-        #expect(dump.description.hasPrefix("Mifare Ultralight: 16 pages"))
+        #expect(dump.description.hasPrefix("Type 2 tag: 16 pages (64 bytes)"))
     }
 
     @Test(
@@ -93,7 +93,9 @@ struct BinaryDumpTests {
         var memory = Array(repeating: UInt8(0xFF), count: 1024)
         memory[0..<9] = hex("04 A1 B2 9F C3 D4 E5 F6 04")[...]
         #expect(TagDump.Layout.guess(for: memory) == .type2)
-        #expect(TagDump.Layout.guess(for: Array(repeating: 0, count: 1024)) == .type2)
+        for size in TagDump.Layout.mifareClassicImageSizes.sorted() {
+            #expect(TagDump.Layout.guess(for: Array(repeating: 0, count: size)) == .type2, "\(size) zero bytes")
+        }
         var classic = Array(repeating: UInt8(0), count: 320)
         classic[3 * 16 + 6..<3 * 16 + 9] = hex("FF 07 80")[...]
         #expect(TagDump.Layout.guess(for: classic) == .mifareClassic)
@@ -108,6 +110,7 @@ struct BinaryDumpTests {
         #expect(dump.signature == Array(0x10...0x2F))
         #expect(dump.counters == [0, 0, 7])
         #expect(dump.tearingFlags == [0, 0, 0xBD])
+        #expect(dump.description == "NTAG213: 45 pages (180 bytes), UID 04:A1:B2:C3:D4:E5:F6", "named by GET_VERSION")
         #expect(try dump.encoded(as: .proxmarkBinary) == bytes)
     }
 

@@ -106,6 +106,15 @@ struct DumpDetectionTests {
             let count = Int.random(in: 0..<700, using: &random)
             inputs.append((0..<count).map { _ in UInt8.random(in: 0...255, using: &random) })
         }
+        let sizes = [1, 3, 4, 8, 9, 55, 56, 57, 60, 64, 180, 236, 320, 1024, 1080, 2048, 4096, 16_384, 16_388]
+        for size in sizes {
+            inputs.append(Array(repeating: 0, count: size))
+            inputs.append(Array(repeating: 0xFF, count: size))
+            for _ in 0..<5 { inputs.append((0..<size).map { _ in UInt8.random(in: 0...255, using: &random) }) }
+            var header = Array(repeating: UInt8(0), count: size)
+            if size > 56, (size - 56) % 4 == 0 { header[11] = UInt8(truncatingIfNeeded: (size - 56) / 4 - 1) }
+            inputs.append(header)
+        }
         for (name, _) in Self.fixtures {
             let bytes = try DumpFixtures.bytes(name)
             for _ in 0..<60 {
@@ -123,6 +132,13 @@ struct DumpDetectionTests {
                 _ = dumpError { _ = try TagDump(decoding: input, format: format) }
             }
             _ = dumpError { _ = try TagDump(decoding: input, fileName: "x.mfd") }
+            for layout in TagDump.Layout.allCases {
+                _ = TagDump.Layout.guess(for: input)
+                _ = dumpError { _ = try TagDump(decoding: input, format: .raw, layout: layout) }
+                let dump = TagDump(layout: layout, memory: input)
+                _ = (dump.description, dump.password, dump.passwordAcknowledge, dump.effectiveUID, dump.page(3))
+                for format in TagDumpFormat.allCases { _ = dumpError { _ = try dump.encoded(as: format) } }
+            }
         }
     }
 }
