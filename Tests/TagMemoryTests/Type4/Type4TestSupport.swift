@@ -98,3 +98,10 @@ func randomMessage(maximumLength: Int, using generator: inout SeededGenerator) -
     }
     return NFCNDEFMessage(records: records)
 }
+
+/// The number of command data bytes (after Lc) in the UPDATE BINARY for `step`; Int.max when
+/// no command can be built.
+func commandDataCount(_ step: PlanStep) -> Int {
+    guard let command = try? Type4Command.updateBinary(step), command.bytes.count > 5 else { return Int.max }
+    return command.bytes.count - (command.bytes[4] == 0 ? 7 : 5)
+}
