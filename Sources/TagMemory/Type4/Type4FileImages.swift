@@ -58,19 +58,19 @@ public struct Type4FileImages: Sendable, Hashable {
             guard let id = step.file else {
                 throw TagMemoryError(.invalidArgument, "step \(index) names no file: it is not a Type 4 step")
             }
-            guard var image = files[id] else {
+            guard let size = files[id]?.count else {
                 throw TagMemoryError(
                     .invalidArgument, "step \(index) writes file \(Type4Hex.word(id)), which does not exist")
             }
-            let end = step.address + step.data.count
-            guard step.address >= 0, end <= image.count else {
+            let (end, overflow) = step.address.addingReportingOverflow(step.data.count)
+            guard step.address >= 0, !overflow, end <= size else {
                 throw TagMemoryError(
                     .invalidArgument, at: step.address,
-                    "step \(index) writes bytes \(step.address)..<\(end) of the \(image.count)-byte file "
+                    "step \(index) writes bytes \(step.address)..<\(end) of the \(size)-byte file "
                         + Type4Hex.word(id))
             }
-            image.replaceSubrange(step.address..<end, with: step.data)
-            files[id] = image
+            // In place: the default is never used, the file exists.
+            files[id, default: []].replaceSubrange(step.address..<end, with: step.data)
         }
     }
 
