@@ -204,7 +204,8 @@ public enum TagTLVScanner {
                     reserved.insert(control.reservedBytes)
                 }
             } catch {
-                throw TagMemoryError(error.code, at: tlv.typeAddress, error.reason + " (TLV at byte \(tlv.typeAddress))")
+                throw TagMemoryError(
+                    error.code, at: tlv.typeAddress, error.reason + " (TLV at byte \(tlv.typeAddress))")
             }
         }
     }

@@ -64,7 +64,8 @@ public struct Type2DynamicLockLayout: Sendable, Hashable {
         var first = 16
         while first <= lastPage {
             let index = bits.count
-            bits.append(PageLockBit(byte: index / 8, bit: index % 8, pages: first...min(first + pagesPerBit - 1, lastPage)))
+            bits.append(
+                PageLockBit(byte: index / 8, bit: index % 8, pages: first...min(first + pagesPerBit - 1, lastPage)))
             first += pagesPerBit
         }
         let blocks = stride(from: 0, to: bits.count, by: 2).map { index in

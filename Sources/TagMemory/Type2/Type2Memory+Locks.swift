@@ -9,6 +9,13 @@ extension Type2Memory {
         /// The bytes each bit locks, from byte 64 (data area byte 48) on.
         public var bytesLockedPerBit: Int
 
+        /// Creates a model.
+        public init(byteAddress: Int, lockBitCount: Int, bytesLockedPerBit: Int) {
+            self.byteAddress = byteAddress
+            self.lockBitCount = lockBitCount
+            self.bytesLockedPerBit = bytesLockedPerBit
+        }
+
         /// The lock byte addresses.
         public var lockBytes: Range<Int> { byteAddress..<(byteAddress + (lockBitCount + 7) / 8) }
     }
@@ -55,35 +62,50 @@ extension Type2Memory {
     ///
     /// Lock bytes the image does not hold count as 0. Password protection is not a lock:
     /// see ``configuration``.
-    public func isPageLocked(_ page: Int) -> Bool {
-        switch page {
-        case 0, 1: return true
-        case 2: return false
-        case 3...15: return staticLock?.isPageLocked(page) ?? false
-        default: break
-        }
-        guard page >= 16 else { return false }
-        if let chip {
-            if configuration?.isPageLocked(page) == true { return true }
-            guard let layout = chip.dynamicLock else { return false }
-            return layout.isPageLocked(page, lockBytes: dynamicLockBytes ?? [])
-        }
-        guard let generic = genericDynamicLock, generic.bytesLockedPerBit > 0 else { return false }
-        let lockBytes = dynamicLockBytes ?? []
-        let pageBytes = Type2Page.bytes(of: page)
-        let firstBit = max(0, (pageBytes.lowerBound - 64) / generic.bytesLockedPerBit)
-        let lastBit = (pageBytes.upperBound - 1 - 64) / generic.bytesLockedPerBit
-        let upperBit = min(lastBit, generic.lockBitCount - 1)
-        guard lastBit >= 0, firstBit <= upperBit else { return false }
-        for bit in firstBit...upperBit where bit / 8 < lockBytes.count {
-            if lockBytes[bit / 8] & (1 << UInt8(bit % 8)) != 0 { return true }
-        }
-        return false
-    }
+    public func isPageLocked(_ page: Int) -> Bool { LockView(self).isLocked(page) }
 
     /// The locked pages among the image's pages.
     public var lockedPages: [Int] {
         let count = chip?.pageCount ?? (bytes.count + 3) / 4
-        return (0..<count).filter(isPageLocked)
+        let view = LockView(self)
+        return (0..<count).filter(view.isLocked)
+    }
+}
+
+/// The locked page ranges of an image, gathered once to answer many page questions.
+struct LockView {
+    /// The locked pages, as ranges (possibly overlapping).
+    let ranges: [ClosedRange<Int>]
+
+    init(_ memory: Type2Memory) {
+        var ranges: [ClosedRange<Int>] = [0...1]
+        if let staticLock = memory.staticLock {
+            ranges += staticLock.lockedPages.map { $0...$0 }
+        }
+        let dynamicBytes = memory.dynamicLockBytes ?? []
+        if let chip = memory.chip {
+            if let configuration = memory.configuration, configuration.isConfigurationLocked,
+                let pages = chip.configurationPages
+            {
+                ranges.append(pages.cfg0...pages.cfg1)
+            }
+            ranges += chip.dynamicLock?.lockedPages(lockBytes: dynamicBytes) ?? []
+        } else if let generic = memory.genericDynamicLock, generic.bytesLockedPerBit > 0 {
+            // Bit n locks bytes 64 + n × size ..< 64 + (n + 1) × size (T2T 1.1, 2.2.2).
+            for bit in 0..<min(generic.lockBitCount, dynamicBytes.count * 8)
+            where dynamicBytes[bit / 8] & (1 << UInt8(bit % 8)) != 0 {
+                let first = 64 + bit * generic.bytesLockedPerBit
+                let last = first + generic.bytesLockedPerBit - 1
+                ranges.append(Type2Page.containing(byte: first)...Type2Page.containing(byte: last))
+            }
+        }
+        self.ranges = ranges
+    }
+
+    func isLocked(_ page: Int) -> Bool { ranges.contains { $0.contains(page) } }
+
+    /// The first locked page in `pages`, if any.
+    func firstLocked(in pages: ClosedRange<Int>) -> Int? {
+        ranges.filter { $0.overlaps(pages) }.map { max($0.lowerBound, pages.lowerBound) }.min()
     }
 }

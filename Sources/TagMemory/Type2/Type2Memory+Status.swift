@@ -24,7 +24,7 @@ extension Type2Memory {
         let capacity = capacity(forTLVAt: address)
         if cc.writeAccess != .granted { return NDEFTagStatus(status: .readOnly, capacity: capacity) }
         if let pages = Type2Page.pages(covering: address..<max(address + 1, area.upperBound)),
-            pages.contains(where: isPageLocked)
+            LockView(self).firstLocked(in: pages) != nil
         {
             return NDEFTagStatus(status: .readOnly, capacity: capacity)
         }
@@ -40,7 +40,7 @@ extension Type2Memory {
         if cc.writeAccess == .denied { return "the capability container says read-only (write access Fh)" }
         if cc.writeAccess != .granted { return "the capability container does not grant write access" }
         if let area = dataArea, let pages = Type2Page.pages(covering: address..<max(address + 1, area.upperBound)),
-            let page = pages.first(where: isPageLocked)
+            let page = LockView(self).firstLocked(in: pages)
         {
             return "page \(page) of the NDEF area is locked"
         }

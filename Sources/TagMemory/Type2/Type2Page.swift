@@ -8,7 +8,9 @@ public enum Type2Page {
     public static let size = 4
 
     /// The page holding byte `address`.
-    public static func containing(byte address: Int) -> Int { address >= 0 ? address / size : (address - size + 1) / size }
+    public static func containing(byte address: Int) -> Int {
+        address >= 0 ? address / size : (address - size + 1) / size
+    }
 
     /// The byte address of the first byte of `page`.
     public static func firstByte(of page: Int) -> Int { page * size }
