@@ -41,7 +41,7 @@ public struct LockControlTLV: Sendable, Hashable {
     public var byteAddress: Int { pageAddress * bytesPerPage + byteOffset }
 
     /// The number of bytes holding the lock bits.
-    public var lockByteCount: Int { (lockBitCount + 7) / 8 }
+    public var lockByteCount: Int { max(0, lockBitCount + 7) / 8 }
 
     /// The byte addresses of the lock bytes: reserved, TLV blocks flow around them (2.2.1).
     public var lockBytes: Range<Int> { byteAddress..<(byteAddress + lockByteCount) }

@@ -37,5 +37,5 @@ public struct MemoryControlTLV: Sendable, Hashable {
     public var byteAddress: Int { pageAddress * bytesPerPage + byteOffset }
 
     /// The reserved byte addresses.
-    public var reservedBytes: Range<Int> { byteAddress..<(byteAddress + size) }
+    public var reservedBytes: Range<Int> { byteAddress..<(byteAddress + max(0, size)) }
 }

@@ -20,7 +20,7 @@ public struct TagTLV: Sendable, Hashable {
         case proprietary
         /// FEh: the last TLV block, one byte, no length (2.3.6).
         case terminator
-        /// A T value the specification reserves (04h-FCh, FFh); skipped by its length.
+        /// A T value the specification reserves (04h-FCh, FFh); the scanner skips it by its length.
         case unknown(UInt8)
 
         /// The kind of a T byte.

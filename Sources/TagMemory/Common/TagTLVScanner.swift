@@ -54,8 +54,10 @@ public struct TagTLVScan: Sendable, Hashable {
 ///   is FFFFh, which the specification reserves.
 /// - Lock Control and Memory Control TLVs must have a length of 3 (2.3.2, 2.3.3); another
 ///   length is ``TagMemoryError/Code/malformedTLV``.
-/// - Reserved T values (04h-FCh, FFh) are skipped by their length field, as the block structure
-///   allows and as NFC stacks (nfcpy, Android) do; they are reported as ``TagTLV/Kind/unknown(_:)``.
+/// - Reserved T values (04h-FCh, FFh) are skipped by their length field and reported as
+///   ``TagTLV/Kind/unknown(_:)``: every block but NULL and Terminator has the T-L-V shape, so the
+///   length tells where the next block starts. nfcpy (tt2.py) does the same; Android's NFC stack
+///   (rw_t2t_ndef.c) instead stops NDEF detection at such a block.
 /// - A block that runs past the end of the data area is ``TagMemoryError/Code/malformedTLV``; one
 ///   that runs past the end of the memory given (inside the area) is
 ///   ``TagMemoryError/Code/truncatedImage``. The scan stops at the first error and keeps the

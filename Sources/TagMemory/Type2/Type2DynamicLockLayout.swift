@@ -61,12 +61,12 @@ public struct Type2DynamicLockLayout: Sendable, Hashable {
     /// group ends at `lastPage`); byte 2 bit *k* is the block-lock bit of lock bits 2*k* and 2*k*+1.
     public static func grouped(page: Int, lastPage: Int, pagesPerBit: Int) -> Type2DynamicLockLayout {
         var bits: [PageLockBit] = []
+        let step = max(1, pagesPerBit)
         var first = 16
         while first <= lastPage {
             let index = bits.count
-            bits.append(
-                PageLockBit(byte: index / 8, bit: index % 8, pages: first...min(first + pagesPerBit - 1, lastPage)))
-            first += pagesPerBit
+            bits.append(PageLockBit(byte: index / 8, bit: index % 8, pages: first...min(first + step - 1, lastPage)))
+            first += step
         }
         let blocks = stride(from: 0, to: bits.count, by: 2).map { index in
             BlockLockBit(byte: 2, bit: index / 2, freezes: Array(index..<min(index + 2, bits.count)))
@@ -75,7 +75,7 @@ public struct Type2DynamicLockLayout: Sendable, Hashable {
     }
 
     /// The byte addresses of the lock bytes.
-    public var byteRange: Range<Int> { (page * 4)..<(page * 4 + byteCount) }
+    public var byteRange: Range<Int> { (page * 4)..<(page * 4 + max(0, byteCount)) }
 
     /// The pages locked by `lockBytes` (the bytes at ``byteRange``; missing bytes count as 0).
     public func lockedPages(lockBytes: [UInt8]) -> [ClosedRange<Int>] {
@@ -95,19 +95,23 @@ public struct Type2DynamicLockLayout: Sendable, Hashable {
 
     /// The lock bytes with every page lock bit set (what locking the whole area ORs in).
     public var allPageLockBits: [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: byteCount)
-        for bit in pageLockBits where bit.byte < byteCount { bytes[bit.byte] |= 1 << UInt8(bit.bit) }
+        var bytes = [UInt8](repeating: 0, count: max(0, byteCount))
+        for bit in pageLockBits where bytes.indices.contains(bit.byte) {
+            bytes[bit.byte] |= 1 << UInt8(truncatingIfNeeded: bit.bit & 7)
+        }
         return bytes
     }
 
     /// The lock bytes with every block-lock bit set.
     public var allBlockLockBits: [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: byteCount)
-        for bit in blockLockBits where bit.byte < byteCount { bytes[bit.byte] |= 1 << UInt8(bit.bit) }
+        var bytes = [UInt8](repeating: 0, count: max(0, byteCount))
+        for bit in blockLockBits where bytes.indices.contains(bit.byte) {
+            bytes[bit.byte] |= 1 << UInt8(truncatingIfNeeded: bit.bit & 7)
+        }
         return bytes
     }
 
     private func isSet(byte: Int, bit: Int, in bytes: [UInt8]) -> Bool {
-        bytes.indices.contains(byte) && bytes[byte] & (1 << UInt8(bit & 7)) != 0
+        bytes.indices.contains(byte) && bytes[byte] & (1 << UInt8(truncatingIfNeeded: bit & 7)) != 0
     }
 }

@@ -17,7 +17,7 @@ extension Type2Memory {
         }
 
         /// The lock byte addresses.
-        public var lockBytes: Range<Int> { byteAddress..<(byteAddress + (lockBitCount + 7) / 8) }
+        public var lockBytes: Range<Int> { byteAddress..<(byteAddress + max(0, lockBitCount + 7) / 8) }
     }
 
     /// The dynamic lock model of an unknown chip, or nil for a known chip (whose layout

@@ -141,9 +141,8 @@ public struct Type2Memory: Sendable, Hashable {
 
     /// The 4 bytes of `page`, or nil if the image does not hold all of them.
     public func page(_ page: Int) -> [UInt8]? {
-        let range = Type2Page.bytes(of: page)
-        guard range.lowerBound >= 0, range.upperBound <= bytes.count else { return nil }
-        return Array(bytes[range])
+        guard page >= 0, page < bytes.count / Type2Page.size else { return nil }
+        return Array(bytes[Type2Page.bytes(of: page)])
     }
 
     /// The password configuration, for a known chip with configuration pages the image holds.
