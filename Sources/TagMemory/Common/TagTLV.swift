@@ -1,0 +1,134 @@
+/// One TLV block found in a tag's data area, with the physical byte address of each part.
+///
+/// NFC Forum Type 2 Tag 1.1, section 2.3 (the same blocks appear in the MIFARE Classic and
+/// Type 5 mappings). NULL (00h) and Terminator (FEh) are a single T byte; every other block
+/// has a length field of one byte (00h-FEh) or three bytes (FFh then a big-endian 00FFh-FFFEh)
+/// and that many value bytes. Reserved bytes (lock bytes, Memory Control areas) are not part of
+/// the block: its T, L and V bytes flow around them (2.2.1), so the value is a list of runs.
+public struct TagTLV: Sendable, Hashable {
+    /// What a TLV block is, from its T byte (T2T 1.1, 2.3, Table 3).
+    public enum Kind: Sendable, Hashable {
+        /// 00h: padding, one byte, no length (2.3.1).
+        case null
+        /// 01h: where the dynamic lock bits are (2.3.2).
+        case lockControl
+        /// 02h: a reserved memory area (2.3.3).
+        case memoryControl
+        /// 03h: an NDEF message (2.3.4).
+        case ndefMessage
+        /// FDh: proprietary data (2.3.5).
+        case proprietary
+        /// FEh: the last TLV block, one byte, no length (2.3.6).
+        case terminator
+        /// A T value the specification reserves (04h-FCh, FFh); the scanner skips it by its length.
+        case unknown(UInt8)
+
+        /// The kind of a T byte.
+        public init(type: UInt8) {
+            switch type {
+            case 0x00: self = .null
+            case 0x01: self = .lockControl
+            case 0x02: self = .memoryControl
+            case 0x03: self = .ndefMessage
+            case 0xFD: self = .proprietary
+            case 0xFE: self = .terminator
+            default: self = .unknown(type)
+            }
+        }
+
+        /// The T byte.
+        public var type: UInt8 {
+            switch self {
+            case .null: 0x00
+            case .lockControl: 0x01
+            case .memoryControl: 0x02
+            case .ndefMessage: 0x03
+            case .proprietary: 0xFD
+            case .terminator: 0xFE
+            case .unknown(let type): type
+            }
+        }
+    }
+
+    /// The kind of block.
+    public var kind: Kind
+    /// The byte address of the T byte.
+    public var typeAddress: Int
+    /// The byte addresses of the length field: none for NULL and Terminator, else 1 or 3.
+    public var lengthAddresses: [Int]
+    /// The number of value bytes (0 for NULL and Terminator).
+    public var length: Int
+    /// The value bytes as runs of consecutive addresses, in order (empty when `length` is 0).
+    public var valueRanges: [Range<Int>]
+    /// The decoded value of a Lock Control TLV.
+    public var lockControl: LockControlTLV?
+    /// The decoded value of a Memory Control TLV.
+    public var memoryControl: MemoryControlTLV?
+
+    /// Creates a block description.
+    public init(
+        kind: Kind,
+        typeAddress: Int,
+        lengthAddresses: [Int] = [],
+        length: Int = 0,
+        valueRanges: [Range<Int>] = [],
+        lockControl: LockControlTLV? = nil,
+        memoryControl: MemoryControlTLV? = nil
+    ) {
+        self.kind = kind
+        self.typeAddress = typeAddress
+        self.lengthAddresses = lengthAddresses
+        self.length = length
+        self.valueRanges = valueRanges
+        self.lockControl = lockControl
+        self.memoryControl = memoryControl
+    }
+
+    /// The T byte.
+    public var type: UInt8 { kind.type }
+
+    /// The address of the first length byte, if the block has a length field.
+    public var lengthAddress: Int? { lengthAddresses.first }
+
+    /// The address of the first value byte, if the block has a value.
+    public var valueAddress: Int? { valueRanges.first?.lowerBound }
+
+    /// One past the address of the block's last byte.
+    public var endAddress: Int {
+        if let last = valueRanges.last { return last.upperBound }
+        if let last = lengthAddresses.last { return last + 1 }
+        return typeAddress + 1
+    }
+
+    /// The value bytes, gathered from `memory` (indexed by byte address) around reserved bytes.
+    ///
+    /// Runs outside `memory` are left out, so a block from another image cannot trap.
+    public func value(in memory: ArraySlice<UInt8>) -> [UInt8] {
+        var value: [UInt8] = []
+        value.reserveCapacity(length)
+        for run in valueRanges {
+            let clamped = run.clamped(to: memory.startIndex..<memory.endIndex)
+            value.append(contentsOf: memory[clamped])
+        }
+        return value
+    }
+
+    /// The T and L bytes of a block with a `length`-byte value: one length byte below 255,
+    /// else FFh and two big-endian bytes (T2T 1.1, 2.3).
+    ///
+    /// - Throws: ``TagMemoryError/Code/invalidArgument`` for a NULL or Terminator type (they
+    ///   have no length) or a length outside 0...0xFFFE.
+    public static func header(type: UInt8, length: Int) throws(TagMemoryError) -> [UInt8] {
+        guard type != 0x00, type != 0xFE else {
+            throw TagMemoryError(.invalidArgument, "NULL and Terminator TLVs have no length field")
+        }
+        guard (0...0xFFFE).contains(length) else {
+            throw TagMemoryError(.invalidArgument, "a TLV length must be 0 to 65534, not \(length)")
+        }
+        if length < 0xFF { return [type, UInt8(truncatingIfNeeded: length)] }
+        return [type, 0xFF, UInt8(truncatingIfNeeded: length >> 8), UInt8(truncatingIfNeeded: length)]
+    }
+
+    /// The size of the T and L bytes for a value of `length` bytes: 2 below 255, else 4.
+    public static func headerSize(length: Int) -> Int { length < 0xFF ? 2 : 4 }
+}
