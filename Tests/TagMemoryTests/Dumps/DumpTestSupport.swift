@@ -36,20 +36,6 @@ enum DumpFixtures {
     }
 }
 
-/// Bytes from hex text written in tests; spaces allowed. A typo in a test literal traps the test.
-func hex(_ text: String) -> [UInt8] {
-    let digits = text.filter { !$0.isWhitespace }
-    var out: [UInt8] = []
-    var index = digits.startIndex
-    while index < digits.endIndex {
-        let next = digits.index(index, offsetBy: 2)
-        guard let byte = UInt8(digits[index..<next], radix: 16) else { fatalError("bad hex literal in test: \(text)") }
-        out.append(byte)
-        index = next
-    }
-    return out
-}
-
 /// The error `body` throws, or nil; any error other than a ``TagMemoryError`` fails the test.
 func dumpError(_ body: () throws -> Void) -> TagMemoryError? {
     do {
