@@ -95,11 +95,15 @@ public struct MifareClassicAccessBits: Sendable, Hashable, CustomStringConvertib
     /// The access bits of a read-only NFC sector, 07 8F 0F (AN1305; NXP phFriNfc_MifareStdMap).
     public static let ndefReadOnly = MifareClassicAccessBits(byte6: 0x07, byte7: 0x8F, byte8: 0x0F)
 
-    public var description: String {
-        let hex = bytes.map { byte in
+    /// The three bytes as upper-case hex, for example `7F 07 88`.
+    public var hexText: String {
+        bytes.map { byte in
             let digits = Array("0123456789ABCDEF")
             return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
         }.joined(separator: " ")
-        return isConsistent ? hex : hex + " (inconsistent: sector blocked)"
+    }
+
+    public var description: String {
+        isConsistent ? hexText : hexText + " (inconsistent: sector blocked)"
     }
 }

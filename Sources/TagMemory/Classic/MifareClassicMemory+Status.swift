@@ -56,7 +56,7 @@ extension MifareClassicMemory {
         guard bits.isConsistent else {
             return TagMemoryError(
                 .notFormatted, at: address + 6,
-                "\(sector)'s access bits \(bits.bytes.map(hex).joined(separator: " ")) are inconsistent: "
+                "\(sector)'s access bits \(bits.hexText) do not match their inverted copies: "
                     + "the card blocks the sector (MF1S50yyX 8.7.1)")
         }
         let gpb = trailer.generalPurposeByte
@@ -94,7 +94,7 @@ extension MifareClassicMemory {
         }
         let bits = trailer.accessBits
         if let group = bits.dataBlockAccess.firstIndex(where: { !$0.write.contains(.keyA) }) {
-            return "\(sector)'s access bits \(bits.bytes.map(hex).joined(separator: " ")) do not let key A "
+            return "\(sector)'s access bits \(bits.hexText) do not let key A "
                 + "write data group \(group) (MF1S50yyX 8.7.3)"
         }
         return nil
