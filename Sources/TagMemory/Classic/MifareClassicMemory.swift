@@ -20,7 +20,10 @@ import NDEF
 public struct MifareClassicMemory: Sendable, Hashable {
     /// The image, indexed by byte address.
     public let bytes: [UInt8]
-    /// The card type: given, or known from a full image's size; nil for a partial image.
+    /// The card type: given, or guessed from the size of a full image; nil otherwise.
+    ///
+    /// A 320- or 1024-byte image whose sector 0 GPB announces a MAD2 cannot be a whole Mini or
+    /// 1K (they have no sector 16): it is taken for a cut image of a larger card, type nil.
     public let type: MifareClassicType?
     /// How a MAD CRC mismatch was treated.
     public let crcPolicy: MifareApplicationDirectory.CRCPolicy
@@ -54,7 +57,7 @@ public struct MifareClassicMemory: Sendable, Hashable {
         options: NDEFDecodingOptions = NDEFDecodingOptions()
     ) {
         self.bytes = bytes
-        let type = type ?? MifareClassicType(imageSize: bytes.count)
+        let type = type ?? Self.guessType(bytes)
         self.type = type
         self.crcPolicy = crcPolicy
         let reading = Self.locateNDEFSectors(bytes: bytes, type: type, crcPolicy: crcPolicy)
@@ -130,6 +133,15 @@ public struct MifareClassicMemory: Sendable, Hashable {
             }
         }
         return (directory, sectors, nil)
+    }
+
+    /// The type of a full image of `bytes.count` bytes, unless the GPB contradicts it.
+    static func guessType(_ bytes: [UInt8]) -> MifareClassicType? {
+        guard let type = MifareClassicType(imageSize: bytes.count) else { return nil }
+        let address = MifareApplicationDirectory.generalPurposeByteAddress
+        let gpb = MifareClassicGeneralPurposeByte(rawValue: bytes.count > address ? bytes[address] : 0)
+        if !type.hasMAD2Sector, gpb.isMADAvailable, gpb.madVersion == 2 { return nil }
+        return type
     }
 
     /// The CRC mismatch of `directory`, if any, as an error.
