@@ -46,8 +46,9 @@ public struct MifareClassicMemory: Sendable, Hashable {
     ///
     /// - Parameters:
     ///   - bytes: the memory image from block 0 on.
-    ///   - type: the card type, when known; otherwise taken from the image size when it is a
-    ///     full image's. It bounds the sectors the MAD may name.
+    ///   - type: the card type, when known (from ATQA/SAK or the dump file); otherwise guessed
+    ///     from the image size (see ``type``). It bounds the sectors the MAD may name and says
+    ///     whether sector 16 can hold MAD2.
     ///   - crcPolicy: what a MAD CRC mismatch means (``MifareApplicationDirectory/CRCPolicy``).
     ///   - options: limits for decoding the NDEF message.
     public init(

@@ -37,6 +37,24 @@ public struct MifareClassicSectorTrailer: Sendable, Hashable {
         self.keyB = Array(block[10..<16])
     }
 
+    /// A trailer with these fields.
+    ///
+    /// - Throws: ``TagMemoryError/Code/invalidArgument`` unless both keys have 6 bytes.
+    public init(
+        keyA: [UInt8],
+        accessBits: MifareClassicAccessBits,
+        generalPurposeByte: MifareClassicGeneralPurposeByte,
+        keyB: [UInt8]
+    ) throws(TagMemoryError) {
+        guard keyA.count == 6, keyB.count == 6 else {
+            throw TagMemoryError(.invalidArgument, "keys A and B have 6 bytes, not \(keyA.count) and \(keyB.count)")
+        }
+        self.keyA = keyA
+        self.accessBits = accessBits
+        self.generalPurposeByte = generalPurposeByte
+        self.keyB = keyB
+    }
+
     /// The 16 bytes.
     public var bytes: [UInt8] {
         keyA + accessBits.bytes + [generalPurposeByte.rawValue] + keyB

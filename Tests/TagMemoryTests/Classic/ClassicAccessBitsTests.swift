@@ -128,6 +128,14 @@ struct ClassicAccessBitsTests {
         #expect(trailer.keyB == MifareClassicSectorTrailer.transportKey)
         #expect(trailer.bytes == hex("d3f7d3f7d3f7 7f0788 40 ffffffffffff"))
         #expect(!trailer.isBlocked)
+        let built = try MifareClassicSectorTrailer(
+            keyA: MifareClassicSectorTrailer.ndefKeyA, accessBits: .ndefReadWrite, generalPurposeByte: .ndefReadWrite,
+            keyB: MifareClassicSectorTrailer.transportKey)
+        #expect(built == trailer)
+        #expect(throws: TagMemoryError(.invalidArgument, "")) {
+            try MifareClassicSectorTrailer(
+                keyA: [1], accessBits: .transport, generalPurposeByte: .ndefReadWrite, keyB: [])
+        }
         #expect(throws: TagMemoryError(.truncatedImage, "")) { try MifareClassicSectorTrailer(bytes: [0, 1]) }
     }
 }
