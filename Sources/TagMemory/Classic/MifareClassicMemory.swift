@@ -1,0 +1,190 @@
+import NDEF
+
+/// The memory image of a MIFARE Classic card, read as far as it goes, with its NDEF data.
+///
+/// Any image is accepted: a libnfc `.mfd` image (320, 1024, 2048 or 4096 bytes), a shorter
+/// one, one cut mid-block, or a hostile one. Byte addresses count from byte 0 of block 0. The
+/// NDEF mapping is NXP's "NFC Type MIFARE Classic Tag" (AN1304, with AN1305):
+/// - sector 0's trailer GPB and blocks 1-2 (and blocks 64-66 for MAD2) hold the MIFARE
+///   Application Directory (AN10787, ``MifareApplicationDirectory``);
+/// - the sectors whose AID is E103h form, in sector order, one NDEF data area made of their
+///   data blocks only: sector trailers and the MAD2 sector 16 are skipped
+///   (``MifareApplicationDirectory/ndefSectors(sectorCount:)``);
+/// - that area holds TLV blocks as on a Type 2 tag: NULL, NDEF Message (1- or 3-byte length),
+///   Proprietary and Terminator, read by ``TagTLVScanner`` with the skipped bytes reserved.
+///   The mapping defines no Lock or Memory Control TLV, so such T values are skipped by their
+///   length like any other unknown block.
+///
+/// Nothing here throws: what could not be read is nil or empty and ``problem`` says why. The
+/// status a phone would report is ``ndefStatus``.
+public struct MifareClassicMemory: Sendable, Hashable {
+    /// The image, indexed by byte address.
+    public let bytes: [UInt8]
+    /// The card type: given, or guessed from the size of a full image; nil otherwise.
+    ///
+    /// A 320- or 1024-byte image whose sector 0 GPB announces a MAD2 cannot be a whole Mini or
+    /// 1K (they have no sector 16): it is taken for a cut image of a larger card, type nil.
+    public let type: MifareClassicType?
+    /// How a MAD CRC mismatch was treated.
+    public let crcPolicy: MifareApplicationDirectory.CRCPolicy
+    /// The MIFARE Application Directory, if sector 0 holds one.
+    public let directory: MifareApplicationDirectory?
+    /// The NFC sectors forming the NDEF data area, in order (empty without a usable MAD).
+    public let ndefSectors: [MifareClassicSector]
+    /// The TLV blocks of the NDEF data area, when the sectors could be read.
+    public let tlvScan: TagTLVScan?
+    /// The address of the first NDEF Message TLV's T byte, also when its length is malformed.
+    public let ndefTLVAddress: Int?
+    /// The bytes of the NDEF message (the NDEF TLV's value, around the skipped bytes).
+    public let ndefMessageBytes: [UInt8]?
+    /// The NDEF message, strictly decoded; nil for an empty NDEF TLV (a freshly formatted card).
+    public let message: NFCNDEFMessage?
+    /// The first problem that keeps the NDEF message from being read, if any.
+    public let problem: TagMemoryError?
+
+    /// Parses `bytes`.
+    ///
+    /// - Parameters:
+    ///   - bytes: the memory image from block 0 on.
+    ///   - type: the card type, when known (from ATQA/SAK or the dump file); otherwise guessed
+    ///     from the image size (see ``type``). It bounds the sectors the MAD may name and says
+    ///     whether sector 16 can hold MAD2.
+    ///   - crcPolicy: what a MAD CRC mismatch means (``MifareApplicationDirectory/CRCPolicy``).
+    ///   - options: limits for decoding the NDEF message.
+    public init(
+        bytes: [UInt8],
+        type: MifareClassicType? = nil,
+        crcPolicy: MifareApplicationDirectory.CRCPolicy = .strict,
+        options: NDEFDecodingOptions = NDEFDecodingOptions()
+    ) {
+        self.bytes = bytes
+        let type = type ?? Self.guessType(bytes)
+        self.type = type
+        self.crcPolicy = crcPolicy
+        let reading = Self.locateNDEFSectors(bytes: bytes, type: type, crcPolicy: crcPolicy)
+        self.directory = reading.directory
+        self.ndefSectors = reading.sectors
+        if let problem = reading.problem {
+            (tlvScan, ndefTLVAddress, ndefMessageBytes, message) = (nil, nil, nil, nil)
+            self.problem = problem
+            return
+        }
+        let area = Self.dataArea(of: reading.sectors) ?? 0..<0
+        let scan = TagTLVScanner.scan(
+            bytes[...], area: area, reserved: Self.skippedBytes(of: reading.sectors), interpretsControlTLVs: false)
+        self.tlvScan = scan
+        let ndef = scan.firstNDEFMessage
+        self.ndefTLVAddress = ndef?.typeAddress ?? (scan.failedType == 0x03 ? scan.failedTypeAddress : nil)
+        guard let ndef else {
+            (ndefMessageBytes, message) = (nil, nil)
+            self.problem =
+                scan.error
+                ?? TagMemoryError(.notFormatted, at: area.lowerBound, "the NDEF data area holds no NDEF Message TLV")
+            return
+        }
+        let value = ndef.value(in: bytes[...])
+        self.ndefMessageBytes = value
+        if value.isEmpty {
+            (message, problem) = (nil, nil)
+            return
+        }
+        do {
+            self.message = try NFCNDEFMessage(decoding: value, options: options)
+            self.problem = nil
+        } catch {
+            self.message = nil
+            let address = ndef.valueAddress ?? ndef.typeAddress
+            self.problem = TagMemoryError(
+                .malformedMessage, at: address,
+                "the NDEF message at byte \(address) is not valid NDEF: \(error.description)")
+        }
+    }
+
+    /// The directory, the NFC sectors and the first problem met finding them.
+    private static func locateNDEFSectors(
+        bytes: [UInt8], type: MifareClassicType?, crcPolicy: MifareApplicationDirectory.CRCPolicy
+    ) -> (directory: MifareApplicationDirectory?, sectors: [MifareClassicSector], problem: TagMemoryError?) {
+        let sectorCount = type?.sectorCount ?? MifareClassicSector.maximumCount
+        let directory: MifareApplicationDirectory
+        do {
+            directory = try MifareApplicationDirectory(image: bytes, sectorCount: sectorCount)
+        } catch {
+            return (nil, [], error)
+        }
+        if directory.isMAD2Missing {
+            let problem = TagMemoryError(
+                .truncatedImage, at: bytes.count,
+                "sector 0's GPB announces a MAD2 but the image ends before blocks 64-66 (AN10787)")
+            return (directory, [], problem)
+        }
+        if crcPolicy == .strict, let problem = Self.crcProblem(directory) {
+            return (directory, [], problem)
+        }
+        let sectors = directory.ndefSectors(sectorCount: sectorCount)
+        guard !sectors.isEmpty else {
+            let problem = TagMemoryError(
+                .notFormatted, at: MifareApplicationDirectory.mad1Bytes.lowerBound,
+                "the MAD names no NFC sector (AID E103h, AN1304)")
+            return (directory, [], problem)
+        }
+        for sector in sectors {
+            guard let trailer = trailer(of: sector, in: bytes) else { continue }
+            if let problem = readProblem(sector: sector, trailer: trailer) {
+                return (directory, sectors, problem)
+            }
+        }
+        return (directory, sectors, nil)
+    }
+
+    /// The type of a full image of `bytes.count` bytes, unless the GPB contradicts it.
+    static func guessType(_ bytes: [UInt8]) -> MifareClassicType? {
+        guard let type = MifareClassicType(imageSize: bytes.count) else { return nil }
+        let address = MifareApplicationDirectory.generalPurposeByteAddress
+        let gpb = MifareClassicGeneralPurposeByte(rawValue: bytes.count > address ? bytes[address] : 0)
+        if !type.hasMAD2Sector, gpb.isMADAvailable, gpb.madVersion == 2 { return nil }
+        return type
+    }
+
+    /// The CRC mismatch of `directory`, if any, as an error.
+    static func crcProblem(_ directory: MifareApplicationDirectory) -> TagMemoryError? {
+        for (name, mad, address) in [
+            ("MAD1", directory.mad1, MifareApplicationDirectory.mad1Bytes.lowerBound),
+            ("MAD2", directory.mad2, MifareApplicationDirectory.mad2Bytes.lowerBound),
+        ] {
+            guard let mad, !mad.isCRCValid else { continue }
+            return TagMemoryError(
+                .notFormatted, at: address,
+                "the \(name) CRC is \(hex(mad.storedCRC)) but its bytes give \(hex(mad.computedCRC)) (AN10787)")
+        }
+        return nil
+    }
+
+    /// The NDEF data area: from the first NFC sector's first data byte to the last one's last.
+    static func dataArea(of sectors: [MifareClassicSector]) -> Range<Int>? {
+        guard let first = sectors.first, let last = sectors.last else { return nil }
+        return first.dataBytes.lowerBound..<last.dataBytes.upperBound
+    }
+
+    /// The bytes inside the data area that are not data bytes of an NFC sector: the trailers,
+    /// and sector 16 when the run passes through it.
+    static func skippedBytes(of sectors: [MifareClassicSector]) -> ReservedByteRanges {
+        var reserved = ReservedByteRanges()
+        for (current, next) in zip(sectors, sectors.dropFirst()) {
+            reserved.insert(current.dataBytes.upperBound..<next.dataBytes.lowerBound)
+        }
+        return reserved
+    }
+
+    /// The trailer of `sector` in `bytes`, if the image holds all 16 bytes of it.
+    static func trailer(of sector: MifareClassicSector, in bytes: [UInt8]) -> MifareClassicSectorTrailer? {
+        let range = sector.trailerBytes
+        guard range.upperBound <= bytes.count else { return nil }
+        return try? MifareClassicSectorTrailer(bytes: bytes[range])
+    }
+
+    /// Two upper-case hex digits and "h".
+    static func hex(_ byte: UInt8) -> String {
+        let digits = Array("0123456789ABCDEF")
+        return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]]) + "h"
+    }
+}
