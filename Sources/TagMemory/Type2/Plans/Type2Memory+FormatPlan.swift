@@ -47,7 +47,9 @@ extension Type2Memory {
         var builder = Type2PlanBuilder(memory: self)
         let pages = Type2Page.containing(byte: Type2Page.dataAreaStart)...Type2Page.containing(byte: dataEnd - 1)
         for page in pages {
-            guard let data = builder.content(of: page, with: target), data != builder.content(of: page) else { continue }
+            guard let data = builder.content(of: page, with: target), data != builder.content(of: page) else {
+                continue
+            }
             try checkUnlocked(page, for: "format")
             builder.write(
                 page: page, data: data,

@@ -38,6 +38,14 @@ extension Type2Memory {
     /// 3. the page holding the first length byte, with the final length: the one write that
     ///    makes the new message visible, whole.
     ///
+    /// When a single page changes in all (the same message but for a few bytes of one page,
+    /// or only the length), that page is written alone: one WRITE goes from the old message to
+    /// the new one, the unit of atomicity the whole procedure relies on, so the length-0 step
+    /// would only add a write. Otherwise the length-0 step is left out only when the length is
+    /// already 0. From a tag whose length is 0 (a new or emptied tag) the plan therefore
+    /// writes each page that must change exactly once, the fewest WRITE commands possible;
+    /// over a message it writes the length page once more.
+    ///
     /// Two choices differ from a literal reading of 6.4.3, and keep its guarantee (a torn
     /// write leaves the old message, an empty one, or the new one):
     /// - The Terminator TLV is written with the message, before the length, not after it:
@@ -114,8 +122,11 @@ extension Type2Memory {
         let dataPages = layout.pages.filter { page in
             page != lengthPage && builder.content(of: page, with: layout.target) != builder.content(of: page)
         }
+        let lengthPageChanges = builder.content(of: lengthPage, with: layout.target) != builder.content(of: lengthPage)
+        // One changed page is one WRITE from the old content to the new: nothing to stage.
+        let isSingleWrite = dataPages.count + (lengthPageChanges ? 1 : 0) <= 1
         let currentLength = memory.bytes[layout.firstLengthAddress]
-        if !dataPages.isEmpty, currentLength != 0, let zeroed = builder.content(of: lengthPage, with: staged) {
+        if !isSingleWrite, currentLength != 0, let zeroed = builder.content(of: lengthPage, with: staged) {
             builder.write(
                 page: lengthPage, data: zeroed,
                 reason: "NDEF TLV length 0 first: until the length is written last, a torn write leaves an empty "
