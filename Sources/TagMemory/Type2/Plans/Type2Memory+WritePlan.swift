@@ -129,8 +129,10 @@ extension Type2Memory {
         if !isSingleWrite, currentLength != 0, let zeroed = builder.content(of: lengthPage, with: staged) {
             builder.write(
                 page: lengthPage, data: zeroed,
-                reason: "NDEF TLV length 0 first: until the length is written last, a torn write leaves an empty "
-                    + "message (T2T 1.1, 6.4.3)")
+                reason: layout.valueAddresses.isEmpty
+                    ? "NDEF TLV length 0 first: the tag reads as empty from here on (T2T 1.1, 6.3.1)"
+                    : "NDEF TLV length 0 first: until the length is written last, a torn write leaves an empty "
+                        + "message (T2T 1.1, 6.4.3)")
         }
         for page in dataPages {
             guard let data = builder.content(of: page, with: layout.target) else { continue }
