@@ -111,6 +111,36 @@ public struct Type2DynamicLockLayout: Sendable, Hashable {
         return bytes
     }
 
+    /// The bits of the lock bytes that the set block-lock bits in `lockBytes` freeze: a WRITE
+    /// to the lock page cannot change them (NTAG213/215/216 8.5.3, MF0ULX1 8.5.2).
+    public func frozenBits(lockBytes: [UInt8]) -> [UInt8] {
+        var frozen = [UInt8](repeating: 0, count: max(0, byteCount))
+        for block in blockLockBits where isSet(byte: block.byte, bit: block.bit, in: lockBytes) {
+            for index in block.freezes where pageLockBits.indices.contains(index) {
+                let bit = pageLockBits[index]
+                if frozen.indices.contains(bit.byte) { frozen[bit.byte] |= 1 << UInt8(truncatingIfNeeded: bit.bit & 7) }
+            }
+        }
+        return frozen
+    }
+
+    /// The lock bytes after a WRITE of `data` to the lock page: the first ``byteCount`` bytes
+    /// are bit-wise OR-ed in except for frozen bits; the other bytes of the page are not lock
+    /// bits and are left out of the result.
+    public func programmed(lockBytes: [UInt8], data: [UInt8]) -> [UInt8] {
+        let frozen = frozenBits(lockBytes: lockBytes)
+        return frozen.indices.map { index in
+            let current = lockBytes.indices.contains(index) ? lockBytes[index] : 0
+            let new = data.indices.contains(index) ? data[index] : 0
+            return current | (new & ~frozen[index])
+        }
+    }
+
+    /// The index of the page lock bit covering `page`, if one does.
+    public func lockBitIndex(forPage page: Int) -> Int? {
+        pageLockBits.firstIndex { $0.pages.contains(page) }
+    }
+
     private func isSet(byte: Int, bit: Int, in bytes: [UInt8]) -> Bool {
         bytes.indices.contains(byte) && bytes[byte] & (1 << UInt8(truncatingIfNeeded: bit & 7)) != 0
     }

@@ -43,6 +43,37 @@ public struct Type2StaticLock: Sendable, Hashable {
         }
     }
 
+    /// The lock bits the set block-lock bits freeze: BL-CC (lock 0 bit 0) freezes L-CC (lock 0
+    /// bit 3), BL 9-4 (bit 1) freezes L4-L9 (lock 0 bits 4-7, lock 1 bits 0-1), BL 15-10 (bit 2)
+    /// freezes L10-L15 (lock 1 bits 2-7). A WRITE to page 2 cannot change these bits.
+    public var frozenBits: Type2StaticLock {
+        var frozen = Type2StaticLock(lock0: 0, lock1: 0)
+        if lock0 & 0x01 != 0 { frozen.lock0 |= 0x08 }
+        if lock0 & 0x02 != 0 {
+            frozen.lock0 |= 0xF0
+            frozen.lock1 |= 0x03
+        }
+        if lock0 & 0x04 != 0 { frozen.lock1 |= 0xFC }
+        return frozen
+    }
+
+    /// The bytes after a WRITE of `lock0` and `lock1` to page 2 bytes 2-3: bit-wise OR-ed in,
+    /// except for the bits a block-lock bit froze (NTAG213/215/216 8.5.2, MF0ICU1 8.5.2).
+    public func programmed(lock0 newLock0: UInt8, lock1 newLock1: UInt8) -> Type2StaticLock {
+        let frozen = frozenBits
+        return Type2StaticLock(
+            lock0: lock0 | (newLock0 & ~frozen.lock0), lock1: lock1 | (newLock1 & ~frozen.lock1))
+    }
+
+    /// The lock bit of `page` (3-15) as a mask of (lock 0, lock 1); nil outside 3...15.
+    public static func lockBit(forPage page: Int) -> Type2StaticLock? {
+        switch page {
+        case 3...7: Type2StaticLock(lock0: 1 << UInt8(page), lock1: 0)
+        case 8...15: Type2StaticLock(lock0: 0, lock1: 1 << UInt8(page - 8))
+        default: nil
+        }
+    }
+
     /// The locked pages among 3...15.
     public var lockedPages: [Int] { (3...15).filter(isPageLocked) }
 

@@ -1,0 +1,134 @@
+extension Type2Memory {
+    /// Plans setting a password on an NTAG21x or MIFARE Ultralight EV1 (datasheet
+    /// NTAG213/215/216 8.8 and 8.5.7, MF0ULX1 8.6).
+    ///
+    /// Steps, in this order, so that protection starts only once everything it relies on is in
+    /// place:
+    /// 1. PWD (always written: the image cannot show it, it reads back as 00h);
+    /// 2. PACK, with the two RFUI bytes 00h (always written, likewise);
+    /// 3. CFG1: ACCESS with PROT and AUTHLIM as asked, the other bits (CFGLCK, NFC counter,
+    ///    RFUI) and bytes as they are; left out when unchanged;
+    /// 4. CFG0 with AUTH0 last, which turns protection on; the MIRROR, RFUI and MIRROR_PAGE
+    ///    bytes as they are; left out when unchanged.
+    ///
+    /// The CC is never written: setting a proprietary access nibble (as some tools do) is
+    /// one-time programmable and makes the tag unreadable to phones. PWD and PACK steps are
+    /// ``PlanStep/isSecret`` and no reason names them. When the tag is already protected from
+    /// a page the plan writes, ``TagWritePlan/requiresAuthentication`` is set (the old
+    /// password). After the plan a session should re-select the tag and verify the PACK with
+    /// PWD_AUTH before trusting it.
+    ///
+    /// With CFGLCK set, CFG0 and CFG1 cannot change: the plan is refused when they would have
+    /// to, and changes only PWD and PACK when they already hold the wanted values (CFGLCK does
+    /// not lock those two pages).
+    ///
+    /// - Throws: ``TagMemoryError/Code/unsupportedChip`` for a chip without PWD_AUTH pages
+    ///   (or an unknown chip); ``TagMemoryError/Code/truncatedImage`` when the image does not
+    ///   hold them; ``TagMemoryError/Code/invalidArgument`` for a password that is not 4 bytes,
+    ///   a PACK that is not 2, an AUTHLIM outside 0-7 or an AUTH0 outside the chip's pages;
+    ///   ``TagMemoryError/Code/conflictingState`` when CFGLCK keeps CFG0 or CFG1 from changing.
+    public func passwordPlan(_ settings: Type2PasswordSettings) throws(TagMemoryError) -> TagWritePlan {
+        let (chip, pages, configuration) = try passwordConfiguration()
+        guard settings.password.count == 4 else {
+            throw TagMemoryError(.invalidArgument, "a password has 4 bytes, not \(settings.password.count)")
+        }
+        guard settings.passwordAcknowledge.count == 2 else {
+            throw TagMemoryError(.invalidArgument, "a PACK has 2 bytes, not \(settings.passwordAcknowledge.count)")
+        }
+        guard (0...7).contains(settings.authenticationLimit) else {
+            throw TagMemoryError(.invalidArgument, "AUTHLIM is 0 to 7, not \(settings.authenticationLimit)")
+        }
+        let auth0 = settings.firstProtectedPage ?? chip.userPages.lowerBound
+        guard (0..<chip.pageCount).contains(auth0) else {
+            throw TagMemoryError(
+                .invalidArgument,
+                "AUTH0 \(auth0) protects nothing on \(chip.name) (pages 0-\(chip.pageCount - 1)); "
+                    + "to turn protection off use the removal plan")
+        }
+        var wanted = configuration
+        wanted.isReadProtected = settings.protectsReading
+        wanted.authenticationLimit = settings.authenticationLimit
+        wanted.auth0 = UInt8(truncatingIfNeeded: auth0)
+        try checkConfigurationUnlocked(configuration, wanted: wanted)
+
+        var builder = Type2PlanBuilder(memory: self)
+        builder.write(page: pages.password, data: settings.password, reason: "PWD: the new password", isSecret: true)
+        builder.write(
+            page: pages.passwordAcknowledge, data: settings.passwordAcknowledge + [0x00, 0x00],
+            reason: "PACK: what the tag answers a correct PWD_AUTH with", isSecret: true)
+        builder.write(
+            page: pages.cfg1, data: wanted.cfg1,
+            reason: "CFG1 ACCESS \(Type2Hex.byte(wanted.access)): "
+                + (settings.protectsReading ? "reading and writing" : "writing") + " protected, "
+                + (settings.authenticationLimit == 0
+                    ? "unlimited attempts" : "at most \(settings.authenticationLimit) failed attempts"))
+        builder.write(
+            page: pages.cfg0, data: wanted.cfg0,
+            reason: "CFG0 AUTH0 \(Type2Hex.byte(wanted.auth0)) last: protection starts at page \(auth0)")
+        return builder.plan
+    }
+
+    /// Plans removing password protection (datasheet NTAG213/215/216 8.8, MF0ULX1 8.6).
+    ///
+    /// Steps: CFG0 with AUTH0 FFh first (the write needs the current password when CFG0 is
+    /// protected: ``TagWritePlan/requiresAuthentication`` says so), then, as asked, CFG1 with
+    /// PROT and AUTHLIM cleared (other bits kept), PWD back to FF FF FF FF and PACK to 00 00
+    /// (the factory values, secret steps like any PWD or PACK write). Unchanged CFG pages are
+    /// left out.
+    ///
+    /// - Throws: ``TagMemoryError/Code/unsupportedChip`` for a chip without PWD_AUTH pages;
+    ///   ``TagMemoryError/Code/truncatedImage`` when the image does not hold them;
+    ///   ``TagMemoryError/Code/conflictingState`` when CFGLCK keeps CFG0 or CFG1 from changing.
+    public func passwordRemovalPlan(
+        resetsAccess: Bool = true, resetsPassword: Bool = true
+    ) throws(TagMemoryError) -> TagWritePlan {
+        let (_, pages, configuration) = try passwordConfiguration()
+        var wanted = configuration
+        wanted.auth0 = 0xFF
+        if resetsAccess {
+            wanted.isReadProtected = false
+            wanted.authenticationLimit = 0
+        }
+        try checkConfigurationUnlocked(configuration, wanted: wanted)
+        var builder = Type2PlanBuilder(memory: self)
+        builder.write(page: pages.cfg0, data: wanted.cfg0, reason: "CFG0 AUTH0 FF first: protection off")
+        builder.write(
+            page: pages.cfg1, data: wanted.cfg1,
+            reason: "CFG1 ACCESS \(Type2Hex.byte(wanted.access)): PROT and AUTHLIM cleared")
+        if resetsPassword {
+            builder.write(
+                page: pages.password, data: [0xFF, 0xFF, 0xFF, 0xFF], reason: "PWD back to the factory value",
+                isSecret: true)
+            builder.write(
+                page: pages.passwordAcknowledge, data: [0x00, 0x00, 0x00, 0x00],
+                reason: "PACK back to the factory value", isSecret: true)
+        }
+        return builder.plan
+    }
+
+    /// The chip, its configuration pages and their content, or why a password plan cannot be made.
+    private func passwordConfiguration() throws(TagMemoryError) -> (
+        Type2Chip, Type2Chip.ConfigurationPages, Type2Configuration
+    ) {
+        guard let chip, let pages = chip.configurationPages else {
+            throw TagMemoryError(
+                .unsupportedChip, "\(chip?.name ?? "an unknown chip") has no PWD_AUTH configuration pages")
+        }
+        let configuration = try Type2Configuration(chip: chip, memory: bytes)
+        return (chip, pages, configuration)
+    }
+
+    /// Throws ``TagMemoryError/Code/conflictingState`` when CFGLCK is set and CFG0 or CFG1
+    /// would have to change.
+    private func checkConfigurationUnlocked(
+        _ configuration: Type2Configuration, wanted: Type2Configuration
+    ) throws(TagMemoryError) {
+        guard configuration.isConfigurationLocked,
+            configuration.cfg0 != wanted.cfg0 || configuration.cfg1 != wanted.cfg1
+        else { return }
+        throw TagMemoryError(
+            .conflictingState,
+            at: Type2Page.firstByte(of: configuration.chip.configurationPages?.cfg1 ?? 0),
+            "CFGLCK is set: CFG0 and CFG1 are locked for good and cannot take the new AUTH0 or ACCESS")
+    }
+}
