@@ -24,14 +24,14 @@ let package = Package(
         // Tag memory layouts (Type 2, Type 4, MIFARE Classic), plans and dumps: pure Swift, no I/O.
         .target(name: "TagMemory", dependencies: ["NDEF"], swiftSettings: strictSettings),
         // The command-line surface as a library, so its parser can be tested directly.
-        .target(name: "NDEFCommandLine", dependencies: ["NDEF"], swiftSettings: strictSettings),
+        .target(name: "NDEFCommandLine", dependencies: ["NDEF", "TagMemory"], swiftSettings: strictSettings),
         .executableTarget(name: "ndeftool", dependencies: ["NDEFCommandLine"], swiftSettings: strictSettings),
         .executableTarget(name: "NDEFBenchmarks", dependencies: ["NDEF"], swiftSettings: strictSettings),
         .testTarget(name: "NDEFTests", dependencies: ["NDEF", "NDEFFoundation"], swiftSettings: strictSettings),
         .testTarget(name: "TagMemoryTests", dependencies: ["TagMemory", "NDEF"], swiftSettings: strictSettings),
         .testTarget(
             name: "NDEFCommandLineTests",
-            dependencies: ["NDEFCommandLine", "NDEF"],
+            dependencies: ["NDEFCommandLine", "NDEF", "TagMemory"],
             swiftSettings: strictSettings
         ),
     ],

@@ -29,6 +29,11 @@ import Testing
         #expect(help(["help", "decode"]) == Self.decode)
     }
 
+    @Test func inspect() {
+        #expect(help(["inspect", "--help"]) == Self.inspect)
+        #expect(help(["help", "inspect"]) == Self.inspect)
+    }
+
     @Test func version() {
         #expect(help(["--version"]) == "0.1.0\n")
         #expect(help(["encode", "--version"]) == "0.1.0\n")
@@ -36,7 +41,7 @@ import Testing
     }
 
     @Test func helpLinesFitTheScreen() {
-        for text in [Self.topLevel, Self.decode] {
+        for text in [Self.topLevel, Self.decode, Self.inspect] {
             for line in text.split(separator: "\n") {
                 #expect(line.count <= 80, "\(line)")
             }
@@ -52,7 +57,7 @@ import Testing
         Exit status:
           0   success
           64  usage error: unknown option, missing or invalid argument
-          65  malformed input data (NDEF, hex or JSON)
+          65  malformed input data (NDEF, hex, JSON or a tag dump)
           66  input file missing or unreadable
           74  I/O error, for example the output cannot be written
 
@@ -65,6 +70,7 @@ import Testing
         SUBCOMMANDS:
           encode                  Build an NDEF message from record specifications.
           decode                  Describe an NDEF message.
+          inspect                 Show the memory map and NDEF message of a tag dump.
 
           See 'ndeftool help <subcommand>' for detailed help.
 
@@ -194,6 +200,55 @@ import Testing
           --json                  Print the message as JSON ({"records":[...]}).
           --lenient               Recover what can be read from a damaged message; list
                                   each problem skipped on standard error.
+          --version               Show the version.
+          -h, --help              Show help information.
+
+
+        """
+
+    static let inspect = """
+        OVERVIEW: Show the memory map and NDEF message of a tag dump.
+
+        Reads a dump of an NFC Forum Type 2 tag (NTAG21x, MIFARE Ultralight) in any
+        format ndeftool knows, detected from its content: a raw image (libnfc .mfd),
+        hex text (one page per line, # comments), a Flipper Zero .nfc file, a proxmark3
+        .bin or .json dump.
+
+        Prints the chip and how it was identified (GET_VERSION in the dump, else the
+        chip name in the file, else the page count), the UID and its check bytes, the
+        capability container, the static and dynamic lock bits and the pages they lock,
+        every TLV with its byte and page addresses, the memory map, the password
+        configuration (AUTH0, PROT, CFGLCK, AUTHLIM, NFC counter), the originality
+        signature and counters when the dump has them, the NDEF status and capacity,
+        and the message, described as 'ndeftool decode' does. PWD and PACK are never
+        shown: only whether the dump records them and whether they differ from the
+        factory values.
+
+        What the tag holds does not change the exit status: a blank, locked or damaged
+        tag is reported with status 0 (see 'status' and 'problem' in the JSON). A
+        MIFARE Classic image is recognised but not mapped yet: it is reported with its
+        UID and status notSupported. Exit status 65 means the file is not a readable
+        dump; the message names the line or byte.
+
+        Examples:
+          ndeftool inspect tag.nfc
+          ndeftool inspect --json hf-mfu-dump.json
+          ndeftool inspect --format raw --chip ntag215 dump.bin
+          ndeftool inspect - < pages.txt
+
+        USAGE: ndeftool inspect [--format <format>] [--chip <name>] [--json] [<file>]
+
+        ARGUMENTS:
+          <file>                  The dump, - for standard input. (default: -)
+
+        OPTIONS:
+          --format <format>       Read the dump as <format> instead of detecting it.
+                                  (values: raw, proxmark-binary, hex, flipper,
+                                  proxmark-json)
+          --chip <name>           Read the memory as this chip's, whatever the dump
+                                  says. (values: ntag210, ntag212, ntag213, ntag215,
+                                  ntag216, ultralight, ultralight-c, mf0ul11, mf0ul21)
+          --json                  Print the findings as JSON.
           --version               Show the version.
           -h, --help              Show help information.
 

@@ -25,7 +25,8 @@ struct SplitMix64: RandomNumberGenerator {
         "--title", "--action", "--icon", "--size", "--auth", "--encryption", "--mac", "--key-file", "--key-env",
         "--", "-", "-h", "--help", "--version", "--x=1", "--hex=", "0", "1", "5", "7", "-1", "99999999999999999999",
         "a/b", "x:y", "https://example.com", "", "é", "0102", "zz", "save", "open", "en", "Hi@de", "=", "--=",
-        "/nonexistent", "/dev/null", "a.png", "HOME", "ff:ff:ff:ff:ff:ff",
+        "/nonexistent", "/dev/null", "a.png", "HOME", "ff:ff:ff:ff:ff:ff", "inspect", "--format", "--chip",
+        "ntag215", "ultralight-c", "hex", "raw", "flipper", "proxmark-binary", "proxmark-json",
     ]
 
     static let allowed: Set<Int32> = [0, 64, 65, 66, 74]

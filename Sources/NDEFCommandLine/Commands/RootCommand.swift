@@ -20,6 +20,6 @@ enum RootCommand {
             \(exitStatusTable)
             """,
         version: NDEFToolVersion.current,
-        subcommands: [EncodeCommand.spec, DecodeCommand.spec, HelpCommand.spec]
+        subcommands: [EncodeCommand.spec, DecodeCommand.spec, InspectCommand.spec, HelpCommand.spec]
     )
 }

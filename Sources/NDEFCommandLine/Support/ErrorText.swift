@@ -1,4 +1,5 @@
 import NDEF
+import TagMemory
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -12,6 +13,13 @@ enum ErrorText {
     static func malformed(_ error: NDEFError, in source: String? = nil) -> String {
         var text = "malformed NDEF message"
         if let source { text += " in \(source)" }
+        if let offset = error.offset { text += " at byte \(offset)" }
+        return text + ": \(error.reason) (\(error.code.rawValue))"
+    }
+
+    /// `malformed Flipper NFC file in 'tag.nfc' at byte 412: line 27: ... (malformed-dump)`.
+    static func malformed(_ error: TagMemoryError, in source: String, reading format: TagDumpFormat?) -> String {
+        var text = "malformed \(format?.description ?? "tag dump") in \(source)"
         if let offset = error.offset { text += " at byte \(offset)" }
         return text + ": \(error.reason) (\(error.code.rawValue))"
     }

@@ -16,7 +16,7 @@ enum ExitStatus: Int32, Sendable, Hashable, CaseIterable {
         switch self {
         case .success: "success"
         case .usage: "usage error: unknown option, missing or invalid argument"
-        case .dataError: "malformed input data (NDEF, hex or JSON)"
+        case .dataError: "malformed input data (NDEF, hex, JSON or a tag dump)"
         case .noInput: "input file missing or unreadable"
         case .ioError: "I/O error, for example the output cannot be written"
         }

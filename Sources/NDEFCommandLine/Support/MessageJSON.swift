@@ -8,14 +8,14 @@ import NDEF
 
 /// The JSON contract of a message as printed: pretty, keys sorted, slashes not escaped.
 enum MessageJSON {
-    /// `message` as JSON text (without a final newline).
-    static func text(of message: NFCNDEFMessage) throws(CommandLineError) -> String {
+    /// `message` (or any value with a JSON form) as JSON text (without a final newline).
+    static func text(of message: some Encodable) throws(CommandLineError) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         do {
             return String(decoding: try encoder.encode(message), as: UTF8.self)
         } catch {
-            throw CommandLineError(.dataError, "cannot write the message as JSON: \(error)")
+            throw CommandLineError(.dataError, "cannot write the JSON output: \(error)")
         }
     }
 }

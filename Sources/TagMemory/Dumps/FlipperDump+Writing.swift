@@ -36,7 +36,8 @@ extension FlipperDump {
             throw TagMemoryError(
                 .invalidArgument, "\(readPages) pages read is not between 0 and the \(dump.pageCount) pages")
         }
-        let chip = dump.chipName ?? UltralightChip.identify(dump)?.flipperName ?? "Mifare Ultralight"
+        let identified = dump.chipIdentification?.chip.flatMap(FlipperChipNames.name(of:))
+        let chip = dump.chipName ?? identified ?? "Mifare Ultralight"
         guard !chip.isEmpty, !chip.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else {
             throw TagMemoryError(.invalidArgument, "the chip name must be one line of text")
         }

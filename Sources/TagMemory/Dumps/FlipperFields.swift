@@ -212,7 +212,7 @@ struct FlipperFields {
             }
             return ultralightType
         }
-        guard UltralightChip.named(deviceType.value) != nil else {
+        guard FlipperChipNames.isKnown(deviceType.value) else {
             throw DumpText.error(
                 deviceType.line,
                 "device type \"\(deviceType.value)\" is not an NTAG/Ultralight type: only NTAG/Ultralight files "

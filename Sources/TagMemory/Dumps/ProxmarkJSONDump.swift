@@ -136,16 +136,20 @@ enum ProxmarkJSONDump {
         return value.kind
     }
 
-    /// Writes a dump as proxmark3 does: the UID from pages 0-1, missing fields as zeros.
+    /// Writes a dump as proxmark3 does, missing fields as zeros. The UID is the dump's own
+    /// (``TagDump/uid``, as read from `Card.UID`), else the one in pages 0-1 as proxmark3 takes
+    /// it, so a dump read from this format keeps its UID when written again.
     static func encode(_ dump: TagDump) throws(TagMemoryError) -> [UInt8] {
         try RawDump.checkMemory(of: dump)
         guard dump.layout == .type2 else {
             throw TagMemoryError(.invalidArgument, "a proxmark3 mfu dump holds Type 2 pages, not MIFARE Classic")
         }
-        guard dump.pageCount >= 2 else {
+        guard let uid = dump.effectiveUID else {
             throw TagMemoryError(.invalidArgument, "a proxmark3 mfu dump takes its UID from pages 0 and 1")
         }
-        let uid = Array(dump.memory[0..<3]) + Array(dump.memory[4..<8])
+        guard [4, 7, 10].contains(uid.count) else {
+            throw TagMemoryError(.invalidArgument, "a UID has 4, 7 or 10 bytes, not \(uid.count)")
+        }
         var card: [(String, [UInt8])] = [
             ("UID", uid),
             ("Version", try TagDump.fixedLength(dump.version, 8, "GET_VERSION")),

@@ -116,10 +116,12 @@ public struct TagDump: Sendable, Hashable, CustomStringConvertible {
 
     /// The PWD recorded in the memory image, when the chip is known and the dump tool wrote it.
     ///
-    /// The chip comes from ``chipName``, else ``version``, else the page count of a libnfc
-    /// dump. PWD sits at page 0x2B/0x85/0xE5 on NTAG213/215/216 (datasheet 8.5.7), 0x12/0x27
-    /// on MF0UL11/MF0UL21 (MF0ULX1, 8.5). A tag reads it back as zeros, so zeros mean "not
-    /// recorded" and give nil; libnfc (`--pw`), proxmark3 and Flipper store a known password.
+    /// The chip is the one ``chipIdentification`` finds (GET_VERSION, else ``chipName``, else
+    /// the page count of a libnfc dump) and the page is the catalogue's: PWD sits at page
+    /// 0x2B/0x85/0xE5 on NTAG213/215/216 (datasheet 8.5.7), 0x12/0x27 on MF0UL11/MF0UL21
+    /// (MF0ULX1, 8.5). A chip outside ``Type2ChipCatalogue`` gives nil. A tag reads PWD back as
+    /// zeros, so zeros mean "not recorded" and give nil; libnfc (`--pw`), proxmark3 and Flipper
+    /// store a known password.
     public var password: [UInt8]? {
         guard let page = passwordPage, let bytes = self.page(page), bytes.contains(where: { $0 != 0 }) else {
             return nil
@@ -136,10 +138,7 @@ public struct TagDump: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The PWD page of the chip this dump is from, when the chip can be told.
-    private var passwordPage: Int? {
-        guard layout == .type2 else { return nil }
-        return UltralightChip.identify(self)?.passwordPage
-    }
+    private var passwordPage: Int? { chipIdentification?.passwordPage }
 
     /// One line: the chip (as the file names it or GET_VERSION identifies it), the size, the
     /// UID and how much was read. Never PWD or PACK.
@@ -147,7 +146,7 @@ public struct TagDump: Sendable, Hashable, CustomStringConvertible {
         var parts: [String] = []
         let unit = layout == .type2 ? "page" : "block"
         let fallback = layout == .type2 ? "Type 2 tag" : "MIFARE Classic"
-        let identified = version.flatMap(UltralightChip.identified(byVersion:))?.flipperName
+        let identified = version.flatMap { Type2ChipCatalogue.chip(forVersion: $0) }?.name
         let name = chipName ?? (layout == .type2 ? identified : nil) ?? fallback
         parts.append("\(name): \(pageCount) \(unit)\(pageCount == 1 ? "" : "s") (\(memory.count) bytes)")
         if let uid = effectiveUID { parts.append("UID " + DumpText.hex(uid, separator: ":")) }

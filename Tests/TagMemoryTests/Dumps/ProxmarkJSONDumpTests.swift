@@ -24,6 +24,20 @@ struct ProxmarkJSONDumpTests {
         #expect(bytes.last == UInt8(ascii: "}"), "jansson writes no final line break")
     }
 
+    @Test("A Card UID that differs from pages 0-1 survives a write (the round trip Scripts/fuzz --target dumps checks)")
+    func statedUIDKept() throws {
+        let text = String(decoding: try DumpFixtures.bytes(Self.fixture), as: UTF8.self)
+        let edited = text.replacingFirst(#""UID": "04A1B2C3D4E5F6""#, with: #""UID": "04A1B2C3D4E5F7""#)
+        let dump = try TagDump(decoding: utf8(edited), format: .proxmarkJSON)
+        #expect(dump.uid == hex("04 A1 B2 C3 D4 E5 F7"))
+        let again = try TagDump(decoding: try dump.encoded(as: .proxmarkJSON), format: .proxmarkJSON)
+        #expect(again == dump)
+        #expect(try again.encoded(as: .proxmarkJSON) == utf8(edited))
+        var odd = dump
+        odd.uid = [1, 2, 3]
+        #expect(dumpError { _ = try odd.encoded(as: .proxmarkJSON) }?.code == .invalidArgument)
+    }
+
     @Test("Blocks may come in any order; Card fields are optional, as in loadFileJSONex")
     func lenientWhereProxmarkIs() throws {
         let text = #"{"FileType":"mfu","blocks":{"1":"C3D4E5F6","0":"04A1B29F"}}"#

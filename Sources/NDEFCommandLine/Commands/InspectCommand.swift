@@ -1,0 +1,97 @@
+import NDEF
+import TagMemory
+
+/// `ndeftool inspect`: reads a tag dump and prints the tag's memory map and NDEF message.
+enum InspectCommand {
+    /// The chips `--chip` names, by the word typed.
+    static let chips: [(name: String, chip: Type2Chip)] = [
+        ("ntag210", .ntag210), ("ntag212", .ntag212), ("ntag213", .ntag213), ("ntag215", .ntag215),
+        ("ntag216", .ntag216), ("ultralight", .mifareUltralight), ("ultralight-c", .mifareUltralightC),
+        ("mf0ul11", .mifareUltralightEV1MF0UL11), ("mf0ul21", .mifareUltralightEV1MF0UL21),
+    ]
+
+    static let format = OptionSpec.option(
+        "format",
+        value: "format",
+        values: TagDumpFormat.allCases.map(\.rawValue),
+        help: "Read the dump as <format> instead of detecting it."
+    )
+    static let chip = OptionSpec.option(
+        "chip",
+        value: "name",
+        values: chips.map(\.name),
+        help: "Read the memory as this chip's, whatever the dump says."
+    )
+    static let json = OptionSpec.flag("json", help: "Print the findings as JSON.")
+
+    /// The command.
+    static let spec = CommandSpec(
+        name: "inspect",
+        abstract: "Show the memory map and NDEF message of a tag dump.",
+        discussion: """
+            Reads a dump of an NFC Forum Type 2 tag (NTAG21x, MIFARE Ultralight) in any \
+            format ndeftool knows, detected from its content: a raw image (libnfc .mfd), \
+            hex text (one page per line, # comments), a Flipper Zero .nfc file, a proxmark3 \
+            .bin or .json dump.
+
+            Prints the chip and how it was identified (GET_VERSION in the dump, else the \
+            chip name in the file, else the page count), the UID and its check bytes, the \
+            capability container, the static and dynamic lock bits and the pages they lock, \
+            every TLV with its byte and page addresses, the memory map, the password \
+            configuration (AUTH0, PROT, CFGLCK, AUTHLIM, NFC counter), the originality \
+            signature and counters when the dump has them, the NDEF status and capacity, \
+            and the message, described as 'ndeftool decode' does. PWD and PACK are never \
+            shown: only whether the dump records them and whether they differ from the \
+            factory values.
+
+            What the tag holds does not change the exit status: a blank, locked or damaged \
+            tag is reported with status 0 (see 'status' and 'problem' in the JSON). A \
+            MIFARE Classic image is recognised but not mapped yet: it is reported with its \
+            UID and status notSupported. Exit status 65 means the file is not a readable \
+            dump; the message names the line or byte.
+
+            Examples:
+              ndeftool inspect tag.nfc
+              ndeftool inspect --json hf-mfu-dump.json
+              ndeftool inspect --format raw --chip ntag215 dump.bin
+              ndeftool inspect - < pages.txt
+            """,
+        arguments: [
+            ArgumentSpec("file", help: "The dump, - for standard input.", optional: true, default: "-")
+        ],
+        options: [format, chip, json],
+        run: run
+    )
+
+    @Sendable static func run(_ invocation: CommandInvocation) throws(CommandLineError) -> ExitStatus {
+        let values = invocation.values
+        let path = values.argument("file") ?? "-"
+        let source = InputReader.name(of: path)
+        var inputs = InputReader(io: invocation.io)
+        let bytes = try inputs.read(path, for: "<file>")
+        let forcedFormat = values.value(format.long).flatMap(TagDumpFormat.init(rawValue:))
+        let forcedChip = values.value(chip.long).flatMap { name in chips.first { $0.name == name }?.chip }
+        var format: TagDumpFormat? = forcedFormat
+        let dump: TagDump
+        do {
+            let chosen: TagDumpFormat
+            if let forcedFormat { chosen = forcedFormat } else { chosen = try detect(bytes, path: path) }
+            format = chosen
+            dump = try TagDump(decoding: bytes, format: chosen)
+        } catch {
+            throw CommandLineError(.dataError, ErrorText.malformed(error, in: source, reading: format))
+        }
+        let report = InspectReport(dump: dump, format: format ?? .raw, chip: forcedChip)
+        if values.flag(json.long) {
+            try invocation.io.writeOutput(try MessageJSON.text(of: report) + "\n")
+        } else {
+            try invocation.io.writeOutput(report.text)
+        }
+        return .success
+    }
+
+    /// The format of `bytes`, by content (``TagDump/detect(_:fileName:)``).
+    private static func detect(_ bytes: [UInt8], path: String) throws(TagMemoryError) -> TagDumpFormat {
+        try TagDump.detect(bytes, fileName: path == "-" ? nil : path)
+    }
+}

@@ -1,0 +1,97 @@
+import NDEF
+import TagMemory
+
+/// Which chip the memory is read as, and how that was decided: `--chip`, else GET_VERSION in
+/// the dump, else the chip name in the file, else the page count (``Type2ChipIdentification``).
+struct InspectChipFacts: Encodable {
+    /// What decided the chip.
+    enum Source: String, Encodable {
+        case option, getVersion, chipName, pageCount
+    }
+
+    /// The chip, nil when the evidence names none ndeftool knows.
+    var chip: Type2Chip?
+    /// What decided it.
+    var source: Source
+    /// The GET_VERSION response the dump records (nil when absent or all zeros).
+    var version: [UInt8]?
+    /// The chip name the file states.
+    var nameInFile: String?
+    /// Other chips the evidence fits equally (same page count and memory layout).
+    var alternatives: [Type2Chip]
+    /// The pages in the image.
+    var imagePages: Int
+
+    init(dump: TagDump, forced: Type2Chip?) {
+        imagePages = dump.pageCount
+        nameInFile = dump.chipName
+        version = dump.version.flatMap { $0.contains { $0 != 0 } ? $0 : nil }
+        alternatives = []
+        if let forced {
+            chip = forced
+            source = .option
+            return
+        }
+        let identification = dump.chipIdentification
+        chip = identification?.chip
+        alternatives = Array(identification?.candidates.dropFirst() ?? [])
+        switch identification?.evidence {
+        case .getVersion: source = .getVersion
+        case .chipName: source = .chipName
+        case .pageCount, nil: source = .pageCount
+        }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case name, typeCode, pages, userMemory, identifiedBy, getVersion, nameInFile, alternatives
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(chip?.name, forKey: .name)
+        try container.encode(chip?.typeCode, forKey: .typeCode)
+        try container.encode(chip?.pageCount, forKey: .pages)
+        try container.encode(chip?.userMemorySize, forKey: .userMemory)
+        try container.encode(source, forKey: .identifiedBy)
+        try container.encode(version.map { NDEFHex.encode($0) }, forKey: .getVersion)
+        try container.encode(nameInFile, forKey: .nameInFile)
+        try container.encode(alternatives.map(\.name), forKey: .alternatives)
+    }
+
+    /// `chip: NTAG213 (NT2H1311), 45 pages, 144 bytes of user memory`, then how it was told.
+    var lines: [String] {
+        guard let chip else {
+            let why: String
+            switch source {
+            case .getVersion:
+                why = "GET_VERSION \(InspectFormatting.hex(version ?? [])) names no chip ndeftool knows"
+            case .chipName: why = "the file names \"\(nameInFile ?? "")\", a chip ndeftool does not know"
+            case .pageCount, .option: why = "no chip ndeftool knows has \(imagePages) pages"
+            }
+            return ["chip: unknown: \(why)", "  the memory is read with the NFC Forum defaults (Type 2 Tag 1.1)"]
+        }
+        var lines = [
+            "chip: \(chip.name) (\(chip.typeCode)), \(InspectFormatting.count(chip.pageCount, "page")), "
+                + "\(chip.userMemorySize) bytes of user memory"
+        ]
+        switch source {
+        case .option: lines.append("  chosen with --chip")
+        case .getVersion: lines.append("  identified by GET_VERSION " + InspectFormatting.hex(version ?? []))
+        case .chipName: lines.append("  identified by the chip name in the file, \"\(nameInFile ?? "")\"")
+        case .pageCount:
+            var line = "  identified by the page count, \(imagePages)"
+            if !alternatives.isEmpty {
+                let others = alternatives.map { "\($0.name) (\($0.typeCode))" }.joined(separator: ", ")
+                line += "; \(others) has as many pages and the same memory layout"
+            }
+            lines.append(line)
+        }
+        let readable = chip.pageCount - (chip.unreadablePages?.count ?? 0)
+        if imagePages < readable, let missing = AddressSpan(imagePages..<chip.pageCount) {
+            lines.append("  the image has \(imagePages) pages: \(missing.text("page")) are not in the dump")
+        } else if imagePages > chip.pageCount {
+            lines.append("  the image has \(imagePages) pages, \(imagePages - chip.pageCount) more than the chip")
+        }
+        return lines
+    }
+}

@@ -1,0 +1,71 @@
+import NDEF
+
+/// An inclusive range of pages or bytes as `inspect` reports it: `{"first": 4, "last": 39}`
+/// in JSON, `pages 4-39` or `page 4` in text.
+struct AddressSpan: Encodable, Hashable {
+    /// The first page or byte.
+    var first: Int
+    /// The last page or byte (included).
+    var last: Int
+
+    /// The span of a closed range.
+    init(_ range: ClosedRange<Int>) {
+        first = range.lowerBound
+        last = range.upperBound
+    }
+
+    /// The span of a non-empty half-open range, nil for an empty one.
+    init?(_ range: Range<Int>) {
+        guard !range.isEmpty else { return nil }
+        first = range.lowerBound
+        last = range.upperBound - 1
+    }
+
+    /// `page 4`, `pages 4-39` (or `byte`/`bytes`).
+    func text(_ unit: String) -> String {
+        first == last ? "\(unit) \(first)" : "\(unit)s \(first)-\(last)"
+    }
+
+    /// The spans of runs of consecutive numbers in `numbers` (sorted, duplicates ignored).
+    static func runs(_ numbers: some Sequence<Int>) -> [AddressSpan] {
+        var spans: [AddressSpan] = []
+        for number in Set(numbers).sorted() {
+            if let last = spans.last, last.last + 1 == number {
+                spans[spans.count - 1].last = number
+            } else {
+                spans.append(AddressSpan(number...number))
+            }
+        }
+        return spans
+    }
+
+    /// `0-1, 3, 16-31`.
+    static func list(_ spans: [AddressSpan]) -> String {
+        spans.map { $0.first == $0.last ? "\($0.first)" : "\($0.first)-\($0.last)" }.joined(separator: ", ")
+    }
+}
+
+/// Text and JSON conventions of `inspect`.
+enum InspectFormatting {
+    /// Bytes as upper-case hex pairs separated by spaces, as dump tools print pages: `E1 10 12 00`.
+    static func hex(_ bytes: some Sequence<UInt8>) -> String {
+        bytes.map { byte in
+            let digits = NDEFHex.encode([byte]).uppercased()
+            return digits
+        }.joined(separator: " ")
+    }
+
+    /// One byte as `E1h`.
+    static func byte(_ value: UInt8) -> String { NDEFHex.encode([value]).uppercased() + "h" }
+
+    /// `bytes 16-20 (pages 4-5)`, or `pages 4-39` when the range is whole pages.
+    static func location(_ range: Range<Int>) -> String {
+        guard let bytes = AddressSpan(range) else { return "nowhere" }
+        let pages = AddressSpan((range.lowerBound / 4)...((range.upperBound - 1) / 4))
+        if range.lowerBound % 4 == 0, range.upperBound % 4 == 0 { return pages.text("page") }
+        return bytes.text("byte") + " (" + pages.text("page") + ")"
+    }
+
+    /// `1 page`, `2 pages`.
+    static func count(_ number: Int, _ noun: String) -> String { MessageDescription.count(number, noun) }
+}

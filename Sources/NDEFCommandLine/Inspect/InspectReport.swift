@@ -1,0 +1,93 @@
+import NDEF
+import TagMemory
+
+/// Everything `ndeftool inspect` reports about a dump, built once and printed as text
+/// (``text``) or JSON (``encode(to:)``), so both show the same facts.
+///
+/// A Type 2 image is read with ``Type2Memory`` as the chip it comes from (``InspectChipFacts``),
+/// up to the pages the reading tool managed to read. A MIFARE Classic image is recognised but
+/// not mapped yet: its status is ``NFCNDEFStatus/notSupported`` with a problem saying so.
+struct InspectReport: Encodable {
+    var dump: InspectDumpFacts
+    var chip: InspectChipFacts?
+    var uid: InspectUIDFacts?
+    var capabilityContainer: InspectCapabilityFacts?
+    var locks: InspectLockFacts?
+    var tlvs: [InspectTLVFacts]
+    var regions: [InspectRegionFacts]
+    var password: InspectPasswordFacts?
+    var originality: InspectOriginalityFacts
+    /// The NDEF status and capacity (T2T 1.1, 6.3; CoreNFC's `queryNDEFStatus`).
+    var status: NDEFTagStatus
+    /// Why the status is not read/write.
+    var statusReason: String?
+    /// The address of the NDEF Message TLV's T byte.
+    var ndefTLVAddress: Int?
+    /// The NDEF Message TLV's value: the message bytes (empty on an initialized tag).
+    var ndef: [UInt8]?
+    /// The message, strictly decoded.
+    var message: NFCNDEFMessage?
+    /// What keeps the message from being read.
+    var problem: TagMemoryError?
+
+    /// The report on `dump`, read in `format`, as the chip `forced` when given.
+    init(dump: TagDump, format: TagDumpFormat, chip forced: Type2Chip? = nil) {
+        self.dump = InspectDumpFacts(dump: dump, format: format)
+        originality = InspectOriginalityFacts(dump: dump)
+        guard dump.layout == .type2 else {
+            uid = InspectUIDFacts(mifareClassic: dump.memory, stated: dump.uid)
+            tlvs = []
+            regions = []
+            status = NDEFTagStatus(status: .notSupported, capacity: 0)
+            statusReason = Self.mifareClassicReason
+            problem = TagMemoryError(.unsupportedChip, Self.mifareClassicReason)
+            return
+        }
+        let chip = InspectChipFacts(dump: dump, forced: forced)
+        self.chip = chip
+        let image = Array(dump.memory.prefix(self.dump.usedUnitCount * TagDump.Layout.type2.unitSize))
+        let memory = Type2Memory(bytes: image, chip: chip.chip)
+        uid = InspectUIDFacts(type2: image, stated: dump.uid)
+        capabilityContainer = InspectCapabilityFacts(memory: memory)
+        locks = InspectLockFacts(memory: memory)
+        tlvs = InspectTLVFacts.all(in: memory)
+        regions = memory.regions.map(InspectRegionFacts.init)
+        password = InspectPasswordFacts(memory: memory)
+        status = memory.ndefStatus
+        statusReason = memory.ndefStatusReason
+        ndefTLVAddress = memory.ndefTLVAddress
+        ndef = memory.ndefMessageBytes
+        message = memory.message
+        problem = memory.problem
+    }
+
+    /// The reason given for a MIFARE Classic image.
+    static let mifareClassicReason = "MIFARE Classic images are not inspected yet"
+
+    private enum CodingKeys: String, CodingKey {
+        case dump, chip, uid, capabilityContainer, locks, tlvs, regions, password, signature, counters
+        case tearingFlags, status, statusReason, capacity, ndefTLVAddress, ndef, message, problem
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(dump, forKey: .dump)
+        try container.encode(chip, forKey: .chip)
+        try container.encode(uid, forKey: .uid)
+        try container.encode(capabilityContainer, forKey: .capabilityContainer)
+        try container.encode(locks, forKey: .locks)
+        try container.encode(tlvs, forKey: .tlvs)
+        try container.encode(regions, forKey: .regions)
+        try container.encode(password, forKey: .password)
+        try container.encode(originality.signature.map { NDEFHex.encode($0) }, forKey: .signature)
+        try container.encode(originality.counters, forKey: .counters)
+        try container.encode(originality.tearingFlags.map { NDEFHex.encode($0) }, forKey: .tearingFlags)
+        try container.encode(status.status, forKey: .status)
+        try container.encode(statusReason, forKey: .statusReason)
+        try container.encode(status.capacity, forKey: .capacity)
+        try container.encode(ndefTLVAddress, forKey: .ndefTLVAddress)
+        try container.encode(ndef.map { NDEFHex.encode($0) }, forKey: .ndef)
+        try container.encode(message, forKey: .message)
+        try container.encode(problem.map(InspectProblem.init), forKey: .problem)
+    }
+}
