@@ -226,9 +226,9 @@ import Testing
 
         What the tag holds does not change the exit status: a blank, locked or damaged
         tag is reported with status 0 (see 'status' and 'problem' in the JSON). A
-        MIFARE Classic image is recognised but not mapped yet: it is reported with its
-        UID and status notSupported. Exit status 65 means the file is not a readable
-        dump; the message names the line or byte.
+        MIFARE Classic image (Mini, 1K, 4K) is read through its MIFARE Application
+        Directory: the NDEF sectors, the TLVs in them and the message. Exit status 65
+        means the file is not a readable dump; the message names the line or byte.
 
         Examples:
           ndeftool inspect tag.nfc

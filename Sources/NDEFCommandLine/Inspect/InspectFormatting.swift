@@ -59,11 +59,11 @@ enum InspectFormatting {
     static func byte(_ value: UInt8) -> String { NDEFHex.encode([value]).uppercased() + "h" }
 
     /// `bytes 16-20 (pages 4-5)`, or `pages 4-39` when the range is whole pages.
-    static func location(_ range: Range<Int>) -> String {
+    static func location(_ range: Range<Int>, unitSize: Int = 4, unit: String = "page") -> String {
         guard let bytes = AddressSpan(range) else { return "nowhere" }
-        let pages = AddressSpan((range.lowerBound / 4)...((range.upperBound - 1) / 4))
-        if range.lowerBound % 4 == 0, range.upperBound % 4 == 0 { return pages.text("page") }
-        return bytes.text("byte") + " (" + pages.text("page") + ")"
+        let units = AddressSpan((range.lowerBound / unitSize)...((range.upperBound - 1) / unitSize))
+        if range.lowerBound % unitSize == 0, range.upperBound % unitSize == 0 { return units.text(unit) }
+        return bytes.text("byte") + " (" + units.text(unit) + ")"
     }
 
     /// `1 page`, `2 pages`.

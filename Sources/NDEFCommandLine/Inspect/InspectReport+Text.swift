@@ -7,17 +7,11 @@ extension InspectReport {
         var lines = dump.lines
         lines += chip?.lines ?? []
         lines += uid?.lines ?? []
-        if dump.layout == .mifareClassic {
-            let blocks = dump.unitCount
-            let sectors = blocks <= 128 ? blocks / 4 : 32 + (blocks - 128) / 16
-            lines.append("MIFARE Classic: \(InspectFormatting.count(sectors, "sector"))")
-        }
+        lines += classic?.lines ?? []
         lines += capabilityContainer?.lines ?? []
         lines += locks?.lines ?? []
-        if dump.layout == .type2 {
-            lines.append(tlvs.isEmpty ? "TLVs: none read" : "TLVs:")
-            lines += tlvs.map { "  " + $0.line }
-        }
+        lines.append(tlvs.isEmpty ? "TLVs: none read" : "TLVs:")
+        lines += tlvs.map { "  " + $0.line }
         if !regions.isEmpty {
             lines.append("memory map:")
             lines += regions.map(\.line)

@@ -5,8 +5,8 @@ import TagMemory
 /// (``text``) or JSON (``encode(to:)``), so both show the same facts.
 ///
 /// A Type 2 image is read with ``Type2Memory`` as the chip it comes from (``InspectChipFacts``),
-/// up to the pages the reading tool managed to read. A MIFARE Classic image is recognised but
-/// not mapped yet: its status is ``NFCNDEFStatus/notSupported`` with a problem saying so.
+/// up to the pages the reading tool managed to read. A MIFARE Classic image is read with
+/// ``MifareClassicMemory``: MAD, NDEF sectors and the NDEF TLV across them.
 struct InspectReport: Encodable {
     var dump: InspectDumpFacts
     var chip: InspectChipFacts?
@@ -16,6 +16,8 @@ struct InspectReport: Encodable {
     var tlvs: [InspectTLVFacts]
     var regions: [InspectRegionFacts]
     var password: InspectPasswordFacts?
+    /// The MIFARE Application Directory and NDEF sectors of a MIFARE Classic image.
+    var classic: InspectClassicFacts?
     var originality: InspectOriginalityFacts
     /// The NDEF status and capacity (T2T 1.1, 6.3; CoreNFC's `queryNDEFStatus`).
     var status: NDEFTagStatus
@@ -35,12 +37,17 @@ struct InspectReport: Encodable {
         self.dump = InspectDumpFacts(dump: dump, format: format)
         originality = InspectOriginalityFacts(dump: dump)
         guard dump.layout == .type2 else {
+            let memory = MifareClassicMemory(dump: dump)
             uid = InspectUIDFacts(mifareClassic: dump.memory, stated: dump.uid)
-            tlvs = []
+            classic = InspectClassicFacts(memory: memory)
+            tlvs = InspectTLVFacts.all(in: memory.tlvScan, unitSize: 16)
             regions = []
-            status = NDEFTagStatus(status: .notSupported, capacity: 0)
-            statusReason = Self.mifareClassicReason
-            problem = TagMemoryError(.unsupportedChip, Self.mifareClassicReason)
+            status = memory.ndefStatus
+            statusReason = memory.ndefStatusReason
+            ndefTLVAddress = memory.ndefTLVAddress
+            ndef = memory.ndefMessageBytes
+            message = memory.message
+            problem = memory.problem
             return
         }
         let chip = InspectChipFacts(dump: dump, forced: forced)
@@ -50,7 +57,7 @@ struct InspectReport: Encodable {
         uid = InspectUIDFacts(type2: image, stated: dump.uid)
         capabilityContainer = InspectCapabilityFacts(memory: memory)
         locks = InspectLockFacts(memory: memory)
-        tlvs = InspectTLVFacts.all(in: memory)
+        tlvs = InspectTLVFacts.all(in: memory.tlvScan)
         regions = memory.regions.map(InspectRegionFacts.init)
         password = InspectPasswordFacts(memory: memory)
         status = memory.ndefStatus
@@ -61,11 +68,8 @@ struct InspectReport: Encodable {
         problem = memory.problem
     }
 
-    /// The reason given for a MIFARE Classic image.
-    static let mifareClassicReason = "MIFARE Classic images are not inspected yet"
-
     private enum CodingKeys: String, CodingKey {
-        case dump, chip, uid, capabilityContainer, locks, tlvs, regions, password, signature, counters
+        case dump, chip, uid, capabilityContainer, locks, tlvs, regions, password, classic, signature, counters
         case tearingFlags, status, statusReason, capacity, ndefTLVAddress, ndef, message, problem
     }
 
@@ -78,6 +82,7 @@ struct InspectReport: Encodable {
         try container.encode(locks, forKey: .locks)
         try container.encode(tlvs, forKey: .tlvs)
         try container.encode(regions, forKey: .regions)
+        try container.encodeIfPresent(classic, forKey: .classic)
         try container.encode(password, forKey: .password)
         try container.encode(originality.signature.map { NDEFHex.encode($0) }, forKey: .signature)
         try container.encode(originality.counters, forKey: .counters)

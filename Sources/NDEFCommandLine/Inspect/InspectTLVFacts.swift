@@ -12,6 +12,8 @@ struct InspectTLVFacts: Encodable {
     var failedType: UInt8?
     /// The address of the T byte.
     var address: Int
+    /// The memory's write unit: 4-byte pages (Type 2) or 16-byte blocks (MIFARE Classic).
+    var unitSize = 4
 
     init(_ tlv: TagTLV) {
         self.tlv = tlv
@@ -24,17 +26,21 @@ struct InspectTLVFacts: Encodable {
         self.address = address
     }
 
-    /// The blocks of a scan, with its failure last.
-    static func all(in memory: Type2Memory) -> [InspectTLVFacts] {
-        guard let scan = memory.tlvScan else { return [] }
+    /// The blocks of a scan, with its failure last; addresses are shown in units of `unitSize` bytes.
+    static func all(in scan: TagTLVScan?, unitSize: Int = 4) -> [InspectTLVFacts] {
+        guard let scan else { return [] }
         var facts = scan.tlvs.map(InspectTLVFacts.init)
         if let error = scan.error {
             facts.append(
                 InspectTLVFacts(
                     failure: error, type: scan.failedType, address: scan.failedTypeAddress ?? error.offset ?? 0))
         }
+        for index in facts.indices { facts[index].unitSize = unitSize }
         return facts
     }
+
+    /// The unit addresses are shown in besides bytes.
+    private var unit: String { unitSize == 16 ? "block" : "page" }
 
     /// The name of a block kind, as in T2T 1.1 Table 3.
     static func name(_ kind: TagTLV.Kind) -> String {
@@ -63,7 +69,7 @@ struct InspectTLVFacts: Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case kind, type, bytes, pages, length, lengthBytes, value, lockBytes, lockBits, bytesPerLockBit
+        case kind, type, bytes, pages, blocks, length, lengthBytes, value, lockBytes, lockBits, bytesPerLockBit
         case reservedBytes, problem
     }
 
@@ -80,7 +86,9 @@ struct InspectTLVFacts: Encodable {
         try container.encode(Self.key(tlv.kind), forKey: .kind)
         try container.encode(Int(tlv.type), forKey: .type)
         try container.encode(AddressSpan(range), forKey: .bytes)
-        try container.encode(AddressSpan(range.lowerBound / 4...(range.upperBound - 1) / 4), forKey: .pages)
+        try container.encode(
+            AddressSpan(range.lowerBound / unitSize...(range.upperBound - 1) / unitSize),
+            forKey: unitSize == 16 ? .blocks : .pages)
         if !tlv.lengthAddresses.isEmpty {
             try container.encode(tlv.length, forKey: .length)
             try container.encode(tlv.lengthAddresses, forKey: .lengthBytes)
@@ -103,7 +111,7 @@ struct InspectTLVFacts: Encodable {
             return "at byte \(address)\(type): unreadable: \(problem?.reason ?? "unknown reason")"
         }
         var line = Self.name(tlv.kind) + " (\(InspectFormatting.byte(tlv.type))) at "
-        line += InspectFormatting.location(tlv.typeAddress..<tlv.endAddress)
+        line += InspectFormatting.location(tlv.typeAddress..<tlv.endAddress, unitSize: unitSize, unit: unit)
         guard !tlv.lengthAddresses.isEmpty else { return line }
         line += ", length \(tlv.length)"
         if tlv.valueRanges.count > 1 {
