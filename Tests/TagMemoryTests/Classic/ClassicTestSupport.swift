@@ -5,12 +5,8 @@ import TagMemory
 /// The MIFARE Classic images in `Fixtures/tags/classic/`: hex text, one block per line, `#`
 /// comments.
 enum ClassicFixtures {
-    /// The fixture directory, found from this file's path.
-    static let directory: String = {
-        let path = #filePath
-        guard let tests = path.range(of: "/Tests/", options: .backwards) else { return "Fixtures/tags/classic" }
-        return String(path[..<tests.lowerBound]) + "/Fixtures/tags/classic"
-    }()
+    /// The fixture directory.
+    static let directory = TagFixtures.directory + "/classic"
 
     /// The names of every fixture file, sorted.
     static var names: [String] {
@@ -19,13 +15,7 @@ enum ClassicFixtures {
     }
 
     /// The bytes of a fixture.
-    static func load(_ name: String) throws -> [UInt8] {
-        let text = try String(contentsOfFile: directory + "/" + name, encoding: .utf8)
-        let hexText = text.split(separator: "\n", omittingEmptySubsequences: false)
-            .map { line in line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? "" }
-            .joined(separator: " ")
-        return try NDEFHex.decode(hexText)
-    }
+    static func load(_ name: String) throws -> [UInt8] { try TagFixtures.load("classic/" + name) }
 
     /// A fixture parsed.
     static func memory(_ name: String, crcPolicy: MifareApplicationDirectory.CRCPolicy = .strict) throws
