@@ -69,6 +69,39 @@ func checkMemory(_ memory: Type2Memory, input: [UInt8]) {
     }
 }
 
+/// On a read/write image, a write plan for a message that fits must apply without a refusal,
+/// leave exactly that message, and after every prefix of its steps (short plans only) read as
+/// the old message, no message, or the new one (T2T 1.0, 6.4.3: tearing safety).
+func checkWritePlan(_ memory: Type2Memory, input: [UInt8]) {
+    let status = memory.ndefStatus
+    guard status.status == .readWrite, status.capacity >= 3 else { return }
+    var length = min(input.count, status.capacity - 3)
+    if length >= 256 { length = min(length, status.capacity - 6) }
+    guard length >= 0 else { return }
+    let message = NFCNDEFMessage(records: [NFCNDEFPayload(format: .unknown, type: [], payload: Array(input.prefix(length)))])
+    let plan: TagWritePlan
+    do {
+        plan = try memory.writePlan(for: message)
+    } catch {
+        if error.code == .insufficientCapacity { violated("a message within the capacity was refused: \(error)", input) }
+        return  // locked or protected areas may refuse a plan; that is not a finding
+    }
+    do {
+        let after = try memory.applying(plan, authenticated: true)
+        if after.message != message { violated("a write plan does not leave the message it was made for", input) }
+        guard plan.steps.count <= 40 else { return }
+        for count in 0..<plan.steps.count {
+            let partial = TagWritePlan(steps: Array(plan.steps.prefix(count)), requiresAuthentication: true)
+            let torn = try memory.applying(partial, authenticated: true).message
+            if torn != nil && torn != memory.message && torn != message {
+                violated("after \(count) of \(plan.steps.count) steps the tag holds another message", input)
+            }
+        }
+    } catch {
+        violated("a write plan has a step the tag refuses: \(error)", input)
+    }
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzType2(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let input: [UInt8] = if let start, count > 0 { Array(UnsafeBufferPointer(start: start, count: count)) } else { [] }
@@ -86,6 +119,11 @@ public func fuzzType2(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     ]
     checkMemory(Type2Memory(bytes: header + input), input: input)
     checkMemory(Type2Memory(bytes: header + input, chip: chip), input: input)
+    checkWritePlan(Type2Memory(bytes: header + input), input: input)
+    if (header + input).count <= chip.pageCount * 4 {
+        let image = header + input + Array(repeating: 0, count: chip.pageCount * 4 - header.count - input.count)
+        checkWritePlan(Type2Memory(bytes: image, chip: chip), input: input)
+    }
 
     // The bare scanner, with reserved ranges taken from the first bytes and without control TLVs.
     var reserved = ReservedByteRanges()

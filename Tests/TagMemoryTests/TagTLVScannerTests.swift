@@ -167,4 +167,22 @@ struct TagTLVScannerTests {
         #expect(throws: TagMemoryError(.invalidArgument, "")) { try TagTLV.header(type: 0xFE, length: 1) }
         #expect(TagTLV.headerSize(length: 254) == 2 && TagTLV.headerSize(length: 255) == 4)
     }
+
+    @Test("T2T 2.3.2, 2.3.3: Lock and Memory Control TLVs count only before the NDEF Message TLV")
+    func controlTLVsAfterTheMessageReserveNothing() {
+        // An empty NDEF TLV, then bytes that look like a Lock Control TLV: what a tag holds while
+        // a new message is being written behind a zero length. Found by the type2 fuzz target:
+        // the look-alike made pages seem locked halfway through a write plan.
+        let memory: [UInt8] = [0x03, 0x00, 0x01, 0x03, 0x02, 0x0C, 0x34, 0xFE] + Array(repeating: 0, count: 24)
+        let scan = TagTLVScanner.scan(memory[...], area: 0..<memory.count)
+        #expect(scan.error == nil)
+        #expect(scan.tlvs.map(\.kind) == [.ndefMessage, .lockControl, .terminator])
+        #expect(scan.tlvs[1].lockControl == nil)
+        #expect(scan.reserved.isEmpty)
+        // Before the message it does reserve its lock bytes.
+        let before: [UInt8] = [0x01, 0x03, 0x02, 0x0C, 0x34, 0x03, 0x00, 0xFE] + Array(repeating: 0, count: 24)
+        let early = TagTLVScanner.scan(before[...], area: 0..<before.count)
+        #expect(early.tlvs.first?.lockControl != nil)
+        #expect(!early.reserved.isEmpty)
+    }
 }

@@ -81,11 +81,16 @@ public enum TagTLVScanner {
     ) -> TagTLVScan {
         var walker = Walker(memory: memory, area: area, reserved: reserved)
         var tlvs: [TagTLV] = []
+        // T2T 1.0, 2.3.1 and 2.3.2: Lock and Memory Control TLVs come before the NDEF Message TLV.
+        // One found after it is message territory (for example bytes of a message being written
+        // behind a zero length): it is listed but reserves nothing and describes no lock bits.
+        var seenNDEFMessage = false
         while true {
             let start = walker.reserved.nextFree(from: walker.position)
             guard start < area.upperBound else { break }
             do {
-                let tlv = try walker.readBlock(interpretsControlTLVs: interpretsControlTLVs)
+                let tlv = try walker.readBlock(interpretsControlTLVs: interpretsControlTLVs && !seenNDEFMessage)
+                if tlv.kind == .ndefMessage { seenNDEFMessage = true }
                 tlvs.append(tlv)
                 if tlv.kind == .terminator { break }
             } catch {
