@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "NDEF", targets: ["NDEF"]),
         .library(name: "NDEFFoundation", targets: ["NDEFFoundation"]),
         .library(name: "TagMemory", targets: ["TagMemory"]),
+        .library(name: "TagSimulator", targets: ["TagSimulator"]),
         .executable(name: "ndeftool", targets: ["ndeftool"]),
     ],
     targets: [
@@ -23,12 +24,19 @@ let package = Package(
         .target(name: "NDEFFoundation", dependencies: ["NDEF"], swiftSettings: strictSettings),
         // Tag memory layouts (Type 2, Type 4, MIFARE Classic), plans and dumps: pure Swift, no I/O.
         .target(name: "TagMemory", dependencies: ["NDEF"], swiftSettings: strictSettings),
+        // Simulated tags answering raw commands as the datasheets describe: pure Swift, no I/O.
+        .target(name: "TagSimulator", dependencies: ["TagMemory", "NDEF"], swiftSettings: strictSettings),
         // The command-line surface as a library, so its parser can be tested directly.
         .target(name: "NDEFCommandLine", dependencies: ["NDEF", "TagMemory"], swiftSettings: strictSettings),
         .executableTarget(name: "ndeftool", dependencies: ["NDEFCommandLine"], swiftSettings: strictSettings),
         .executableTarget(name: "NDEFBenchmarks", dependencies: ["NDEF"], swiftSettings: strictSettings),
         .testTarget(name: "NDEFTests", dependencies: ["NDEF", "NDEFFoundation"], swiftSettings: strictSettings),
         .testTarget(name: "TagMemoryTests", dependencies: ["TagMemory", "NDEF"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "TagSimulatorTests",
+            dependencies: ["TagSimulator", "TagMemory", "NDEF"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "NDEFCommandLineTests",
             dependencies: ["NDEFCommandLine", "NDEF", "TagMemory"],

@@ -1,0 +1,182 @@
+import TagMemory
+
+/// A simulated NFC Forum Type 2 tag (NTAG21x, MIFARE Ultralight family): a pure state machine
+/// that answers raw command frames as the chip's datasheet describes.
+///
+/// Behaviour follows the NTAG213/215/216 datasheet (section 10 for the commands, the state
+/// diagram of section 8 for IDLE, READY, ACTIVE, AUTHENTICATED and HALT), MF0ULX1 (MIFARE
+/// Ultralight EV1, section 8) and MF0ICU1 (MIFARE Ultralight). Page writes use the rules of
+/// ``Type2Memory/applyingWrite(page:data:authenticated:)`` (OTP, lock bytes, CFGLCK, AUTH0).
+///
+/// Simplifications: anticollision is reduced to ``select()``; frames carry no CRC; a NAK
+/// always returns the tag to IDLE (a real tag woken from HALT returns to HALT); the 3DES
+/// authentication of the MIFARE Ultralight C and the one-way counter increment (INCR_CNT) are
+/// not simulated; the ASCII mirror is not applied to READ answers.
+public struct SimulatedType2Tag: Sendable {
+    /// The ISO/IEC 14443-3 state of the tag.
+    public enum State: Sendable, Hashable, CaseIterable {
+        /// Powered, waiting for REQA or WUPA.
+        case idle
+        /// Woken, in anticollision.
+        case ready
+        /// Selected: commands are answered.
+        case active
+        /// Halted: only WUPA wakes it.
+        case halt
+    }
+
+    /// The chip simulated.
+    public let chip: Type2Chip
+    /// The memory, including PWD and PACK as written (READ answers zeros for them).
+    public internal(set) var memory: Type2Memory
+    /// The ISO/IEC 14443-3 state.
+    public internal(set) var state: State = .idle
+    /// Whether PWD_AUTH succeeded since the tag was selected.
+    public internal(set) var isAuthenticated = false
+    /// Failed PWD_AUTH attempts counted against AUTHLIM (non-volatile: survives ``fieldOff()``).
+    public internal(set) var failedAuthenticationCount = 0
+    /// Whether AUTHLIM was reached: PWD_AUTH answers NAK 4h for good.
+    public internal(set) var isPasswordDisabled = false
+    /// The 24-bit NFC counter (NTAG213/215/216 8.7), or the first one-way counter of an EV1.
+    public internal(set) var nfcCounter: UInt32 = 0
+    /// The three 24-bit one-way counters of a MIFARE Ultralight EV1 (MF0ULX1 8.7).
+    public internal(set) var oneWayCounters: [UInt32] = [0, 0, 0]
+    /// The 32-byte originality signature READ_SIG returns (a fixed value held by the tag).
+    public let signature: [UInt8]
+    /// How many frames of each kind the tag received, answered or not.
+    public internal(set) var commandCounts: [SimulatedType2Command: Int] = [:]
+
+    /// The page a COMPATIBILITY_WRITE announced, waiting for its 16-byte data frame.
+    var pendingCompatibilityWritePage: Int?
+    /// Whether the NFC counter already counted in this field (it counts once per power-on).
+    var hasCountedThisField = false
+
+    /// Creates a tag holding `image` (cut or padded with 00h to the chip's page count).
+    ///
+    /// - Parameters:
+    ///   - chip: the chip simulated.
+    ///   - image: the memory from page 0 on.
+    ///   - signature: the READ_SIG answer (cut or padded to 32 bytes); nil: a value made from the UID.
+    public init(chip: Type2Chip, image: [UInt8], signature: [UInt8]? = nil) {
+        let size = max(0, chip.pageCount) * 4
+        let fitted = Array(image.prefix(size)) + [UInt8](repeating: 0, count: max(0, size - image.count))
+        self.chip = chip
+        self.memory = Type2Memory(bytes: fitted, chip: chip)
+        let uid = Array(fitted.prefix(3)) + Array(fitted.dropFirst(4).prefix(4))
+        let made = (0..<32).map { index in
+            (uid.isEmpty ? 0 : uid[index % uid.count]) ^ UInt8(truncatingIfNeeded: index &* 0x1D)
+        }
+        let given = signature ?? made
+        self.signature = Array(given.prefix(32)) + [UInt8](repeating: 0, count: max(0, 32 - given.count))
+    }
+
+    /// Creates a tag as it leaves the factory (see ``factoryImage(chip:uid:)``).
+    public init(chip: Type2Chip, uid: [UInt8] = SimulatedType2Tag.defaultUID) {
+        self.init(chip: chip, image: Self.factoryImage(chip: chip, uid: uid))
+    }
+
+    /// The UID of tags created without one (NXP manufacturer code 04h first).
+    public static let defaultUID: [UInt8] = [0x04, 0x51, 0x7C, 0xA2, 0x4B, 0x35, 0x80]
+
+    /// The memory of a chip as shipped: the 7-byte UID (cut or padded with 00h) with BCC0 =
+    /// 88h ⊕ UID0 ⊕ UID1 ⊕ UID2 and BCC1 = UID3 ⊕ UID4 ⊕ UID5 ⊕ UID6 (ISO/IEC 14443-3, T2T 1.1
+    /// 2.1.1), internal byte 48h, lock bytes 00h, the factory CC and data, and on chips with
+    /// configuration pages CFG0 with AUTH0 FFh (MIRROR 04h on NTAG213/215/216), CFG1 00h,
+    /// PWD FF FF FF FF and PACK 00 00 (NTAG213/215/216 8.5.7, MF0ULX1 8.5.7). On a MIFARE
+    /// Ultralight C, AUTH0 is 30h (MF0ICU2 7.5.8).
+    public static func factoryImage(chip: Type2Chip, uid: [UInt8] = defaultUID) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: max(16, chip.pageCount * 4))
+        let id = Array(uid.prefix(7)) + [UInt8](repeating: 0, count: max(0, 7 - uid.count))
+        bytes[0] = id[0]
+        bytes[1] = id[1]
+        bytes[2] = id[2]
+        bytes[3] = 0x88 ^ id[0] ^ id[1] ^ id[2]
+        for index in 0..<4 { bytes[4 + index] = id[3 + index] }
+        bytes[8] = id[3] ^ id[4] ^ id[5] ^ id[6]
+        bytes[9] = 0x48
+        for (index, byte) in chip.factoryCapabilityContainer.prefix(4).enumerated() { bytes[12 + index] = byte }
+        for (index, byte) in chip.factoryData.enumerated() where 16 + index < bytes.count {
+            bytes[16 + index] = byte
+        }
+        if let pages = chip.configurationPages, (pages.passwordAcknowledge + 1) * 4 <= bytes.count {
+            bytes[pages.cfg0 * 4] = chip.features.contains(.asciiMirror) ? 0x04 : 0x00
+            bytes[pages.cfg0 * 4 + 3] = 0xFF
+            for index in 0..<4 { bytes[pages.password * 4 + index] = 0xFF }
+        }
+        if let pages = chip.tripleDESPages, pages.auth0 * 4 < bytes.count {
+            bytes[pages.auth0 * 4] = 0x30
+        }
+        return Array(bytes.prefix(chip.pageCount * 4))
+    }
+
+    /// REQA or WUPA, anticollision and SELECT in one step: the tag becomes ACTIVE.
+    public mutating func select() {
+        state = .active
+        isAuthenticated = false
+        pendingCompatibilityWritePage = nil
+    }
+
+    /// HLTA: the tag halts and leaves the authenticated state.
+    public mutating func halt() {
+        state = .halt
+        isAuthenticated = false
+        pendingCompatibilityWritePage = nil
+    }
+
+    /// The field goes off: the tag powers down to IDLE, losing authentication and the
+    /// once-per-field NFC counter increment (the AUTHLIM failure count is non-volatile).
+    public mutating func fieldOff() {
+        state = .idle
+        isAuthenticated = false
+        pendingCompatibilityWritePage = nil
+        hasCountedThisField = false
+    }
+
+    /// The memory image, PWD and PACK included as written.
+    public var bytes: [UInt8] { memory.bytes }
+
+    /// How many frames of `command` the tag received.
+    public func count(of command: SimulatedType2Command) -> Int { commandCounts[command] ?? 0 }
+
+    /// The total number of frames received.
+    public var totalCommandCount: Int { commandCounts.values.reduce(0, +) }
+
+    /// Forgets the command counts.
+    public mutating func resetCommandCounts() { commandCounts = [:] }
+
+    /// Answers one command frame (without CRC), as the chip does in its current state.
+    ///
+    /// Only an ACTIVE tag answers; in any other state the frame is ``SimulatedType2Response/silent``.
+    /// A NAK, an unknown command or one the chip does not have (MIFARE Ultralight: GET_VERSION,
+    /// FAST_READ, PWD_AUTH, READ_CNT, READ_SIG) answers NAK 0h and sends the tag to IDLE, where it
+    /// stays silent until ``select()``. Every frame is counted in ``commandCounts``.
+    public mutating func transceive(_ command: [UInt8]) -> SimulatedType2Response {
+        let kind: SimulatedType2Command =
+            pendingCompatibilityWritePage != nil && state == .active
+            ? .compatibilityWriteData : SimulatedType2Command(frame: command)
+        commandCounts[kind, default: 0] += 1
+        guard state == .active else { return .silent }
+        let response = answer(kind, command)
+        if case .nak = response {
+            state = .idle
+            isAuthenticated = false
+            pendingCompatibilityWritePage = nil
+        }
+        return response
+    }
+
+    private mutating func answer(_ kind: SimulatedType2Command, _ frame: [UInt8]) -> SimulatedType2Response {
+        switch kind {
+        case .getVersion: getVersion(frame)
+        case .read: read(frame)
+        case .fastRead: fastRead(frame)
+        case .write: write(frame)
+        case .compatibilityWrite: compatibilityWrite(frame)
+        case .compatibilityWriteData: compatibilityWriteData(frame)
+        case .readCounter: readCounter(frame)
+        case .passwordAuthentication: passwordAuthentication(frame)
+        case .readSignature: readSignature(frame)
+        case .unknown: .invalidArgument
+        }
+    }
+}
