@@ -106,7 +106,8 @@ struct SimulatedType2ReadTests {
     @Test("NTAG213/215/216 10.8: READ_SIG 3C 00 answers the tag's 32-byte signature; another address NAKs")
     func readSignature() {
         let signature = (0..<32).map { UInt8($0) }
-        var tag = SimulatedType2Tag(chip: .ntag216, image: SimulatedType2Tag.factoryImage(chip: .ntag216),
+        var tag = SimulatedType2Tag(
+            chip: .ntag216, image: SimulatedType2Tag.factoryImage(chip: .ntag216),
             signature: signature)
         tag.select()
         #expect(tag.transceive(hex("3C 00")) == .data(signature))

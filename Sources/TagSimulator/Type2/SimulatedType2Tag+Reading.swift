@@ -79,8 +79,10 @@ extension SimulatedType2Tag {
         } else {
             return .invalidArgument
         }
-        return .data([UInt8(truncatingIfNeeded: value), UInt8(truncatingIfNeeded: value >> 8),
-            UInt8(truncatingIfNeeded: value >> 16)])
+        return .data([
+            UInt8(truncatingIfNeeded: value), UInt8(truncatingIfNeeded: value >> 8),
+            UInt8(truncatingIfNeeded: value >> 16),
+        ])
     }
 
     /// READ_SIG 3Ch 00h: the 32-byte originality signature (NTAG213/215/216 10.8, MF0ULX1 8.8).
