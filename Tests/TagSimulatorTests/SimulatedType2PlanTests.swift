@@ -55,7 +55,7 @@ struct SimulatedType2PlanTests {
         #expect(tag.count(of: .fastRead) == 1)
     }
 
-    @Test("NTAG213/215/216 8.8.1: a plan over password-protected pages needs PWD_AUTH first")
+    @Test("NTAG213/215/216 8.8: a plan over password-protected pages needs PWD_AUTH first")
     func protectedPlan() throws {
         var tag = SimulatedType2Tag.selected(.ntag215)
         #expect(tag.write(0x83, "04 00 00 04") == .ack)

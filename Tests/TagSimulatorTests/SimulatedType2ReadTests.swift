@@ -46,7 +46,7 @@ struct SimulatedType2ReadTests {
         #expect(tag.count(of: .fastRead) == 5)
     }
 
-    @Test("NTAG213/215/216 8.5.7: PWD and PACK read back as 00h, though the tag holds them")
+    @Test("NTAG213/215/216 8.8.1: PWD and PACK read back as 00h, though the tag holds them")
     func passwordReadsAsZero() {
         var tag = SimulatedType2Tag.selected(.ntag213)
         #expect(tag.write(0x2B, "11 22 33 44") == .ack)
@@ -56,7 +56,7 @@ struct SimulatedType2ReadTests {
         #expect(Array(tag.bytes[(0x2B * 4)..<(0x2D * 4)]) == hex("11223344 AABB0000"))
     }
 
-    @Test("NTAG213/215/216 8.8.1 and 10.2: with PROT, pages from AUTH0 need PWD_AUTH; READ rolls over at AUTH0")
+    @Test("NTAG213/215/216 8.8 and 10.2: with PROT, pages from AUTH0 need PWD_AUTH; READ rolls over at AUTH0")
     func readProtection() {
         var tag = SimulatedType2Tag.selected(.ntag213)
         #expect(tag.write(0x2B, "11 22 33 44") == .ack)

@@ -66,7 +66,7 @@ struct SimulatedType2WriteTests {
         #expect(tag.write(0x86, "05 06 00 00") == .ack)
     }
 
-    @Test("NTAG213/215/216 8.8.1: pages from AUTH0 need PWD_AUTH for WRITE")
+    @Test("NTAG213/215/216 8.8: pages from AUTH0 need PWD_AUTH for WRITE")
     func writeProtection() {
         var tag = SimulatedType2Tag.selected(.ntag213)
         #expect(tag.write(0x29, "04 00 00 08") == .ack)

@@ -14,7 +14,7 @@ extension SimulatedType2Tag {
         return limit
     }
 
-    /// The 4 bytes READ returns for `page`: PWD and PACK read as 00h (NTAG213/215/216 8.5.7).
+    /// The 4 bytes READ returns for `page`: PWD and PACK read as 00h (NTAG213/215/216 8.8.1).
     func readBack(page: Int) -> [UInt8] {
         if let pages = chip.configurationPages, page == pages.password || page == pages.passwordAcknowledge {
             return [0, 0, 0, 0]
