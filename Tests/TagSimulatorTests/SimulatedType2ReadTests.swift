@@ -32,6 +32,14 @@ struct SimulatedType2ReadTests {
         #expect(tag.read(0x0E) == .data(hex("00000000 00000000 04517CA1 A24B3580")))
     }
 
+    @Test("MF0ICU2 9.2: an Ultralight C decodes READ addresses 00h-2Bh only; READ 29h rolls over after 2Bh")
+    func ultralightCWrapAround() {
+        var tag = SimulatedType2Tag.selected(.mifareUltralightC)
+        // Pages 29h (counter), 2Ah (AUTH0 30h at the factory), 2Bh (AUTH1), then page 00h.
+        #expect(tag.read(0x29) == .data(hex("00000000 30000000 00000000 04517CA1")))
+        #expect(tag.read(0x2C) == .nak(0))
+    }
+
     @Test("NTAG213/215/216 10.3: FAST_READ needs start <= end <= last page, else NAK 0h")
     func fastReadBounds() {
         var tag = SimulatedType2Tag.selected(.ntag213)
