@@ -40,6 +40,19 @@ struct SimulatedType2ReadTests {
         #expect(tag.read(0x2C) == .nak(0))
     }
 
+    @Test("MF0ICU2 7.5.8 and 9.2: AUTH0 10h with AUTH1 bit 0 clear read-protects pages 10h on; READ rolls over there")
+    func ultralightCReadProtection() {
+        var tag = SimulatedType2Tag.selected(.mifareUltralightC)
+        #expect(tag.write(0x2A, "10 00 00 00") == .ack)
+        #expect(tag.read(0x0E) == .data(hex("00000000 00000000 04517CA1 A24B3580")))
+        #expect(tag.read(0x10) == .nak(0))
+        tag.select()
+        #expect(tag.write(0x10, "01 02 03 04") == .nak(0))
+        tag.select()
+        // AUTH1 (page 2Bh) lies past AUTH0 too: it cannot change without 3DES authentication.
+        #expect(tag.write(0x2B, "01 00 00 00") == .nak(0))
+    }
+
     @Test("NTAG213/215/216 10.3: FAST_READ needs start <= end <= last page, else NAK 0h")
     func fastReadBounds() {
         var tag = SimulatedType2Tag.selected(.ntag213)

@@ -3,11 +3,19 @@ import TagMemory
 extension SimulatedType2Tag {
     /// The pages READ reaches in the current state: up to AUTH0 when PROT is set and the tag is
     /// not authenticated (the roll-over moves there, NTAG213/215/216 10.2), else up to the first
-    /// unreadable page (the MIFARE Ultralight C key, MF0ICU2 7.5.7) or the last page.
+    /// unreadable page (the MIFARE Ultralight C key, MF0ICU2 9.2) or the last page. On a MIFARE
+    /// Ultralight C with AUTH0 below 30h and AUTH1 bit 0 clear, reading stops at AUTH0 too
+    /// (MF0ICU2 7.5.8 and 9.2; 3DES authentication is not simulated).
     var readablePageCount: Int {
         var limit = chip.unreadablePages?.lowerBound ?? chip.pageCount
-        if !isAuthenticated, let configuration = memory.configuration, configuration.isReadProtected,
+        guard !isAuthenticated else { return limit }
+        if let configuration = memory.configuration, configuration.isReadProtected,
             let start = configuration.firstProtectedPage
+        {
+            limit = min(limit, start)
+        }
+        if let pages = chip.tripleDESPages, let auth1 = memory.page(pages.auth1)?.first, auth1 & 0x01 == 0,
+            let start = memory.firstWriteProtectedPage
         {
             limit = min(limit, start)
         }
