@@ -58,6 +58,7 @@ struct SimulatedType2PlanTests {
     @Test("NTAG213/215/216 8.8: a plan over password-protected pages needs PWD_AUTH first")
     func protectedPlan() throws {
         var tag = SimulatedType2Tag.selected(.ntag215)
+        tag.isRecordingCommands = true
         #expect(tag.write(0x83, "04 00 00 04") == .ack)
         let message = uriMessage(30)
         let plan = try Type2Memory(bytes: tag.bytes, chip: .ntag215).writePlan(for: message)
@@ -70,5 +71,9 @@ struct SimulatedType2PlanTests {
             #expect(tag.transceive([0xA2, UInt8(truncatingIfNeeded: step.address)] + step.data) == .ack)
         }
         #expect(Type2Memory(bytes: try readAll(&tag), chip: .ntag215).ndefMessageBytes == (try message.encoded()))
+        let expected: [SimulatedType2Command] =
+            [.write, .write, .passwordAuthentication] + plan.steps.map { _ in .write }
+            + [SimulatedType2Command](repeating: .read, count: 34)
+        #expect(tag.recordedCommands == expected)
     }
 }

@@ -45,6 +45,11 @@ public struct SimulatedType2Tag: Sendable {
     public let signature: [UInt8]
     /// How many frames of each kind the tag received, answered or not.
     public internal(set) var commandCounts: [SimulatedType2Command: Int] = [:]
+    /// Whether ``recordedCommands`` keeps every frame's kind in order (off by default, so long
+    /// benchmark runs do not grow memory).
+    public var isRecordingCommands = false
+    /// The kinds of the frames received while ``isRecordingCommands`` was on, in order.
+    public internal(set) var recordedCommands: [SimulatedType2Command] = []
 
     /// The page a COMPATIBILITY_WRITE announced, waiting for its 16-byte data frame.
     var pendingCompatibilityWritePage: Int?
@@ -141,8 +146,11 @@ public struct SimulatedType2Tag: Sendable {
     /// The total number of frames received.
     public var totalCommandCount: Int { commandCounts.values.reduce(0, +) }
 
-    /// Forgets the command counts.
-    public mutating func resetCommandCounts() { commandCounts = [:] }
+    /// Forgets the command counts and the recorded commands.
+    public mutating func resetCommandCounts() {
+        commandCounts = [:]
+        recordedCommands = []
+    }
 
     /// Answers one command frame (without CRC), as the chip does in its current state.
     ///
@@ -155,6 +163,7 @@ public struct SimulatedType2Tag: Sendable {
             pendingCompatibilityWritePage != nil && state == .active
             ? .compatibilityWriteData : SimulatedType2Command(frame: command)
         commandCounts[kind, default: 0] += 1
+        if isRecordingCommands { recordedCommands.append(kind) }
         guard state == .active else { return .silent }
         let response = answer(kind, command)
         if case .nak = response {
