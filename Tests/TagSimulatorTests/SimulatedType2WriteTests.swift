@@ -95,7 +95,7 @@ struct SimulatedType2WriteTests {
         #expect(tag.state == .idle)
     }
 
-    @Test("ISO/IEC 14443-3: only an ACTIVE tag answers; NAK and unknown commands send it to IDLE")
+    @Test("ISO/IEC 14443-3, NTAG213/215/216 9.3: only an ACTIVE tag answers; a NAK sends it to IDLE (or HALT)")
     func states() {
         var tag = SimulatedType2Tag(chip: .ntag216)
         #expect(tag.state == .idle)
@@ -105,11 +105,16 @@ struct SimulatedType2WriteTests {
         tag.halt()
         #expect(tag.state == .halt)
         #expect(tag.read(0) == .silent)
+        // Woken from HALT, a NAK sends the tag back to HALT; a power cycle clears that.
         tag.select()
         #expect(tag.transceive(hex("55 00")) == .nak(0))
         #expect(tag.transceive([]) == .silent)
-        #expect(tag.state == .idle)
+        #expect(tag.state == .halt)
         #expect(tag.count(of: .read) == 3 && tag.count(of: .unknown) == 2 && tag.totalCommandCount == 5)
+        tag.fieldOff()
+        tag.select()
+        #expect(tag.read(0xFF) == .nak(0))
+        #expect(tag.state == .idle)
         tag.resetCommandCounts()
         #expect(tag.totalCommandCount == 0)
     }

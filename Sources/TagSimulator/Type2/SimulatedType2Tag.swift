@@ -8,8 +8,7 @@ import TagMemory
 /// Ultralight EV1, section 8) and MF0ICU1 (MIFARE Ultralight). Page writes use the rules of
 /// ``Type2Memory/applyingWrite(page:data:authenticated:)`` (OTP, lock bytes, CFGLCK, AUTH0).
 ///
-/// Simplifications: anticollision is reduced to ``select()``; frames carry no CRC; a NAK
-/// always returns the tag to IDLE (a real tag woken from HALT returns to HALT); the 3DES
+/// Simplifications: anticollision is reduced to ``select()``; frames carry no CRC; the 3DES
 /// authentication of the MIFARE Ultralight C and the one-way counter increment (INCR_CNT) are
 /// not simulated; the ASCII mirror is not applied to READ answers.
 public struct SimulatedType2Tag: Sendable {
@@ -55,6 +54,8 @@ public struct SimulatedType2Tag: Sendable {
     var pendingCompatibilityWritePage: Int?
     /// Whether the NFC counter already counted in this field (it counts once per power-on).
     var hasCountedThisField = false
+    /// Whether the tag was woken from HALT: after a NAK it falls back to HALT, not IDLE.
+    var wasHalted = false
 
     /// Creates a tag holding `image` (cut or padded with 00h to the chip's page count).
     ///
@@ -116,6 +117,7 @@ public struct SimulatedType2Tag: Sendable {
 
     /// REQA or WUPA, anticollision and SELECT in one step: the tag becomes ACTIVE.
     public mutating func select() {
+        wasHalted = wasHalted || state == .halt
         state = .active
         isAuthenticated = false
         pendingCompatibilityWritePage = nil
@@ -132,6 +134,7 @@ public struct SimulatedType2Tag: Sendable {
     /// once-per-field NFC counter increment (the AUTHLIM failure count is non-volatile).
     public mutating func fieldOff() {
         state = .idle
+        wasHalted = false
         isAuthenticated = false
         pendingCompatibilityWritePage = nil
         hasCountedThisField = false
@@ -156,8 +159,9 @@ public struct SimulatedType2Tag: Sendable {
     ///
     /// Only an ACTIVE tag answers; in any other state the frame is ``SimulatedType2Response/silent``.
     /// A NAK, an unknown command or one the chip does not have (MIFARE Ultralight: GET_VERSION,
-    /// FAST_READ, PWD_AUTH, READ_CNT, READ_SIG) answers NAK 0h and sends the tag to IDLE, where it
-    /// stays silent until ``select()``. Every frame is counted in ``commandCounts``.
+    /// FAST_READ, PWD_AUTH, READ_CNT, READ_SIG) answers NAK 0h and sends the tag back to its
+    /// waiting state, IDLE, or HALT if it was woken from HALT (NTAG213/215/216 9.3, MF0ICU2 8.3),
+    /// where it stays silent until ``select()``. Every frame is counted in ``commandCounts``.
     public mutating func transceive(_ command: [UInt8]) -> SimulatedType2Response {
         let kind: SimulatedType2Command =
             pendingCompatibilityWritePage != nil && state == .active
@@ -167,7 +171,7 @@ public struct SimulatedType2Tag: Sendable {
         guard state == .active else { return .silent }
         let response = answer(kind, command)
         if case .nak = response {
-            state = .idle
+            state = wasHalted ? .halt : .idle
             isAuthenticated = false
             pendingCompatibilityWritePage = nil
         }
