@@ -24,7 +24,7 @@ struct SimulatedType2PlanTests {
 
     @Test(
         "T2T 1.1 6.4.3 and NTAG213/215/216 10.4: a write plan sent as WRITE commands to a factory NTAG215 reads back",
-        arguments: [(1, 3), (40, 12), (200, 52), (480, 124)])
+        arguments: [(1, 3), (40, 12), (95, 26), (200, 52), (480, 124)])
     func writePlanOnNTAG215(length: Int, writes: Int) throws {
         var tag = SimulatedType2Tag.selected(.ntag215)
         let message = uriMessage(length)
@@ -36,8 +36,8 @@ struct SimulatedType2PlanTests {
         }
         #expect(tag.count(of: .write) == plan.steps.count)
         // Over the factory empty NDEF TLV every page of the new TLV (03, length, message, FEh) is
-        // written once: 3 + 6 bytes in 3 pages, 2 + 45 + 1 in 12, 2 + 205 + 1 in 52, and with a
-        // long record (7-byte header) and 3-byte TLV length 4 + 488 + 1 in 124.
+        // written once: 3 + 6 bytes in 3 pages, 2 + 45 + 1 in 12, 2 + 100 + 1 in 26, 2 + 205 + 1
+        // in 52, and with a long record (7-byte header) and 3-byte TLV length 4 + 488 + 1 in 124.
         #expect(plan.steps.count == writes)
         let encoded = try message.encoded()
         let image = try readAll(&tag)
