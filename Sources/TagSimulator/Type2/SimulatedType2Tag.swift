@@ -36,7 +36,7 @@ public struct SimulatedType2Tag: Sendable {
     public internal(set) var failedAuthenticationCount = 0
     /// Whether AUTHLIM was reached: PWD_AUTH answers NAK 4h for good.
     public internal(set) var isPasswordDisabled = false
-    /// The 24-bit NFC counter (NTAG213/215/216 8.7), or the first one-way counter of an EV1.
+    /// The 24-bit NFC counter (NTAG213/215/216 8.7).
     public internal(set) var nfcCounter: UInt32 = 0
     /// The three 24-bit one-way counters of a MIFARE Ultralight EV1 (MF0ULX1 8.7).
     public internal(set) var oneWayCounters: [UInt32] = [0, 0, 0]
