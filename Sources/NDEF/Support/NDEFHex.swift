@@ -1,12 +1,22 @@
 /// Lower-case hexadecimal text for bytes, and its parser.
 public enum NDEFHex {
     private static let digits: [UInt8] = Array("0123456789abcdef".utf8)
+    private static let upperDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
 
     /// `bytes` as lower-case hex without separators, for example `"d10101"`.
     public static func encode(_ bytes: some Sequence<UInt8>) -> String {
+        encode(bytes, uppercase: false, separator: "")
+    }
+
+    /// `bytes` as hex in the chosen case with `separator` between bytes, for example
+    /// `encode(bytes, uppercase: true, separator: " ")` gives `"D1 01 01"`.
+    public static func encode(_ bytes: some Sequence<UInt8>, uppercase: Bool, separator: String) -> String {
+        let digits = uppercase ? upperDigits : digits
+        let glue = Array(separator.utf8)
         var out: [UInt8] = []
-        out.reserveCapacity(bytes.underestimatedCount * 2)
+        out.reserveCapacity(bytes.underestimatedCount * (2 + glue.count))
         for byte in bytes {
+            if !glue.isEmpty && !out.isEmpty { out.append(contentsOf: glue) }
             out.append(digits[Int(byte >> 4)])
             out.append(digits[Int(byte & 0x0F)])
         }

@@ -68,8 +68,6 @@ public struct MADApplicationIdentifier: RawRepresentable, Sendable, Hashable, Cu
     }
 
     public var description: String {
-        let digits = Array("0123456789ABCDEF")
-        let hex = (0..<4).reversed().map { digits[Int(rawValue >> (UInt16($0) * 4) & 0xF)] }
-        return String(hex) + "h" + (name.map { " (\($0))" } ?? "")
+        TagHex.word(rawValue) + "h" + (name.map { " (\($0))" } ?? "")
     }
 }

@@ -96,12 +96,7 @@ public struct MifareClassicAccessBits: Sendable, Hashable, CustomStringConvertib
     public static let ndefReadOnly = MifareClassicAccessBits(byte6: 0x07, byte7: 0x8F, byte8: 0x0F)
 
     /// The three bytes as upper-case hex, for example `7F 07 88`.
-    public var hexText: String {
-        bytes.map { byte in
-            let digits = Array("0123456789ABCDEF")
-            return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
-        }.joined(separator: " ")
-    }
+    public var hexText: String { TagHex.bytes(bytes) }
 
     public var description: String {
         isConsistent ? hexText : hexText + " (inconsistent: sector blocked)"

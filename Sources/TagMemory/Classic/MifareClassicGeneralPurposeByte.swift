@@ -86,8 +86,5 @@ public struct MifareClassicGeneralPurposeByte: RawRepresentable, Sendable, Hasha
     /// The GPB of a read-only NFC sector: 43h, write access 11b (AN1304).
     public static let ndefReadOnly = MifareClassicGeneralPurposeByte(rawValue: 0x43)
 
-    public var description: String {
-        let digits = Array("0123456789ABCDEF")
-        return String([digits[Int(rawValue >> 4)], digits[Int(rawValue & 0x0F)]]) + "h"
-    }
+    public var description: String { TagHex.byte(rawValue) + "h" }
 }

@@ -183,8 +183,5 @@ public struct MifareClassicMemory: Sendable, Hashable {
     }
 
     /// Two upper-case hex digits and "h".
-    static func hex(_ byte: UInt8) -> String {
-        let digits = Array("0123456789ABCDEF")
-        return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]]) + "h"
-    }
+    static func hex(_ byte: UInt8) -> String { TagHex.byte(byte) + "h" }
 }

@@ -1,3 +1,5 @@
+import NDEF
+
 /// One write in a plan: which bytes go where, and why.
 ///
 /// For Type 2 tags `address` is a page number and `data` four bytes (WRITE, T2T 1.0 5.2); for
@@ -46,10 +48,9 @@ public struct PlanStep: Sendable, Hashable, Codable, CustomStringConvertible {
 
     /// The data as lower-case hex pairs, or `**` per byte for a secret step.
     public var displayedData: String {
-        let digits = Array("0123456789abcdef")
-        return data.map { byte in
-            isSecret ? "**" : String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
-        }.joined(separator: " ")
+        isSecret
+            ? Array(repeating: "**", count: data.count).joined(separator: " ")
+            : NDEFHex.encode(data, uppercase: false, separator: " ")
     }
 
     public var description: String {

@@ -1,3 +1,5 @@
+import NDEF
+
 /// One line of a text dump file.
 struct DumpLine: Sendable {
     /// The line number, from 1.
@@ -74,15 +76,7 @@ enum DumpText {
 
     /// `bytes` as two-digit hex joined by `separator`, upper case unless asked otherwise.
     static func hex(_ bytes: some Sequence<UInt8>, separator: String = " ", uppercase: Bool = true) -> String {
-        let digits = Array((uppercase ? "0123456789ABCDEF" : "0123456789abcdef").utf8)
-        var out: [UInt8] = []
-        let glue = Array(separator.utf8)
-        for byte in bytes {
-            if !out.isEmpty { out.append(contentsOf: glue) }
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: out, as: UTF8.self)
+        NDEFHex.encode(bytes, uppercase: uppercase, separator: separator)
     }
 
     /// `text` as a String for messages: at most 40 characters, invalid UTF-8 replaced.

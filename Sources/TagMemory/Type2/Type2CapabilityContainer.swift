@@ -125,7 +125,8 @@ public struct Type2CapabilityContainer: Sendable, Hashable, CustomStringConverti
     public var problem: TagMemoryError? {
         if !isNDEFFormatted {
             return TagMemoryError(
-                .notFormatted, at: 12, "the capability container starts with \(hex(magicNumber)), not the magic E1h")
+                .notFormatted, at: 12,
+                "the capability container starts with \(TagHex.byte(magicNumber)), not the magic E1h")
         }
         if !isVersionSupported {
             return TagMemoryError(
@@ -135,12 +136,7 @@ public struct Type2CapabilityContainer: Sendable, Hashable, CustomStringConverti
     }
 
     public var description: String {
-        "CC \(bytes.map(hex).joined(separator: " ")): version \(majorVersion).\(minorVersion), "
+        "CC \(TagHex.bytes(bytes)): version \(majorVersion).\(minorVersion), "
             + "\(dataAreaSize) byte data area, read \(readAccess.nibble), write \(writeAccess.nibble)"
-    }
-
-    private func hex(_ byte: UInt8) -> String {
-        let digits = Array("0123456789ABCDEF")
-        return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
     }
 }

@@ -28,7 +28,7 @@ public struct Type4AccessCondition: RawRepresentable, Sendable, Hashable, Codabl
     public var isReserved: Bool { (0x01...0x7F).contains(rawValue) }
 
     public var description: String {
-        let hex = Type4Hex.byte(rawValue)
+        let hex = TagHex.byte(rawValue)
         if isGranted { return "granted (00)" }
         if isNone { return "none (FF)" }
         if isProprietary { return "proprietary (\(hex))" }

@@ -22,7 +22,7 @@ extension Type4CapabilityContainer {
         }
         if ndefFile.writeAccess.isNone { return TagWritePlan(steps: []) }
         let reason =
-            "write access \(Type4Hex.byte(ndefFile.writeAccess.rawValue)) -> FF: the NDEF file becomes read-only "
+            "write access \(TagHex.byte(ndefFile.writeAccess.rawValue)) -> FF: the NDEF file becomes read-only "
             + "(T4T 3.0, 5.1.2 and 5.5.8); \(Self.lockCaveat)"
         return TagWritePlan(steps: [
             PlanStep(file: Self.fileIdentifier, address: writeAccessOffset, data: [0xFF], reason: reason)

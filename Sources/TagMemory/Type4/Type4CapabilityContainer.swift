@@ -209,7 +209,7 @@ public struct Type4CapabilityContainer: Sendable, Hashable, Codable {
         else {
             throw TagMemoryError(
                 .malformedTLV, at: 7,
-                "the TLV after MLc is T=\(Type4Hex.byte(type)) L=\(Type4Hex.byte(valueLength)), not an NDEF File "
+                "the TLV after MLc is T=\(TagHex.byte(type)) L=\(TagHex.byte(valueLength)), not an NDEF File "
                     + "Control TLV (04 06) or an Extended one (06 08) (T4T 3.0, 5.1.2)")
         }
         guard let value = reader.take(kind.valueLength) else {
@@ -226,7 +226,7 @@ public struct Type4CapabilityContainer: Sendable, Hashable, Codable {
         let reservedHere = Type4FileControl.reservedFileIdentifiers.contains(id) && !(id == 0 && version >> 4 == 1)
         guard !reservedHere else {
             throw TagMemoryError(
-                .notFormatted, at: 9, "file identifier \(Type4Hex.word(id)) is reserved (T4T 3.0, 5.1.2)")
+                .notFormatted, at: 9, "file identifier \(TagHex.word(id)) is reserved (T4T 3.0, 5.1.2)")
         }
         let sizes =
             switch control.kind {
@@ -245,7 +245,7 @@ public struct Type4CapabilityContainer: Sendable, Hashable, Codable {
         ] where condition.isReserved {
             throw TagMemoryError(
                 .notFormatted, at: offset,
-                "the \(what) access condition \(Type4Hex.byte(condition.rawValue)) is reserved (T4T 3.0, 5.1.2)")
+                "the \(what) access condition \(TagHex.byte(condition.rawValue)) is reserved (T4T 3.0, 5.1.2)")
         }
     }
 }

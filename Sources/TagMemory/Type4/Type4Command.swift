@@ -125,7 +125,7 @@ public struct Type4Command: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String {
-        bytes.map(Type4Hex.byte).joined(separator: " ")
+        bytes.map(TagHex.byte).joined(separator: " ")
     }
 
     /// 54 03 and the three offset bytes.

@@ -31,7 +31,7 @@ public enum Type4ControlTLV: Sendable, Hashable, Codable, CustomStringConvertibl
     public var description: String {
         switch self {
         case .fileControl(let control): control.description
-        case .other(let type, let value): "TLV \(Type4Hex.byte(type)) with \(value.count) value bytes"
+        case .other(let type, let value): "TLV \(TagHex.byte(type)) with \(value.count) value bytes"
         }
     }
 
@@ -52,7 +52,7 @@ public enum Type4ControlTLV: Sendable, Hashable, Codable, CustomStringConvertibl
         }
         guard let value = reader.take(length) else {
             throw TagMemoryError(
-                .malformedTLV, at: offset, "TLV \(Type4Hex.byte(type)) with \(length) value bytes runs past CCLEN")
+                .malformedTLV, at: offset, "TLV \(TagHex.byte(type)) with \(length) value bytes runs past CCLEN")
         }
         if let kind = Type4FileControl.Kind(rawValue: type), first == UInt8(kind.valueLength) {
             return .fileControl(Type4FileControl(kind: kind, value: value))

@@ -86,7 +86,7 @@ public struct Type4FileControl: Sendable, Hashable, Codable, CustomStringConvert
     }
 
     public var description: String {
-        "\(kind) file \(Type4Hex.word(fileIdentifier)), \(maximumFileSize) bytes, "
+        "\(kind) file \(TagHex.word(fileIdentifier)), \(maximumFileSize) bytes, "
             + "read \(readAccess), write \(writeAccess)"
     }
 }

@@ -60,14 +60,14 @@ public struct Type4FileImages: Sendable, Hashable {
             }
             guard let size = files[id]?.count else {
                 throw TagMemoryError(
-                    .invalidArgument, "step \(index) writes file \(Type4Hex.word(id)), which does not exist")
+                    .invalidArgument, "step \(index) writes file \(TagHex.word(id)), which does not exist")
             }
             let (end, overflow) = step.address.addingReportingOverflow(step.data.count)
             guard step.address >= 0, !overflow, end <= size else {
                 throw TagMemoryError(
                     .invalidArgument, at: step.address,
                     "step \(index) writes bytes \(step.address)..<\(end) of the \(size)-byte file "
-                        + Type4Hex.word(id))
+                        + TagHex.word(id))
             }
             // In place: the default is never used, the file exists.
             files[id, default: []].replaceSubrange(step.address..<end, with: step.data)
@@ -99,7 +99,7 @@ public struct Type4FileImages: Sendable, Hashable {
     public func ndefFile(options: NDEFDecodingOptions = .init()) throws(TagMemoryError) -> Type4NDEFFile {
         let cc = try capabilityContainer()
         guard let image = files[cc.ndefFile.fileIdentifier] else {
-            throw TagMemoryError(.notFormatted, "there is no NDEF file \(Type4Hex.word(cc.ndefFile.fileIdentifier))")
+            throw TagMemoryError(.notFormatted, "there is no NDEF file \(TagHex.word(cc.ndefFile.fileIdentifier))")
         }
         return try Type4NDEFFile(parsing: image, capabilityContainer: cc, options: options)
     }

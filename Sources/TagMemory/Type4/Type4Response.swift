@@ -60,6 +60,6 @@ public struct Type4Response: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String {
-        (data.map(Type4Hex.byte) + [status.description]).joined(separator: " ")
+        (data.map(TagHex.byte) + [status.description]).joined(separator: " ")
     }
 }

@@ -101,7 +101,7 @@ public enum Type4StatusWord: Sendable, Hashable, CustomStringConvertible {
     public var isSuccess: Bool { self == .success }
 
     public var description: String {
-        let hex = Type4Hex.word(rawValue)
+        let hex = TagHex.word(rawValue)
         return switch self {
         case .success: "\(hex) success"
         case .moreDataAvailable(let count): "\(hex) \(count) more bytes available"

@@ -58,13 +58,13 @@ extension Type2Memory {
             reason: "PACK: what the tag answers a correct PWD_AUTH with", isSecret: true)
         builder.write(
             page: pages.cfg1, data: wanted.cfg1,
-            reason: "CFG1 ACCESS \(Type2Hex.byte(wanted.access)): "
+            reason: "CFG1 ACCESS \(TagHex.byte(wanted.access)): "
                 + (settings.protectsReading ? "reading and writing" : "writing") + " protected, "
                 + (settings.authenticationLimit == 0
                     ? "unlimited attempts" : "at most \(settings.authenticationLimit) failed attempts"))
         builder.write(
             page: pages.cfg0, data: wanted.cfg0,
-            reason: "CFG0 AUTH0 \(Type2Hex.byte(wanted.auth0)) last: protection starts at page \(auth0)")
+            reason: "CFG0 AUTH0 \(TagHex.byte(wanted.auth0)) last: protection starts at page \(auth0)")
         return builder.plan
     }
 
@@ -94,7 +94,7 @@ extension Type2Memory {
         builder.write(page: pages.cfg0, data: wanted.cfg0, reason: "CFG0 AUTH0 FF first: protection off")
         builder.write(
             page: pages.cfg1, data: wanted.cfg1,
-            reason: "CFG1 ACCESS \(Type2Hex.byte(wanted.access)): PROT and AUTHLIM cleared")
+            reason: "CFG1 ACCESS \(TagHex.byte(wanted.access)): PROT and AUTHLIM cleared")
         if resetsPassword {
             builder.write(
                 page: pages.password, data: [0xFF, 0xFF, 0xFF, 0xFF], reason: "PWD back to the factory value",

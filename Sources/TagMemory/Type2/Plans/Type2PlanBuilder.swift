@@ -52,18 +52,3 @@ struct Type2PlanBuilder {
     /// The plan built.
     var plan: TagWritePlan { TagWritePlan(steps: steps, requiresAuthentication: requiresAuthentication) }
 }
-
-/// Upper-case hexadecimal text for the values plan reasons and errors show.
-enum Type2Hex {
-    private static let digits = Array("0123456789ABCDEF")
-
-    /// Two digits, for example `"0F"`.
-    static func byte(_ value: UInt8) -> String {
-        String([digits[Int(value >> 4)], digits[Int(value & 0x0F)]])
-    }
-
-    /// Bytes separated by spaces, for example `"E1 10 12 00"`.
-    static func bytes(_ values: some Sequence<UInt8>) -> String {
-        values.map(byte).joined(separator: " ")
-    }
-}
