@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "NDEFFoundation", targets: ["NDEFFoundation"]),
         .library(name: "TagMemory", targets: ["TagMemory"]),
         .library(name: "TagSimulator", targets: ["TagSimulator"]),
+        .library(name: "NFCSession", targets: ["NFCSession"]),
         .executable(name: "ndeftool", targets: ["ndeftool"]),
     ],
     targets: [
@@ -26,6 +27,14 @@ let package = Package(
         .target(name: "TagMemory", dependencies: ["NDEF"], swiftSettings: strictSettings),
         // Simulated tags answering raw commands as the datasheets describe: pure Swift, no I/O.
         .target(name: "TagSimulator", dependencies: ["TagMemory", "NDEF"], swiftSettings: strictSettings),
+        // OpenSSL's libcrypto, the one source of cryptographic primitives (SHA-256 for lock confirmations).
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // Sessions over readers: the reader contract, tag objects with CoreNFC-shaped operations.
+        .target(
+            name: "NFCSession",
+            dependencies: ["NDEF", "TagMemory", "CCrypto"],
+            swiftSettings: strictSettings
+        ),
         // The command-line surface as a library, so its parser can be tested directly.
         .target(name: "NDEFCommandLine", dependencies: ["NDEF", "TagMemory"], swiftSettings: strictSettings),
         .executableTarget(name: "ndeftool", dependencies: ["NDEFCommandLine"], swiftSettings: strictSettings),
@@ -35,6 +44,11 @@ let package = Package(
         .testTarget(
             name: "TagSimulatorTests",
             dependencies: ["TagSimulator", "TagMemory", "NDEF"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "NFCSessionTests",
+            dependencies: ["NFCSession", "TagSimulator", "TagMemory", "NDEF"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,0 +1,53 @@
+/// A contactless reader as the session layer sees it: the contract the PC/SC, libnfc and
+/// simulator backends implement.
+///
+/// The session polls, checks that exactly one target is in the field, selects it, and then
+/// exchanges raw Type 2 frames (``transceive(_:)``) or ISO 7816-4 APDUs (``sendAPDU(_:)``).
+/// Implementations run blocking work (C library calls, serial I/O) on their own thread or
+/// serial executor, never on the cooperative thread pool, and report failures as
+/// ``NFCReaderError`` with the codes documented on each method.
+public protocol NFCReaderDevice: AnyObject, Sendable {
+    /// A name for people: the PC/SC reader name, the libnfc connstring, `sim:ntag215`.
+    var name: String { get }
+
+    /// What the reader can do.
+    var capabilities: NFCReaderCapabilities { get }
+
+    /// Every ISO/IEC 14443 Type A target in the field, in the order the reader found them;
+    /// empty when there is none. Targets stay unselected. A reader that cannot tell how many
+    /// tags are present (``NFCReaderCapabilities/detectsMultipleTargets`` false) lists the one
+    /// it sees.
+    ///
+    /// Throws ``NFCReaderError/Code/readerUnavailable`` when the reader is gone.
+    func pollTargets() async throws(NFCReaderError) -> [NFCTargetInfo]
+
+    /// Activates `target` (ISO/IEC 14443-3 SELECT; RATS as well for ISO-DEP targets), after
+    /// which ``transceive(_:)`` and ``sendAPDU(_:)`` talk to it. Selecting again resets the
+    /// tag's session state (authentication, a pending COMPATIBILITY_WRITE).
+    ///
+    /// Throws ``NFCReaderError/Code/tagConnectionLost`` when the target left the field.
+    func select(_ target: NFCTargetInfo) async throws(NFCReaderError)
+
+    /// Sends one Type 2 command frame without CRC (the reader appends CRC_A and checks and
+    /// strips the answer's) and returns the answer.
+    ///
+    /// Throws ``NFCReaderError/Code/tagConnectionLost`` when the tag does not answer (it left
+    /// the field, or a NAK sent it back to IDLE), ``NFCReaderError/Code/tagResponseError`` for
+    /// a garbled answer (CRC or parity error), ``NFCReaderError/Code/unsupportedFeature`` for a
+    /// command this reader cannot pass through.
+    func transceive(_ frame: [UInt8]) async throws(NFCReaderError) -> NFCRawResponse
+
+    /// Sends one command APDU to the selected ISO-DEP target and returns the response APDU
+    /// (data followed by SW1 SW2, ISO/IEC 7816-4 5.1).
+    ///
+    /// Throws ``NFCReaderError/Code/tagConnectionLost`` when the target does not answer or the
+    /// answer is shorter than the two status bytes.
+    func sendAPDU(_ apdu: [UInt8]) async throws(NFCReaderError) -> [UInt8]
+
+    /// Releases the selected target (HLTA or DESELECT) and turns the field off briefly where
+    /// the reader can, so tags return to IDLE. Never fails: a reader that is gone is released.
+    func releaseTargets() async
+
+    /// Closes the reader. After this every method throws ``NFCReaderError/Code/readerUnavailable``.
+    func close() async
+}
