@@ -5,12 +5,12 @@
 public enum NDEFCommandLine {
     /// Runs `ndeftool` with the process's arguments (the program name first) and returns
     /// the exit status.
-    public static func main(_ arguments: [String]) -> Int32 {
-        run(Array(arguments.dropFirst()), io: StandardIO()).rawValue
+    public static func main(_ arguments: [String]) async -> Int32 {
+        await run(Array(arguments.dropFirst()), io: StandardIO()).rawValue
     }
 
     /// Runs the command line `arguments` (without the program name) with the given I/O.
-    static func run(_ arguments: [String], io: any CommandIO) -> ExitStatus {
+    static func run(_ arguments: [String], io: any CommandIO) async -> ExitStatus {
         let outcome: CommandParser.Outcome
         do {
             outcome = try CommandParser(root: RootCommand.spec).parse(arguments)
@@ -26,7 +26,7 @@ public enum NDEFCommandLine {
         case .run(let path, let values):
             guard let run = path.last?.run else { return show(HelpFormatter(path: path).render(), io: io) }
             do {
-                return try run(CommandInvocation(path: path, values: values, io: io))
+                return try await run(CommandInvocation(path: path, values: values, io: io))
             } catch {
                 report(error, path: path, io: io)
                 return error.status

@@ -4,4 +4,4 @@ import NDEFCommandLine
     import Glibc
 #endif
 
-exit(NDEFCommandLine.main(CommandLine.arguments))
+exit(await NDEFCommandLine.main(CommandLine.arguments))

@@ -7,8 +7,8 @@ import Testing
 /// `ndeftool encode`, run in process; expected bytes derived from NDEF 1.0 and the RTDs.
 @Suite struct EncodeCommandTests {
     /// Runs `encode ARGUMENTS --hex` and returns the hex printed.
-    func hex(_ arguments: [String], input: [UInt8] = [], variables: [String: String] = [:]) -> String {
-        let result = runInProcess(["encode", "--hex"] + arguments, input: input, variables: variables)
+    func hex(_ arguments: [String], input: [UInt8] = [], variables: [String: String] = [:]) async -> String {
+        let result = await runInProcess(["encode", "--hex"] + arguments, input: input, variables: variables)
         #expect(result.status == 0, "\(arguments): \(result.error)")
         #expect(result.error.isEmpty)
         return result.outputText.trimmingCharacters(in: .newlines)
@@ -61,32 +61,34 @@ import Testing
         (["raw", "--tnf", "0"], "d00000"),
         (["uri", "https://www.proxmark.com", "--id-hex", "0a0b"], "d9010d02550a0b0270726f786d61726b2e636f6d"),
     ])
-    func records(_ arguments: [String], expected: String) {
-        #expect(hex(arguments) == expected)
+    func records(_ arguments: [String], expected: String) async {
+        #expect(await hex(arguments) == expected)
     }
 
-    @Test func chunking() {
+    @Test func chunking() async {
         // "hello" in chunks of 2: first chunk MB|CF|SR TNF 2 (0xb2) with the type, then TNF 6 chunks
         // without type: CF|SR (0x36) and ME|SR (0x56) (NDEF 1.0, 3.2.3).
         let expected = "b20302612f626865" + "3600026c6c" + "5600016f"
-        #expect(hex(["--chunk-size", "2", "raw", "--tnf", "2", "--type", "a/b", "--payload", "hello"]) == expected)
-        #expect(hex(["raw", "--tnf", "2", "--type", "a/b", "--payload", "hello", "--chunk-size=2"]) == expected)
+        #expect(
+            await hex(["--chunk-size", "2", "raw", "--tnf", "2", "--type", "a/b", "--payload", "hello"]) == expected)
+        #expect(await hex(["raw", "--tnf", "2", "--type", "a/b", "--payload", "hello", "--chunk-size=2"]) == expected)
     }
 
-    @Test func smartPoster() {
+    @Test func smartPoster() async {
         // Smart Poster RTD 1.0: the URI, the title, then the action record "act" (2 = open).
         let uri = "91010c55046578616d706c652e636f6d"
         let title = "1101085402656e48656c6c6f"
         let action = "51030161637402"
         let payload = uri + title + action
         let expected = "d102" + String(format: "%02x", payload.count / 2) + "5370" + payload
-        #expect(hex(["smartposter", "https://example.com", "--title", "Hello@en", "--action", "open"]) == expected)
+        #expect(
+            await hex(["smartposter", "https://example.com", "--title", "Hello@en", "--action", "open"]) == expected)
     }
 
-    @Test func smartPosterIcon() throws {
+    @Test func smartPosterIcon() async throws {
         let folder = try TemporaryDirectory()
         let icon = try folder.file("icon.png", [0x89, 0x50, 0x4e, 0x47])
-        let result = runInProcess(["encode", "smartposter", "https://example.com", "--icon", icon, "--size", "4"])
+        let result = await runInProcess(["encode", "smartposter", "https://example.com", "--icon", icon, "--size", "4"])
         #expect(result.status == 0, "\(result.error)")
         let message = try NFCNDEFMessage(decoding: result.output)
         let poster = try SmartPosterRecord(parsing: try #require(message.records.first))
@@ -96,7 +98,7 @@ import Testing
         #expect(nested.records.contains { $0.hasType(.nfcWellKnown, "s") && $0.payload == [0, 0, 0, 4] })
     }
 
-    @Test func wifi() throws {
+    @Test func wifi() async throws {
         let folder = try TemporaryDirectory()
         let keyFile = try folder.file("key", text: "pass1234\n")
         // Wi-Fi Simple Configuration 2.0: Version 1.0, then a Credential (0x100e) holding network
@@ -107,13 +109,13 @@ import Testing
             + "102700087061737331323334" + "10200006ffffffffffff" + "1049000600372a000120"
         let type = Array("application/vnd.wfa.wsc".utf8)
         let expected = "d2" + String(format: "%02x%02x", type.count, payload.count / 2) + NDEFHex.encode(type) + payload
-        #expect(hex(["wifi", "MyNet", "--key-file", keyFile]) == expected)
-        #expect(hex(["wifi", "MyNet", "--key-env", "WIFI_KEY"], variables: ["WIFI_KEY": "pass1234"]) == expected)
-        #expect(hex(["wifi", "MyNet", "--key-file", "-"], input: Array("pass1234\r\n".utf8)) == expected)
+        #expect(await hex(["wifi", "MyNet", "--key-file", keyFile]) == expected)
+        #expect(await hex(["wifi", "MyNet", "--key-env", "WIFI_KEY"], variables: ["WIFI_KEY": "pass1234"]) == expected)
+        #expect(await hex(["wifi", "MyNet", "--key-file", "-"], input: Array("pass1234\r\n".utf8)) == expected)
     }
 
-    @Test func wifiWithoutKeyIsOpen() throws {
-        let result = runInProcess(["encode", "wifi", "Cafe", "--mac", "00:0c:78:51:c4:06"])
+    @Test func wifiWithoutKeyIsOpen() async throws {
+        let result = await runInProcess(["encode", "wifi", "Cafe", "--mac", "00:0c:78:51:c4:06"])
         #expect(result.status == 0, "\(result.error)")
         let record = try #require(try NFCNDEFMessage(decoding: result.output).records.first)
         let description = try #require(try record.interpreted()).description
@@ -122,26 +124,26 @@ import Testing
         #expect(record.payload.windowsEqual(bytes("10200006000c7851c406")))
     }
 
-    @Test func messageFiles() throws {
+    @Test func messageFiles() async throws {
         let folder = try TemporaryDirectory()
         let binary = try folder.file("m.ndef", bytes("d1010d550270726f786d61726b2e636f6d"))
         let hexFile = try folder.file("m.hex", text: "# a comment\n9101075402656e54585431\n5101075402656e54585432\n")
-        #expect(hex(["message", binary]) == "d1010d550270726f786d61726b2e636f6d")
-        #expect(hex(["message", hexFile, "--hex"]) == "9101075402656e545854315101075402656e54585432")
+        #expect(await hex(["message", binary]) == "d1010d550270726f786d61726b2e636f6d")
+        #expect(await hex(["message", hexFile, "--hex"]) == "9101075402656e545854315101075402656e54585432")
         // A message's records join the others; MB and ME are set anew.
         #expect(
-            hex(["text", "A", "message", binary, "text", "B"])
+            await hex(["text", "A", "message", binary, "text", "B"])
                 == "9101045402656e41" + "11010d550270726f786d61726b2e636f6d" + "5101045402656e42"
         )
         #expect(
-            hex(["message", "-"], input: bytes("d1010d550270726f786d61726b2e636f6d"))
+            await hex(["message", "-"], input: bytes("d1010d550270726f786d61726b2e636f6d"))
                 == "d1010d550270726f786d61726b2e636f6d"
         )
         // --id on a message of one record sets that record's ID (IL flag, ID length 1, ID "x").
-        #expect(hex(["message", binary, "--id", "x"]) == "d9010d015578" + "0270726f786d61726b2e636f6d")
+        #expect(await hex(["message", binary, "--id", "x"]) == "d9010d015578" + "0270726f786d61726b2e636f6d")
     }
 
-    @Test func json() throws {
+    @Test func json() async throws {
         let text = """
             {"records":[{"tnf":1,"type":"U","value":{"uri":"https://www.proxmark.com"}},
             {"tnf":5,"payloadHex":"0102","idHex":"aa"}]}
@@ -149,20 +151,20 @@ import Testing
         let folder = try TemporaryDirectory()
         let file = try folder.file("m.json", text: text)
         let expected = "91010d550270726f786d61726b2e636f6d" + "5d000201aa0102"
-        #expect(hex(["--json", file]) == expected)
-        #expect(hex(["--json"], input: Array(text.utf8)) == expected)
-        #expect(hex(["--json", "-"], input: Array(text.utf8)) == expected)
+        #expect(await hex(["--json", file]) == expected)
+        #expect(await hex(["--json"], input: Array(text.utf8)) == expected)
+        #expect(await hex(["--json", "-"], input: Array(text.utf8)) == expected)
     }
 
-    @Test func outputFile() throws {
+    @Test func outputFile() async throws {
         let folder = try TemporaryDirectory()
         let path = folder.path("out.ndef")
-        let result = runInProcess(["encode", "uri", "https://www.proxmark.com", "-o", path])
+        let result = await runInProcess(["encode", "uri", "https://www.proxmark.com", "-o", path])
         #expect(result.status == 0)
         #expect(result.output.isEmpty)
         #expect(
             [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))) == bytes("d1010d550270726f786d61726b2e636f6d"))
-        let stdout = runInProcess(["encode", "uri", "https://www.proxmark.com", "-o", "-"])
+        let stdout = await runInProcess(["encode", "uri", "https://www.proxmark.com", "-o", "-"])
         #expect(stdout.output == bytes("d1010d550270726f786d61726b2e636f6d"))
     }
 
@@ -190,8 +192,8 @@ import Testing
         (["encode", "--json", "f", "--id", "x"], "Unknown option '--id'"),
         (["encode", "message", "-", "--id", "x"], "holds 2 records; --id sets the ID of a single record"),
     ])
-    func usageErrors(_ arguments: [String], message: String) {
-        let result = runInProcess(arguments, input: bytes("9101075402656e545854315101075402656e54585432"))
+    func usageErrors(_ arguments: [String], message: String) async {
+        let result = await runInProcess(arguments, input: bytes("9101075402656e545854315101075402656e54585432"))
         #expect(result.status == 64)
         #expect(result.output.isEmpty)
         #expect(result.error.hasPrefix("Error: "))
@@ -199,49 +201,50 @@ import Testing
         #expect(result.error.hasSuffix("  See 'ndeftool encode --help' for more information.\n"))
     }
 
-    @Test func dataErrors() throws {
+    @Test func dataErrors() async throws {
         let folder = try TemporaryDirectory()
         let bad = try folder.file("bad.ndef", bytes("d1010d55"))
-        var result = runInProcess(["encode", "message", bad])
+        var result = await runInProcess(["encode", "message", bad])
         #expect(result.status == 65)
         #expect(
             result.error
                 == "Error: malformed NDEF message in '\(bad)' at byte 0: record 0: type, ID and payload need 14 bytes but only 1 remain (truncated)\n"
         )
-        result = runInProcess(["encode", "message", "-", "--hex"], input: Array("d1 0x".utf8))
+        result = await runInProcess(["encode", "message", "-", "--hex"], input: Array("d1 0x".utf8))
         #expect(result.status == 65)
         #expect(result.error == "Error: invalid hex in standard input at character 4: not a hex digit: x\n")
-        result = runInProcess(["encode", "--json"], input: Array(#"{"records":[{"tnf":9}]}"#.utf8))
+        result = await runInProcess(["encode", "--json"], input: Array(#"{"records":[{"tnf":9}]}"#.utf8))
         #expect(result.status == 65)
         #expect(result.error.hasPrefix("Error: invalid JSON message in standard input: tnf must be 0-7, not 9"))
-        result = runInProcess(["encode", "--json"], input: Array(#"{"records":[]}"#.utf8))
+        result = await runInProcess(["encode", "--json"], input: Array(#"{"records":[]}"#.utf8))
         #expect(result.status == 65)
         #expect(result.error.contains("(empty-message)"))
-        result = runInProcess(["encode", "--json"], input: Array("not json".utf8))
+        result = await runInProcess(["encode", "--json"], input: Array("not json".utf8))
         #expect(result.status == 65)
     }
 
-    @Test func missingInputs() {
+    @Test func missingInputs() async {
         for arguments in [
             ["encode", "message", "/nonexistent/m.ndef"],
             ["encode", "mime", "a/b", "--file", "/nonexistent/data"],
             ["encode", "--json", "/nonexistent/m.json"],
             ["encode", "wifi", "n", "--key-file", "/nonexistent/key"],
         ] {
-            let result = runInProcess(arguments)
+            let result = await runInProcess(arguments)
             #expect(result.status == 66)
             #expect(result.error.hasPrefix("Error: cannot read '/nonexistent/"))
             #expect(result.error.hasSuffix(": No such file or directory\n"))
         }
     }
 
-    @Test func outputErrors() {
-        let result = runInProcess(["encode", "uri", "x", "-o", "/nonexistent/folder/out.ndef"])
+    @Test func outputErrors() async {
+        let result = await runInProcess(["encode", "uri", "x", "-o", "/nonexistent/folder/out.ndef"])
         #expect(result.status == 74)
         #expect(result.error == "Error: cannot write '/nonexistent/folder/out.ndef': No such file or directory\n")
         let io = TestIO()
         io.failsWriting = true
-        #expect(NDEFCommandLine.run(["encode", "uri", "x"], io: io) == .ioError)
+        let status = await NDEFCommandLine.run(["encode", "uri", "x"], io: io)
+        #expect(status == .ioError)
         #expect(io.error == "Error: cannot write standard output: Broken pipe\n")
     }
 }

@@ -4,39 +4,39 @@ import Testing
 
 /// The help of ndeftool itself, as printed (swift-argument-parser's layout).
 @Suite struct HelpSnapshotTests {
-    func help(_ arguments: [String]) -> String {
-        let result = runInProcess(arguments)
+    func help(_ arguments: [String]) async -> String {
+        let result = await runInProcess(arguments)
         #expect(result.status == 0)
         #expect(result.error.isEmpty)
         return result.outputText
     }
 
-    @Test func topLevel() {
-        #expect(help(["--help"]) == Self.topLevel)
-        #expect(help(["-h"]) == Self.topLevel)
-        #expect(help(["help"]) == Self.topLevel)
-        #expect(help([]) == Self.topLevel)
+    @Test func topLevel() async {
+        #expect(await help(["--help"]) == Self.topLevel)
+        #expect(await help(["-h"]) == Self.topLevel)
+        #expect(await help(["help"]) == Self.topLevel)
+        #expect(await help([]) == Self.topLevel)
     }
 
-    @Test func encode() {
-        #expect(help(["encode", "--help"]) == Self.encode)
-        #expect(help(["help", "encode"]) == Self.encode)
-        #expect(help(["encode", "text", "hi", "-h"]) == Self.encode)
+    @Test func encode() async {
+        #expect(await help(["encode", "--help"]) == Self.encode)
+        #expect(await help(["help", "encode"]) == Self.encode)
+        #expect(await help(["encode", "text", "hi", "-h"]) == Self.encode)
     }
 
-    @Test func decode() {
-        #expect(help(["decode", "-h"]) == Self.decode)
-        #expect(help(["help", "decode"]) == Self.decode)
+    @Test func decode() async {
+        #expect(await help(["decode", "-h"]) == Self.decode)
+        #expect(await help(["help", "decode"]) == Self.decode)
     }
 
-    @Test func inspect() {
-        #expect(help(["inspect", "--help"]) == Self.inspect)
-        #expect(help(["help", "inspect"]) == Self.inspect)
+    @Test func inspect() async {
+        #expect(await help(["inspect", "--help"]) == Self.inspect)
+        #expect(await help(["help", "inspect"]) == Self.inspect)
     }
 
-    @Test func version() {
-        #expect(help(["--version"]) == "0.1.0\n")
-        #expect(help(["encode", "--version"]) == "0.1.0\n")
+    @Test func version() async {
+        #expect(await help(["--version"]) == "0.1.0\n")
+        #expect(await help(["encode", "--version"]) == "0.1.0\n")
         #expect(NDEFToolVersion.current == "0.1.0")
     }
 

@@ -101,7 +101,7 @@ import Testing
 /// `inspect` never traps, whatever the dump: mutated fixtures, truncations and chips that do
 /// not fit, in process so thousands of inputs stay fast.
 @Suite struct InspectRobustnessTests {
-    @Test func mutatedDumps() throws {
+    @Test func mutatedDumps() async throws {
         var generator = SplitMix64(state: 0x696E_7370)
         let chips = ["ntag210", "ntag212", "ntag213", "ntag215", "ntag216", "ultralight", "ultralight-c", "mf0ul11"]
         for fixture in InspectCommandTests.fixtures {
@@ -120,7 +120,7 @@ import Testing
                 var arguments = ["inspect"]
                 if round % 3 == 0 { arguments.append("--json") }
                 if round % 4 == 0, let chip = chips.randomElement(using: &generator) { arguments += ["--chip", chip] }
-                let result = runInProcess(arguments, input: input)
+                let result = await runInProcess(arguments, input: input)
                 #expect([0, 65].contains(result.status), "\(fixture) round \(round)")
                 if result.status == 65 { #expect(result.error.hasPrefix("Error: malformed ")) }
             }

@@ -36,7 +36,7 @@ struct SplitMix64: RandomNumberGenerator {
         #expect(!Self.words.contains("-o") && !Self.words.contains("--output"))
     }
 
-    @Test func randomCommandLines() {
+    @Test func randomCommandLines() async {
         var generator = SplitMix64(state: 0x6E64_6566)
         for _ in 0..<3000 {
             let count = Int.random(in: 0...9, using: &generator)
@@ -44,13 +44,13 @@ struct SplitMix64: RandomNumberGenerator {
             let input = (0..<Int.random(in: 0...40, using: &generator)).map { _ in
                 UInt8.random(in: 0...255, using: &generator)
             }
-            let result = runInProcess(arguments, input: input, variables: ["HOME": "secret"])
+            let result = await runInProcess(arguments, input: input, variables: ["HOME": "secret"])
             #expect(Self.allowed.contains(result.status), "\(arguments)")
             if result.status != 0 { #expect(result.error.hasPrefix("Error: "), "\(arguments)") }
         }
     }
 
-    @Test func randomMessages() {
+    @Test func randomMessages() async {
         var generator = SplitMix64(state: 0x6465_636F)
         let seeds = [
             bytes("d1010d550270726f786d61726b2e636f6d"), bytes("91020a487312d102046163010130005a030101612f6230ff"),
@@ -67,7 +67,7 @@ struct SplitMix64: RandomNumberGenerator {
                 message = Array(message.prefix(Int.random(in: 0...message.count, using: &generator)))
             }
             for options in [[], ["--lenient"], ["--json"], ["--lenient", "--json"]] {
-                let result = runInProcess(["decode"] + options, input: message)
+                let result = await runInProcess(["decode"] + options, input: message)
                 #expect(result.status == 0 || result.status == 65)
             }
         }

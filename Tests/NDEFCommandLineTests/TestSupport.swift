@@ -40,9 +40,9 @@ struct RunResult {
 }
 
 /// Runs `arguments` in process.
-func runInProcess(_ arguments: [String], input: [UInt8] = [], variables: [String: String] = [:]) -> RunResult {
+func runInProcess(_ arguments: [String], input: [UInt8] = [], variables: [String: String] = [:]) async -> RunResult {
     let io = TestIO(input: input, variables: variables)
-    let status = NDEFCommandLine.run(arguments, io: io)
+    let status = await NDEFCommandLine.run(arguments, io: io)
     return RunResult(status: status.rawValue, output: io.output, error: io.error)
 }
 

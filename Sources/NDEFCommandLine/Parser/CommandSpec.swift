@@ -6,7 +6,7 @@
 /// an ``OptionGroup`` and listed in each command's ``groups``.
 struct CommandSpec: Sendable {
     /// What a command does when it runs; it returns the exit status or throws a failure.
-    typealias Run = @Sendable (CommandInvocation) throws(CommandLineError) -> ExitStatus
+    typealias Run = @Sendable (CommandInvocation) async throws(CommandLineError) -> ExitStatus
 
     /// The name typed on the command line, for example `"encode"`.
     var name: String
