@@ -83,7 +83,8 @@ public final class SimulatedReader: NFCReaderDevice {
     public convenience init(url: SimulatedReaderURL, name: String? = nil) async throws(NFCReaderError) {
         let readerName = name ?? url.description
         guard let path = url.filePath else {
-            var field = SimulatedField(.type2(SimulatedType2Tag(chip: url.chip, uid: url.uid ?? SimulatedType2Tag.defaultUID)))
+            var field = SimulatedField(
+                .type2(SimulatedType2Tag(chip: url.chip, uid: url.uid ?? SimulatedType2Tag.defaultUID)))
             field.arm(url.faults)
             self.init(name: readerName, field: field)
             return
@@ -193,7 +194,8 @@ public final class SimulatedReader: NFCReaderDevice {
             guard bytes.count <= capabilities.maximumFrameSize else {
                 throw NFCReaderError(
                     .tagResponseError,
-                    "the answer of \(bytes.count) bytes exceeds the reader's \(capabilities.maximumFrameSize)-byte frame")
+                    "the answer of \(bytes.count) bytes exceeds the reader's \(capabilities.maximumFrameSize)-byte frame"
+                )
             }
             return .data(bytes)
         case .answer(.ack): return .ack

@@ -27,7 +27,8 @@ struct SimulatedReaderOptions {
     /// Reads one `key=value` item.
     mutating func take(_ item: Substring) throws(NFCReaderError) {
         guard let equals = item.firstIndex(of: "=") else {
-            let what = item.isEmpty ? "an empty option (two \"&\" in a row, or a trailing \"&\" or \"?\")" : "\"\(item)\""
+            let what =
+                item.isEmpty ? "an empty option (two \"&\" in a row, or a trailing \"&\" or \"?\")" : "\"\(item)\""
             throw error("\(what) is not KEY=VALUE")
         }
         let key = item[..<equals].lowercased()
@@ -65,8 +66,9 @@ struct SimulatedReaderOptions {
             if tear { outcome = .tearsPage }
         }
         if removeAfter == nil, inFlight != nil || tear == true {
-            throw error("\(inFlight != nil ? "in-flight" : "tear") says what the command in flight does when the "
-                + "tag leaves: it needs remove-after=N")
+            throw error(
+                "\(inFlight != nil ? "in-flight" : "tear") says what the command in flight does when the "
+                    + "tag leaves: it needs remove-after=N")
         }
         return SimulatedField.Faults(
             removeAfterCommands: removeAfter, inFlight: outcome, secondTag: secondTag,

@@ -1,3 +1,7 @@
+import NFCSession
+import TagMemory
+import TagSimulator
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -5,9 +9,6 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import NFCSession
-import TagMemory
-import TagSimulator
 
 /// The file a simulated tag is kept in: loaded once, rewritten whole after each change.
 ///

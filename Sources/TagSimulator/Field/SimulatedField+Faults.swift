@@ -11,11 +11,13 @@ extension SimulatedField {
         /// The tag left while programming the EEPROM. For a WRITE or COMPATIBILITY_WRITE data
         /// frame the tag would accept to a user memory page (``TagMemory/Type2Chip/userPages``)
         /// the page ends half-written: its first two bytes (bytes 0-1) hold the new data, its
-        /// last two (bytes 2-3) the old. NTAG21x protect the writes of page 2, page 3 and the
-        /// dynamic lock page against tearing (NTAG213/215/216 8.5.2, 8.5.6; user pages are not
-        /// protected): an interrupted protected write keeps the old content, so a write to any
-        /// page outside user memory (lock, CC and configuration pages alike) behaves as
-        /// ``doesNothing``, as does every command that is not such a write.
+        /// last two (bytes 2-3) the old. NTAG21x protect WRITE and COMPATIBILITY_WRITE of page 2
+        /// (static lock bytes), page 3 (CC) and the dynamic lock page against tearing
+        /// (NTAG213/215/216 10.4 and 10.5; user pages are not protected): an interrupted
+        /// protected write keeps the old content. The simulator treats every page outside user
+        /// memory that way, the configuration pages (CFG0, CFG1, PWD, PACK), which the datasheet
+        /// does not list, included: a write to them behaves as ``doesNothing``, as does every
+        /// command that is not a page write.
         case tearsPage = "tear"
     }
 
