@@ -170,6 +170,30 @@ struct SimulatedReaderPersistenceTests {
         _ = try await SimulatedReader(url: "sim:ntag213?uid=04A1B2C3D4E5F6&file=" + path)
     }
 
+    @Test("A torn WRITE is in the file as the tag holds it: bytes 0-1 new, 2-3 old")
+    func tornWriteIsSaved() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let url = "sim:ntag215?remove-after=2&tear=1&file=" + directory.file("tag.nfc")
+        let reader = try await SimulatedReader(url: url)
+        try await reader.selectFirst()
+        #expect(try await reader.write(8, "11 22 33 44") == .ack)
+        await #expect(throws: NFCReaderError(.tagConnectionLost, "")) { try await reader.write(8, "AA BB CC DD") }
+        let dump = try TagDump(decoding: try directory.read("tag.nfc"))
+        #expect(dump.page(8).map(Array.init) == hex("AA BB 33 44"))
+    }
+
+    @Test("A file that cannot be written makes the command fail with reader-unavailable")
+    func unwritableFile() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let reader = try await SimulatedReader(url: "sim:ntag213?file=" + directory.file("missing/tag.nfc"))
+        try await reader.selectFirst()
+        await #expect(throws: NFCReaderError(.readerUnavailable, "")) { try await reader.write(4, "01 02 03 04") }
+        #expect(reader.storedPage(4) == hex("01 02 03 04"))
+        #expect(try directory.contents().isEmpty)
+    }
+
     @Test("A path that cannot be read is reader-unavailable")
     func unreadablePath() async throws {
         let directory = try TemporaryDirectory()
