@@ -94,7 +94,7 @@ public final class SimulatedReader: NFCReaderDevice {
         if let loaded = try await SimulatedTagStore.load(path: path) {
             guard loaded.tag.chip == url.chip else {
                 throw SimulatedReaderURL.error(
-                    readerName, "the tag file \(path) holds an \(loaded.tag.chip.name), not an \(url.chip.name)")
+                    readerName, "the tag file \(path) is a dump of \(loaded.tag.chip.name), not \(url.chip.name)")
             }
             let storedUID = SimulatedTag.type2(loaded.tag).uid
             if let uid = url.uid, uid != storedUID {

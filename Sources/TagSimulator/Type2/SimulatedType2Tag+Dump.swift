@@ -9,7 +9,7 @@ extension SimulatedType2Tag {
     /// The chip is the one ``TagMemory/TagDump/chipIdentification`` finds (GET_VERSION, else
     /// the chip name, else the page count). The memory image is taken whole, PWD and PACK
     /// included (a file written by ``dump`` holds them; a dump of a real tag may hold zeros
-    /// there). The counters are READ_CNT's: the NFC counter at index 2 on NTAG21x
+    /// there); pages a dump tool could not read are taken as the file has them. The counters are READ_CNT's: the NFC counter at index 2 on NTAG21x
     /// (NTAG213/215/216 8.7), the three one-way counters on MIFARE Ultralight EV1 (MF0ULX1 8.7).
     /// The failed PWD_AUTH count is ``TagMemory/TagDump/failedAuthenticationAttempts``. No
     /// format records whether the password is disabled: like the chip, which compares its
