@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "TagMemory", targets: ["TagMemory"]),
         .library(name: "TagSimulator", targets: ["TagSimulator"]),
         .library(name: "NFCSession", targets: ["NFCSession"]),
+        .library(name: "SimulatedReader", targets: ["SimulatedReader"]),
         .executable(name: "ndeftool", targets: ["ndeftool"]),
     ],
     targets: [
@@ -35,6 +36,12 @@ let package = Package(
             dependencies: ["NDEF", "TagMemory", "CCrypto"],
             swiftSettings: strictSettings
         ),
+        // A reader backend over simulated tags, with fault injection and tags kept in dump files.
+        .target(
+            name: "SimulatedReader",
+            dependencies: ["NFCSession", "TagSimulator", "TagMemory", "NDEF"],
+            swiftSettings: strictSettings
+        ),
         // The command-line surface as a library, so its parser can be tested directly.
         .target(name: "NDEFCommandLine", dependencies: ["NDEF", "TagMemory"], swiftSettings: strictSettings),
         .executableTarget(name: "ndeftool", dependencies: ["NDEFCommandLine"], swiftSettings: strictSettings),
@@ -49,6 +56,11 @@ let package = Package(
         .testTarget(
             name: "NFCSessionTests",
             dependencies: ["NFCSession", "TagSimulator", "TagMemory", "NDEF"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "SimulatedReaderTests",
+            dependencies: ["SimulatedReader", "NFCSession", "TagSimulator", "TagMemory", "NDEF"],
             swiftSettings: strictSettings
         ),
         .testTarget(

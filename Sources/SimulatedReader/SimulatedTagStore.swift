@@ -1,0 +1,62 @@
+import Dispatch
+import NFCSession
+import Synchronization
+import TagMemory
+import TagSimulator
+
+/// The tag file of a ``SimulatedReader``, read and written on one serial dispatch queue so the
+/// blocking file calls never run on the cooperative thread pool.
+///
+/// Saves carry a generation number; a save older than the last one written is skipped, so
+/// the file never goes back to an earlier state when saves are requested concurrently.
+final class SimulatedTagStore: Sendable {
+    /// The queue every simulated tag file is read and written on.
+    private static let queue = DispatchQueue(label: "ndeftool.simulated-reader.files")
+
+    /// The file.
+    let file: SimulatedTagFile
+    /// The generation of the newest state written.
+    private let written = Mutex(0)
+
+    /// A store for `file`.
+    init(file: SimulatedTagFile) {
+        self.file = file
+    }
+
+    /// Loads `path` off the cooperative pool: nil when the file does not exist.
+    static func load(path: String) async throws(NFCReaderError) -> (tag: SimulatedType2Tag, store: SimulatedTagStore)? {
+        let result: Result<(tag: SimulatedType2Tag, file: SimulatedTagFile)?, NFCReaderError> =
+            await withCheckedContinuation { continuation in
+                queue.async {
+                    do throws(NFCReaderError) {
+                        continuation.resume(returning: .success(try SimulatedTagFile.load(path: path)))
+                    } catch {
+                        continuation.resume(returning: .failure(error))
+                    }
+                }
+            }
+        guard let loaded = try result.get() else { return nil }
+        return (loaded.tag, SimulatedTagStore(file: loaded.file))
+    }
+
+    /// Writes `dump` (state number `generation`) off the cooperative pool, unless a newer
+    /// state was written already.
+    func save(_ dump: TagDump, generation: Int) async throws(NFCReaderError) {
+        let result: Result<Void, NFCReaderError> = await withCheckedContinuation { continuation in
+            Self.queue.async {
+                guard self.written.withLock({ $0 }) < generation else {
+                    continuation.resume(returning: .success(()))
+                    return
+                }
+                do throws(NFCReaderError) {
+                    try self.file.save(dump)
+                    self.written.withLock { $0 = generation }
+                    continuation.resume(returning: .success(()))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        }
+        try result.get()
+    }
+}

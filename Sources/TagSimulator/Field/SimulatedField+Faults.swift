@@ -1,0 +1,115 @@
+import TagMemory
+
+extension SimulatedField {
+    /// What becomes of the command during which the tags leave the field (the N-th command of
+    /// ``Faults/removeAfterCommands``). In every case the reader gets no answer.
+    public enum InFlightOutcome: String, Sendable, Hashable, CaseIterable {
+        /// The tag received and carried out the command; only its answer was lost.
+        case completes = "complete"
+        /// The tag left before the command reached it: nothing changes.
+        case doesNothing = "none"
+        /// The tag left while programming the EEPROM. For a WRITE or COMPATIBILITY_WRITE data
+        /// frame the tag would accept to a user memory page (``TagMemory/Type2Chip/userPages``)
+        /// the page ends half-written: its first two bytes (bytes 0-1) hold the new data, its
+        /// last two (bytes 2-3) the old. NTAG21x protect WRITE and COMPATIBILITY_WRITE of page 2
+        /// (static lock bytes), page 3 (CC) and the dynamic lock page against tearing
+        /// (NTAG213/215/216 10.4 and 10.5; user pages are not protected): an interrupted
+        /// protected write keeps the old content. The simulator treats every page outside user
+        /// memory that way, the configuration pages (CFG0, CFG1, PWD, PACK), which the datasheet
+        /// does not list, included: a write to them behaves as ``doesNothing``, as does every
+        /// command that is not a page write.
+        case tearsPage = "tear"
+    }
+
+    /// Faults to inject into a field, all off by default. Arm them with ``SimulatedField/arm(_:)``:
+    /// arming starts the command and answer counts afresh.
+    public struct Faults: Sendable, Hashable {
+        /// The tags leave the field during the N-th command (``SimulatedField/transceive(_:)``)
+        /// after arming; that command ends as ``inFlight`` says, and every later one goes
+        /// unanswered until ``SimulatedField/putBack()``. The fault fires once per arming.
+        /// 0 or less: the tags leave as soon as the faults are armed.
+        public var removeAfterCommands: Int?
+        /// What becomes of the command in flight when the tags leave.
+        public var inFlight: InFlightOutcome
+        /// Whether a second tag (the same chip as the first, another UID) is in the field.
+        public var secondTag: Bool
+        /// How long the reader takes per command, in milliseconds: applied by the reader that
+        /// holds the field (the field itself never waits).
+        public var latencyMilliseconds: Int?
+        /// Every N-th answer after arming arrives corrupted (``SimulatedFieldReply/corrupted(_:)``);
+        /// 0 or less: none.
+        public var corruptEveryNthResponse: Int?
+
+        /// Creates a set of faults; the defaults inject none.
+        public init(
+            removeAfterCommands: Int? = nil,
+            inFlight: InFlightOutcome = .doesNothing,
+            secondTag: Bool = false,
+            latencyMilliseconds: Int? = nil,
+            corruptEveryNthResponse: Int? = nil
+        ) {
+            self.removeAfterCommands = removeAfterCommands
+            self.inFlight = inFlight
+            self.secondTag = secondTag
+            self.latencyMilliseconds = latencyMilliseconds
+            self.corruptEveryNthResponse = corruptEveryNthResponse
+        }
+
+        /// No faults.
+        public static let none = Faults()
+    }
+
+    /// Arms `faults`: the command and answer counts start from zero, a pending removal is
+    /// cancelled (tags already out stay out until ``putBack()``), and the second tag is put in
+    /// or, when `faults` no longer asks for it, taken out.
+    public mutating func arm(_ faults: Faults) {
+        self.faults = faults
+        commandsSinceArmed = 0
+        responsesSinceArmed = 0
+        removalFired = false
+        if faults.secondTag, addedSecondTagUID == nil {
+            let tag = makeSecondTag()
+            if insert(tag) { addedSecondTagUID = tag.uid }
+        } else if !faults.secondTag, let uid = addedSecondTagUID {
+            remove(uid: uid)
+        }
+        if let count = faults.removeAfterCommands, count <= 0 { takeTagsOut() }
+    }
+
+    /// Disarms every fault (the same as arming ``Faults/none``).
+    public mutating func disarm() {
+        arm(.none)
+    }
+
+    /// The tags that left the field by a fault come back, in IDLE (they lost power while out).
+    /// The removal does not fire again until the faults are armed anew.
+    public mutating func putBack() {
+        tags.append(contentsOf: removedTags)
+        removedTags = []
+        tagsHaveLeft = false
+    }
+
+    /// Every tag leaves the field, powering down; nothing is selected.
+    mutating func takeTagsOut() {
+        removalFired = true
+        tagsHaveLeft = true
+        selectedUID = nil
+        for index in tags.indices { tags[index].fieldOff() }
+        removedTags.append(contentsOf: tags)
+        tags = []
+    }
+
+    /// A tag for ``Faults/secondTag``: a factory tag of the first tag's chip (NTAG215 in an
+    /// empty field) whose UID differs from every other in the last byte.
+    func makeSecondTag() -> SimulatedTag {
+        let first = tags.first ?? removedTags.first
+        let chip = first?.type2Tag?.chip ?? .ntag215
+        let base = (first?.uid).flatMap { $0.count == 7 ? $0 : nil } ?? SimulatedType2Tag.defaultUID
+        var uid = base
+        for step in UInt8(1)...UInt8(255) {
+            uid[6] = base[6] ^ step
+            if tag(uid: uid) == nil { break }
+        }
+        return .type2(SimulatedType2Tag(chip: chip, uid: uid))
+    }
+}

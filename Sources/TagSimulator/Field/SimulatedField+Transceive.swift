@@ -1,0 +1,112 @@
+import TagMemory
+
+extension SimulatedField {
+    /// A command as the field's log names it.
+    public enum Command: Sendable, Hashable, CustomStringConvertible {
+        /// A Type 2 frame, by the kind the receiving tag took it for.
+        case type2(SimulatedType2Command)
+
+        public var description: String {
+            switch self {
+            case .type2(let command): command.description
+            }
+        }
+    }
+
+    /// One command sent into the field, as ``log`` records it.
+    public struct LogEntry: Sendable, Hashable {
+        /// What became of a command.
+        public enum Fate: Sendable, Hashable {
+            /// The selected tag answered and the answer arrived intact.
+            case answered
+            /// The selected tag answered and the answer arrived corrupted.
+            case corrupted
+            /// No tag answered: none selected, or the selected one was not ACTIVE.
+            case unanswered
+            /// The tags left the field during this command, with this outcome.
+            case inFlight(InFlightOutcome)
+            /// The tags had left the field: the command reached no tag.
+            case lost
+        }
+
+        /// The selected tag's UID when the command was sent, if any.
+        public var uid: [UInt8]?
+        /// The command.
+        public var command: Command
+        /// What became of it.
+        public var fate: Fate
+
+        /// Creates a log entry.
+        public init(uid: [UInt8]?, command: Command, fate: Fate) {
+            self.uid = uid
+            self.command = command
+            self.fate = fate
+        }
+    }
+
+    /// Sends one Type 2 command frame (without CRC) to the selected tag and returns what the
+    /// reader receives, with the armed faults applied.
+    ///
+    /// Every call counts towards ``Faults/removeAfterCommands``; the N-th ends as
+    /// ``Faults/inFlight`` says and gets no answer, as does every later call until ``putBack()``.
+    /// Every answer counts towards ``Faults/corruptEveryNthResponse``.
+    public mutating func transceive(_ frame: [UInt8]) -> SimulatedFieldReply<SimulatedType2Response> {
+        let index = selectedIndex
+        let uid = index.map { tags[$0].uid }
+        let command = Command.type2(index.map { tags[$0].type2CommandKind(of: frame) } ?? .init(frame: frame))
+        commandsSinceArmed += 1
+        if tagsHaveLeft {
+            record(uid, command, .lost)
+            return .silent
+        }
+        if !removalFired, let limit = faults.removeAfterCommands, commandsSinceArmed >= limit {
+            if let index { carryOutInFlight(frame, at: index) }
+            takeTagsOut()
+            record(uid, command, .inFlight(faults.inFlight))
+            return .silent
+        }
+        guard let index else {
+            record(uid, command, .unanswered)
+            return .silent
+        }
+        let response = tags[index].transceiveType2(frame)
+        if response == .silent {
+            record(uid, command, .unanswered)
+            return .silent
+        }
+        responsesSinceArmed += 1
+        if let every = faults.corruptEveryNthResponse, every > 0, responsesSinceArmed % every == 0 {
+            record(uid, command, .corrupted)
+            return .corrupted(Self.corrupting(response))
+        }
+        record(uid, command, .answered)
+        return .answer(response)
+    }
+
+    /// The answer with its first data byte inverted; a 4-bit ACK or NAK as it is.
+    static func corrupting(_ response: SimulatedType2Response) -> SimulatedType2Response {
+        guard case .data(var bytes) = response, !bytes.isEmpty else { return response }
+        bytes[0] ^= 0xFF
+        return .data(bytes)
+    }
+
+    /// Applies ``Faults/inFlight`` to the command in flight for the tag at `index`.
+    private mutating func carryOutInFlight(_ frame: [UInt8], at index: Int) {
+        switch faults.inFlight {
+        case .doesNothing: return
+        case .completes: _ = tags[index].transceiveType2(frame)
+        case .tearsPage:
+            guard case .type2(let tag) = tags[index], let page = tag.writtenPage(by: frame),
+                tag.chip.userPages.contains(page), let old = tag.memory.page(page)
+            else { return }
+            var written = tag
+            guard written.transceive(frame) == .ack, let new = written.memory.page(page) else { return }
+            written.overwrite(page: page, with: Array(new.prefix(2)) + Array(old.suffix(2)))
+            tags[index] = .type2(written)
+        }
+    }
+
+    private mutating func record(_ uid: [UInt8]?, _ command: Command, _ fate: LogEntry.Fate) {
+        if isRecordingCommands { log.append(LogEntry(uid: uid, command: command, fate: fate)) }
+    }
+}

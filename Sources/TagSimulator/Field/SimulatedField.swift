@@ -1,0 +1,167 @@
+/// The RF field of one simulated reader: zero or more simulated tags, the ISO/IEC 14443-3
+/// Type A activation of one of them, and injectable faults (``Faults``).
+///
+/// A pure value: nothing here sleeps or touches files. ``poll(_:)`` lists the tags as a reader's
+/// anticollision loop does, ``select(uid:)`` activates one, ``transceive(_:)`` sends it a frame.
+/// Faults (the tags leaving the field after some commands, corrupted answers, a second tag) are
+/// armed with ``arm(_:)``; see ``Faults``.
+public struct SimulatedField: Sendable {
+    /// The request that opens a poll (ISO/IEC 14443-3 6.3.2, 6.4.1).
+    public enum Request: Sendable, Hashable, CaseIterable {
+        /// REQA (26h, 7 bits): only IDLE tags answer.
+        case reqa
+        /// WUPA (52h, 7 bits): IDLE and HALT tags answer.
+        case wupa
+    }
+
+    /// The tags in the field, in the order they entered it.
+    public internal(set) var tags: [SimulatedTag]
+    /// The tags that left the field by the ``Faults/removeAfterCommands`` fault, until ``putBack()``.
+    public internal(set) var removedTags: [SimulatedTag] = []
+    /// Whether the reader's field is on.
+    public internal(set) var isOn = true
+    /// The UID of the tag the last ``select(uid:)`` activated, until a poll, another select or
+    /// the field going off.
+    public internal(set) var selectedUID: [UInt8]?
+    /// The faults armed (none by default).
+    public internal(set) var faults = Faults()
+    /// The commands (``transceive(_:)`` calls) since the faults were armed.
+    public internal(set) var commandsSinceArmed = 0
+    /// The answers (replies other than ``SimulatedFieldReply/silent``) since the faults were armed.
+    public internal(set) var responsesSinceArmed = 0
+    /// Whether the ``Faults/removeAfterCommands`` fault fired and the tags are still out.
+    public internal(set) var tagsHaveLeft = false
+    /// Whether ``log`` records every command (off by default, so long runs do not grow memory).
+    public var isRecordingCommands = false
+    /// The commands sent while ``isRecordingCommands`` was on, in order, with what became of them.
+    public internal(set) var log: [LogEntry] = []
+    /// The UID of the tag ``arm(_:)`` put in for ``Faults/secondTag``.
+    var addedSecondTagUID: [UInt8]?
+    /// Whether the removal fault fired since the faults were armed.
+    var removalFired = false
+
+    /// Creates a field holding `tags` (a tag whose UID is already present is left out).
+    public init(tags: [SimulatedTag] = []) {
+        self.tags = []
+        for tag in tags { insert(tag) }
+    }
+
+    /// Creates a field holding one tag.
+    public init(_ tag: SimulatedTag) {
+        self.init(tags: [tag])
+    }
+
+    /// The tag with `uid`, in the field or removed from it by a fault.
+    public func tag(uid: [UInt8]) -> SimulatedTag? {
+        tags.first { $0.uid == uid } ?? removedTags.first { $0.uid == uid }
+    }
+
+    /// The selected tag, if it is still in the field.
+    public var selectedTag: SimulatedTag? {
+        selectedIndex.map { tags[$0] }
+    }
+
+    /// The index in ``tags`` of the selected tag.
+    var selectedIndex: Int? {
+        guard isOn, let selectedUID else { return nil }
+        return tags.firstIndex { $0.uid == selectedUID }
+    }
+
+    /// Puts `tag` into the field, in IDLE. Returns false, changing nothing, when a tag with the
+    /// same UID is already in the field or out of it by a fault.
+    @discardableResult
+    public mutating func insert(_ tag: SimulatedTag) -> Bool {
+        guard self.tag(uid: tag.uid) == nil else { return false }
+        var entering = tag
+        entering.fieldOff()
+        tags.append(entering)
+        return true
+    }
+
+    /// Takes the tag with `uid` away (from the field or from the removed tags) and returns it.
+    @discardableResult
+    public mutating func remove(uid: [UInt8]) -> SimulatedTag? {
+        if selectedUID == uid { selectedUID = nil }
+        if addedSecondTagUID == uid { addedSecondTagUID = nil }
+        if let index = tags.firstIndex(where: { $0.uid == uid }) { return tags.remove(at: index) }
+        if let index = removedTags.firstIndex(where: { $0.uid == uid }) { return removedTags.remove(at: index) }
+        return nil
+    }
+
+    /// Lists the tags that answer `request`, as a reader's anticollision loop does
+    /// (ISO/IEC 14443-3 6.4): a tag in READY or ACTIVE first takes the request as an unexpected
+    /// frame and goes back to IDLE (HALT if it was woken from HALT); then every tag that answers
+    /// the request takes part, and one at a time is selected and halted (HLTA, 6.4.3) until none
+    /// is left. Afterwards the listed tags are HALT: a REQA finds none of them, a WUPA or
+    /// ``select(uid:)`` wakes them.
+    ///
+    /// Simplification: the tag anticollision settles on is the one that entered the field first,
+    /// not the one the UID bits would favour. A field that is off lists nothing.
+    ///
+    /// - Returns: the listed tags, in the order they were found.
+    @discardableResult
+    public mutating func poll(_ request: Request = .wupa) -> [SimulatedTag] {
+        selectedUID = nil
+        guard isOn else { return [] }
+        for index in tags.indices { tags[index].returnToWaitingState() }
+        let answering = tags.indices.filter { tags[$0].answers(request) }
+        for index in answering {
+            tags[index].select()
+            tags[index].halt()
+        }
+        return answering.map { tags[$0] }
+    }
+
+    /// WUPA, anticollision with `uid` and SELECT (ISO/IEC 14443-3 6.4): the tag with `uid`
+    /// becomes ACTIVE, whether it was IDLE or HALT, and its session state (authentication, a
+    /// pending COMPATIBILITY_WRITE) starts afresh. A tag that was ACTIVE goes back to IDLE
+    /// (HALT if it was woken from HALT).
+    ///
+    /// - Returns: false when the field is off or no tag with `uid` is in it.
+    @discardableResult
+    public mutating func select(uid: [UInt8]) -> Bool {
+        selectedUID = nil
+        guard isOn, let target = tags.firstIndex(where: { $0.uid == uid }) else { return false }
+        for index in tags.indices { tags[index].returnToWaitingState() }
+        tags[target].select()
+        selectedUID = uid
+        return true
+    }
+
+    /// The field goes off: every tag in it powers down to IDLE (losing authentication and the
+    /// once-per-field NFC counter increment) and nothing is selected.
+    public mutating func fieldOff() {
+        isOn = false
+        selectedUID = nil
+        for index in tags.indices { tags[index].fieldOff() }
+    }
+
+    /// The field comes on: the tags wait in IDLE.
+    public mutating func fieldOn() {
+        isOn = true
+    }
+
+    /// How many frames of `command` the tags received, summed over every tag (in the field and
+    /// removed by a fault).
+    public func count(of command: SimulatedType2Command) -> Int { commandCounts[command] ?? 0 }
+
+    /// The frames of each kind the tags received, summed over every tag. Frames sent after the
+    /// tags left, or lost in flight without reaching a tag, are not among them (see ``log``).
+    public var commandCounts: [SimulatedType2Command: Int] {
+        var counts: [SimulatedType2Command: Int] = [:]
+        for tag in tags + removedTags {
+            for (command, count) in tag.type2CommandCounts { counts[command, default: 0] += count }
+        }
+        return counts
+    }
+
+    /// The total number of frames the tags received.
+    public var totalCommandCount: Int { commandCounts.values.reduce(0, +) }
+
+    /// Forgets every tag's command counts and the log.
+    public mutating func resetCommandCounts() {
+        log = []
+        for index in tags.indices { tags[index].resetCommandCounts() }
+        for index in removedTags.indices { removedTags[index].resetCommandCounts() }
+    }
+}

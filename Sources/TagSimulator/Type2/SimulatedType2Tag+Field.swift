@@ -1,0 +1,40 @@
+import TagMemory
+
+extension SimulatedType2Tag {
+    /// A frame the tag does not expect in READY or ACTIVE (a REQA or WUPA, a SELECT for another
+    /// UID): the tag goes back to its waiting state, IDLE, or HALT if it was woken from HALT
+    /// (ISO/IEC 14443-3 6.3, NTAG213/215/216 8.2 state diagram). Nothing is answered or counted.
+    mutating func returnToWaitingState() {
+        guard state == .active || state == .ready else { return }
+        state = wasHalted ? .halt : .idle
+        isAuthenticated = false
+        pendingCompatibilityWritePage = nil
+    }
+
+    /// The kind ``transceive(_:)`` counts `frame` as in the current state.
+    func commandKind(of frame: [UInt8]) -> SimulatedType2Command {
+        pendingCompatibilityWritePage != nil && state == .active
+            ? .compatibilityWriteData : SimulatedType2Command(frame: frame)
+    }
+
+    /// The page `frame` writes, when it is a WRITE (A2h addr d0-d3) or the data frame of a
+    /// COMPATIBILITY_WRITE in the current state; nil for every other frame.
+    func writtenPage(by frame: [UInt8]) -> Int? {
+        switch commandKind(of: frame) {
+        case .write: frame.count == 6 ? Int(frame[1]) : nil
+        case .compatibilityWriteData: frame.count == 16 ? pendingCompatibilityWritePage : nil
+        default: nil
+        }
+    }
+
+    /// Puts `bytes` (4) into `page` as they are, bypassing the write rules: how a torn write
+    /// leaves the EEPROM. Out-of-range pages and other lengths change nothing.
+    mutating func overwrite(page: Int, with bytes: [UInt8]) {
+        guard bytes.count == Type2Page.size, page >= 0, page < chip.pageCount else { return }
+        var image = memory.bytes
+        let start = page * Type2Page.size
+        guard start + Type2Page.size <= image.count else { return }
+        image.replaceSubrange(start..<(start + Type2Page.size), with: bytes)
+        memory = Type2Memory(bytes: image, chip: chip)
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import NDEF
+import NFCSession
+import SimulatedReader
+import TagMemory
+import TagSimulator
+
+/// Bytes from hex text written in tests. A typo in a test literal traps the test, not the library.
+func hex(_ text: String) -> [UInt8] {
+    do { return try NDEFHex.decode(text, allowSeparators: true) } catch {
+        fatalError("bad hex literal in test: \(error)")
+    }
+}
+
+/// A fresh directory under the system's temporary directory, removed by ``remove()``.
+struct TemporaryDirectory {
+    let path: String
+
+    init() throws {
+        path = FileManager.default.temporaryDirectory.appendingPathComponent("simreader-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    /// The path of `name` inside the directory.
+    func file(_ name: String) -> String { path + "/" + name }
+
+    /// The names of the files in the directory.
+    func contents() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: path).sorted() }
+
+    /// Writes `bytes` to `name`.
+    func write(_ name: String, _ bytes: [UInt8]) throws {
+        try Data(bytes).write(to: URL(fileURLWithPath: file(name)))
+    }
+
+    /// The bytes of `name`.
+    func read(_ name: String) throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: URL(fileURLWithPath: file(name))))
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+}
+
+/// The fixture dump files, found from this file's path.
+enum ReaderFixtures {
+    static let dumps: String = {
+        let path = #filePath
+        guard let tests = path.range(of: "/Tests/", options: .backwards) else { return "Fixtures/dumps" }
+        return String(path[..<tests.lowerBound]) + "/Fixtures/dumps"
+    }()
+
+    static func bytes(_ name: String) throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: URL(fileURLWithPath: dumps + "/" + name)))
+    }
+}
+
+extension SimulatedReader {
+    /// Polls and selects the first target.
+    func selectFirst() async throws {
+        guard let target = try await pollTargets().first else { throw NFCReaderError(.timeout, "no tag") }
+        try await select(target)
+    }
+
+    /// READ 30h `page`: the 16 bytes.
+    func read(_ page: UInt8) async throws -> [UInt8] {
+        guard case .data(let bytes) = try await transceive([0x30, page]) else {
+            throw NFCReaderError(.tagResponseError, "")
+        }
+        return bytes
+    }
+
+    /// WRITE A2h `page` `data`.
+    func write(_ page: UInt8, _ data: String) async throws -> NFCRawResponse {
+        try await transceive([0xA2, page] + hex(data))
+    }
+
+    /// The stored bytes of page `page` of the first tag (in the field or removed).
+    func storedPage(_ page: Int) -> [UInt8]? {
+        withField { field in (field.tags + field.removedTags).first?.type2Tag?.memory.page(page) }
+    }
+}
