@@ -114,8 +114,8 @@ struct SimulatedType4StateText {
             throw line.error("\"\(line.key)\" takes hex bytes: \(error.reason)")
         }
         guard count.contains(bytes.count) else {
-            let range =
-                count.upperBound == Int.max ? "at least \(count.lowerBound)" : "\(count.lowerBound) to \(count.upperBound)"
+            let (low, high) = (count.lowerBound, count.upperBound)
+            let range = high == Int.max ? "at least \(low)" : "\(low) to \(high)"
             throw line.error("\"\(line.key)\" takes \(range) bytes, not \(bytes.count)")
         }
         return bytes
