@@ -1,0 +1,84 @@
+import NDEF
+import TagMemory
+
+extension SimulatedType4Tag {
+    /// The tag as text, to save it to a file and load it back with ``init(stateText:)``.
+    ///
+    /// One `key value` pair per line; `#` starts a comment; numbers and bytes are hexadecimal.
+    /// The first line names the format (`ndeftool-type4-tag 1`), the configuration follows
+    /// (`uid`, `mapping-version`, `mle`, `mlc`, `ndef-file`, `ndef-file-size`, `read-access`,
+    /// `write-access`, `cc-writable`, `end-of-file-warning`, `frame-size`), then the CC file as
+    /// it is now (`cc`), the NDEF file in `ndef` lines of 16 bytes (up to its last byte other
+    /// than 00h; the rest of the file is 00h) and a final `end` line, so a cut-off text is
+    /// refused rather than loaded short. The selection, state and command counts are not kept:
+    /// a loaded tag is powered down.
+    public var stateText: String {
+        let fieldSize = factoryCapabilityContainer.messageLengthFieldSize
+        let used = max(fieldSize, (ndefFile.lastIndex { $0 != 0 } ?? -1) + 1)
+        let length = ndefFile.prefix(fieldSize).reduce(0) { $0 << 8 | Int($1) }
+        var lines = [
+            "# Simulated NFC Forum Type 4 tag: its configuration, then its CC and NDEF files as they are now.",
+            "# One \"key value\" pair per line; numbers and bytes are hexadecimal; \"#\" starts a comment.",
+            "\(SimulatedType4StateText.formatName) \(SimulatedType4StateText.formatVersion)",
+            "uid \(Self.hex(uid))",
+            "mapping-version \(Self.hex([configuration.mappingVersion]))",
+            "mle \(Self.number(configuration.maximumResponseDataSize, digits: 4))"
+                + "  # \(configuration.maximumResponseDataSize) bytes per READ BINARY response",
+            "mlc \(Self.number(configuration.maximumCommandDataSize, digits: 4))"
+                + "  # \(configuration.maximumCommandDataSize) bytes per UPDATE BINARY",
+            "ndef-file \(Self.number(Int(configuration.ndefFileIdentifier), digits: 4))",
+            "ndef-file-size \(Self.number(configuration.maximumNDEFFileSize, digits: 8))"
+                + "  # \(configuration.maximumNDEFFileSize) bytes",
+            "read-access \(Self.hex([configuration.readAccess.rawValue]))",
+            "write-access \(Self.hex([configuration.writeAccess.rawValue]))",
+            "cc-writable \(configuration.isCapabilityContainerWritable ? "yes" : "no")",
+            "end-of-file-warning \(configuration.reportsEndOfFile ? "yes" : "no")",
+            "frame-size \(Self.number(configuration.frameSize, digits: 4))  # \(configuration.frameSize) bytes",
+            "# CC file E103, \(capabilityContainerFile.count) bytes",
+            "cc \(Self.hex(capabilityContainerFile))",
+            "# NDEF file \(Self.number(Int(configuration.ndefFileIdentifier), digits: 4)), \(ndefFile.count) bytes, "
+                + "\(fieldSize == 4 ? "ENLEN" : "NLEN") \(length); \(used) bytes written here, the rest 00",
+        ]
+        for start in stride(from: 0, to: used, by: 16) {
+            let line = ndefFile[start..<min(used, start + 16)]
+            lines.append("ndef \(Self.hex(line))  # \(Self.number(start, digits: 4))")
+        }
+        lines.append("end")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Loads a tag saved with ``stateText``, powered down with nothing selected.
+    ///
+    /// - Throws: ``TagMemoryError/Code/malformedDump`` (its offset is the UTF-8 offset of the
+    ///   line) for a text that is not in the format, lacks a required line or its `end` line,
+    ///   repeats a key, holds a value that does not parse or fit, a configuration that makes
+    ///   no valid CC, a CC whose size differs from the one the configuration makes, or NDEF
+    ///   bytes beyond the file size (or beyond
+    ///   ``Configuration/maximumSimulatedFileSize``, checked while reading).
+    public init(stateText: String) throws(TagMemoryError) {
+        let text = try SimulatedType4StateText(parsing: stateText)
+        let tag: SimulatedType4Tag
+        do {
+            tag = try SimulatedType4Tag(configuration: text.configuration, ndefFile: text.ndefFile)
+        } catch {
+            throw TagMemoryError(.malformedDump, "the saved tag cannot be rebuilt: \(error.reason)")
+        }
+        self = tag
+        guard text.capabilityContainerFile.count == capabilityContainerFile.count else {
+            throw TagMemoryError(
+                .malformedDump,
+                "the saved CC file has \(text.capabilityContainerFile.count) bytes but this configuration makes "
+                    + "\(capabilityContainerFile.count)")
+        }
+        capabilityContainerFile = text.capabilityContainerFile
+    }
+
+    private static func hex(_ bytes: some Sequence<UInt8>) -> String {
+        NDEFHex.encode(bytes, uppercase: true, separator: " ")
+    }
+
+    private static func number(_ value: Int, digits: Int) -> String {
+        let text = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, digits - text.count)) + text
+    }
+}

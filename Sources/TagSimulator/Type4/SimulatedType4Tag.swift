@@ -1,0 +1,220 @@
+import NDEF
+import TagMemory
+
+/// A simulated NFC Forum Type 4 tag: a pure state machine that answers command APDUs as an
+/// ISO-DEP tag with the NDEF Tag Application does.
+///
+/// Behaviour follows NFC Forum Type 4 Tag 3.0 (section 5: the CC file `E103`, the NDEF file
+/// and the commands SELECT, READ BINARY and UPDATE BINARY), ISO/IEC 7816-4 for the APDU cases
+/// and status words, and the NTAG 424 DNA datasheet (NT4H2421Gx, section 10.9) where the
+/// standards leave a choice. The files are the CC file, built from ``configuration`` by
+/// ``Type4CapabilityContainer``, and the NDEF file; SELECT reaches them only once the NDEF
+/// Tag Application is selected.
+///
+/// Status words (``Type4StatusWord``):
+/// - `6700` for an APDU shorter than its header or whose Lc and Le do not match its length;
+///   an extended-length APDU on a tag whose MLe and MLc fit short APDUs; a READ BINARY without
+///   Le or with Ne above MLe (including Le `00`, 256, when MLe is smaller: the reader must not
+///   exceed MLe, 5.4.4); an UPDATE BINARY without data, with Lc above MLc, or with an Le field
+///   (an NTAG 424 DNA refuses that too).
+/// - `6E00` for a CLA other than `00`; `6D00` for another instruction (`B1` and `D7` exist only
+///   from version 3.0); `6A86` for P1-P2 that are not supported (P1 other than `00` or `04` in
+///   SELECT, P2 other than `00` or `0C`, a short EF identifier in READ or UPDATE BINARY).
+/// - `6A82` when SELECT finds no such application or file (the selection stays as it was);
+///   `6A87` for a SELECT by file identifier whose data is not 2 bytes.
+/// - `6986` for READ or UPDATE BINARY with no file selected (ISO/IEC 7816-4: no current EF;
+///   an NTAG 424 DNA answers `6985`); `6982` when the access condition refuses it.
+/// - `6B00` for an offset at or past the end of the file; `6A84` for an UPDATE BINARY whose
+///   data runs past the end (nothing is written; an NTAG 424 DNA answers `6985`);
+///   `6A80` for a malformed offset or discretionary data object in `B1` / `D7`.
+///
+/// A READ BINARY that reaches the end of the file returns the bytes up to the end, with `9000`
+/// or, when ``Configuration/reportsEndOfFile`` is set, `6282`.
+///
+/// Simplifications: ISO-DEP (RATS, block framing, chaining, waiting time extensions) is reduced
+/// to ``select()``; no proprietary file, FCI, short EF identifier, logical channel, secure
+/// messaging or native (CLA `90`) command is simulated; every UPDATE BINARY is committed whole
+/// unless ``applyPartialUpdate(_:keepingBytes:)`` tears it.
+public struct SimulatedType4Tag: Sendable {
+    /// The ISO/IEC 14443-3 state; ISO-DEP is active whenever the state is ACTIVE.
+    public typealias State = ISO14443State
+
+    /// The tag as it was made (the CC file may have changed since, see
+    /// ``Configuration/isCapabilityContainerWritable``).
+    public let configuration: Configuration
+    /// The CC the tag was made with; its offsets say where the access bytes are.
+    let factoryCapabilityContainer: Type4CapabilityContainer
+    /// The CC file `E103` as it is now.
+    public internal(set) var capabilityContainerFile: [UInt8]
+    /// The whole NDEF file as it is now, NLEN (or ENLEN) first, ``Configuration/maximumNDEFFileSize`` bytes.
+    public internal(set) var ndefFile: [UInt8]
+    /// The ISO/IEC 14443-3 state.
+    public internal(set) var state: State = .idle
+    /// Whether the NDEF Tag Application is selected.
+    public internal(set) var isApplicationSelected = false
+    /// The selected file (`E103` or the NDEF file identifier), or nil.
+    public internal(set) var selectedFile: UInt16?
+    /// How many APDUs of each kind the tag received, answered or not.
+    public internal(set) var commandCounts: [SimulatedType4Command: Int] = [:]
+    /// Whether ``recordedCommands`` keeps every APDU's kind in order (off by default).
+    public var isRecordingCommands = false
+    /// The kinds of the APDUs received while ``isRecordingCommands`` was on, in order.
+    public internal(set) var recordedCommands: [SimulatedType4Command] = []
+
+    /// The UID of tags created without one (NXP manufacturer code 04h first).
+    public static let defaultUID: [UInt8] = [0x04, 0x3C, 0x6A, 0x92, 0x2F, 0x61, 0x80]
+
+    /// Creates a tag whose NDEF file starts with `ndefFile` (NLEN or ENLEN, then the message),
+    /// padded with 00h to the file size.
+    ///
+    /// - Throws: ``TagMemoryError/Code/invalidArgument`` for a configuration that makes no
+    ///   valid CC (see ``Configuration/capabilityContainer()``);
+    ///   ``TagMemoryError/Code/insufficientCapacity`` when `ndefFile` is longer than the file.
+    public init(configuration: Configuration, ndefFile: [UInt8]) throws(TagMemoryError) {
+        let cc = try configuration.capabilityContainer()
+        let size = cc.ndefFile.maximumFileSize
+        guard ndefFile.count <= size else {
+            throw TagMemoryError(
+                .insufficientCapacity, "\(ndefFile.count) bytes do not fit the \(size)-byte NDEF file")
+        }
+        self.configuration = configuration
+        self.factoryCapabilityContainer = cc
+        self.capabilityContainerFile = try cc.encoded()
+        self.ndefFile = ndefFile + [UInt8](repeating: 0, count: size - ndefFile.count)
+    }
+
+    /// Creates a tag as it leaves the factory: an empty NDEF file (NLEN `0000`, T4T 3.0 5.2).
+    ///
+    /// - Throws: as ``init(configuration:ndefFile:)``.
+    public init(configuration: Configuration = Configuration()) throws(TagMemoryError) {
+        try self.init(configuration: configuration, ndefFile: [])
+    }
+
+    /// Creates a tag holding `message` (an empty message gives NLEN `0000`).
+    ///
+    /// - Throws: ``TagMemoryError/Code/malformedMessage`` when the message cannot be encoded,
+    ///   and as ``init(configuration:ndefFile:)``.
+    public init(configuration: Configuration = Configuration(), message: NFCNDEFMessage) throws(TagMemoryError) {
+        let cc = try configuration.capabilityContainer()
+        var bytes: [UInt8] = []
+        if !message.records.isEmpty {
+            do {
+                bytes = try message.encoded()
+            } catch {
+                throw TagMemoryError(.malformedMessage, "the message cannot be encoded: \(error.reason)")
+            }
+        }
+        try self.init(
+            configuration: configuration,
+            ndefFile: try Type4NDEFFile.encoded(messageBytes: bytes, capabilityContainer: cc))
+    }
+
+    /// The UID.
+    public var uid: [UInt8] { configuration.uid }
+    /// ATQA, least significant byte first (see ``Configuration/atqa``).
+    public var atqa: [UInt8] { configuration.atqa }
+    /// SAK `20`: UID complete, ISO/IEC 14443-4 compliant (ISO/IEC 14443-3, 6.4.3.4).
+    public var sak: UInt8 { 0x20 }
+    /// The ATS sent in answer to RATS (see ``Configuration/ats``).
+    public var ats: [UInt8] { configuration.ats }
+
+    /// The files as ``Type4FileImages``, for TagMemory's parsers (`ndefFile()`, `capabilityContainer()`).
+    public var fileImages: Type4FileImages {
+        Type4FileImages(files: [
+            Type4CapabilityContainer.fileIdentifier: capabilityContainerFile,
+            configuration.ndefFileIdentifier: ndefFile,
+        ])
+    }
+
+    /// REQA or WUPA, anticollision, SELECT and RATS in one step: the tag becomes ACTIVE with
+    /// ISO-DEP on and nothing selected, as after a fresh activation.
+    public mutating func select() {
+        state = .active
+        clearSelection()
+    }
+
+    /// S(DESELECT) or HLTA: the tag halts and forgets its selection.
+    public mutating func halt() {
+        state = .halt
+        clearSelection()
+    }
+
+    /// The field goes off: the tag powers down to IDLE and forgets the selected application
+    /// and file; the files are non-volatile.
+    public mutating func fieldOff() {
+        state = .idle
+        clearSelection()
+    }
+
+    /// How many APDUs of `command` the tag received.
+    public func count(of command: SimulatedType4Command) -> Int { commandCounts[command] ?? 0 }
+
+    /// The total number of APDUs received.
+    public var totalCommandCount: Int { commandCounts.values.reduce(0, +) }
+
+    /// Forgets the command counts and the recorded commands.
+    public mutating func resetCommandCounts() {
+        commandCounts = [:]
+        recordedCommands = []
+    }
+
+    /// Answers one command APDU: the response data then SW1 SW2, or nil (no answer) when the
+    /// tag is not ACTIVE. Every APDU is counted in ``commandCounts``.
+    public mutating func transceiveAPDU(_ apdu: [UInt8]) -> [UInt8]? {
+        record(apdu)
+        guard state == .active else { return nil }
+        return answer(apdu).bytes
+    }
+
+    /// Answers one command, as ``transceiveAPDU(_:)`` does, with the response split.
+    public mutating func transceive(_ command: Type4Command) -> Type4Response? {
+        record(command.bytes)
+        guard state == .active else { return nil }
+        return answer(command.bytes)
+    }
+
+    /// Counts and records the kind of `apdu`.
+    mutating func record(_ apdu: [UInt8]) {
+        let kind = SimulatedType4Command(apdu: apdu)
+        commandCounts[kind, default: 0] += 1
+        if isRecordingCommands { recordedCommands.append(kind) }
+    }
+
+    private mutating func clearSelection() {
+        isApplicationSelected = false
+        selectedFile = nil
+    }
+
+    /// The response to `bytes` from an ACTIVE tag.
+    private mutating func answer(_ bytes: [UInt8]) -> Type4Response {
+        guard bytes.count >= 4 else { return Type4Response(status: .wrongLength) }
+        guard bytes[0] == 0x00 else { return Type4Response(status: .classNotSupported) }
+        guard let apdu = SimulatedCommandAPDU(bytes),
+            !apdu.isExtended || configuration.acceptsExtendedLength
+        else { return Type4Response(status: .wrongLength) }
+        do {
+            switch apdu.ins {
+            case 0xA4:
+                return try selectCommand(apdu)
+            case 0xB0, 0xB1:
+                return try readBinary(readRequest(apdu))
+            case 0xD6, 0xD7:
+                try updateBinary(updateRequest(apdu), keeping: nil)
+                return Type4Response(status: .success)
+            default:
+                return Type4Response(status: .instructionNotSupported)
+            }
+        } catch {
+            return Type4Response(status: error.status)
+        }
+    }
+}
+
+/// A command the tag refuses, with the status word it answers.
+struct SimulatedType4Refusal: Error {
+    let status: Type4StatusWord
+
+    init(_ status: Type4StatusWord) {
+        self.status = status
+    }
+}
