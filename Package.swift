@@ -43,7 +43,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // The command-line surface as a library, so its parser can be tested directly.
-        .target(name: "NDEFCommandLine", dependencies: ["NDEF", "TagMemory"], swiftSettings: strictSettings),
+        .target(
+            name: "NDEFCommandLine",
+            dependencies: ["NDEF", "TagMemory", "NFCSession", "SimulatedReader"],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(name: "ndeftool", dependencies: ["NDEFCommandLine"], swiftSettings: strictSettings),
         .executableTarget(name: "NDEFBenchmarks", dependencies: ["NDEF"], swiftSettings: strictSettings),
         .testTarget(name: "NDEFTests", dependencies: ["NDEF", "NDEFFoundation"], swiftSettings: strictSettings),

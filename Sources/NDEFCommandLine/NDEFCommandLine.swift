@@ -26,7 +26,7 @@ public enum NDEFCommandLine {
         case .run(let path, let values):
             guard let run = path.last?.run else { return show(HelpFormatter(path: path).render(), io: io) }
             do {
-                return try await run(CommandInvocation(path: path, values: values, io: io))
+                return try await run(CommandInvocation(path: path, values: values, io: io, arguments: arguments))
             } catch {
                 report(error, path: path, io: io)
                 return error.status

@@ -1,11 +1,5 @@
 import NDEF
 
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// `ndeftool encode`: builds a message from record specifications (or JSON) and writes it.
 enum EncodeCommand {
     static let output = OptionSpec.option(
@@ -69,14 +63,7 @@ enum EncodeCommand {
         if values.flag(json.long) {
             let path = try jsonPath(tokens)
             let text = try inputs.read(path, for: "--json")
-            do {
-                message = try JSONDecoder().decode(NFCNDEFMessage.self, from: Data(text))
-            } catch {
-                throw CommandLineError(
-                    .dataError,
-                    "invalid JSON message in \(InputReader.name(of: path)): \(ErrorText.describe(json: error))"
-                )
-            }
+            message = try MessageInput.decode(json: text, source: InputReader.name(of: path))
             do {
                 bytes = try message.encoded(chunkSize: chunkSize)
             } catch {

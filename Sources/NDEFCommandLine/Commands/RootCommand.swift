@@ -12,7 +12,7 @@ enum RootCommand {
     /// The `ndeftool` command.
     static let spec = CommandSpec(
         name: "ndeftool",
-        abstract: "Encode, decode and inspect NFC Forum NDEF messages.",
+        abstract: "Encode, decode and inspect NFC Forum NDEF messages; read, write and lock tags.",
         discussion: """
             Data is read from files or standard input ('-') and written to standard output or \
             a file; messages go to standard error.
@@ -20,6 +20,9 @@ enum RootCommand {
             \(exitStatusTable)
             """,
         version: NDEFToolVersion.current,
-        subcommands: [EncodeCommand.spec, DecodeCommand.spec, InspectCommand.spec, HelpCommand.spec]
+        subcommands: [
+            EncodeCommand.spec, DecodeCommand.spec, InspectCommand.spec, InfoCommand.spec, ReadCommand.spec,
+            WriteCommand.spec, LockCommand.spec, FormatCommand.spec, EraseCommand.spec, HelpCommand.spec,
+        ]
     )
 }

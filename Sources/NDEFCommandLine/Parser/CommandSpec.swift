@@ -73,4 +73,6 @@ struct CommandInvocation {
     var values: ParsedValues
     /// Standard input, output, error and environment.
     var io: any CommandIO
+    /// The command line as typed, without the program name (to show how to run it again).
+    var arguments: [String] = []
 }

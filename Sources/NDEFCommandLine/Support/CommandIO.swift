@@ -19,9 +19,26 @@ protocol CommandIO: AnyObject {
     func writeError(_ text: String)
     /// The value of environment variable `name`.
     func environment(_ name: String) -> String?
+    /// Whether `stream` is a terminal (a person is there), not a pipe or a file.
+    func isTerminal(_ stream: StandardStream) -> Bool
+    /// One line typed on standard input, without its line break; nil at the end of input.
+    func readLine() -> String?
+}
+
+/// The three standard streams, by their file descriptors.
+enum StandardStream: Int32, Sendable {
+    case input = 0
+    case output = 1
+    case error = 2
 }
 
 extension CommandIO {
+    /// No terminal: the streams of a test or a script.
+    func isTerminal(_ stream: StandardStream) -> Bool { false }
+
+    /// Nothing to read interactively.
+    func readLine() -> String? { nil }
+
     /// Writes text to standard output as UTF-8.
     func writeOutput(_ text: String) throws(CommandLineError) {
         try writeOutput(Array(text.utf8))
@@ -54,5 +71,24 @@ final class StandardIO: CommandIO {
 
     func environment(_ name: String) -> String? {
         getenv(name).map { String(cString: $0) }
+    }
+
+    func isTerminal(_ stream: StandardStream) -> Bool {
+        isatty(stream.rawValue) == 1
+    }
+
+    /// Reads byte by byte up to the line break, so nothing after it is taken from the input.
+    func readLine() -> String? {
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        while bytes.count < 4096 {
+            let count = read(0, &byte, 1)
+            if count < 0, errno == EINTR { continue }
+            if count <= 0 { return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self) }
+            if byte == UInt8(ascii: "\n") { break }
+            bytes.append(byte)
+        }
+        if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

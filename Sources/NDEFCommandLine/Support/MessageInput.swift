@@ -1,5 +1,11 @@
 import NDEF
 
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 /// Turns input bytes (binary, or hex text) into a message, with errors naming the input.
 enum MessageInput {
     /// The bytes of a message: `bytes` itself, or the hex text it holds (whitespace and
@@ -32,5 +38,28 @@ enum MessageInput {
         } catch {
             throw CommandLineError(.dataError, ErrorText.malformed(error, in: source))
         }
+    }
+
+    /// The message in the JSON text `bytes` (the contract of `decode --json`).
+    static func decode(json bytes: [UInt8], source: String) throws(CommandLineError) -> NFCNDEFMessage {
+        do {
+            return try JSONDecoder().decode(NFCNDEFMessage.self, from: Data(bytes))
+        } catch {
+            throw CommandLineError(.dataError, "invalid JSON message in \(source): \(ErrorText.describe(json: error))")
+        }
+    }
+
+    /// The message in `bytes`, whichever form it has: JSON (`{` first), hex text (other
+    /// printable text), or binary NDEF.
+    ///
+    /// The forms cannot be mistaken for each other: the first byte of a binary message is a
+    /// record header with MB set (NFC Forum NDEF 1.0, 3.2.1), 80h or more, never ASCII.
+    static func decode(detecting bytes: [UInt8], source: String) throws(CommandLineError) -> NFCNDEFMessage {
+        let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        guard let first = bytes.first(where: { !isSpace($0) }), first < 0x80 else {
+            return try decode(bytes, hex: false, source: source)
+        }
+        if first == UInt8(ascii: "{") { return try decode(json: bytes, source: source) }
+        return try decode(bytes, hex: true, source: source)
     }
 }

@@ -1,0 +1,80 @@
+import NDEF
+import NFCSession
+import TagMemory
+
+/// `ndeftool format`: NDEF-formats a blank or wiped tag.
+enum FormatCommand {
+    static let force = OptionSpec.flag(
+        "force", help: "Format even when the tag holds an NDEF message (the message is lost).")
+    static let dryRun = OptionSpec.flag("dry-run", help: "Print the page writes; write nothing.")
+    static let json = OptionSpec.flag("json", help: "Print the result (or the plan) as JSON.")
+
+    /// The command.
+    static let spec = CommandSpec(
+        name: "format",
+        abstract: "Initialise a blank or wiped tag for NDEF.",
+        discussion: """
+            Writes the chip's capability container and an empty NDEF message (with the \
+            chip's factory Lock Control TLV where it has one), so that the tag reads as \
+            INITIALIZED with its full capacity (NFC Forum Type 2 Tag 1.1, 6.3.1). The \
+            capability container is one-time programmable: its bits can be set, never \
+            cleared, so a tag whose CC has bits the chip's CC lacks cannot be formatted \
+            (exit status 77, nothing written). The chip must be identified (GET_VERSION or \
+            its CC).
+
+            A tag that is already NDEF formatted and writable is erased instead (as \
+            'ndeftool erase', tearing-safe). When it holds a message, format refuses with \
+            exit status 64 unless --force is given: use 'ndeftool erase' to empty a tag on \
+            purpose.
+
+            Examples:
+              ndeftool format --reader 'sim:ntag215?file=tag.nfc'
+              ndeftool format --dry-run
+              ndeftool format --force
+            """,
+        options: [force, dryRun, json],
+        groups: [TagOptions.group],
+        run: run
+    )
+
+    @Sendable static func run(_ invocation: CommandInvocation) async throws(CommandLineError) -> ExitStatus {
+        let values = invocation.values
+        let connection = try TagConnection(invocation)
+        return try await connection.run("formatting the tag") { tag in
+            var report = TagChangeReport(tag: tag, action: "format")
+            let memory = try await tag.readMemory()
+            let status = memory.ndefStatus
+            if status.status == .readWrite {
+                if let bytes = memory.ndefMessageBytes, !bytes.isEmpty, !values.flag(force.long) {
+                    throw CommandLineError.usage(
+                        "The tag is NDEF formatted and holds a \(bytes.count)-byte message: formatting would erase it. "
+                            + "Use 'ndeftool erase' to empty it, or add --force")
+                }
+                let wasEmpty = memory.ndefMessageBytes?.isEmpty == true
+                report.note =
+                    wasEmpty
+                    ? "The tag was already NDEF formatted, with an empty message."
+                    : "The tag was already NDEF formatted: its message was emptied, as 'ndeftool erase' does."
+            }
+            if values.flag(dryRun.long) {
+                do throws(TagMemoryError) {
+                    switch status.status {
+                    case .readWrite: report.plan = PlanReport(try memory.writePlan(messageBytes: []))
+                    case .readOnly: throw TagMemoryError(.notWritable, "the tag is read-only: it cannot be formatted")
+                    case .notSupported: report.plan = PlanReport(try memory.formatPlan())
+                    }
+                } catch {
+                    throw TagFailure.readerError(planning: error)
+                }
+                if status.status == .readWrite {
+                    report.note = "The tag is already NDEF formatted: format empties its message, as erase does."
+                }
+            } else {
+                try await tag.format()
+                report.status = try await tag.ndefStatus()
+            }
+            try report.show(json: values.flag(json.long), io: invocation.io)
+            return .success
+        }
+    }
+}

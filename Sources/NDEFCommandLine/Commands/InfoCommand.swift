@@ -1,0 +1,110 @@
+import NDEF
+import NFCSession
+import TagMemory
+
+/// `ndeftool info`: what the tag at the reader is and what state it is in.
+enum InfoCommand {
+    static let json = OptionSpec.flag("json", help: "Print the facts as JSON.")
+
+    /// The command.
+    static let spec = CommandSpec(
+        name: "info",
+        abstract: "Show a tag's chip, memory, NDEF status, locks and protection.",
+        discussion: """
+            Prints the chip and how it was identified (GET_VERSION, else the capability \
+            container or the page count), the UID, the user memory, the NDEF status \
+            (read/write, read-only, not formatted) with the capacity and the bytes the \
+            message uses, the capability container, the static and dynamic lock bits and \
+            the pages they lock, the password protection (from which page, for writing or \
+            also reading, the attempt limit; PWD and PACK are never shown), the NFC counter \
+            on chips that have one (when enabled), the originality signature (READ_SIG, not \
+            verified) and, on a writable tag, the code 'ndeftool lock --confirm' takes.
+
+            Nothing is written. Facts the tag does not give (password-protected pages, \
+            commands the chip lacks) are reported as unknown; they do not change the exit \
+            status.
+
+            Examples:
+              ndeftool info --reader 'sim:ntag215?file=tag.nfc'
+              ndeftool info --json --wait 0
+            """,
+        options: [json],
+        groups: [TagOptions.group],
+        run: run
+    )
+
+    @Sendable static func run(_ invocation: CommandInvocation) async throws(CommandLineError) -> ExitStatus {
+        let connection = try TagConnection(invocation)
+        let reader = connection.settings.reader.description
+        return try await connection.run("reading the tag") { tag in
+            let report = try await TagInfoReport.read(tag, reader: reader)
+            if invocation.values.flag(json.long) {
+                try invocation.io.writeOutput(try MessageJSON.text(of: report) + "\n")
+            } else {
+                try invocation.io.writeOutput(report.lines.joined(separator: "\n") + "\n")
+            }
+            return .success
+        }
+    }
+}
+
+extension TagInfoReport {
+    /// Reads the facts from `tag`: the whole memory, then the password status, the NFC
+    /// counter, the signature and the lock code, each only where the chip has it.
+    static func read(_ tag: NFCMiFareTag, reader: String) async throws -> TagInfoReport {
+        var report = TagInfoReport(tag: tag, reader: reader)
+        let features = tag.chip?.features ?? []
+        var memory: Type2Memory?
+        do {
+            memory = try await tag.readMemory()
+        } catch {
+            guard error.code == .authenticationRequired else { throw error }
+        }
+        if let memory {
+            report.set(memory: memory, status: memory.ndefStatus)
+        } else {
+            report.set(memory: nil, status: try await tag.ndefStatus())
+        }
+        if features.contains(.passwordAuthentication) || features.contains(.tripleDESAuthentication) {
+            do {
+                report.password = try await tag.passwordStatus()
+            } catch {
+                if isFatal(error) { throw error }
+            }
+        }
+        if features.contains(.nfcCounter) {
+            report.counter = .notReadable
+            if memory?.configuration?.isNFCCounterEnabled == false {
+                report.counter = .disabled
+            } else {
+                do {
+                    report.counter = .value(try await tag.readCounter(number: 2))
+                } catch {
+                    if isFatal(error) { throw error }
+                }
+            }
+        }
+        if features.contains(.readSignature) {
+            do {
+                report.signature = try await tag.readSignature()
+            } catch {
+                if isFatal(error) { throw error }
+            }
+        }
+        if report.status.status == .readWrite {
+            do {
+                report.lockCode = try await tag.prepareLock().code
+            } catch {
+                if isFatal(error) { throw error }
+                report.lockProblem = error.reason
+            }
+        }
+        return report
+    }
+
+    /// Whether `error` ends the report (the tag left, the session ended) rather than leaving one
+    /// fact unknown (a NAK, a command the chip or reader lacks).
+    private static func isFatal(_ error: NFCReaderError) -> Bool {
+        [.tagConnectionLost, .cancelled, .readerUnavailable].contains(error.code)
+    }
+}

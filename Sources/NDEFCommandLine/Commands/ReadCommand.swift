@@ -1,0 +1,101 @@
+import NDEF
+import NFCSession
+import TagMemory
+
+/// `ndeftool read`: reads the NDEF message of the tag at the reader.
+enum ReadCommand {
+    static let json = OptionSpec.flag("json", help: "Print the message as JSON ({\"records\":[...]}).")
+    static let hex = OptionSpec.flag("hex", help: "Print the message as lower-case hex on one line.")
+    static let raw = OptionSpec.flag("raw", help: "Write the message as binary NDEF (to standard output or --output).")
+    static let output = OptionSpec.option(
+        "output", short: "o", value: "file", help: "Write the message to <file> instead of standard output.")
+
+    /// The command.
+    static let spec = CommandSpec(
+        name: "read",
+        abstract: "Read the NDEF message of a tag.",
+        discussion: """
+            Waits for one tag at the reader, reads its NDEF message (NFC Forum Type 2 Tag \
+            1.1, 6.4.2: the capability container and the TLVs up to the end of the NDEF \
+            Message TLV, and no further) and describes it as 'ndeftool decode' does.
+
+            A tag that holds an empty NDEF message (an initialised tag) is reported as such \
+            with exit status 0 (JSON: no records; --raw and --hex: nothing). A tag that is \
+            not NDEF formatted ends with exit status 76: initialise it with 'ndeftool \
+            format'.
+
+            Examples:
+              ndeftool read --reader 'sim:ntag215?file=tag.nfc'
+              ndeftool read --json
+              ndeftool read --raw -o message.ndef
+              NDEFTOOL_READER=sim:ntag213 ndeftool read --hex --wait 0
+            """,
+        options: [json, hex, raw, output],
+        groups: [TagOptions.group],
+        run: run
+    )
+
+    @Sendable static func run(_ invocation: CommandInvocation) async throws(CommandLineError) -> ExitStatus {
+        let values = invocation.values
+        let formats = [json, hex, raw].filter { values.flag($0.long) }
+        if formats.count > 1 {
+            throw .usage("Choose one output format: \(CommandLineError.quotedList(formats.map { "--" + $0.long }))")
+        }
+        let connection = try TagConnection(invocation)
+        var result: (message: NFCNDEFMessage, bytes: [UInt8])?
+        let status = try await connection.run("reading the tag") { tag in
+            result = try await read(tag, exactBytes: values.flag(raw.long) || values.flag(hex.long))
+            return .success
+        }
+        let output: [UInt8]
+        if let (message, bytes) = result {
+            if values.flag(json.long) {
+                output = Array((try MessageJSON.text(of: message) + "\n").utf8)
+            } else if values.flag(hex.long) {
+                output = Array((NDEFHex.encode(bytes) + "\n").utf8)
+            } else if values.flag(raw.long) {
+                output = bytes
+            } else {
+                output = Array(MessageDescription(message: message, size: bytes.count).text.utf8)
+            }
+        } else if values.flag(json.long) || values.flag(hex.long) || values.flag(raw.long) {
+            connection.console.note("The tag holds an empty NDEF message.")
+            if values.flag(json.long) {
+                output = Array((try MessageJSON.text(of: NFCNDEFMessage(records: [])) + "\n").utf8)
+            } else {
+                output = values.flag(hex.long) ? Array("\n".utf8) : []
+            }
+        } else {
+            output = Array("NDEF message: empty (the tag holds an empty NDEF message)\n".utf8)
+        }
+        if let path = values.value(Self.output.long), path != "-" {
+            try FileAccess.writeFile(output, path: path)
+        } else {
+            try invocation.io.writeOutput(output)
+        }
+        return status
+    }
+
+    /// The message and its bytes, or nil for an empty message.
+    ///
+    /// The bytes are the tag's own (read with the whole memory) when `exactBytes`, so that a
+    /// message with chunked records or long-form headers comes out as stored; otherwise they
+    /// are the message encoded again, which gives its size.
+    static func read(_ tag: NFCMiFareTag, exactBytes: Bool) async throws -> (NFCNDEFMessage, [UInt8])? {
+        let message: NFCNDEFMessage
+        do {
+            message = try await tag.readNDEF()
+        } catch {
+            if error.code == .zeroLengthMessage { return nil }
+            throw error
+        }
+        if exactBytes, let stored = try await tag.readMemory().ndefMessageBytes {
+            return (message, stored)
+        }
+        do {
+            return (message, try message.encoded())
+        } catch {
+            throw CommandLineError(.tagError, "the message read cannot be encoded again: \(error.reason)")
+        }
+    }
+}

@@ -1,0 +1,196 @@
+import NDEF
+import NFCSession
+import TagMemory
+
+/// `ndeftool write`: writes an NDEF message to the tag at the reader, then optionally locks it.
+enum WriteCommand {
+    static let from = OptionSpec.option(
+        "from",
+        value: "file",
+        help: "Write the message in <file> (- for standard input): binary NDEF, hex text or JSON."
+    )
+    static let json = OptionSpec.flag("json", help: "Print what was written (or the plan) as JSON.")
+    static let dryRun = OptionSpec.flag(
+        "dry-run", help: "Read the tag and print the page writes the message needs; write nothing.")
+    static let resume = OptionSpec.flag(
+        "resume", help: "Complete a write that was interrupted: read the whole tag, write what is missing.")
+    static let lock = OptionSpec.flag(
+        "lock", help: "After the verified write, make the tag read-only for good (asks for the lock code).")
+
+    /// The command.
+    static let spec = CommandSpec(
+        name: "write",
+        abstract: "Write an NDEF message to a tag.",
+        discussion: """
+            The message is given as record specifications, as for 'ndeftool encode' (see \
+            'ndeftool help encode' for every kind and option), or with --from: a file \
+            holding binary NDEF, hex text or JSON ({"records":[...]}), told apart by its \
+            first byte.
+
+            Before any write the tag is read: it must be NDEF formatted, writable and large \
+            enough (exit statuses 76, 77 and 73, with nothing written). The write is \
+            tearing-safe (NFC Forum Type 2 Tag 1.1, 6.4.3): the NDEF length is set to 0 \
+            first and to the new length last, so a tag taken away too early holds the old \
+            message, an empty one or the new one; the pages written are read back. An \
+            interrupted write ends with exit status 80 and the command that completes it \
+            (the same one with --resume).
+
+            --lock then makes the tag read-only for good, under the rules of 'ndeftool \
+            lock': a person at a terminal types the lock code back, or --confirm gives it; \
+            otherwise the lock is refused with exit status 79 after the write, and the lock \
+            command to run is shown.
+
+            Examples:
+              ndeftool write uri https://example.com --reader 'sim:ntag215?file=tag.nfc'
+              ndeftool write text "Hello" --lang en uri https://example.com
+              ndeftool write --from message.ndef --dry-run
+              ndeftool encode --json message.json | ndeftool write --from -
+              ndeftool write uri https://example.com --resume
+            """,
+        arguments: [
+            ArgumentSpec(
+                "record",
+                help: "Record specifications, as for 'ndeftool encode'.",
+                optional: true,
+                grammar: RecordSpecGrammar.standard
+            )
+        ],
+        options: [from, json, dryRun, resume, lock, LockFlow.confirm],
+        groups: [TagOptions.group],
+        run: run
+    )
+
+    @Sendable static func run(_ invocation: CommandInvocation) async throws(CommandLineError) -> ExitStatus {
+        let values = invocation.values
+        if values.flag(dryRun.long) && values.flag(lock.long) {
+            throw .usage("--dry-run shows the write plan only; after writing, 'ndeftool lock --dry-run' shows the lock")
+        }
+        if values.isGiven(LockFlow.confirm.long) && !values.flag(lock.long) {
+            throw .usage("--confirm goes with --lock (or with 'ndeftool lock')")
+        }
+        let code = try LockFlow.code(values)
+        let message = try message(invocation)
+        let bytes: [UInt8]
+        do {
+            bytes = try message.encoded()
+        } catch {
+            throw .usage("Cannot encode the message: \(error.description)")
+        }
+        let connection = try TagConnection(invocation)
+        let resumeLine = resumeCommand(invocation.arguments, resumes: values.flag(resume.long))
+        return try await connection.run("writing the message", resume: resumeLine) { tag in
+            var report = WriteReport(tag: tag, message: message, length: bytes.count)
+            if values.flag(dryRun.long) {
+                let memory = try await tag.readMemory()
+                let plan: TagWritePlan
+                do throws(TagMemoryError) {
+                    plan = try checkedPlan(memory, bytes: bytes)
+                } catch {
+                    throw TagFailure.readerError(planning: error)
+                }
+                report.capacity = memory.ndefStatus.capacity
+                report.plan = PlanReport(plan)
+                try show(report, invocation: invocation)
+                return .success
+            }
+            if values.flag(resume.long) {
+                try await tag.resumeWrite(message)
+            } else {
+                try await tag.writeNDEF(message)
+            }
+            report.resumed = values.flag(resume.long)
+            report.capacity = try await tag.ndefStatus().capacity
+            guard values.flag(lock.long) else {
+                try show(report, invocation: invocation)
+                return .success
+            }
+            if !values.flag(json.long) { try show(report, invocation: invocation) }
+            report.locked = try await lockAfterWrite(tag, code: code, connection: connection, invocation: invocation)
+            if values.flag(json.long) { try show(report, invocation: invocation) }
+            return .success
+        }
+    }
+
+    /// The message of the record specifications, or of `--from`.
+    static func message(_ invocation: CommandInvocation) throws(CommandLineError) -> NFCNDEFMessage {
+        let values = invocation.values
+        let tokens = values.sequence("record")
+        var inputs = InputReader(io: invocation.io)
+        let message: NFCNDEFMessage
+        if let path = values.value(from.long) {
+            guard tokens.isEmpty else {
+                throw .usage("Give the message either as records or with --from, not both")
+            }
+            message = try MessageInput.decode(
+                detecting: inputs.read(path, for: "--from"), source: InputReader.name(of: path))
+        } else {
+            let specs = try RecordSpecGrammar.standard.parse(tokens)
+            guard !specs.isEmpty else {
+                throw .missingArgument(
+                    "<record> ...",
+                    help: "<record>  A record starts with a kind word such as text or uri; or use --from <file>.")
+            }
+            message = NFCNDEFMessage(records: try RecordSpecGrammar.standard.build(specs, context: &inputs))
+        }
+        guard !message.records.isEmpty else {
+            throw .usage("The message has no records; 'ndeftool erase' leaves an empty NDEF message on a tag")
+        }
+        return message
+    }
+
+    /// The write plan of `bytes` on `memory`, after the checks the session makes before writing:
+    /// NDEF formatted, then writable, then large enough.
+    static func checkedPlan(_ memory: Type2Memory, bytes: [UInt8]) throws(TagMemoryError) -> TagWritePlan {
+        switch memory.ndefStatus.status {
+        case .notSupported:
+            throw TagMemoryError(.notFormatted, "the tag is not NDEF formatted: \(memory.ndefStatusReason ?? "no CC")")
+        case .readOnly:
+            throw TagMemoryError(.notWritable, "the tag is read-only: \(memory.ndefStatusReason ?? "locked")")
+        case .readWrite:
+            return try memory.writePlan(messageBytes: bytes)
+        }
+    }
+
+    /// The lock flow after a verified write; returns true once the tag is locked.
+    private static func lockAfterWrite(
+        _ tag: NFCMiFareTag, code: String?, connection: TagConnection, invocation: CommandInvocation
+    ) async throws -> Bool {
+        do {
+            let confirmation = try await tag.prepareLock()
+            let again = LockFlow.lockCommand(invocation.arguments, code: confirmation.code)
+            if !invocation.values.flag(json.long) {
+                try invocation.io.writeOutput("Lock code: \(confirmation.code)\n")
+            }
+            try await LockFlow.lock(
+                tag, confirmation: confirmation, code: code, console: connection.console, again: again)
+            if !invocation.values.flag(json.long) {
+                try invocation.io.writeOutput("Locked: the tag is read-only for good.\n")
+            }
+            return true
+        } catch let error as NFCReaderError {
+            let again = LockFlow.lockCommand(invocation.arguments, code: nil)
+            var failure = TagFailure.error(error, while: "locking the tag", resume: again)
+            failure.message = "the message was written and verified; " + failure.message
+            throw failure
+        } catch let error as CommandLineError {
+            var failure = error
+            failure.message = "the message was written and verified; " + failure.message
+            throw failure
+        }
+    }
+
+    /// The command line that completes an interrupted write: the same one without the lock
+    /// options, with `--resume`.
+    static func resumeCommand(_ arguments: [String], resumes: Bool) -> String {
+        RepeatCommand.line(arguments, dropping: ["--lock", "--confirm"], adding: resumes ? [] : ["--resume"])
+    }
+
+    /// Prints `report` as text or JSON.
+    private static func show(_ report: WriteReport, invocation: CommandInvocation) throws(CommandLineError) {
+        if invocation.values.flag(json.long) {
+            try invocation.io.writeOutput(try MessageJSON.text(of: report) + "\n")
+        } else {
+            try invocation.io.writeOutput(report.lines.joined(separator: "\n") + "\n")
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import NDEF
+import NFCSession
+
+/// The confirmation rules of making a tag read-only for good (NFC Forum Type 2 Tag 1.1, 6.4.4),
+/// shared by `lock` and `write --lock`.
+///
+/// The session sums up the tag, its content and the lock plan in a 6-digit code
+/// (``NFCSession/NFCLockConfirmation``). The lock goes ahead only when:
+/// - `--confirm CODE` gives the code of this tag as it is now (checked by the session against a
+///   fresh read), or
+/// - a person at a terminal (standard input and standard error) types the code back.
+///
+/// Anything else refuses with ``ExitStatus/confirmationMismatch`` before any write.
+enum LockFlow {
+    static let confirm = OptionSpec.option(
+        "confirm",
+        value: "code",
+        help: "Lock without asking when <code> is the lock code of this tag and its content (123-456)."
+    )
+
+    /// The code given with `--confirm`, checked for its form (six digits).
+    static func code(_ values: ParsedValues) throws(CommandLineError) -> String? {
+        guard let text = values.value(confirm.long) else { return nil }
+        guard let code = NFCLockConfirmation.normalizedCode(text) else {
+            throw .invalidValue(text, for: confirm, reason: "a lock code has six digits, as 123-456")
+        }
+        return code
+    }
+
+    /// Locks `tag` as `confirmation` describes, once confirmed.
+    ///
+    /// - Parameters:
+    ///   - code: the code given with `--confirm`, if any.
+    ///   - again: the command line that locks with the code, shown when the lock is refused.
+    /// - Throws: ``CommandLineError`` with ``ExitStatus/confirmationMismatch`` when nobody
+    ///   confirmed; the session's errors (a wrong `--confirm` code is
+    ///   ``NFCSession/NFCReaderError/Code/confirmationMismatch``).
+    static func lock(
+        _ tag: NFCMiFareTag, confirmation: NFCLockConfirmation, code: String?, console: TagConsole, again: String
+    ) async throws {
+        if let code {
+            try await tag.writeLock(code: code, options: confirmation.options)
+            return
+        }
+        let question =
+            "Locking is irreversible: the tag becomes read-only for good.\n"
+            + "Type the code \(confirmation.code) to lock tag \(hexUID(confirmation.uid)): "
+        guard let answer = console.ask(question) else {
+            throw CommandLineError(
+                .confirmationMismatch,
+                "lock refused: locking is irreversible and needs a confirmation; no terminal to ask on. "
+                    + "To lock this tag as it is now, run:\n  \(again)")
+        }
+        guard NFCLockConfirmation.normalizedCode(answer) == confirmation.code else {
+            throw CommandLineError(
+                .confirmationMismatch, "lock refused: the code typed is not \(confirmation.code); nothing was written")
+        }
+        try await tag.writeLock(confirmation)
+    }
+
+    /// `04:A1:B2:C3:D4:E5:F6`.
+    static func hexUID(_ uid: [UInt8]) -> String {
+        uid.map { NDEFHex.encode([$0], uppercase: true, separator: "") }.joined(separator: ":")
+    }
+
+    /// `ndeftool lock --reader URL --confirm 123-456`: the lock command for the reader and wait
+    /// that `arguments` name, with the code when given.
+    static func lockCommand(_ arguments: [String], code: String?) -> String {
+        RepeatCommand.line(
+            arguments, command: ["lock"], keeping: ["--reader", "--wait"],
+            adding: code.map { ["--confirm", $0] } ?? [])
+    }
+}

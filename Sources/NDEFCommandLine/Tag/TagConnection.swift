@@ -1,0 +1,111 @@
+import NFCSession
+
+/// The way tag commands reach a tag: opens the reader the options name, waits for exactly one
+/// tag with an ``NFCSession/NFCTagReaderSession``, runs the command's operation on it, then
+/// ends the session and closes the reader, whatever happened.
+///
+/// This is the only place the command line starts sessions; errors from the reader, the
+/// session and the tag become command-line failures through ``TagFailure``.
+struct TagConnection {
+    /// The shared options.
+    let settings: TagSettings
+    /// Where progress and verbose output go.
+    let console: TagConsole
+
+    /// A connection with the shared options of `invocation`.
+    init(_ invocation: CommandInvocation) throws(CommandLineError) {
+        settings = try TagOptions.settings(invocation)
+        console = TagConsole(io: invocation.io, settings: settings)
+    }
+
+    /// Waits for a tag and runs `body` on it.
+    ///
+    /// - Parameters:
+    ///   - activity: what the operation does, for error messages (`writing the message`).
+    ///   - resume: the command that completes the operation when it is interrupted part way.
+    ///   - body: the operation; it may throw ``NFCSession/NFCReaderError`` or ``CommandLineError``.
+    func run(
+        _ activity: String,
+        resume: String? = nil,
+        _ body: (NFCMiFareTag) async throws -> ExitStatus
+    ) async throws(CommandLineError) -> ExitStatus {
+        let reader = TracingReader(try await settings.reader.open(), console: console)
+        let console = self.console
+        let session = NFCTagReaderSession(reader: reader) { event in console.show(event) }
+        let tag: NFCMiFareTag
+        do {
+            tag = try await waitForTag(session)
+        } catch {
+            await close(session, reader)
+            throw error
+        }
+        let status: ExitStatus
+        do {
+            status = try await body(tag)
+        } catch let error as NFCReaderError {
+            await close(session, reader)
+            throw TagFailure.error(error, while: activity, resume: resume)
+        } catch let error as CommandLineError {
+            await close(session, reader)
+            throw error
+        } catch {
+            await close(session, reader)
+            throw CommandLineError(.tagError, "\(activity): \(error)")
+        }
+        await close(session, reader)
+        console.prompt("Done: remove the tag.")
+        return status
+    }
+
+    /// The one tag in the field, as a Type 2 tag.
+    private func waitForTag(_ session: NFCTagReaderSession) async throws(CommandLineError) -> NFCMiFareTag {
+        let tag: NFCTag
+        do {
+            tag = try await session.nextTag(timeout: settings.wait)
+        } catch {
+            if error.code == .timeout {
+                let seen = console.tagsSeenAtOnce
+                let immediate = settings.wait == .zero
+                let what: String
+                if seen > 1 {
+                    what =
+                        "\(seen) tags were in the field "
+                        + (immediate ? "when the reader looked" : "for all of \(Self.seconds(settings.wait))")
+                        + ": none was touched"
+                } else {
+                    what = immediate ? "no tag was at the reader" : "no tag came within \(Self.seconds(settings.wait))"
+                }
+                let code: NFCReaderError.Code = seen > 1 ? .multipleTagsFound : .timeout
+                throw TagFailure.error(NFCReaderError(code, what), while: "waiting for a tag")
+            }
+            throw TagFailure.error(error, while: "waiting for a tag")
+        }
+        switch tag {
+        case .miFare(let tag):
+            console.trace("Tag \(tag.targetInfo.uidDescription): \(tag.identification)")
+            return tag
+        case .iso7816(let tag):
+            throw CommandLineError(
+                .tagError,
+                "tag \(tag.targetInfo.uidDescription) is an ISO-DEP (Type 4) tag: the tag commands handle NFC "
+                    + "Forum Type 2 tags (NTAG21x, MIFARE Ultralight) in this version")
+        }
+    }
+
+    /// Ends the session and closes the reader (a simulated reader saves its tag file then).
+    private func close(_ session: NFCTagReaderSession, _ reader: TracingReader) async {
+        await session.invalidate()
+        await reader.close()
+        console.trace(reader.summary)
+    }
+
+    /// `15 seconds`, `0.5 seconds`.
+    static func seconds(_ duration: Duration) -> String {
+        let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+        if milliseconds % 1000 == 0 {
+            let seconds = milliseconds / 1000
+            return "\(seconds) second\(seconds == 1 ? "" : "s")"
+        }
+        return "\(Double(milliseconds) / 1000) seconds"
+    }
+}

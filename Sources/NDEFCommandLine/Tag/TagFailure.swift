@@ -1,0 +1,69 @@
+import NFCSession
+import TagMemory
+
+/// Turns the errors of readers, sessions and tag plans into the failures the command line
+/// reports: the one place where ``NFCSession/NFCReaderError`` codes become exit statuses.
+enum TagFailure {
+    /// The exit status for an error `code`.
+    ///
+    /// A write error that may have left the tag half-written is ``ExitStatus/incompleteWrite``
+    /// whatever its code (see ``error(_:while:resume:)``).
+    static func status(for code: NFCReaderError.Code) -> ExitStatus {
+        switch code {
+        case .readerUnavailable, .unsupportedFeature: .unavailable
+        case .invalidParameter: .usage
+        case .timeout, .multipleTagsFound, .tagConnectionLost: .tryAgain
+        case .cancelled: .interrupted
+        case .tagNotSupported, .tagResponseError, .invalidMessage: .tagError
+        case .tagNotWritable, .authenticationRequired, .authenticationFailed, .passwordDisabled: .notPermitted
+        case .tagSizeTooSmall: .tooLarge
+        case .tagUpdateFailure: .incompleteWrite
+        case .zeroLengthMessage: .dataError
+        case .confirmationMismatch: .confirmationMismatch
+        }
+    }
+
+    /// The failure for `error`, met while doing `activity` (`writing the message`).
+    ///
+    /// - Parameter resume: what to run to complete an interrupted change (shown when the error
+    ///   says the tag may be half-written); nil for the default advice.
+    static func error(_ error: NFCReaderError, while activity: String, resume: String? = nil) -> CommandLineError {
+        var message = "\(activity): \(error.reason) (\(error.code.rawValue))"
+        if error.mayBeHalfWritten || error.code == .tagUpdateFailure {
+            message += "\nThe tag may be half-written."
+            message +=
+                resume.map { " To complete the change, hold the tag to the reader again and run:\n  \($0)" }
+                ?? " Hold it to the reader again and repeat the command."
+            return CommandLineError(.incompleteWrite, message)
+        }
+        if let hint = hint(for: error.code) { message += "\n" + hint }
+        return CommandLineError(status(for: error.code), message)
+    }
+
+    /// Advice for a person, by error code.
+    static func hint(for code: NFCReaderError.Code) -> String? {
+        switch code {
+        case .tagNotSupported: "A blank or wiped tag is initialised with 'ndeftool format'."
+        case .timeout: "Nothing was changed. Hold the tag to the reader and try again (or wait longer: --wait)."
+        case .multipleTagsFound: "Nothing was changed. Keep one tag at the reader and try again."
+        case .tagConnectionLost: "Nothing was changed. Hold the tag still at the reader and try again."
+        case .authenticationRequired: "The pages needed are password-protected."
+        case .confirmationMismatch:
+            "Nothing was written. 'ndeftool lock --dry-run' shows the code of the tag as it is now."
+        default: nil
+        }
+    }
+
+    /// A TagMemory planning error as the session reports such errors (the same codes the
+    /// session's own writes give), for plans the command line computes itself (`--dry-run`).
+    static func readerError(planning error: TagMemoryError) -> NFCReaderError {
+        switch error.code {
+        case .notFormatted, .unsupportedChip: NFCReaderError(.tagNotSupported, error.reason)
+        case .notWritable, .conflictingState: NFCReaderError(.tagNotWritable, error.reason)
+        case .insufficientCapacity: NFCReaderError(.tagSizeTooSmall, error.reason)
+        case .invalidArgument: NFCReaderError(.invalidParameter, error.reason)
+        case .malformedTLV, .malformedMessage, .malformedDump: NFCReaderError(.invalidMessage, error.reason)
+        case .truncatedImage: NFCReaderError(.tagResponseError, error.reason)
+        }
+    }
+}

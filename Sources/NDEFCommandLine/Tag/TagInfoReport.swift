@@ -1,0 +1,205 @@
+import NDEF
+import NFCSession
+import TagMemory
+
+/// What `ndeftool info` reports about a tag, as text (``lines``) or JSON (``encode(to:)``).
+///
+/// Chip identification (GET_VERSION, NTAG213/215/216 10.1), the NDEF status and capacity (NFC
+/// Forum Type 2 Tag 1.1, 6.4.1), the capability container (6.1), the lock bits (2.1.2, 2.2.2),
+/// the password configuration (NTAG213/215/216 8.8, MF0ULX1 8.6), the NFC counter (READ_CNT 2,
+/// NTAG213/215/216 10.6), the originality signature (READ_SIG, 10.8) and the lock code.
+struct TagInfoReport: Encodable {
+    /// The NFC counter of NTAG21x chips (NFC_CNT_EN, NTAG213/215/216 8.5.7).
+    enum Counter {
+        case value(UInt32)
+        case disabled
+        case notReadable
+    }
+
+    var reader: String
+    var target: NFCTargetInfo
+    var identification: Type2Identification
+    var status = NDEFTagStatus(status: .notSupported, capacity: 0)
+    var statusReason: String?
+    /// The message bytes, when the memory was read.
+    var ndef: [UInt8]?
+    var recordCount: Int?
+    var capabilityContainer: InspectCapabilityFacts?
+    var locks: InspectLockFacts?
+    var password: NFCPasswordStatus?
+    var counter: Counter?
+    var signature: [UInt8]?
+    var lockCode: String?
+    /// Why a writable tag has no lock code.
+    var lockProblem: String?
+    /// Whether the whole memory could be read (not when pages are read-protected).
+    var memoryRead = false
+
+    init(tag: NFCMiFareTag, reader: String) {
+        self.reader = reader
+        target = tag.targetInfo
+        identification = tag.identification
+    }
+
+    /// Takes the facts of the memory image, when it was read, and the NDEF status.
+    mutating func set(memory: Type2Memory?, status: NDEFTagStatus) {
+        self.status = status
+        guard let memory else { return }
+        memoryRead = true
+        statusReason = memory.ndefStatusReason
+        ndef = memory.ndefMessageBytes
+        recordCount = memory.message?.records.count ?? (ndef?.isEmpty == true ? 0 : nil)
+        capabilityContainer = InspectCapabilityFacts(memory: memory)
+        locks = InspectLockFacts(memory: memory)
+    }
+
+    var chip: Type2Chip? { identification.chip }
+
+    private enum CodingKeys: String, CodingKey {
+        case reader, uid, atqa, sak, chip, typeCode, identifiedBy, getVersion, pages, memorySize, status
+        case statusReason, capacity, used, records, capabilityContainer, locks, password, nfcCounter
+        case nfcCounterState, signature, lockCode, lockProblem
+    }
+
+    private enum PasswordKeys: String, CodingKey {
+        case mechanism, protection, fromPage, readProtected, attemptLimit, configurationLocked
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(reader, forKey: .reader)
+        try container.encode(NDEFHex.encode(target.uid), forKey: .uid)
+        try container.encode(NDEFHex.encode(target.atqa.reversed()), forKey: .atqa)
+        try container.encode(NDEFHex.encode([target.sak]), forKey: .sak)
+        try container.encode(chip?.name, forKey: .chip)
+        try container.encode(chip?.typeCode, forKey: .typeCode)
+        try container.encode(identification.method.rawValue, forKey: .identifiedBy)
+        try container.encode(identification.version.map { NDEFHex.encode($0) }, forKey: .getVersion)
+        try container.encode(chip?.pageCount, forKey: .pages)
+        try container.encode(chip?.userMemorySize, forKey: .memorySize)
+        try container.encode(status.status, forKey: .status)
+        try container.encode(statusReason, forKey: .statusReason)
+        try container.encode(status.capacity, forKey: .capacity)
+        try container.encode(ndef?.count, forKey: .used)
+        try container.encode(recordCount, forKey: .records)
+        try container.encode(capabilityContainer, forKey: .capabilityContainer)
+        try container.encode(locks, forKey: .locks)
+        if let password {
+            var nested = container.nestedContainer(keyedBy: PasswordKeys.self, forKey: .password)
+            try nested.encode(password.mechanism.rawValue, forKey: .mechanism)
+            switch password.protection {
+            case .off:
+                try nested.encode("off", forKey: .protection)
+            case .from(let page, let readProtected):
+                try nested.encode(readProtected ? "read-write" : "write", forKey: .protection)
+                try nested.encode(page, forKey: .fromPage)
+                try nested.encode(readProtected, forKey: .readProtected)
+            case .unknown:
+                try nested.encode("unknown", forKey: .protection)
+            }
+            try nested.encode(password.authenticationLimit, forKey: .attemptLimit)
+            try nested.encode(password.isConfigurationLocked, forKey: .configurationLocked)
+        } else {
+            try container.encodeNil(forKey: .password)
+        }
+        switch counter {
+        case .value(let value):
+            try container.encode(value, forKey: .nfcCounter)
+            try container.encode("enabled", forKey: .nfcCounterState)
+        case .disabled:
+            try container.encodeNil(forKey: .nfcCounter)
+            try container.encode("disabled", forKey: .nfcCounterState)
+        case .notReadable:
+            try container.encodeNil(forKey: .nfcCounter)
+            try container.encode("notReadable", forKey: .nfcCounterState)
+        case nil:
+            try container.encodeNil(forKey: .nfcCounter)
+            try container.encodeNil(forKey: .nfcCounterState)
+        }
+        try container.encode(signature.map { NDEFHex.encode($0) }, forKey: .signature)
+        try container.encode(lockCode, forKey: .lockCode)
+        try container.encode(lockProblem, forKey: .lockProblem)
+    }
+
+    /// The report as text, one fact per line.
+    var lines: [String] {
+        var lines = ["reader: \(reader)"]
+        var chipLine = "chip: " + (chip.map { "\($0.name) (\($0.typeCode))" } ?? "unknown Type 2 chip")
+        switch identification.method {
+        case .version:
+            chipLine += ", identified by GET_VERSION " + InspectFormatting.hex(identification.version ?? [])
+        case .capabilityContainer: chipLine += ", identified by its capability container"
+        case .pageCount: chipLine += ", identified by its page count"
+        case .unidentified: chipLine += " (handled by its capability container alone)"
+        }
+        lines.append(chipLine)
+        lines.append(
+            "UID: \(target.uidDescription) (ATQA \(InspectFormatting.hex(target.atqa.reversed())), "
+                + "SAK \(InspectFormatting.hex([target.sak])))")
+        if let chip {
+            lines.append(
+                "memory: \(InspectFormatting.count(chip.pageCount, "page")), "
+                    + "\(chip.userMemorySize) bytes of user memory")
+        }
+        lines.append(ndefLine)
+        if !memoryRead { lines.append("  the memory could not be read whole: pages are password-protected") }
+        lines += capabilityContainer?.lines ?? []
+        lines += locks?.lines ?? []
+        lines.append(passwordLine)
+        if let counterLine { lines.append(counterLine) }
+        if let signature {
+            lines.append(
+                "originality signature (READ_SIG, \(signature.count) bytes, not verified): "
+                    + InspectFormatting.hex(signature))
+        } else if chip?.features.contains(.readSignature) == true {
+            lines.append("originality signature: not readable")
+        }
+        lines.append(lockLine)
+        return lines
+    }
+
+    /// `NDEF: read/write, capacity 492 bytes; 17 bytes used (1 record)`.
+    private var ndefLine: String {
+        var line = "NDEF: "
+        switch status.status {
+        case .readWrite: line += "read/write"
+        case .readOnly: line += "read-only"
+        case .notSupported: line += "not formatted or not supported"
+        }
+        if status.status != .notSupported {
+            line += ", capacity \(InspectFormatting.count(status.capacity, "byte"))"
+            if let ndef {
+                line += "; " + PlanReport.usage(ndef.count, of: status.capacity)
+                if let recordCount { line += " (\(InspectFormatting.count(recordCount, "record")))" }
+            }
+        }
+        if let statusReason { line += ": " + statusReason }
+        return line
+    }
+
+    private var passwordLine: String {
+        guard let password else {
+            if chip?.features.contains(.passwordAuthentication) == true {
+                return "password protection: unknown (the configuration could not be read)"
+            }
+            return "password protection: none (the chip has no password)"
+        }
+        let prefix = password.mechanism == .tripleDES ? "3DES authentication (not performed): " : ""
+        return "password protection: " + prefix + password.description
+    }
+
+    private var counterLine: String? {
+        switch counter {
+        case .value(let value): "NFC counter: \(value)"
+        case .disabled: "NFC counter: off (NFC_CNT_EN 0)"
+        case .notReadable: "NFC counter: not readable (password-protected or refused)"
+        case nil: nil
+        }
+    }
+
+    private var lockLine: String {
+        if let lockCode { return "lock code: \(lockCode) ('ndeftool lock --confirm \(lockCode)' locks the tag for good)" }
+        if let lockProblem { return "lock code: none: \(lockProblem)" }
+        return status.status == .readOnly ? "lock code: none: the tag is read-only" : "lock code: none"
+    }
+}

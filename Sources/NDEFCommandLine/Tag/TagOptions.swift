@@ -1,0 +1,68 @@
+/// The options every tag command shares: which reader, how long to wait for a tag, and how
+/// much to say on standard error.
+enum TagOptions {
+    /// The environment variable read when `--reader` is not given.
+    static let readerVariable = "NDEFTOOL_READER"
+    /// The wait for a tag when `--wait` is not given, in seconds.
+    static let defaultWait = 15
+    /// The longest wait accepted, in seconds (one hour).
+    static let maximumWait = 3600
+
+    static let reader = OptionSpec.option(
+        "reader",
+        value: "url",
+        help: "The reader: sim:CHIP[?file=PATH&...] (a simulated tag; pcsc:NAME and libnfc:CONNSTRING are not "
+            + "in this build yet). Default: $\(readerVariable)."
+    )
+    static let wait = OptionSpec.option(
+        "wait",
+        value: "seconds",
+        default: String(defaultWait),
+        help: "How long to wait for a tag; 0 looks once."
+    )
+    static let quiet = OptionSpec.flag("quiet", short: "q", help: "Print no progress messages (errors still are).")
+    static let verbose = OptionSpec.flag(
+        "verbose", short: "v", help: "Print each command sent to the tag and its answer, and the count.")
+
+    /// The group, listed under its own heading in help.
+    static let group = OptionGroup(title: "Tag options", [reader, wait, quiet, verbose])
+
+    /// The settings parsed from `values` and the environment.
+    static func settings(_ invocation: CommandInvocation) throws(CommandLineError) -> TagSettings {
+        let values = invocation.values
+        let text = values.value(wait.long) ?? String(defaultWait)
+        guard let seconds = Double(text), seconds.isFinite, seconds >= 0, seconds <= Double(maximumWait) else {
+            throw .invalidValue(
+                text, for: wait, reason: "expected a number of seconds from 0 to \(maximumWait), such as 15 or 0.5")
+        }
+        let address: ReaderAddress
+        if let given = values.value(reader.long) {
+            address = try ReaderAddress(parsing: given, origin: "--reader")
+        } else if let variable = invocation.io.environment(readerVariable), !variable.isEmpty {
+            address = try ReaderAddress(parsing: variable, origin: readerVariable)
+        } else {
+            throw .usage(
+                "No reader given: use --reader URL or set \(readerVariable), for example --reader sim:ntag215 "
+                    + "(a simulated NTAG215; add ?file=tag.nfc to keep it between runs)",
+                help: "\(reader.synopsis)  \(reader.help)")
+        }
+        return TagSettings(
+            reader: address,
+            wait: .milliseconds(Int((seconds * 1000).rounded())),
+            isQuiet: values.flag(quiet.long),
+            isVerbose: values.flag(verbose.long)
+        )
+    }
+}
+
+/// What the shared tag options ask for.
+struct TagSettings: Sendable {
+    /// The reader.
+    var reader: ReaderAddress
+    /// How long to wait for a tag.
+    var wait: Duration
+    /// Whether progress messages are left out.
+    var isQuiet: Bool
+    /// Whether every command to the tag is shown.
+    var isVerbose: Bool
+}

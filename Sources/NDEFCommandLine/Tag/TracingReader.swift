@@ -1,0 +1,107 @@
+import NDEF
+import NFCSession
+import Synchronization
+
+/// A reader that passes everything to another and counts the commands sent to tags, showing
+/// each one with its answer on the console with `--verbose`.
+///
+/// Frames are shown as hex with the command's name (NFC Forum Type 2 Tag 1.1, 5; NTAG213/215/216
+/// section 10): `> 30 04  READ` and `< 16 bytes: ...`. PWD_AUTH arguments and its PACK answer are
+/// never shown (`**`).
+final class TracingReader: NFCReaderDevice {
+    /// The reader commands go to.
+    let base: any NFCReaderDevice
+    private let console: TagConsole
+    private let counts = Mutex<[String: Int]>([:])
+
+    /// Wraps `base`, showing commands on `console`.
+    init(_ base: any NFCReaderDevice, console: TagConsole) {
+        self.base = base
+        self.console = console
+    }
+
+    var name: String { base.name }
+    var capabilities: NFCReaderCapabilities { base.capabilities }
+
+    /// The number of frames and APDUs sent, by command name.
+    var commandCounts: [String: Int] { counts.withLock { $0 } }
+
+    /// `31 tag commands: 2 FAST_READ, 1 GET_VERSION, 28 WRITE`.
+    var summary: String {
+        let counts = commandCounts
+        let total = counts.values.reduce(0, +)
+        let parts = counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
+        return "\(total) tag command\(total == 1 ? "" : "s")" + (parts.isEmpty ? "" : ": " + parts.joined(separator: ", "))
+    }
+
+    func pollTargets() async throws(NFCReaderError) -> [NFCTargetInfo] {
+        try await base.pollTargets()
+    }
+
+    func select(_ target: NFCTargetInfo) async throws(NFCReaderError) {
+        console.trace("  select \(target.uidDescription)")
+        try await base.select(target)
+    }
+
+    func transceive(_ frame: [UInt8]) async throws(NFCReaderError) -> NFCRawResponse {
+        let name = Self.commandName(frame.first)
+        counts.withLock { $0[name, default: 0] += 1 }
+        let isSecret = frame.first == 0x1B
+        if console.isVerbose {
+            let shown = isSecret ? Array(frame.prefix(1)) : frame
+            console.trace("  > " + NDEFHex.encode(shown, uppercase: true, separator: " ")
+                + (isSecret ? " ** ** ** **" : "") + "  \(name)")
+        }
+        do {
+            let response = try await base.transceive(frame)
+            if console.isVerbose { console.trace("  < " + Self.describe(response, secret: isSecret)) }
+            return response
+        } catch {
+            console.trace("  < no answer: \(error.reason)")
+            throw error
+        }
+    }
+
+    func sendAPDU(_ apdu: [UInt8]) async throws(NFCReaderError) -> [UInt8] {
+        counts.withLock { $0["APDU", default: 0] += 1 }
+        console.trace("  > APDU " + NDEFHex.encode(apdu, uppercase: true, separator: " "))
+        let response = try await base.sendAPDU(apdu)
+        console.trace("  < " + NDEFHex.encode(response, uppercase: true, separator: " "))
+        return response
+    }
+
+    func releaseTargets() async { await base.releaseTargets() }
+
+    func close() async { await base.close() }
+
+    /// The name of a Type 2 command by its first byte.
+    static func commandName(_ opcode: UInt8?) -> String {
+        switch opcode {
+        case 0x30: "READ"
+        case 0x3A: "FAST_READ"
+        case 0xA2: "WRITE"
+        case 0xA0: "COMPATIBILITY_WRITE"
+        case 0x60: "GET_VERSION"
+        case 0x39: "READ_CNT"
+        case 0x3C: "READ_SIG"
+        case 0x1B: "PWD_AUTH"
+        case 0x3E: "CHECK_TEARING_EVENT"
+        case 0xA5: "INCR_CNT"
+        case 0x50: "HLTA"
+        case .some(let byte): "command " + NDEFHex.encode([byte], uppercase: true, separator: "") + "h"
+        case nil: "empty frame"
+        }
+    }
+
+    /// `ACK`, `NAK 0h`, `16 bytes: 03 11 D1 01 ...`.
+    static func describe(_ response: NFCRawResponse, secret: Bool) -> String {
+        switch response {
+        case .ack: return "ACK"
+        case .nak(let code): return "NAK " + String(code, radix: 16, uppercase: true) + "h"
+        case .data(let bytes):
+            let shown = secret ? Array(repeating: "**", count: bytes.count).joined(separator: " ")
+                : NDEFHex.encode(bytes, uppercase: true, separator: " ")
+            return "\(bytes.count) byte\(bytes.count == 1 ? "" : "s"): " + shown
+        }
+    }
+}
