@@ -42,38 +42,37 @@ enum ReadCommand {
             throw .usage("Choose one output format: \(CommandLineError.quotedList(formats.map { "--" + $0.long }))")
         }
         let connection = try TagConnection(invocation)
-        var result: (message: NFCNDEFMessage, bytes: [UInt8])?
-        let status = try await connection.run("reading the tag") { tag in
-            result = try await read(tag, exactBytes: values.flag(raw.long) || values.flag(hex.long))
+        return try await connection.run("reading the tag") { tag in
+            let result = try await read(tag, exactBytes: values.flag(raw.long) || values.flag(hex.long))
+            let output = try render(result, values: values, console: connection.console)
+            if let path = values.value(Self.output.long), path != "-" {
+                try FileAccess.writeFile(output, path: path)
+            } else {
+                try invocation.io.writeOutput(output)
+            }
             return .success
         }
-        let output: [UInt8]
-        if let (message, bytes) = result {
-            if values.flag(json.long) {
-                output = Array((try MessageJSON.text(of: message) + "\n").utf8)
-            } else if values.flag(hex.long) {
-                output = Array((NDEFHex.encode(bytes) + "\n").utf8)
-            } else if values.flag(raw.long) {
-                output = bytes
-            } else {
-                output = Array(MessageDescription(message: message, size: bytes.count).text.utf8)
+    }
+
+    /// The output for the message read (nil: an empty message) in the format asked for.
+    static func render(
+        _ result: (message: NFCNDEFMessage, bytes: [UInt8])?, values: ParsedValues, console: TagConsole
+    ) throws(CommandLineError) -> [UInt8] {
+        guard let (message, bytes) = result else {
+            if values.flag(json.long) || values.flag(hex.long) || values.flag(raw.long) {
+                console.note("The tag holds an empty NDEF message.")
             }
-        } else if values.flag(json.long) || values.flag(hex.long) || values.flag(raw.long) {
-            connection.console.note("The tag holds an empty NDEF message.")
             if values.flag(json.long) {
-                output = Array((try MessageJSON.text(of: NFCNDEFMessage(records: [])) + "\n").utf8)
-            } else {
-                output = values.flag(hex.long) ? Array("\n".utf8) : []
+                return Array((try MessageJSON.text(of: NFCNDEFMessage(records: [])) + "\n").utf8)
             }
-        } else {
-            output = Array("NDEF message: empty (the tag holds an empty NDEF message)\n".utf8)
+            if values.flag(hex.long) { return Array("\n".utf8) }
+            if values.flag(raw.long) { return [] }
+            return Array("NDEF message: empty (the tag holds an empty NDEF message)\n".utf8)
         }
-        if let path = values.value(Self.output.long), path != "-" {
-            try FileAccess.writeFile(output, path: path)
-        } else {
-            try invocation.io.writeOutput(output)
-        }
-        return status
+        if values.flag(json.long) { return Array((try MessageJSON.text(of: message) + "\n").utf8) }
+        if values.flag(hex.long) { return Array((NDEFHex.encode(bytes) + "\n").utf8) }
+        if values.flag(raw.long) { return bytes }
+        return Array(MessageDescription(message: message, size: bytes.count).text.utf8)
     }
 
     /// The message and its bytes, or nil for an empty message.

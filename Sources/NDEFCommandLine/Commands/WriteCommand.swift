@@ -57,6 +57,7 @@ enum WriteCommand {
         ],
         options: [from, json, dryRun, resume, lock, LockFlow.confirm],
         groups: [TagOptions.group],
+        helpSections: [RecordSpecGrammar.standard.kindSection],
         run: run
     )
 

@@ -198,7 +198,9 @@ struct TagInfoReport: Encodable {
     }
 
     private var lockLine: String {
-        if let lockCode { return "lock code: \(lockCode) ('ndeftool lock --confirm \(lockCode)' locks the tag for good)" }
+        if let lockCode {
+            return "lock code: \(lockCode) ('ndeftool lock --confirm \(lockCode)' locks the tag for good)"
+        }
         if let lockProblem { return "lock code: none: \(lockProblem)" }
         return status.status == .readOnly ? "lock code: none: the tag is read-only" : "lock code: none"
     }

@@ -31,7 +31,8 @@ final class TracingReader: NFCReaderDevice {
         let counts = commandCounts
         let total = counts.values.reduce(0, +)
         let parts = counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
-        return "\(total) tag command\(total == 1 ? "" : "s")" + (parts.isEmpty ? "" : ": " + parts.joined(separator: ", "))
+        return "\(total) tag command\(total == 1 ? "" : "s")"
+            + (parts.isEmpty ? "" : ": " + parts.joined(separator: ", "))
     }
 
     func pollTargets() async throws(NFCReaderError) -> [NFCTargetInfo] {
@@ -49,8 +50,9 @@ final class TracingReader: NFCReaderDevice {
         let isSecret = frame.first == 0x1B
         if console.isVerbose {
             let shown = isSecret ? Array(frame.prefix(1)) : frame
-            console.trace("  > " + NDEFHex.encode(shown, uppercase: true, separator: " ")
-                + (isSecret ? " ** ** ** **" : "") + "  \(name)")
+            console.trace(
+                "  > " + NDEFHex.encode(shown, uppercase: true, separator: " ")
+                    + (isSecret ? " ** ** ** **" : "") + "  \(name)")
         }
         do {
             let response = try await base.transceive(frame)
@@ -99,7 +101,9 @@ final class TracingReader: NFCReaderDevice {
         case .ack: return "ACK"
         case .nak(let code): return "NAK " + String(code, radix: 16, uppercase: true) + "h"
         case .data(let bytes):
-            let shown = secret ? Array(repeating: "**", count: bytes.count).joined(separator: " ")
+            let shown =
+                secret
+                ? Array(repeating: "**", count: bytes.count).joined(separator: " ")
                 : NDEFHex.encode(bytes, uppercase: true, separator: " ")
             return "\(bytes.count) byte\(bytes.count == 1 ? "" : "s"): " + shown
         }

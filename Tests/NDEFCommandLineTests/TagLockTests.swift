@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+
+/// `ndeftool lock` and `write --lock` against a simulated NTAG215: irreversible, so refused
+/// without the code of the tag as it is (NFC Forum Type 2 Tag 1.1, 6.4.4 for the lock itself).
+@Suite struct TagLockTests {
+    @Test func refusedWithoutConfirmationWhenNotInteractive() throws {
+        let tag = try SimulatedTagFile()
+        #expect(try tag.run(["write", "uri", "https://example.com"]).status == 0)
+        let before = tag.contents()
+        let code = try tag.lockCode()
+        let result = try tag.run(["lock"])
+        #expect(result.status == 79)
+        #expect(result.outputText.contains("Lock code: \(code)\n"))
+        #expect(result.outputText.contains("  URI: https://example.com\n"))
+        #expect(result.error.contains("no terminal to ask on"))
+        #expect(result.error.contains("ndeftool lock --reader '\(tag.reader())' --wait 0 --confirm \(code)"))
+        #expect(tag.contents() == before)
+    }
+
+    @Test func refusedWithAWrongCode() throws {
+        let tag = try SimulatedTagFile()
+        #expect(try tag.run(["write", "uri", "https://example.com"]).status == 0)
+        let before = tag.contents()
+        let code = try tag.lockCode()
+        let wrong = code == "000-000" ? "000-001" : "000-000"
+        let result = try tag.run(["lock", "--confirm", wrong])
+        #expect(result.status == 79)
+        #expect(result.error.contains("(confirmation-mismatch)"))
+        #expect(tag.contents() == before)
+        let malformed = try tag.run(["lock", "--confirm", "12345"])
+        #expect(malformed.status == 64)
+        #expect(tag.contents() == before)
+    }
+
+    @Test func aCodeForOtherContentLocksNothing() throws {
+        let tag = try SimulatedTagFile()
+        #expect(try tag.run(["write", "uri", "https://example.com"]).status == 0)
+        let code = try tag.lockCode()
+        #expect(try tag.run(["write", "uri", "https://example.org"]).status == 0)
+        let before = tag.contents()
+        #expect(try tag.run(["lock", "--confirm", code]).status == 79)
+        #expect(tag.contents() == before)
+    }
+
+    @Test func lockWithTheDryRunCodeThenWritesAreRefused() throws {
+        let tag = try SimulatedTagFile()
+        #expect(try tag.run(["write", "uri", "https://example.com"]).status == 0)
+        let dryRun = try tag.run(["lock", "--dry-run", "--json"])
+        let plan = try #require(SimulatedTagFile.object(dryRun)["plan"] as? [[String: Any]])
+        // NTAG215: CC write access Fh first (page 3), then the dynamic lock page 130 and page 2.
+        #expect(plan.map { $0["page"] as? Int } == [3, 130, 2])
+        #expect(plan.first?["data"] as? String == "e1103e0f")
+        let code = try tag.lockCode()
+        let locked = try tag.run(["lock", "--confirm", code, "--json"])
+        #expect(locked.status == 0, "\(locked.error)")
+        #expect(try SimulatedTagFile.object(locked)["locked"] as? Bool == true)
+
+        let write = try tag.run(["write", "uri", "https://example.org"])
+        #expect(write.status == 77)
+        #expect(write.error.contains("(tag-not-writable)"))
+        #expect(try tag.run(["erase"]).status == 77)
+        #expect(try tag.run(["format", "--force"]).status == 77)
+        #expect(try tag.run(["lock", "--dry-run"]).status == 77)
+        let info = try SimulatedTagFile.object(try tag.run(["info", "--json"]))
+        #expect(info["status"] as? String == "readOnly")
+        #expect(info["lockCode"] is NSNull)
+        #expect(try tag.run(["read", "--hex"]).outputText == "d1010c55046578616d706c652e636f6d\n")
+    }
+
+    @Test func writeThenLockNeedsTheCodeToo() throws {
+        let tag = try SimulatedTagFile()
+        let refused = try tag.run(["write", "uri", "https://example.com", "--lock"])
+        #expect(refused.status == 79)
+        #expect(refused.error.contains("the message was written and verified"))
+        #expect(refused.error.contains("ndeftool lock --reader"))
+        #expect(try tag.run(["read", "--hex"]).outputText == "d1010c55046578616d706c652e636f6d\n")
+
+        // Writing the same message again gives the same content, so the same code.
+        let code = try tag.lockCode()
+        let locked = try tag.run(["write", "uri", "https://example.com", "--lock", "--confirm", code])
+        #expect(locked.status == 0, "\(locked.error)")
+        #expect(locked.outputText.hasSuffix("Locked: the tag is read-only for good.\n"))
+        #expect(try tag.run(["write", "uri", "https://example.com"]).status == 77)
+    }
+
+    @Test func lockOptionsThatDoNotGoTogether() throws {
+        let tag = try SimulatedTagFile()
+        #expect(try tag.run(["lock", "--dry-run", "--confirm", "123-456"]).status == 64)
+        #expect(try tag.run(["write", "uri", "https://example.com", "--confirm", "123-456"]).status == 64)
+        #expect(try tag.run(["write", "uri", "https://example.com", "--lock", "--dry-run"]).status == 64)
+        #expect(tag.contents().isEmpty)
+    }
+}
