@@ -69,7 +69,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NDEFCommandLineTests",
-            dependencies: ["NDEFCommandLine", "NDEF", "TagMemory"],
+            dependencies: ["NDEFCommandLine", "NDEF", "TagMemory", "NFCSession", "SimulatedReader"],
             swiftSettings: strictSettings
         ),
     ],

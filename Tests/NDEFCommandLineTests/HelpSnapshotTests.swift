@@ -49,7 +49,8 @@ import Testing
     }
 
     static let topLevel = """
-        OVERVIEW: Encode, decode and inspect NFC Forum NDEF messages.
+        OVERVIEW: Encode, decode and inspect NFC Forum NDEF messages; read, write and
+        lock tags.
 
         Data is read from files or standard input ('-') and written to standard output
         or a file; messages go to standard error.
@@ -79,6 +80,13 @@ import Testing
           encode                  Build an NDEF message from record specifications.
           decode                  Describe an NDEF message.
           inspect                 Show the memory map and NDEF message of a tag dump.
+          info                    Show a tag's chip, memory, NDEF status, locks and
+                                  protection.
+          read                    Read the NDEF message of a tag.
+          write                   Write an NDEF message to a tag.
+          lock                    Make a tag read-only for good (irreversible).
+          format                  Initialise a blank or wiped tag for NDEF.
+          erase                   Leave an empty NDEF message on a tag.
 
           See 'ndeftool help <subcommand>' for detailed help.
 

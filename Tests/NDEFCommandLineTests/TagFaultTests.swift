@@ -15,7 +15,8 @@ import Testing
         #expect(interrupted.status == 80)
         #expect(interrupted.error.contains("(tag-connection-lost)"))
         #expect(interrupted.error.contains("The tag may be half-written."))
-        let hint = "ndeftool write uri https://example.com/a-longer-address text 'Hello there' --reader '"
+        let hint =
+            "ndeftool write uri https://example.com/a-longer-address text 'Hello there' --reader '"
             + tag.reader() + "' --wait 0 --resume"
         #expect(interrupted.error.contains(hint), "\(interrupted.error)")
         #expect(!interrupted.error.contains("remove-after"))
@@ -77,7 +78,8 @@ import Testing
     @Test func readerFromTheEnvironment() throws {
         let tag = try SimulatedTagFile()
         #expect(try tag.run(["write", "uri", "https://example.com"]).status == 0)
-        let result = try BinaryRunner.run(["read", "--hex", "--wait", "0"], environment: ["NDEFTOOL_READER": tag.reader()])
+        let result = try BinaryRunner.run(
+            ["read", "--hex", "--wait", "0"], environment: ["NDEFTOOL_READER": tag.reader()])
         #expect(result.status == 0)
         #expect(result.outputText == "d1010c55046578616d706c652e636f6d\n")
         let unavailable = try BinaryRunner.run(["read"], environment: ["NDEFTOOL_READER": "pcsc:"])
