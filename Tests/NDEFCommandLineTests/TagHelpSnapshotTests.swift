@@ -42,7 +42,8 @@ import Testing
         the pages they lock, the password protection (from which page, for writing or
         also reading, the attempt limit; PWD and PACK are never shown), the NFC counter
         on chips that have one (when enabled), the originality signature (READ_SIG, not
-        verified) and, on a writable tag, the code 'ndeftool lock --confirm' takes.
+        verified) and, on a writable tag or one whose lock was interrupted, the code
+        'ndeftool lock --confirm' takes.
 
         Nothing is written. Facts the tag does not give (password-protected pages,
         commands the chip lacks) are reported as unknown; they do not change the exit

@@ -68,6 +68,23 @@ import Testing
         #expect(try tag.run(["read", "--hex"]).outputText == "d1010c55046578616d706c652e636f6d\n")
     }
 
+    /// The tag leaves after the CC write (the 8th command: GET_VERSION, four reads for the
+    /// confirmation check, CC, dynamic lock page): read-only by its CC, lock bits incomplete.
+    @Test func interruptedLockIsCompletedWithTheNewCode() throws {
+        let tag = try SimulatedTagFile()
+        #expect(try tag.run(["write", "uri", "https://example.com"]).status == 0)
+        let code = try tag.lockCode()
+        let interrupted = try tag.run(["lock", "--confirm", code], faults: "&remove-after=8")
+        #expect(interrupted.status == 80)
+        #expect(interrupted.error.contains("ndeftool lock --reader '\(tag.reader())' --wait 0\n"))
+        let info = try SimulatedTagFile.object(try tag.run(["info", "--json"]))
+        #expect(info["status"] as? String == "readOnly")
+        let rest = try #require(info["lockCode"] as? String)
+        #expect(rest != code)
+        #expect(try tag.run(["lock", "--confirm", rest]).status == 0)
+        #expect(try SimulatedTagFile.object(try tag.run(["info", "--json"]))["lockCode"] is NSNull)
+    }
+
     @Test func writeThenLockNeedsTheCodeToo() throws {
         let tag = try SimulatedTagFile()
         let refused = try tag.run(["write", "uri", "https://example.com", "--lock"])

@@ -18,7 +18,8 @@ enum InfoCommand {
             the pages they lock, the password protection (from which page, for writing or \
             also reading, the attempt limit; PWD and PACK are never shown), the NFC counter \
             on chips that have one (when enabled), the originality signature (READ_SIG, not \
-            verified) and, on a writable tag, the code 'ndeftool lock --confirm' takes.
+            verified) and, on a writable tag or one whose lock was interrupted, the code \
+            'ndeftool lock --confirm' takes.
 
             Nothing is written. Facts the tag does not give (password-protected pages, \
             commands the chip lacks) are reported as unknown; they do not change the exit \
@@ -91,12 +92,13 @@ extension TagInfoReport {
                 if isFatal(error) { throw error }
             }
         }
-        if report.status.status == .readWrite {
+        // A read-only tag gets a code too when its lock was interrupted (lock bits still clear).
+        if report.status.status != .notSupported {
             do {
                 report.lockCode = try await tag.prepareLock().code
             } catch {
                 if isFatal(error) { throw error }
-                report.lockProblem = error.reason
+                if report.status.status == .readWrite { report.lockProblem = error.reason }
             }
         }
         return report

@@ -124,7 +124,7 @@ struct TagInfoReport: Encodable {
     /// The report as text, one fact per line.
     var lines: [String] {
         var lines = ["reader: \(reader)"]
-        var chipLine = "chip: " + (chip.map { "\($0.name) (\($0.typeCode))" } ?? "unknown Type 2 chip")
+        var chipLine = "chip: " + (chip.map(Self.name) ?? "unknown Type 2 chip")
         switch identification.method {
         case .version:
             chipLine += ", identified by GET_VERSION " + InspectFormatting.hex(identification.version ?? [])
@@ -198,10 +198,23 @@ struct TagInfoReport: Encodable {
     }
 
     private var lockLine: String {
+        if let lockCode, status.status == .readOnly {
+            return
+                "lock code: \(lockCode) (the lock is not complete: 'ndeftool lock --confirm \(lockCode)' completes it)"
+        }
         if let lockCode {
             return "lock code: \(lockCode) ('ndeftool lock --confirm \(lockCode)' locks the tag for good)"
         }
         if let lockProblem { return "lock code: none: \(lockProblem)" }
-        return status.status == .readOnly ? "lock code: none: the tag is read-only" : "lock code: none"
+        switch status.status {
+        case .readOnly: return "lock code: none: the tag is read-only"
+        case .notSupported: return "lock code: none: the tag is not NDEF formatted"
+        case .readWrite: return "lock code: none"
+        }
+    }
+
+    /// `NTAG215 (NT2H1511)`; the type code only once when the name has it already.
+    static func name(_ chip: Type2Chip) -> String {
+        chip.name.contains(chip.typeCode) ? chip.name : "\(chip.name) (\(chip.typeCode))"
     }
 }
