@@ -82,6 +82,7 @@ enum WriteCommand {
         return try await connection.run("writing the message", resume: resumeLine) { tag in
             var report = WriteReport(tag: tag, message: message, length: bytes.count)
             if values.flag(dryRun.long) {
+                // TagMemory's plan; the session's own order may add an early write of the length page.
                 let memory = try await tag.readMemory()
                 let plan: TagWritePlan
                 do throws(TagMemoryError) {
