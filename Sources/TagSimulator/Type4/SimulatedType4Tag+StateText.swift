@@ -73,6 +73,30 @@ extension SimulatedType4Tag {
         capabilityContainerFile = text.capabilityContainerFile
     }
 
+    /// Whether `bytes` begin as a ``stateText`` does: their first line that is neither blank
+    /// nor a `#` comment starts with the format's name, `ndeftool-type4-tag`. A quick check to
+    /// tell a saved Type 4 tag from a Type 2 dump; ``init(stateText:)`` checks the rest.
+    public static func looksLikeStateText(_ bytes: some Collection<UInt8>) -> Bool {
+        let name = Array(SimulatedType4StateText.formatName.utf8)
+        var index = bytes.startIndex
+        while index != bytes.endIndex {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"), UInt8(ascii: "\n"):
+                index = bytes.index(after: index)
+            case UInt8(ascii: "#"):
+                index = bytes[index...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.endIndex
+            default:
+                let word = bytes[index...].prefix { byte in
+                    ![UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"), UInt8(ascii: "\n"),
+                        UInt8(ascii: "#")].contains(byte)
+                }
+                return word.elementsEqual(name)
+            }
+        }
+        return false
+    }
+
     private static func hex(_ bytes: some Sequence<UInt8>) -> String {
         NDEFHex.encode(bytes, uppercase: true, separator: " ")
     }
