@@ -96,7 +96,9 @@ extension SimulatedReaderURL {
             if let maximumNDEFFileSize { items.append("ndef-size=\(maximumNDEFFileSize)") }
             if let readAccess { items.append("read-access=" + Self.hex(readAccess)) }
             if let writeAccess { items.append("write-access=" + Self.hex(writeAccess)) }
-            if let isCapabilityContainerWritable { items.append("cc-writable=\(isCapabilityContainerWritable ? 1 : 0)") }
+            if let isCapabilityContainerWritable {
+                items.append("cc-writable=\(isCapabilityContainerWritable ? 1 : 0)")
+            }
             return items
         }
 

@@ -18,7 +18,8 @@ import TagSimulator
 ///
 /// Options (each at most once; values may be percent-encoded, `%20`):
 /// - `file=PATH`: keep the tag in this file (see ``SimulatedReader``): a dump for a Type 2
-///   chip, the tag's state text for `type4`.
+///   chip, the tag's state text for `type4` (in a `.t4t` file, though the extension is not
+///   checked; loading tells the kinds apart by content).
 /// - `uid=HEX`: the UID of a new tag: 7 bytes for a Type 2 chip, 4, 7 or 10 for `type4`
 ///   (`04A1B2C3D4E5F6`, `:` or `-` between bytes allowed).
 /// - `remove-after=N`: the tags leave the field during the N-th command

@@ -93,7 +93,8 @@ struct SimulatedTagFile: Sendable {
                 throw NFCReaderError(.invalidParameter, "the tag file \(path) cannot be used: it is not UTF-8 text")
             }
             do {
-                return (.type4(try SimulatedType4Tag(stateText: text)), SimulatedTagFile(path: path, format: .type4StateText))
+                let tag = try SimulatedType4Tag(stateText: text)
+                return (.type4(tag), SimulatedTagFile(path: path, format: .type4StateText))
             } catch {
                 throw NFCReaderError(.invalidParameter, "the tag file \(path) cannot be used: \(error)")
             }

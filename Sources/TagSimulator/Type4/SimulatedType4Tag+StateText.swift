@@ -78,23 +78,22 @@ extension SimulatedType4Tag {
     /// tell a saved Type 4 tag from a Type 2 dump; ``init(stateText:)`` checks the rest.
     public static func looksLikeStateText(_ bytes: some Collection<UInt8>) -> Bool {
         let name = Array(SimulatedType4StateText.formatName.utf8)
-        var index = bytes.startIndex
-        while index != bytes.endIndex {
-            let byte = bytes[index]
-            switch byte {
-            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"), UInt8(ascii: "\n"):
-                index = bytes.index(after: index)
-            case UInt8(ascii: "#"):
-                index = bytes[index...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.endIndex
-            default:
-                let word = bytes[index...].prefix { byte in
-                    ![UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"), UInt8(ascii: "\n"),
-                        UInt8(ascii: "#")].contains(byte)
-                }
-                return word.elementsEqual(name)
+        var rest = bytes[...]
+        while let first = rest.first {
+            if first == UInt8(ascii: "#") {
+                rest = rest.drop { $0 != UInt8(ascii: "\n") }
+            } else if isWhitespace(first) {
+                rest = rest.dropFirst()
+            } else {
+                return rest.prefix { !isWhitespace($0) && $0 != UInt8(ascii: "#") }.elementsEqual(name)
             }
         }
         return false
+    }
+
+    private static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r")
+            || byte == UInt8(ascii: "\n")
     }
 
     private static func hex(_ bytes: some Sequence<UInt8>) -> String {
