@@ -144,7 +144,7 @@ extension NFCMiFareTag {
     /// Reads every readable page into `cache`: the chip's pages, or for an unknown chip the pages
     /// up to the end of the data area the CC announces and the dynamic lock bytes.
     func loadWholeMemory(_ cache: inout Type2PageCache) async throws(NFCReaderError) {
-        try await load(Array(0..<4), into: &cache)
+        if chip == nil { try await load(Array(0..<4), into: &cache) }
         try await load(Array(0..<readablePageLimit(cache)), into: &cache)
         try await loadGenericLockPages(
             Type2Memory(bytes: cache.prefixImage, chip: chip), into: &cache, strict: false)
