@@ -1,9 +1,10 @@
 import Foundation
 import NDEF
-@testable import NFCSession
 import TagMemory
 import TagSimulator
 import Testing
+
+@testable import NFCSession
 
 @Suite("Locking Type 2 tags behind a confirmation")
 struct LockTests {

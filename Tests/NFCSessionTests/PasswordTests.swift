@@ -42,7 +42,8 @@ struct PasswordTests {
     func disabled() async throws {
         let field = makeField([try protectedTag(limit: 1)])
         let (_, tag) = try await openTag(field)
-        #expect(await caught { try await tag.authenticate(password: hex("00 00 00 00")) }?.code == .authenticationFailed)
+        #expect(
+            await caught { try await tag.authenticate(password: hex("00 00 00 00")) }?.code == .authenticationFailed)
         #expect(await caught { try await tag.authenticate(password: Self.password) }?.code == .passwordDisabled)
         #expect(field.count(of: .passwordAuthentication) == 2)
     }
@@ -65,7 +66,9 @@ struct PasswordTests {
     func packMismatch() async throws {
         let field = makeField([try protectedTag()])
         let (_, tag) = try await openTag(field)
-        let error = await caught { try await tag.authenticate(password: Self.password, expectedAcknowledge: hex("99 99")) }
+        let error = await caught {
+            try await tag.authenticate(password: Self.password, expectedAcknowledge: hex("99 99"))
+        }
         #expect(error?.code == .authenticationFailed)
         #expect(await !tag.isAuthenticated)
         #expect(await caught { try await tag.writeNDEF(uriMessage(length: 20)) }?.code == .authenticationRequired)
@@ -151,7 +154,8 @@ struct PasswordTests {
         #expect(
             await caught { try await tag.authenticate(password: [1, 2, 3, 4], expectedAcknowledge: [1]) }?.code
                 == .invalidParameter)
-        let bad = Type2PasswordSettings(password: Self.password, passwordAcknowledge: Self.acknowledge, authenticationLimit: 9)
+        let bad = Type2PasswordSettings(
+            password: Self.password, passwordAcknowledge: Self.acknowledge, authenticationLimit: 9)
         #expect(await caught { try await tag.setPassword(bad) }?.code == .invalidParameter)
         #expect(field.log.isEmpty)
 

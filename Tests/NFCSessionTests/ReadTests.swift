@@ -74,7 +74,9 @@ struct ReadTests {
         #expect(try await tag.ndefStatus() == NDEFTagStatus(status: .notSupported, capacity: 0))
     }
 
-    @Test("T2T 1.1 6.4.1: status of factory NTAG213/215/216: read/write, capacity 137/492/868 (3-byte TLV length from 255 on)")
+    @Test(
+        "T2T 1.1 6.4.1: status of factory NTAG213/215/216: read/write, capacity 137/492/868 (3-byte TLV length from 255 on)"
+    )
     func factoryStatus() async throws {
         for (chip, capacity) in [(Type2Chip.ntag213, 137), (.ntag215, 492), (.ntag216, 868)] {
             let field = makeField([SimulatedType2Tag(chip: chip)])

@@ -56,7 +56,8 @@ struct TearingTests {
     /// finds the old, an empty or the new message; the error says half-written once a WRITE was
     /// sent (and the tag is unchanged before that); resumeWrite completes with no more WRITEs than
     /// the clean run, and none when the new message is already complete.
-    @Test("T2T 1.1 6.4.3: a write torn at any command leaves old, empty or new; resume completes",
+    @Test(
+        "T2T 1.1 6.4.3: a write torn at any command leaves old, empty or new; resume completes",
         arguments: writeCases, InFlightOutcome.allCases)
     func ndefWrite(testCase: TearingCase, outcome: InFlightOutcome) async throws {
         let clean = try await cleanRun(testCase)
@@ -110,7 +111,8 @@ struct TearingTests {
 
     /// A lock interrupted at every command leaves a tag that is as writable as before or reads as
     /// read-only (the CC write landed), as the status query says; locking again completes it.
-    @Test("T2T 1.1 6.4.4, NTAG213/215/216 8.5: a torn lock leaves writable or read-only; locking again completes",
+    @Test(
+        "T2T 1.1 6.4.4, NTAG213/215/216 8.5: a torn lock leaves writable or read-only; locking again completes",
         arguments: lockChips, InFlightOutcome.allCases)
     func lock(chip: Type2Chip, outcome: InFlightOutcome) async throws {
         let message = uriMessage(length: 40)
@@ -163,7 +165,8 @@ struct TearingTests {
 
     /// A password set interrupted at every command leaves the tag unprotected, or protected with the
     /// new password and PACK (AUTH0 is written last); setting it again, or authenticating, completes.
-    @Test("NTAG213/215/216 8.8: a torn password set leaves the tag unprotected or protected by the new password",
+    @Test(
+        "NTAG213/215/216 8.8: a torn password set leaves the tag unprotected or protected by the new password",
         arguments: lockChips, InFlightOutcome.allCases)
     func password(chip: Type2Chip, outcome: InFlightOutcome) async throws {
         let settings = Type2PasswordSettings(
@@ -174,7 +177,10 @@ struct TearingTests {
         cleanField.clearLog()
         try await cleanTag.setPassword(settings)
         let total = cleanField.log.count
-        #expect(cleanField.log.map(\.kind) == [.fastRead, .write, .write, .write, .write, .passwordAuthentication, .fastRead])
+        #expect(
+            cleanField.log.map(\.kind) == [
+                .fastRead, .write, .write, .write, .write, .passwordAuthentication, .fastRead,
+            ])
 
         for index in 0..<total {
             let field = makeField([original])

@@ -172,7 +172,8 @@ struct WriteTests {
         #expect(try await tag.ndefStatus() == NDEFTagStatus(status: .readWrite, capacity: 126))
     }
 
-    @Test("NTAG213/215/216 8.5.6: format refuses CC E1 20 3E 00 (version 2.0), whose OTP bits cannot become E1 10 3E 00")
+    @Test(
+        "NTAG213/215/216 8.5.6: format refuses CC E1 20 3E 00 (version 2.0), whose OTP bits cannot become E1 10 3E 00")
     func formatOTPConflict() async throws {
         var image = SimulatedType2Tag.factoryImage(chip: .ntag215)
         image.replaceSubrange(12..<16, with: hex("E1 20 3E 00"))

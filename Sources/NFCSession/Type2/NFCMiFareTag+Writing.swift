@@ -132,7 +132,8 @@ extension NFCMiFareTag {
         let tlvLength = TagTLV.headerSize(length: message.count) - 1 + message.count + 1
         let end = Type2ReadExtent.endOfRun(
             after: typeAddress, length: tlvLength, reserved: reserved, limit: area.upperBound)
-        try await load(Array(Type2Page.containing(byte: typeAddress)...Type2Page.containing(byte: end - 1)), into: &cache)
+        try await load(
+            Array(Type2Page.containing(byte: typeAddress)...Type2Page.containing(byte: end - 1)), into: &cache)
         memory = Type2Memory(bytes: cache.fullImage, chip: chip)
 
         let plan: TagWritePlan

@@ -40,8 +40,10 @@ public actor NFCMiFareTag {
     /// Operations waiting for the one running.
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
-    init(reader: any NFCReaderDevice, target: NFCTargetInfo, identification: Type2Identification,
-         lifetime: SessionLifetime) {
+    init(
+        reader: any NFCReaderDevice, target: NFCTargetInfo, identification: Type2Identification,
+        lifetime: SessionLifetime
+    ) {
         self.reader = reader
         self.targetInfo = target
         self.identifier = target.uid

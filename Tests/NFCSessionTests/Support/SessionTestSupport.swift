@@ -1,8 +1,8 @@
 import NDEF
 import NFCSession
+import Synchronization
 import TagMemory
 import TagSimulator
-import Synchronization
 import Testing
 
 /// Bytes from hex text written in tests. A typo in a test literal traps the test, not the library.
