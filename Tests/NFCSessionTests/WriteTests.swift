@@ -46,7 +46,46 @@ struct WriteTests {
         #expect(field.log.count == 31)
         #expect(field.count(of: .write) == 27)
         #expect(field.selectCount == 1)
+        #expect(await tag.commandsSent == 30)
         #expect(stored(field.tag(0)).message == message)
+    }
+
+    @Test(
+        "NTAG213/215/216 9.3: a NAK during the writes is tagUpdateFailure, half-written after a first ACK or NAK 5h",
+        arguments: [(2, UInt8(0x0), false), (12, 0x0, true), (2, 0x5, true)])
+    func nakDuringWrite(index: Int, code: UInt8, halfWritten: Bool) async throws {
+        let message = uriMessage(length: 100)
+        let field = makeField([SimulatedType2Tag(chip: .ntag215)])
+        let (_, tag) = try await openTag(field)
+        field.clearLog()
+        field.answerNak(afterCommands: index, code: code)
+        let error = try #require(await caught { try await tag.writeNDEF(message) })
+        #expect(error.code == .tagUpdateFailure)
+        #expect(error.mayBeHalfWritten == halfWritten)
+        #expect(field.log.count == index + 1)
+        #expect(stored(field.tag(0)).problem == nil)
+        // The tag went to IDLE; it is selected again and the write resumed.
+        let selects = field.selectCount
+        try await tag.resumeWrite(message)
+        #expect(field.selectCount == selects + 1)
+        #expect(stored(field.tag(0)).message == message)
+    }
+
+    @Test("A GET_VERSION outside the catalogue: the tag is handled by its CC alone, with READ, and written")
+    func unknownChip() async throws {
+        let old = uriMessage(length: 150)
+        let field = makeField([tagHolding(old, chip: .ntag216)], versionAnswer: hex("00 04 04 05 02 01 13 03"))
+        let (_, tag) = try await openTag(field)
+        #expect(tag.chip == nil)
+        #expect(tag.identification.version == hex("00 04 04 05 02 01 13 03"))
+        #expect(try await tag.readNDEF() == old)
+        let status = try await tag.ndefStatus()
+        #expect(status == NDEFTagStatus(status: .readWrite, capacity: 868))
+        let new = uriMessage(length: 300, seed: 3)
+        try await tag.writeNDEF(new)
+        #expect(stored(field.tag(0)).message == new)
+        #expect(field.count(of: .fastRead) == 0)
+        #expect(await caught { try await tag.format() }?.code == .tagNotSupported)
     }
 
     @Test("T2T 1.1 6.4.3: a message that does not fit: tagSizeTooSmall with capacity and size, no WRITE")

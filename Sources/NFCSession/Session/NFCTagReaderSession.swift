@@ -82,7 +82,7 @@ public actor NFCTagReaderSession {
         isWaiting = true
         defer { isWaiting = false }
         let clock = ContinuousClock()
-        let deadline = timeout.map { clock.now.advanced(by: $0) }
+        let deadline = Self.deadline(after: timeout, clock: clock)
         var reported: NFCSessionEvent?
         while true {
             try checkActive()
@@ -120,7 +120,7 @@ public actor NFCTagReaderSession {
     ///   reader's errors.
     public func waitForRemoval(of tag: NFCTag, timeout: Duration? = nil) async throws(NFCReaderError) {
         let clock = ContinuousClock()
-        let deadline = timeout.map { clock.now.advanced(by: $0) }
+        let deadline = Self.deadline(after: timeout, clock: clock)
         let uid = tag.identifier
         while true {
             try checkActive()
@@ -181,7 +181,7 @@ public actor NFCTagReaderSession {
     private func pause(
         _ duration: Duration, until deadline: ContinuousClock.Instant?, clock: ContinuousClock
     ) async throws(NFCReaderError) {
-        var wait = duration
+        var wait = max(.zero, duration)
         if let deadline {
             let remaining = clock.now.duration(to: deadline)
             if remaining <= .zero { throw NFCReaderError(.timeout, "no single tag came in time") }
@@ -192,6 +192,13 @@ public actor NFCTagReaderSession {
         } catch {
             throw NFCReaderError(.cancelled, "the task waiting for a tag was cancelled")
         }
+    }
+
+    /// The instant `timeout` from now; timeouts beyond a year wait as long as nil does (an instant
+    /// that far ahead could overflow the clock).
+    private static func deadline(after timeout: Duration?, clock: ContinuousClock) -> ContinuousClock.Instant? {
+        guard let timeout, timeout < .seconds(31_536_000) else { return nil }
+        return clock.now.advanced(by: max(.zero, timeout))
     }
 
     /// Reports `event` on the stream and to the handler.

@@ -108,9 +108,10 @@ extension NFCMiFareTag {
                 .tagNotWritable, "the tag is already read-only for good: CC write access Fh and every lock bit set")
         }
         let tlvEnd = prefix.ndefTLV?.endAddress ?? (typeAddress + 1)
+        let areaEnd = max(Type2Page.dataAreaStart, min(tlvEnd, prefix.bytes.count))
         let confirmation = try NFCLockConfirmation(
             uid: identifier, capabilityContainer: Array(memory.bytes[Type2Page.capabilityContainerBytes]),
-            tlvArea: Array(prefix.bytes[Type2Page.dataAreaStart..<min(tlvEnd, prefix.bytes.count)]),
+            tlvArea: Array(prefix.bytes[min(Type2Page.dataAreaStart, prefix.bytes.count)..<areaEnd]),
             options: options, plan: plan, messageLength: prefix.ndefMessageBytes?.count ?? 0)
         return LockState(memory: memory, plan: plan, confirmation: confirmation)
     }

@@ -52,6 +52,9 @@ protocol SimulatedField: NFCReaderDevice {
     /// After `count` more frames are answered, the next frame finds its tag leaving the field with
     /// `outcome`; the reader reports the tag gone.
     func removeTag(afterCommands count: Int, inFlight outcome: InFlightOutcome)
+    /// After `count` more frames are answered, the next frame is refused with NAK `code` without
+    /// being executed, as a tag with an EEPROM failure would; the tag goes back to IDLE (9.3).
+    func answerNak(afterCommands count: Int, code: UInt8)
     /// Every frame sent, in order.
     var log: [FieldCommand] { get }
     /// Forgets the log.
@@ -66,11 +69,14 @@ extension SimulatedField {
 }
 
 /// The field used by every test in this target: the one place to change for another backend.
+///
+/// `versionAnswer` replaces every tag's GET_VERSION answer (a chip outside the catalogue).
 func makeField(
     _ tags: [SimulatedType2Tag],
-    capabilities: NFCReaderCapabilities = .testDefault
+    capabilities: NFCReaderCapabilities = .testDefault,
+    versionAnswer: [UInt8]? = nil
 ) -> any SimulatedField {
-    TestType2Reader(tags: tags, capabilities: capabilities)
+    TestType2Reader(tags: tags, capabilities: capabilities, versionAnswer: versionAnswer)
 }
 
 extension NFCReaderCapabilities {

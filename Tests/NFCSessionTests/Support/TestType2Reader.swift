@@ -10,6 +10,7 @@ final class TestType2Reader: SimulatedField {
         var present: [Bool]
         var selected: Int?
         var pendingRemoval: (remaining: Int, outcome: InFlightOutcome)?
+        var pendingNak: (remaining: Int, code: UInt8)?
         var log: [FieldCommand] = []
         var selectCount = 0
         var closed = false
@@ -18,9 +19,11 @@ final class TestType2Reader: SimulatedField {
     let name = "test:type2"
     let capabilities: NFCReaderCapabilities
     private let state: Mutex<State>
+    private let versionAnswer: [UInt8]?
 
-    init(tags: [SimulatedType2Tag], capabilities: NFCReaderCapabilities) {
+    init(tags: [SimulatedType2Tag], capabilities: NFCReaderCapabilities, versionAnswer: [UInt8]? = nil) {
         self.capabilities = capabilities
+        self.versionAnswer = versionAnswer
         self.state = Mutex(State(tags: tags, present: tags.map { _ in true }))
     }
 
@@ -43,6 +46,10 @@ final class TestType2Reader: SimulatedField {
 
     func removeTag(afterCommands count: Int, inFlight outcome: InFlightOutcome) {
         state.withLock { $0.pendingRemoval = (count, outcome) }
+    }
+
+    func answerNak(afterCommands count: Int, code: UInt8) {
+        state.withLock { $0.pendingNak = (count, code) }
     }
 
     var log: [FieldCommand] { state.withLock { $0.log } }
@@ -99,6 +106,18 @@ final class TestType2Reader: SimulatedField {
                     throw NFCReaderError(.tagConnectionLost, "the tag left the field")
                 }
                 state.pendingRemoval = (removal.remaining - 1, removal.outcome)
+            }
+            if let nak = state.pendingNak {
+                state.pendingNak = nak.remaining == 0 ? nil : (nak.remaining - 1, nak.code)
+                if nak.remaining == 0 {
+                    // An invalid READ makes the simulated tag NAK and fall back to IDLE.
+                    _ = state.tags[slot].transceive([0x30, 0xFF])
+                    return .nak(nak.code)
+                }
+            }
+            if kind == .getVersion, let versionAnswer, state.tags[slot].state == .active {
+                _ = state.tags[slot].transceive(frame)
+                return .data(versionAnswer)
             }
             switch state.tags[slot].transceive(frame) {
             case .data(let bytes):
