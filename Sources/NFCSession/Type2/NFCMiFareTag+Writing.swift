@@ -17,6 +17,10 @@ extension NFCMiFareTag {
     /// FAST_READ pages 0-31, FAST_READ pages 130-132, 27 WRITEs (pages 4-29, the length page twice),
     /// FAST_READ pages 4-29.
     ///
+    /// The checks need the lock bytes and AUTH0: on a tag whose configuration pages are
+    /// read-protected (PROT set, AUTH0 at or before them), authenticate first, even to write pages
+    /// below AUTH0.
+    ///
     /// - Throws: ``NFCReaderError/Code/zeroLengthMessage`` for a message without records (an NDEF
     ///   message has at least one record; ``erase()`` empties a tag), before any command;
     ///   ``NFCReaderError/Code/invalidMessage`` when the message cannot be encoded;
