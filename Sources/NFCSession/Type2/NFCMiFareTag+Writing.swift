@@ -34,7 +34,7 @@ extension NFCMiFareTag {
     ///   the tag leaves during the writes or the read-back; ``NFCReaderError/Code/tagUpdateFailure``
     ///   for a refused write (NAK) or a read-back that differs.
     public func writeNDEF(_ message: NFCNDEFMessage) async throws(NFCReaderError) {
-        let bytes = try Self.encode(message)
+        let bytes = try encodedForWriting(message)
         try await beginOperation()
         defer { endOperation() }
         var cache = makeCache()
@@ -48,7 +48,7 @@ extension NFCMiFareTag {
     /// last write, only the pages still missing are written, then the length. A tag that already
     /// holds `message` gets no WRITE at all.
     public func resumeWrite(_ message: NFCNDEFMessage) async throws(NFCReaderError) {
-        let bytes = try Self.encode(message)
+        let bytes = try encodedForWriting(message)
         try await beginOperation()
         defer { endOperation() }
         var cache = makeCache()
@@ -198,19 +198,6 @@ extension NFCMiFareTag {
             return try memory.applying(TagWritePlan(steps: steps), authenticated: true).bytes
         } catch {
             throw NFCReaderError(planning: error, "the planned writes would be refused")
-        }
-    }
-
-    /// The encoded message, or why it cannot be written.
-    static func encode(_ message: NFCNDEFMessage) throws(NFCReaderError) -> [UInt8] {
-        guard !message.records.isEmpty else {
-            throw NFCReaderError(
-                .zeroLengthMessage, "an NDEF message has at least one record; use erase to empty the tag")
-        }
-        do {
-            return try message.encoded()
-        } catch {
-            throw NFCReaderError(.invalidMessage, "the message cannot be encoded: \(error.reason)")
         }
     }
 }
