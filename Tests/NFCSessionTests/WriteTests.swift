@@ -31,7 +31,7 @@ struct WriteTests {
 
         var expected: [[UInt8]] = [[0x60], [0x3A, 0x00, 0x1F], [0x3A, 0x82, 0x84]]
         let tlv = [0x03, 0x64] + bytes + [0xFE]
-        var pages: [[UInt8]] = stride(from: 0, to: tlv.count, by: 4).map { offset in
+        let pages: [[UInt8]] = stride(from: 0, to: tlv.count, by: 4).map { offset in
             Array((tlv[offset...] + [0, 0, 0]).prefix(4))
         }
         // Page 29 holds the Terminator and the old page content after it (00h on a factory tag).
@@ -41,7 +41,6 @@ struct WriteTests {
         for index in 1..<26 { expected.append([0xA2, UInt8(4 + index)] + pages[index]) }
         expected.append([0xA2, 0x04] + pages[0])
         expected.append([0x3A, 0x04, 0x1D])
-        pages = []
         #expect(field.log.map(\.frame) == expected)
         #expect(field.log.count == 31)
         #expect(field.count(of: .write) == 27)

@@ -90,7 +90,7 @@ extension NFCMiFareTag {
     func lockState(options: Type2LockOptions) async throws(NFCReaderError) -> LockState {
         var cache = makeCache()
         let prefix = try await loadNDEFArea(
-            &cache, firstPages: Self.messageFirstPages, extra: controlPages, throughMessage: true)
+            &cache, firstPages: messageFirstPages, extra: controlPages, throughMessage: true)
         try await loadGenericLockPages(prefix, into: &cache, strict: true)
         let memory = Type2Memory(bytes: cache.fullImage, chip: chip)
         guard memory.ndefStatus.status != .notSupported, let typeAddress = prefix.ndefTLVAddress else {
