@@ -41,6 +41,21 @@ struct LockTests {
         #expect(await caught { try await tag.writeNDEF(uriMessage(length: 10)) }?.code == .tagNotWritable)
     }
 
+    @Test("A lock write acknowledged but not stored is caught by the read-back, which names the part")
+    func silentFailure() async throws {
+        for (index, part) in [(2, "CC write access"), (3, "dynamic lock bits"), (4, "static lock bits")] {
+            let field = makeField([tagHolding(uriMessage(length: 40), chip: .ntag215)])
+            let (_, tag) = try await openTag(field)
+            let confirmation = try await tag.prepareLock()
+            field.clearLog()
+            field.acknowledgeWithoutWriting(afterCommands: index)
+            let error = try #require(await caught { try await tag.writeLock(confirmation) })
+            #expect(error.code == .tagUpdateFailure)
+            #expect(error.mayBeHalfWritten)
+            #expect(error.reason.contains(part), "\(error.reason)")
+        }
+    }
+
     @Test("The same tag and content give the same code; another message gives another code")
     func codeIsStable() async throws {
         let field = makeField([tagHolding(uriMessage(length: 40), chip: .ntag213)])

@@ -18,7 +18,7 @@ struct Type4Tests {
     @Test("T4T 3.0 5.5.2-5.5.6: readNDEF of a 100-byte message: 7 APDUs, reads of at most MLe (59) bytes")
     func read() async throws {
         let message = uriMessage(length: 100)
-        let reader = TestType4Reader(card: .standard(message: encoded(message)))
+        let reader = makeType4Field(.standard(message: encoded(message)))
         let tag = try await open(reader)
         #expect(tag.historicalBytes == [0x80])
         #expect(try await tag.readNDEF() == message)
@@ -31,9 +31,9 @@ struct Type4Tests {
 
     @Test("T4T 3.0 5.1.2: status from the CC: read/write, capacity 253; write access FF: read-only")
     func status() async throws {
-        let tag = try await open(TestType4Reader(card: .standard()))
+        let tag = try await open(makeType4Field(.standard()))
         #expect(try await tag.ndefStatus() == NDEFTagStatus(status: .readWrite, capacity: 253))
-        let locked = try await open(TestType4Reader(card: .standard(writeAccess: 0xFF)))
+        let locked = try await open(makeType4Field(.standard(writeAccess: 0xFF)))
         #expect(try await locked.queryNDEFStatus() == (.readOnly, 253))
         #expect(await caught { _ = try await tag.readNDEF() }?.code == .zeroLengthMessage)
     }
@@ -41,7 +41,7 @@ struct Type4Tests {
     @Test("T4T 3.0 5.5.7: write over NLEN 0: message in MLc (52) pieces, NLEN last, then read back")
     func write() async throws {
         let message = uriMessage(length: 100)
-        let reader = TestType4Reader(card: .standard())
+        let reader = makeType4Field(.standard())
         let tag = try await open(reader)
         reader.clearLog()
         try await tag.writeNDEF(message)
@@ -57,11 +57,11 @@ struct Type4Tests {
 
     @Test("Checks before any UPDATE BINARY: read-only, too long, no records")
     func refusals() async throws {
-        let locked = TestType4Reader(card: .standard(writeAccess: 0xFF))
+        let locked = makeType4Field(.standard(writeAccess: 0xFF))
         let lockedTag = try await open(locked)
         #expect(await caught { try await lockedTag.writeNDEF(uriMessage(length: 10)) }?.code == .tagNotWritable)
         #expect(locked.updateCount == 0)
-        let small = TestType4Reader(card: .standard(size: 50))
+        let small = makeType4Field(.standard(size: 50))
         let smallTag = try await open(small)
         let error = await caught { try await smallTag.writeNDEF(uriMessage(length: 60)) }
         #expect(error?.code == .tagSizeTooSmall)
@@ -78,7 +78,7 @@ struct Type4Tests {
         var card = TestType4Card.standard(message: encoded(uriMessage(length: 20)))
         card.applicationVersion = 1
         card.capabilityContainer[2] = 0x10
-        let reader = TestType4Reader(card: card)
+        let reader = makeType4Field(card)
         let tag = try await open(reader)
         #expect(try await tag.readNDEF() == uriMessage(length: 20))
         #expect(reader.log[1] == hex("00 A4 04 00 07 D2 76 00 00 85 01 00"))
@@ -91,11 +91,11 @@ struct Type4Tests {
     func interrupted(completes: Bool) async throws {
         let old = encoded(uriMessage(length: 70, seed: 1))
         let new = uriMessage(length: 120, seed: 2)
-        let clean = TestType4Reader(card: .standard(message: old))
+        let clean = makeType4Field(.standard(message: old))
         try await open(clean).writeNDEF(new)
         let total = clean.log.count
         for index in 0..<total {
-            let reader = TestType4Reader(card: .standard(message: old))
+            let reader = makeType4Field(.standard(message: old))
             let tag = try await open(reader)
             reader.clearLog()
             reader.removeCard(afterCommands: index, completes: completes)

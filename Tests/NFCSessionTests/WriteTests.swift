@@ -70,6 +70,22 @@ struct WriteTests {
         #expect(stored(field.tag(0)).message == message)
     }
 
+    @Test("T2T 1.1 6.4.3: a WRITE acknowledged but not stored is caught by the read-back: tagUpdateFailure")
+    func silentWriteFailure() async throws {
+        let message = uriMessage(length: 100)
+        let field = makeField([SimulatedType2Tag(chip: .ntag215)])
+        let (_, tag) = try await openTag(field)
+        field.clearLog()
+        field.acknowledgeWithoutWriting(afterCommands: 10)
+        let error = try #require(await caught { try await tag.writeNDEF(message) })
+        #expect(error.code == .tagUpdateFailure)
+        #expect(error.mayBeHalfWritten)
+        // Command 10 is the 9th WRITE: page 12 (after the staged page 4 and pages 5-11).
+        #expect(error.reason.hasPrefix("page 12 reads"))
+        try await tag.resumeWrite(message)
+        #expect(stored(field.tag(0)).message == message)
+    }
+
     @Test("A GET_VERSION outside the catalogue: the tag is handled by its CC alone, with READ, and written")
     func unknownChip() async throws {
         let old = uriMessage(length: 150)

@@ -116,7 +116,9 @@ extension NFCMiFareTag {
         return LockState(memory: memory, plan: plan, confirmation: confirmation)
     }
 
-    /// Writes the lock plan, reads the pages back, and checks the tag now reports read-only.
+    /// Writes the lock plan, reads the pages back, and checks the tag now reports read-only: the
+    /// read-back proves every written page holds what the plan leads to, so the status of that
+    /// image (CC write access Fh, lock bits set) is the tag's.
     func performLock(_ state: LockState) async throws(NFCReaderError) {
         let steps = state.plan.steps
         try checkAuthentication(steps, memory: state.memory, purpose: "the lock")

@@ -55,6 +55,9 @@ protocol SimulatedField: NFCReaderDevice {
     /// After `count` more frames are answered, the next frame is refused with NAK `code` without
     /// being executed, as a tag with an EEPROM failure would; the tag goes back to IDLE (9.3).
     func answerNak(afterCommands count: Int, code: UInt8)
+    /// After `count` more frames are answered, the next frame is answered ACK without being
+    /// executed: a tag whose EEPROM silently fails, which only a read-back reveals.
+    func acknowledgeWithoutWriting(afterCommands count: Int)
     /// Every frame sent, in order.
     var log: [FieldCommand] { get }
     /// Forgets the log.

@@ -11,6 +11,7 @@ final class TestType2Reader: SimulatedField {
         var selected: Int?
         var pendingRemoval: (remaining: Int, outcome: InFlightOutcome)?
         var pendingNak: (remaining: Int, code: UInt8)?
+        var pendingSilentFailure: Int?
         var log: [FieldCommand] = []
         var selectCount = 0
         var closed = false
@@ -50,6 +51,10 @@ final class TestType2Reader: SimulatedField {
 
     func answerNak(afterCommands count: Int, code: UInt8) {
         state.withLock { $0.pendingNak = (count, code) }
+    }
+
+    func acknowledgeWithoutWriting(afterCommands count: Int) {
+        state.withLock { $0.pendingSilentFailure = count }
     }
 
     var log: [FieldCommand] { state.withLock { $0.log } }
@@ -114,6 +119,10 @@ final class TestType2Reader: SimulatedField {
                     _ = state.tags[slot].transceive([0x30, 0xFF])
                     return .nak(nak.code)
                 }
+            }
+            if let remaining = state.pendingSilentFailure {
+                state.pendingSilentFailure = remaining == 0 ? nil : remaining - 1
+                if remaining == 0 { return .ack }
             }
             if kind == .getVersion, let versionAnswer, state.tags[slot].state == .active {
                 _ = state.tags[slot].transceive(frame)

@@ -34,6 +34,9 @@ struct TestType4Card: Sendable {
     }
 }
 
+/// The Type 4 reader used by the tests in this target: the one place to change for another backend.
+func makeType4Field(_ card: TestType4Card) -> TestType4Reader { TestType4Reader(card: card) }
+
 /// An ISO-DEP reader holding one ``TestType4Card``, with a command log and removal after N APDUs.
 final class TestType4Reader: NFCReaderDevice {
     private struct State {
