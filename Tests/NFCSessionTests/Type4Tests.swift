@@ -73,6 +73,18 @@ struct Type4Tests {
         #expect(small.log.isEmpty)
     }
 
+    @Test("An ISO-DEP tag through a reader without ISO-DEP is reported as not supported and left alone")
+    func noISODEP() async throws {
+        let reader = makeType4Field(.standard(), supportsISODEP: false)
+        let recorder = EventRecorder()
+        let session = NFCTagReaderSession(
+            reader: reader, options: .init(pollInterval: .milliseconds(5)), eventHandler: recorder.handler)
+        #expect(await caught { _ = try await session.nextTag(timeout: .milliseconds(30)) }?.code == .timeout)
+        let target = try #require(try await reader.pollTargets().first)
+        #expect(recorder.all == [.began(readerName: "test:type4"), .tagNotSupported(target)])
+        #expect(reader.log.isEmpty)
+    }
+
     @Test("T4T 3.0 5.5.2: a version 1.0 tag answers the D2760000850100 application identifier")
     func versionOne() async throws {
         var card = TestType4Card.standard(message: encoded(uriMessage(length: 20)))

@@ -99,11 +99,12 @@ public actor NFCTagReaderSession {
                 }
                 delay = options.multipleTagPause
             } else if let target = targets.first {
-                if let tag = try await open(target) {
+                if !isHandled(target) {
+                    event = .tagNotSupported(target)
+                } else if let tag = try await open(target) {
                     tagsHandedOut += 1
                     return tag
                 }
-                event = .tagNotSupported(target)
             }
             // Each state is reported once, when it begins.
             if event != reported {
@@ -144,7 +145,13 @@ public actor NFCTagReaderSession {
         continuation.finish()
     }
 
-    /// Selects and identifies `target`; nil when its kind is not handled or it left meanwhile.
+    /// Whether the session hands out tags like `target`: Type 2, and ISO-DEP when the reader
+    /// exchanges APDUs.
+    private func isHandled(_ target: NFCTargetInfo) -> Bool {
+        target.kind == .type2 || target.kind == .type4 && reader.capabilities.supportsISODEP
+    }
+
+    /// Selects and identifies `target`; nil when it left meanwhile (or is not handled).
     private func open(_ target: NFCTargetInfo) async throws(NFCReaderError) -> NFCTag? {
         do {
             switch target.kind {

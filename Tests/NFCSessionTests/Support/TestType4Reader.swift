@@ -35,7 +35,9 @@ struct TestType4Card: Sendable {
 }
 
 /// The Type 4 reader used by the tests in this target: the one place to change for another backend.
-func makeType4Field(_ card: TestType4Card) -> TestType4Reader { TestType4Reader(card: card) }
+func makeType4Field(_ card: TestType4Card, supportsISODEP: Bool = true) -> TestType4Reader {
+    TestType4Reader(card: card, supportsISODEP: supportsISODEP)
+}
 
 /// An ISO-DEP reader holding one ``TestType4Card``, with a command log and removal after N APDUs.
 final class TestType4Reader: NFCReaderDevice {
@@ -49,12 +51,15 @@ final class TestType4Reader: NFCReaderDevice {
     }
 
     let name = "test:type4"
-    let capabilities = NFCReaderCapabilities(
-        maximumFrameSize: 252, supportsRawCommands: true, supportsFastRead: false, supportsISODEP: true,
-        detectsMultipleTargets: true)
+    let capabilities: NFCReaderCapabilities
     private let state: Mutex<State>
 
-    init(card: TestType4Card) { self.state = Mutex(State(card: card)) }
+    init(card: TestType4Card, supportsISODEP: Bool = true) {
+        self.state = Mutex(State(card: card))
+        self.capabilities = NFCReaderCapabilities(
+            maximumFrameSize: 252, supportsRawCommands: true, supportsFastRead: false,
+            supportsISODEP: supportsISODEP, detectsMultipleTargets: true)
+    }
 
     /// The card in its current state.
     var card: TestType4Card { state.withLock { $0.card } }
