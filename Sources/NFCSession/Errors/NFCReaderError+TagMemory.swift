@@ -1,0 +1,26 @@
+import TagMemory
+
+extension NFCReaderError {
+    /// The session error for a TagMemory planning error: the one place the codes are mapped.
+    ///
+    /// - ``TagMemoryError/Code/notFormatted``: ``Code/tagNotSupported`` (format the tag first);
+    /// - ``TagMemoryError/Code/notWritable`` and ``TagMemoryError/Code/conflictingState`` (bits a
+    ///   one-time programmable page or a frozen lock bit cannot take): ``Code/tagNotWritable``;
+    /// - ``TagMemoryError/Code/insufficientCapacity``: ``Code/tagSizeTooSmall``;
+    /// - ``TagMemoryError/Code/unsupportedChip``: ``Code/tagNotSupported``;
+    /// - ``TagMemoryError/Code/invalidArgument``: ``Code/invalidParameter``;
+    /// - malformed TLVs, messages and dumps: ``Code/invalidMessage``;
+    /// - ``TagMemoryError/Code/truncatedImage`` (pages the session could not read):
+    ///   ``Code/tagResponseError``.
+    init(planning error: TagMemoryError, _ context: String) {
+        let reason = "\(context): \(error.reason)"
+        switch error.code {
+        case .notFormatted, .unsupportedChip: self.init(.tagNotSupported, reason)
+        case .notWritable, .conflictingState: self.init(.tagNotWritable, reason)
+        case .insufficientCapacity: self.init(.tagSizeTooSmall, reason)
+        case .invalidArgument: self.init(.invalidParameter, reason)
+        case .malformedTLV, .malformedMessage, .malformedDump: self.init(.invalidMessage, reason)
+        case .truncatedImage: self.init(.tagResponseError, reason)
+        }
+    }
+}

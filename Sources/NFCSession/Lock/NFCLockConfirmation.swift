@@ -1,0 +1,121 @@
+import NDEF
+import TagMemory
+
+/// What a caller confirms before a tag is made read-only for good: which tag, what it holds, and
+/// what the lock will write, summed up in a 6-digit code such as `123-456`.
+///
+/// Locking is irreversible (lock bits and the CC are one-time programmable, NFC Forum Type 2 Tag
+/// 1.1, 2.1 and 6.4.4), so ``NFCMiFareTag/writeLock(_:)`` locks only the tag this confirmation was
+/// made for, holding the same content, with the same plan: it re-reads the tag and compares. The
+/// ``contentDigest`` is SHA-256 (FIPS 180-4) over a domain string, the UID, the CC and the TLV area
+/// up to the end of the NDEF Message TLV, the lock options and the planned page writes; the
+/// ``code`` is derived from it, for a person to type back (a command line's `--confirm 123-456`).
+public struct NFCLockConfirmation: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The tag's UID.
+    public var uid: [UInt8]
+    /// SHA-256 over the tag, its content and the lock plan (32 bytes).
+    public var contentDigest: [UInt8]
+    /// Six digits from the digest, shown as `123-456`.
+    public var code: String
+    /// Whether the lock sets the block-lock bits (``Type2LockOptions/setsBlockLockBits``).
+    public var setsBlockLockBits: Bool
+    /// Whether the lock sets CFGLCK (``Type2LockOptions/locksConfiguration``).
+    public var locksConfiguration: Bool
+    /// The page writes the lock makes, in order (for showing; a lock plan holds no secret).
+    public var plan: TagWritePlan
+    /// The length of the NDEF message locked in, in bytes (0 for an empty message).
+    public var messageLength: Int
+
+    /// The domain string that starts the digested bytes, so no other digest can collide with it.
+    static let domain = "ndeftool lock confirmation: NFC Forum Type 2 Tag, version 1"
+
+    /// Creates a confirmation from the tag state it stands for.
+    init(
+        uid: [UInt8], capabilityContainer: [UInt8], tlvArea: [UInt8], options: Type2LockOptions,
+        plan: TagWritePlan, messageLength: Int
+    ) throws(NFCReaderError) {
+        var input = Array(Self.domain.utf8) + [0x00]
+        func field(_ bytes: [UInt8]) {
+            input += [UInt8(truncatingIfNeeded: bytes.count >> 8), UInt8(truncatingIfNeeded: bytes.count)] + bytes
+        }
+        field(uid)
+        field(capabilityContainer)
+        field(tlvArea)
+        field([(options.setsBlockLockBits ? 0x01 : 0x00) | (options.locksConfiguration ? 0x02 : 0x00)])
+        field(
+            plan.steps.flatMap { step in
+                [UInt8(truncatingIfNeeded: step.address >> 8), UInt8(truncatingIfNeeded: step.address)] + step.data
+            })
+        guard let digest = ContentDigest.sha256(input) else {
+            throw NFCReaderError(.unsupportedFeature, "libcrypto could not compute SHA-256")
+        }
+        self.uid = uid
+        self.contentDigest = digest
+        self.code = Self.code(for: digest)
+        self.setsBlockLockBits = options.setsBlockLockBits
+        self.locksConfiguration = options.locksConfiguration
+        self.plan = plan
+        self.messageLength = messageLength
+    }
+
+    /// The lock options the confirmation was made with.
+    public var options: Type2LockOptions {
+        Type2LockOptions(setsBlockLockBits: setsBlockLockBits, locksConfiguration: locksConfiguration)
+    }
+
+    /// The code of `digest`: its first 4 bytes as a big-endian number modulo 1 000 000, as
+    /// `ddd-ddd` (the modulo bias, under 0.03 %, does not matter for a typed-back check).
+    static func code(for digest: [UInt8]) -> String {
+        let value = digest.prefix(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) } % 1_000_000
+        let digits = String(value)
+        let padded = String(repeating: "0", count: max(0, 6 - digits.count)) + digits
+        return "\(padded.prefix(3))-\(padded.suffix(3))"
+    }
+
+    /// `text` as a code `ddd-ddd` when it holds exactly six digits (spaces and dashes between
+    /// them ignored), else nil.
+    public static func normalizedCode(_ text: String) -> String? {
+        let digits = text.filter { $0 != "-" && $0 != " " }
+        guard digits.count == 6, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        return "\(digits.prefix(3))-\(digits.suffix(3))"
+    }
+
+    public var description: String {
+        "lock of tag \(hexText(uid)) (\(plan.steps.count) page writes, \(messageLength)-byte message): code \(code)"
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case uid, contentDigest, code, setsBlockLockBits, locksConfiguration, plan, messageLength
+    }
+
+    /// Decodes a confirmation; the UID and the digest are hex strings.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let uid = try container.decode(String.self, forKey: .uid)
+        let digest = try container.decode(String.self, forKey: .contentDigest)
+        do {
+            self.uid = try NDEFHex.decode(uid, allowSeparators: true)
+            self.contentDigest = try NDEFHex.decode(digest, allowSeparators: true)
+        } catch {
+            throw DecodingError.dataCorruptedError(
+                forKey: .uid, in: container, debugDescription: "not hex: \(error.reason)")
+        }
+        self.code = try container.decode(String.self, forKey: .code)
+        self.setsBlockLockBits = try container.decode(Bool.self, forKey: .setsBlockLockBits)
+        self.locksConfiguration = try container.decode(Bool.self, forKey: .locksConfiguration)
+        self.plan = try container.decode(TagWritePlan.self, forKey: .plan)
+        self.messageLength = try container.decode(Int.self, forKey: .messageLength)
+    }
+
+    /// Encodes the confirmation, the UID and the digest as lower-case hex strings.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(NDEFHex.encode(uid), forKey: .uid)
+        try container.encode(NDEFHex.encode(contentDigest), forKey: .contentDigest)
+        try container.encode(code, forKey: .code)
+        try container.encode(setsBlockLockBits, forKey: .setsBlockLockBits)
+        try container.encode(locksConfiguration, forKey: .locksConfiguration)
+        try container.encode(plan, forKey: .plan)
+        try container.encode(messageLength, forKey: .messageLength)
+    }
+}

@@ -1,0 +1,216 @@
+import TagMemory
+
+/// A session on one reader that waits for tags and hands them out, as CoreNFC's
+/// `NFCTagReaderSession` does, with async calls instead of a delegate.
+///
+/// ``nextTag(timeout:)`` polls (ISO/IEC 14443-3 REQA and anticollision, through
+/// ``NFCReaderDevice/pollTargets()``) until exactly one tag is in the field, selects it, identifies
+/// a Type 2 chip (``Type2Identification``: GET_VERSION, else the CC and page count), and returns it.
+/// With two or more tags in the field none is selected or sent a command: the session reports
+/// ``NFCSessionEvent/multipleTagsFound(count:)`` and polls again after a pause, or throws
+/// ``NFCReaderError/Code/multipleTagsFound`` when ``Options/failOnMultipleTags`` is set.
+///
+/// Events for a person (waiting, several tags, detected, removed) arrive on ``events`` and, when
+/// given, through the event handler, in order. The session stays open until ``invalidate()``; the
+/// reader stays open too, and is the caller's to close.
+public actor NFCTagReaderSession {
+    /// The reader.
+    public nonisolated let reader: any NFCReaderDevice
+    /// How the session polls.
+    public nonisolated let options: Options
+    /// The session's events, ending after ``NFCSessionEvent/invalidated``.
+    public nonisolated let events: AsyncStream<NFCSessionEvent>
+
+    private let continuation: AsyncStream<NFCSessionEvent>.Continuation
+    private let eventHandler: (@Sendable (NFCSessionEvent) -> Void)?
+    private let lifetime = SessionLifetime()
+    private var hasBegun = false
+    private var isWaiting = false
+    private var tagsHandedOut = 0
+
+    /// Creates a session on `reader`.
+    ///
+    /// - Parameters:
+    ///   - reader: the reader; the session does not close it.
+    ///   - options: polling options.
+    ///   - eventHandler: called with every event, in order, on the session's executor: keep it short.
+    public init(
+        reader: any NFCReaderDevice, options: Options = Options(),
+        eventHandler: (@Sendable (NFCSessionEvent) -> Void)? = nil
+    ) {
+        self.reader = reader
+        self.options = options
+        self.eventHandler = eventHandler
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: NFCSessionEvent.self, bufferingPolicy: .bufferingNewest(256))
+        self.events = stream
+        self.continuation = continuation
+    }
+
+    /// Whether ``invalidate()`` was called.
+    public nonisolated var isInvalidated: Bool { lifetime.isInvalidated }
+
+    /// Starts the session: reports ``NFCSessionEvent/began(readerName:)`` once. ``nextTag(timeout:)``
+    /// begins the session itself when this was not called.
+    public func begin() {
+        guard !hasBegun, !lifetime.isInvalidated else { return }
+        hasBegun = true
+        emit(.began(readerName: reader.name))
+    }
+
+    /// Waits for exactly one tag in the field and returns it, selected and identified.
+    ///
+    /// A tag that is still in the field from an earlier call is returned again: call
+    /// ``waitForRemoval(of:timeout:)`` between tags. A tag that leaves while it is selected or
+    /// identified is forgotten and polling goes on.
+    ///
+    /// - Parameter timeout: how long to wait; nil waits until cancelled.
+    /// - Throws: ``NFCReaderError/Code/timeout`` when no single tag came in time;
+    ///   ``NFCReaderError/Code/cancelled`` when the task is cancelled, the session invalidated, or
+    ///   (with ``Options/invalidateAfterFirstRead``) a tag was already handed out;
+    ///   ``NFCReaderError/Code/multipleTagsFound`` with ``Options/failOnMultipleTags``;
+    ///   ``NFCReaderError/Code/invalidParameter`` when another `nextTag` is waiting; the reader's
+    ///   errors (``NFCReaderError/Code/readerUnavailable``).
+    public func nextTag(timeout: Duration? = nil) async throws(NFCReaderError) -> NFCTag {
+        begin()
+        if options.invalidateAfterFirstRead, tagsHandedOut > 0 {
+            throw NFCReaderError(.cancelled, "the session hands out one tag only (invalidateAfterFirstRead)")
+        }
+        guard !isWaiting else {
+            throw NFCReaderError(.invalidParameter, "another nextTag call is already waiting on this session")
+        }
+        isWaiting = true
+        defer { isWaiting = false }
+        let clock = ContinuousClock()
+        let deadline = Self.deadline(after: timeout, clock: clock)
+        var reported: NFCSessionEvent?
+        while true {
+            try checkActive()
+            let targets = try await reader.pollTargets()
+            try checkActive()
+            var event: NFCSessionEvent = .waitingForTag
+            var delay = options.pollInterval
+            if targets.count > 1 {
+                event = .multipleTagsFound(count: targets.count)
+                if options.failOnMultipleTags {
+                    emit(event)
+                    throw NFCReaderError(
+                        .multipleTagsFound, "\(targets.count) tags are in the field: none was touched")
+                }
+                delay = options.multipleTagPause
+            } else if let target = targets.first {
+                if !isHandled(target) {
+                    event = .tagNotSupported(target)
+                } else if let tag = try await open(target) {
+                    tagsHandedOut += 1
+                    return tag
+                }
+            }
+            // Each state is reported once, when it begins.
+            if event != reported {
+                emit(event)
+                reported = event
+            }
+            try await pause(delay, until: deadline, clock: clock)
+        }
+    }
+
+    /// Waits until `tag` is no longer in the field, reporting ``NFCSessionEvent/tagRemoved(_:)``.
+    ///
+    /// - Throws: ``NFCReaderError/Code/timeout``, ``NFCReaderError/Code/cancelled`` and the
+    ///   reader's errors.
+    public func waitForRemoval(of tag: NFCTag, timeout: Duration? = nil) async throws(NFCReaderError) {
+        let clock = ContinuousClock()
+        let deadline = Self.deadline(after: timeout, clock: clock)
+        let uid = tag.identifier
+        while true {
+            try checkActive()
+            let targets = try await reader.pollTargets()
+            if !targets.contains(where: { $0.uid == uid }) {
+                emit(.tagRemoved(tag.targetInfo))
+                return
+            }
+            try await pause(options.pollInterval, until: deadline, clock: clock)
+        }
+    }
+
+    /// Ends the session: its tags can no longer be used (their operations throw
+    /// ``NFCReaderError/Code/cancelled``), the reader releases the selected tag, and ``events``
+    /// ends after ``NFCSessionEvent/invalidated``. The reader itself stays open.
+    public func invalidate() async {
+        guard !lifetime.isInvalidated else { return }
+        lifetime.invalidate()
+        await reader.releaseTargets()
+        emit(.invalidated)
+        continuation.finish()
+    }
+
+    /// Whether the session hands out tags like `target`: Type 2, and ISO-DEP when the reader
+    /// exchanges APDUs.
+    private func isHandled(_ target: NFCTargetInfo) -> Bool {
+        target.kind == .type2 || target.kind == .type4 && reader.capabilities.supportsISODEP
+    }
+
+    /// Selects and identifies `target`; nil when it left meanwhile (or is not handled).
+    private func open(_ target: NFCTargetInfo) async throws(NFCReaderError) -> NFCTag? {
+        do {
+            switch target.kind {
+            case .type2:
+                try await reader.select(target)
+                let identification = try await Type2Identifier(reader: reader, target: target).identify()
+                try checkActive()
+                emit(.tagDetected(target, chip: identification.chip?.name))
+                return .miFare(
+                    NFCMiFareTag(reader: reader, target: target, identification: identification, lifetime: lifetime))
+            case .type4 where reader.capabilities.supportsISODEP:
+                try await reader.select(target)
+                try checkActive()
+                emit(.tagDetected(target, chip: nil))
+                return .iso7816(NFCISO7816Tag(reader: reader, target: target, lifetime: lifetime))
+            default:
+                return nil
+            }
+        } catch {
+            // The tag left between polling and identification: keep waiting for one.
+            if error.code == .tagConnectionLost { return nil }
+            throw error
+        }
+    }
+
+    /// Throws ``NFCReaderError/Code/cancelled`` when the task is cancelled or the session invalidated.
+    private func checkActive() throws(NFCReaderError) {
+        if lifetime.isInvalidated { throw NFCReaderError(.cancelled, "the session was invalidated") }
+        if Task.isCancelled { throw NFCReaderError(.cancelled, "the task waiting for a tag was cancelled") }
+    }
+
+    /// Sleeps `duration`, or until `deadline`; throws ``NFCReaderError/Code/timeout`` once the
+    /// deadline has passed.
+    private func pause(
+        _ duration: Duration, until deadline: ContinuousClock.Instant?, clock: ContinuousClock
+    ) async throws(NFCReaderError) {
+        var wait = max(.zero, duration)
+        if let deadline {
+            let remaining = clock.now.duration(to: deadline)
+            if remaining <= .zero { throw NFCReaderError(.timeout, "no single tag came in time") }
+            wait = min(wait, remaining)
+        }
+        do {
+            try await Task.sleep(for: wait)
+        } catch {
+            throw NFCReaderError(.cancelled, "the task waiting for a tag was cancelled")
+        }
+    }
+
+    /// The instant `timeout` from now; timeouts beyond a year wait as long as nil does (an instant
+    /// that far ahead could overflow the clock).
+    private static func deadline(after timeout: Duration?, clock: ContinuousClock) -> ContinuousClock.Instant? {
+        guard let timeout, timeout < .seconds(31_536_000) else { return nil }
+        return clock.now.advanced(by: max(.zero, timeout))
+    }
+
+    /// Reports `event` on the stream and to the handler.
+    private func emit(_ event: NFCSessionEvent) {
+        continuation.yield(event)
+        eventHandler?(event)
+    }
+}

@@ -1,0 +1,104 @@
+import TagMemory
+
+/// Raw commands and the NXP originality and version commands (NTAG213/215/216 section 10,
+/// MF0ULX1 section 8).
+extension NFCMiFareTag {
+    /// Sends one raw command frame, as CoreNFC's `sendMiFareCommand` does, and returns the answer.
+    ///
+    /// The frame is sent without CRC: the reader appends CRC_A and checks and strips the answer's
+    /// (ISO/IEC 14443-3 6.2.4). A 4-bit ACK is returned as `[0x0A]`. Nothing is planned or checked:
+    /// a raw WRITE goes out as given. A successful PWD_AUTH (1Bh with a 2-byte answer) marks the tag
+    /// authenticated.
+    ///
+    /// - Throws: ``NFCReaderError/Code/invalidParameter`` for an empty frame;
+    ///   ``NFCReaderError/Code/unsupportedFeature`` for a command other than READ (30h) and WRITE
+    ///   (A2h) through a reader without raw commands, or FAST_READ (3Ah) without FAST_READ support;
+    ///   ``NFCReaderError/Code/tagResponseError`` for a NAK, whose code the reason gives (0h invalid
+    ///   argument, 1h CRC or parity error, 4h authentication counter overflow, 5h EEPROM write
+    ///   error; NTAG213/215/216 9.3): the tag went back to IDLE and is selected again before the
+    ///   next command, which ends any authentication.
+    public func sendMiFareCommand(_ command: [UInt8]) async throws(NFCReaderError) -> [UInt8] {
+        guard let opcode = command.first else {
+            throw NFCReaderError(.invalidParameter, "an empty command frame")
+        }
+        let capabilities = reader.capabilities
+        if opcode == 0x3A, !capabilities.supportsFastRead {
+            throw NFCReaderError(.unsupportedFeature, "the reader \(reader.name) does not pass FAST_READ")
+        }
+        if opcode != 0x30, opcode != 0xA2, !capabilities.supportsRawCommands {
+            throw NFCReaderError(
+                .unsupportedFeature,
+                "the reader \(reader.name) passes only READ and WRITE, not command \(hexText([opcode]))")
+        }
+        try await beginOperation()
+        defer { endOperation() }
+        switch try await exchange(command) {
+        case .data(let bytes):
+            if opcode == 0x1B, bytes.count == 2 { authenticated = true }
+            return bytes
+        case .ack:
+            return [0x0A]
+        case .nak(let code):
+            throw NFCReaderError(
+                .tagResponseError,
+                "command \(hexText([opcode])) answered NAK \(String(code, radix: 16, uppercase: true))h; "
+                    + "the tag is selected again before the next command")
+        }
+    }
+
+    /// READ_SIG 3Ch 00h: the 32-byte ECC originality signature over the UID (NTAG213/215/216 10.8,
+    /// 8.9; MF0ULX1 8.8). Checking it against NXP's public key is left to the caller.
+    public func readSignature() async throws(NFCReaderError) -> [UInt8] {
+        try checkFeature(.readSignature, name: "READ_SIG")
+        try await beginOperation()
+        defer { endOperation() }
+        return try await dataAnswer([0x3C, 0x00], count: 32, name: "READ_SIG")
+    }
+
+    /// READ_CNT 39h: a 24-bit counter, sent least significant byte first (NTAG213/215/216 10.6: the
+    /// NFC counter is number 2, readable when NFC_CNT_EN is set; MF0ULX1 8.7: counters 0-2).
+    ///
+    /// - Throws: ``NFCReaderError/Code/tagResponseError`` for a NAK (the counter is disabled or
+    ///   password-protected, NFC_CNT_PWD_PROT).
+    public func readCounter(number: UInt8 = 2) async throws(NFCReaderError) -> UInt32 {
+        try checkFeature(.readCounter, name: "READ_CNT")
+        try await beginOperation()
+        defer { endOperation() }
+        let bytes = try await dataAnswer([0x39, number], count: 3, name: "READ_CNT")
+        return UInt32(bytes[0]) | UInt32(bytes[1]) << 8 | UInt32(bytes[2]) << 16
+    }
+
+    /// GET_VERSION 60h, sent as one byte (NTAG213/215/216 10.1; libfreefare issue 112): the 8-byte
+    /// version (vendor, type, subtype, major and minor version, storage size, protocol).
+    public func readVersion() async throws(NFCReaderError) -> [UInt8] {
+        try checkFeature(.getVersion, name: "GET_VERSION")
+        try await beginOperation()
+        defer { endOperation() }
+        return try await dataAnswer([0x60], count: 8, name: "GET_VERSION")
+    }
+
+    /// Throws ``NFCReaderError/Code/unsupportedFeature`` when the reader has no raw commands or the
+    /// identified chip lacks `feature`.
+    private nonisolated func checkFeature(_ feature: Type2Chip.Features, name: String) throws(NFCReaderError) {
+        guard reader.capabilities.supportsRawCommands else {
+            throw NFCReaderError(.unsupportedFeature, "the reader \(reader.name) cannot send \(name) (no raw commands)")
+        }
+        if let chip, !chip.features.contains(feature) {
+            throw NFCReaderError(.unsupportedFeature, "\(chip.name) has no \(name) command")
+        }
+    }
+
+    /// The data answer of `frame`, which must have `count` bytes.
+    private func dataAnswer(_ frame: [UInt8], count: Int, name: String) async throws(NFCReaderError) -> [UInt8] {
+        switch try await exchange(frame) {
+        case .data(let bytes) where bytes.count == count:
+            return bytes
+        case .nak(let code):
+            throw NFCReaderError(.tagResponseError, "\(name) was refused (NAK \(code)h)")
+        case .data(let bytes):
+            throw NFCReaderError(.tagResponseError, "\(name) answered \(bytes.count) bytes, not \(count)")
+        case .ack:
+            throw NFCReaderError(.tagResponseError, "\(name) answered ACK instead of data")
+        }
+    }
+}

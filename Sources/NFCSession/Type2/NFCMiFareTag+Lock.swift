@@ -1,0 +1,158 @@
+import NDEF
+import TagMemory
+
+/// Making the tag read-only for good (NFC Forum Type 2 Tag 1.1, 6.4.4, transition to READ-ONLY),
+/// behind a confirmation of tag, content and plan.
+extension NFCMiFareTag {
+    /// The tag state a lock is planned from.
+    struct LockState {
+        var memory: Type2Memory
+        var plan: TagWritePlan
+        var confirmation: NFCLockConfirmation
+    }
+
+    /// Reads the tag and makes the confirmation a lock with `options` needs, without writing
+    /// anything: show its ``NFCLockConfirmation/code`` and the plan, and pass it (or the code) to
+    /// ``writeLock(_:)``.
+    ///
+    /// The plan is TagMemory's ``Type2Memory/lockPlan(options:)``: the CC write access nibble Fh
+    /// first, then the dynamic and static lock bits (and CFGLCK when asked). A tag whose lock was
+    /// interrupted (CC already read-only, lock bits not all set) gets a plan for the rest.
+    ///
+    /// - Throws: ``NFCReaderError/Code/tagNotWritable`` when the tag is already locked for good
+    ///   (nothing left to write) or a frozen lock bit keeps part of the data area writable;
+    ///   ``NFCReaderError/Code/tagNotSupported`` for a tag that is not NDEF formatted or an unknown
+    ///   chip whose lock bits cannot be located; the read errors.
+    public func prepareLock(options: Type2LockOptions = Type2LockOptions()) async throws(NFCReaderError)
+        -> NFCLockConfirmation
+    {
+        try await beginOperation()
+        defer { endOperation() }
+        return try await lockState(options: options).confirmation
+    }
+
+    /// Locks the tag as `confirmation` describes, after checking it still describes it.
+    ///
+    /// Checks, in order, each failing before any write: the UID (``NFCReaderError/Code/confirmationMismatch``,
+    /// without a command), then after a fresh read whether the tag is already locked for good
+    /// (``NFCReaderError/Code/tagNotWritable``), then the digest of content and plan
+    /// (``NFCReaderError/Code/confirmationMismatch``: the content or the lock state changed). Then
+    /// the plan's WRITEs, each acknowledged, and a read-back (see ``writeLock(code:options:)``).
+    public func writeLock(_ confirmation: NFCLockConfirmation) async throws(NFCReaderError) {
+        try await beginOperation()
+        defer { endOperation() }
+        guard confirmation.uid == identifier else {
+            throw NFCReaderError(
+                .confirmationMismatch,
+                "the confirmation is for tag \(hexText(confirmation.uid)), this is tag \(hexText(identifier))")
+        }
+        let state = try await lockState(options: confirmation.options)
+        guard state.confirmation.contentDigest == confirmation.contentDigest,
+            state.confirmation.code == confirmation.code
+        else {
+            throw NFCReaderError(
+                .confirmationMismatch,
+                "the tag's content or lock state changed since the confirmation was made: prepare the lock again")
+        }
+        try await performLock(state)
+    }
+
+    /// Locks the tag when `code` is the code ``prepareLock(options:)`` gives for it now (with the
+    /// same `options`): the command line's `--confirm 123-456` after a first run showed the code.
+    ///
+    /// After the WRITEs (CC first, NTAG213/215/216 8.5.6; lock bytes, 8.5.2 and 8.5.3; CFGLCK,
+    /// 8.5.7) the written pages are read back, and the tag must report read-only: CC write access
+    /// Fh and the lock bits set (``Type2Memory/ndefStatus``); else
+    /// ``NFCReaderError/Code/tagUpdateFailure`` names the page that did not take.
+    ///
+    /// - Throws: ``NFCReaderError/Code/confirmationMismatch`` when `code` is not six digits or not
+    ///   this tag's code (no write); the errors of ``writeLock(_:)``. An interrupted lock reports
+    ///   ``NFCReaderError/Code/tagConnectionLost`` half-written: the tag then reads either as
+    ///   writable as before (the CC write did not land) or as read-only (``queryNDEFStatus()``
+    ///   tells), and preparing the lock again plans the lock bits still missing.
+    public func writeLock(code: String, options: Type2LockOptions = Type2LockOptions()) async throws(NFCReaderError) {
+        guard let wanted = NFCLockConfirmation.normalizedCode(code) else {
+            throw NFCReaderError(.confirmationMismatch, "a lock code has six digits, as 123-456")
+        }
+        try await beginOperation()
+        defer { endOperation() }
+        let state = try await lockState(options: options)
+        guard state.confirmation.code == wanted else {
+            throw NFCReaderError(
+                .confirmationMismatch,
+                "the code does not match this tag and its content: prepare the lock again to see the current code")
+        }
+        try await performLock(state)
+    }
+
+    /// Reads the CC, the TLV area through the NDEF message and the lock and configuration pages,
+    /// and plans the lock.
+    func lockState(options: Type2LockOptions) async throws(NFCReaderError) -> LockState {
+        var cache = makeCache()
+        let prefix = try await loadNDEFArea(
+            &cache, firstPages: messageFirstPages, extra: controlPages, throughMessage: true)
+        try await loadGenericLockPages(prefix, into: &cache, strict: true)
+        let memory = Type2Memory(bytes: cache.fullImage, chip: chip)
+        guard memory.ndefStatus.status != .notSupported, let typeAddress = prefix.ndefTLVAddress else {
+            throw NFCReaderError(
+                .tagNotSupported, "the tag is not NDEF formatted: \(memory.ndefStatusReason ?? "no NDEF TLV")")
+        }
+        let plan: TagWritePlan
+        do {
+            plan = try memory.lockPlan(options: options)
+        } catch {
+            throw NFCReaderError(planning: error, "cannot plan the lock")
+        }
+        guard !plan.steps.isEmpty else {
+            throw NFCReaderError(
+                .tagNotWritable, "the tag is already read-only for good: CC write access Fh and every lock bit set")
+        }
+        let tlvEnd = prefix.ndefTLV?.endAddress ?? (typeAddress + 1)
+        let areaEnd = max(Type2Page.dataAreaStart, min(tlvEnd, prefix.bytes.count))
+        let confirmation = try NFCLockConfirmation(
+            uid: identifier, capabilityContainer: Array(memory.bytes[Type2Page.capabilityContainerBytes]),
+            tlvArea: Array(prefix.bytes[min(Type2Page.dataAreaStart, prefix.bytes.count)..<areaEnd]),
+            options: options, plan: plan, messageLength: prefix.ndefMessageBytes?.count ?? 0)
+        return LockState(memory: memory, plan: plan, confirmation: confirmation)
+    }
+
+    /// Writes the lock plan, reads the pages back, and checks the tag now reports read-only: the
+    /// read-back proves every written page holds what the plan leads to, so the status of that
+    /// image (CC write access Fh, lock bits set) is the tag's.
+    func performLock(_ state: LockState) async throws(NFCReaderError) {
+        let steps = state.plan.steps
+        try checkAuthentication(steps, memory: state.memory, purpose: "the lock")
+        let expected = try expectedImage(state.memory, steps)
+        try await execute(steps, purpose: "the lock")
+        do {
+            try await verify(steps, expected: expected, purpose: "the lock")
+        } catch {
+            throw NFCReaderError(
+                error.code, lockFailureReason(error.reason, steps: steps), mayBeHalfWritten: error.mayBeHalfWritten)
+        }
+        let locked = Type2Memory(bytes: expected, chip: chip)
+        guard locked.ndefStatus.status == .readOnly else {
+            throw NFCReaderError(
+                .tagUpdateFailure,
+                "the lock was written but the tag does not report read-only: \(locked.ndefStatusReason ?? "unknown")",
+                mayBeHalfWritten: true)
+        }
+    }
+
+    /// A verification failure of the lock, saying which part did not take.
+    private func lockFailureReason(_ reason: String, steps: [PlanStep]) -> String {
+        let part: String
+        if reason.hasPrefix("page 3 ") {
+            part = "the CC write access did not become Fh"
+        } else if reason.hasPrefix("page 2 ") {
+            part = "the static lock bits did not take"
+        } else if let lock = chip?.dynamicLock, reason.hasPrefix("page \(lock.page) ") {
+            part = "the dynamic lock bits did not take"
+        } else if let cfg1 = chip?.configurationPages?.cfg1, reason.hasPrefix("page \(cfg1) ") {
+            part = "CFGLCK did not take"
+        } else {
+            part = "the lock could not be confirmed"
+        }
+        return "\(part): \(reason)"
+    }
+}

@@ -1,0 +1,248 @@
+import TagMemory
+
+/// Password protection of NTAG21x and MIFARE Ultralight EV1 tags (NTAG213/215/216 8.8, MF0ULX1
+/// 8.6): PWD_AUTH (1Bh) with a 4-byte password answered by a 2-byte PACK, AUTH0 the first
+/// protected page, ACCESS with PROT, CFGLCK and AUTHLIM.
+///
+/// PWD_AUTH is never repeated by this library: with AUTHLIM set, each failed attempt counts, and at
+/// the limit the password is disabled for good (8.8.2). Passwords and PACKs are never put in error
+/// reasons or descriptions.
+extension NFCMiFareTag {
+    /// Sends PWD_AUTH once and, when it succeeds, keeps the tag authenticated until it is selected
+    /// again (NTAG213/215/216 10.7).
+    ///
+    /// - Parameters:
+    ///   - password: the 4 bytes, in the order PWD_AUTH sends them.
+    ///   - expectedAcknowledge: the PACK a genuine tag answers; nil to accept any.
+    /// - Returns: the PACK the tag answered.
+    /// - Throws: ``NFCReaderError/Code/invalidParameter`` for a password that is not 4 bytes or a
+    ///   PACK that is not 2, and ``NFCReaderError/Code/unsupportedFeature`` for a reader without raw
+    ///   commands or a chip without PWD_AUTH, before any command;
+    ///   ``NFCReaderError/Code/authenticationFailed`` for a refused password (NAK 0h; the attempt
+    ///   counts against AUTHLIM) or a PACK other than `expectedAcknowledge` (the tag is then
+    ///   selected again: no authentication is kept with a tag that may not be genuine);
+    ///   ``NFCReaderError/Code/passwordDisabled`` for NAK 4h (AUTHLIM reached). After a NAK the tag
+    ///   is IDLE; it is selected again before the next command, so the tag stays usable.
+    @discardableResult
+    public func authenticate(password: [UInt8], expectedAcknowledge: [UInt8]? = nil) async throws(NFCReaderError)
+        -> [UInt8]
+    {
+        try checkPasswordArguments(password: password, acknowledge: expectedAcknowledge)
+        try checkPasswordSupport()
+        try await beginOperation()
+        defer { endOperation() }
+        return try await authenticateOnce(password: password, expectedAcknowledge: expectedAcknowledge)
+    }
+
+    /// Reads CFG0 and CFG1 (one command) and describes the protection; ``NFCPasswordStatus/Protection/unknown``
+    /// when they are read-protected. On a MIFARE Ultralight C the AUTH0 and AUTH1 pages are read.
+    public func passwordStatus() async throws(NFCReaderError) -> NFCPasswordStatus {
+        try await beginOperation()
+        defer { endOperation() }
+        if let chip, let pages = chip.tripleDESPages {
+            var cache = makeCache()
+            try await load([pages.auth0, pages.auth1], into: &cache)
+            let memory = Type2Memory(bytes: cache.fullImage, chip: chip)
+            let readProtected = (cache.page(pages.auth1)?.first ?? 0) & 0x01 == 0
+            return NFCPasswordStatus(
+                mechanism: .tripleDES,
+                protection: memory.firstWriteProtectedPage.map { .from(page: $0, readProtected: readProtected) }
+                    ?? .off,
+                authenticationLimit: nil, isConfigurationLocked: nil, isAuthenticated: false)
+        }
+        guard let chip, chip.configurationPages != nil else {
+            return NFCPasswordStatus(
+                mechanism: .none, protection: .off, authenticationLimit: nil, isConfigurationLocked: nil,
+                isAuthenticated: false)
+        }
+        guard let configuration = try await readConfiguration(chip: chip) else {
+            return NFCPasswordStatus(
+                mechanism: .password, protection: .unknown, authenticationLimit: nil, isConfigurationLocked: nil,
+                isAuthenticated: authenticated)
+        }
+        return NFCPasswordStatus(
+            mechanism: .password,
+            protection: configuration.firstProtectedPage.map {
+                .from(page: $0, readProtected: configuration.isReadProtected)
+            } ?? .off,
+            authenticationLimit: configuration.authenticationLimit,
+            isConfigurationLocked: configuration.isConfigurationLocked, isAuthenticated: authenticated)
+    }
+
+    /// Sets a password with TagMemory's ``Type2Memory/passwordPlan(_:)``: PWD, PACK, CFG1, then CFG0
+    /// with AUTH0 last, so protection starts only once the password is in place. The CC is never
+    /// written. Afterwards the tag is selected again and one PWD_AUTH with the new password must
+    /// answer the new PACK; CFG0 and CFG1 are read back. The tag stays authenticated with the new
+    /// password.
+    ///
+    /// An interrupted write leaves the tag unprotected (AUTH0 not written yet) or protected with the
+    /// new password and PACK (AUTH0 is the last write).
+    ///
+    /// - Throws: ``NFCReaderError/Code/invalidParameter`` for a bad password, PACK, AUTHLIM or AUTH0;
+    ///   ``NFCReaderError/Code/unsupportedFeature`` for a chip without PWD_AUTH or a reader without
+    ///   raw commands; ``NFCReaderError/Code/authenticationRequired`` when the tag is already
+    ///   protected and not authenticated (the old password first); ``NFCReaderError/Code/tagNotWritable``
+    ///   when CFGLCK keeps CFG0 or CFG1 from changing; ``NFCReaderError/Code/tagUpdateFailure`` when
+    ///   the verification PWD_AUTH fails; the write errors of ``writeNDEF(_:)``.
+    public func setPassword(_ settings: Type2PasswordSettings) async throws(NFCReaderError) {
+        try checkPasswordArguments(password: settings.password, acknowledge: settings.passwordAcknowledge)
+        guard (0...7).contains(settings.authenticationLimit) else {
+            throw NFCReaderError(.invalidParameter, "AUTHLIM is 0 to 7, not \(settings.authenticationLimit)")
+        }
+        let chip = try checkPasswordSupport()
+        try await beginOperation()
+        defer { endOperation() }
+        var cache = makeCache()
+        let memory = try await loadConfiguration(chip: chip, into: &cache)
+        let plan: TagWritePlan
+        do {
+            plan = try memory.passwordPlan(settings)
+        } catch {
+            throw NFCReaderError(planning: error, "cannot plan the password")
+        }
+        try checkAuthentication(plan.steps, memory: memory, purpose: "setting the password")
+        let expected = try expectedImage(memory, plan.steps)
+        try await execute(plan.steps, purpose: "setting the password")
+        try await reselect()
+        do {
+            try await authenticateOnce(
+                password: settings.password, expectedAcknowledge: settings.passwordAcknowledge)
+        } catch {
+            throw NFCReaderError(
+                error.code == .tagConnectionLost ? .tagConnectionLost : .tagUpdateFailure,
+                "the password was written but the verification PWD_AUTH failed: \(error.reason)",
+                mayBeHalfWritten: true)
+        }
+        try await verify(plan.steps, expected: expected, purpose: "setting the password")
+    }
+
+    /// Removes password protection with ``Type2Memory/passwordRemovalPlan(resetsAccess:resetsPassword:)``:
+    /// AUTH0 FFh first, then PROT and AUTHLIM cleared, PWD back to FF FF FF FF and PACK to 00 00.
+    ///
+    /// When the configuration is protected and the tag is not authenticated, one PWD_AUTH is sent with
+    /// `currentPassword` (checked against `expectedAcknowledge` when given), never more.
+    ///
+    /// - Throws: ``NFCReaderError/Code/authenticationRequired`` when authentication is needed and no
+    ///   password is given; the errors of ``authenticate(password:expectedAcknowledge:)`` and the write
+    ///   errors.
+    public func removePassword(currentPassword: [UInt8]?, expectedAcknowledge: [UInt8]? = nil)
+        async throws(NFCReaderError)
+    {
+        if let currentPassword {
+            try checkPasswordArguments(password: currentPassword, acknowledge: expectedAcknowledge)
+        }
+        let chip = try checkPasswordSupport()
+        try await beginOperation()
+        defer { endOperation() }
+        var cache = makeCache()
+        var memory: Type2Memory
+        do {
+            memory = try await loadConfiguration(chip: chip, into: &cache)
+        } catch {
+            guard error.code == .authenticationRequired, let currentPassword else { throw error }
+            try await authenticateOnce(password: currentPassword, expectedAcknowledge: expectedAcknowledge)
+            memory = try await loadConfiguration(chip: chip, into: &cache)
+        }
+        let plan: TagWritePlan
+        do {
+            plan = try memory.passwordRemovalPlan()
+        } catch {
+            throw NFCReaderError(planning: error, "cannot plan the password removal")
+        }
+        if plan.requiresAuthentication, !authenticated {
+            guard let currentPassword else {
+                throw NFCReaderError(
+                    .authenticationRequired, "the configuration is password-protected: give the current password")
+            }
+            try await authenticateOnce(password: currentPassword, expectedAcknowledge: expectedAcknowledge)
+        }
+        let expected = try expectedImage(memory, plan.steps)
+        try await execute(plan.steps, purpose: "removing the password")
+        try await verify(plan.steps, expected: expected, purpose: "removing the password")
+    }
+
+    /// One PWD_AUTH; see ``authenticate(password:expectedAcknowledge:)``.
+    @discardableResult
+    func authenticateOnce(password: [UInt8], expectedAcknowledge: [UInt8]?) async throws(NFCReaderError) -> [UInt8] {
+        let response: NFCRawResponse
+        do {
+            response = try await exchange([0x1B] + password)
+        } catch {
+            guard error.code == .tagConnectionLost else { throw error }
+            throw NFCReaderError(
+                .tagConnectionLost,
+                "no answer to PWD_AUTH (\(error.reason)); if the password was wrong the attempt was counted")
+        }
+        switch response {
+        case .data(let acknowledge) where acknowledge.count == 2:
+            if let expectedAcknowledge, expectedAcknowledge != acknowledge {
+                authenticated = false
+                needsReselect = true
+                throw NFCReaderError(
+                    .authenticationFailed,
+                    "the tag accepted the password but answered another PACK than expected: it may not be genuine")
+            }
+            authenticated = true
+            return acknowledge
+        case .nak(0x4):
+            throw NFCReaderError(
+                .passwordDisabled,
+                "PWD_AUTH answered NAK 4h: the attempt limit (AUTHLIM) is reached and the password is disabled for good"
+            )
+        case .nak(let code):
+            throw NFCReaderError(
+                .authenticationFailed,
+                "the tag refused the password (NAK \(code)h); the attempt counts against AUTHLIM if set. "
+                    + "Not retried")
+        case .data, .ack:
+            needsReselect = true
+            throw NFCReaderError(.tagResponseError, "PWD_AUTH got an answer that is not a 2-byte PACK")
+        }
+    }
+
+    /// CFG0 and CFG1 as read, or nil when they are read-protected.
+    private func readConfiguration(chip: Type2Chip) async throws(NFCReaderError) -> Type2Configuration? {
+        var cache = makeCache()
+        do {
+            return try await loadConfiguration(chip: chip, into: &cache).configuration
+        } catch {
+            guard error.code == .authenticationRequired else { throw error }
+            return nil
+        }
+    }
+
+    /// Reads CFG0 and CFG1 into `cache` and returns the memory (PWD and PACK as 00h).
+    private func loadConfiguration(chip: Type2Chip, into cache: inout Type2PageCache) async throws(NFCReaderError)
+        -> Type2Memory
+    {
+        guard let pages = chip.configurationPages else {
+            throw NFCReaderError(.unsupportedFeature, "\(chip.name) has no password configuration")
+        }
+        try await load([pages.cfg0, pages.cfg1], into: &cache)
+        return Type2Memory(bytes: cache.fullImage, chip: chip)
+    }
+
+    /// Throws ``NFCReaderError/Code/invalidParameter`` unless the password has 4 bytes and the PACK 2.
+    private nonisolated func checkPasswordArguments(password: [UInt8], acknowledge: [UInt8]?) throws(NFCReaderError) {
+        guard password.count == 4 else {
+            throw NFCReaderError(.invalidParameter, "a password has 4 bytes, not \(password.count)")
+        }
+        if let acknowledge, acknowledge.count != 2 {
+            throw NFCReaderError(.invalidParameter, "a PACK has 2 bytes, not \(acknowledge.count)")
+        }
+    }
+
+    /// The chip, when it has PWD_AUTH and the reader passes raw commands.
+    @discardableResult
+    private nonisolated func checkPasswordSupport() throws(NFCReaderError) -> Type2Chip {
+        guard reader.capabilities.supportsRawCommands else {
+            throw NFCReaderError(
+                .unsupportedFeature, "the reader \(reader.name) cannot send PWD_AUTH (no raw commands)")
+        }
+        guard let chip, chip.features.contains(.passwordAuthentication), chip.configurationPages != nil else {
+            throw NFCReaderError(
+                .unsupportedFeature, "\(chip?.name ?? "this unidentified chip") has no PWD_AUTH password protection")
+        }
+        return chip
+    }
+}

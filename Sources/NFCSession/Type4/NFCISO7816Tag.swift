@@ -1,0 +1,88 @@
+/// An ISO-DEP tag (ISO/IEC 14443-4), as CoreNFC's `NFCISO7816Tag`: NFC Forum Type 4 tags and other
+/// smart cards, driven by command APDUs (ISO/IEC 7816-4 5.1).
+///
+/// NDEF operations follow NFC Forum Type 4 Tag 3.0, 5.5 (``readNDEF()``, ``writeNDEF(_:)``,
+/// ``ndefStatus()``), with TagMemory's Type 4 plans; ``sendCommand(apdu:)`` exchanges raw APDUs.
+/// Operations on one tag run one at a time; each starts from what the tag holds.
+public actor NFCISO7816Tag {
+    /// The UID.
+    public nonisolated let identifier: [UInt8]
+    /// What polling found: UID, ATQA, SAK, ATS.
+    public nonisolated let targetInfo: NFCTargetInfo
+
+    /// The reader the tag is in.
+    let reader: any NFCReaderDevice
+    /// The session's validity.
+    let lifetime: SessionLifetime
+    /// The APDUs sent through this object.
+    public internal(set) var commandsSent = 0
+    /// Whether an operation is running.
+    private var isBusy = false
+    /// Operations waiting for the one running.
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    init(reader: any NFCReaderDevice, target: NFCTargetInfo, lifetime: SessionLifetime) {
+        self.reader = reader
+        self.targetInfo = target
+        self.identifier = target.uid
+        self.lifetime = lifetime
+    }
+
+    /// The historical bytes of the ATS (ISO/IEC 14443-4 5.2.7): what follows the format byte T0
+    /// and the interface bytes TA, TB, TC it announces; empty without an ATS.
+    public nonisolated var historicalBytes: [UInt8] {
+        guard let ats = targetInfo.ats, ats.count >= 2 else { return [] }
+        let format = ats[1]
+        var start = 2
+        for bit in [UInt8(0x10), 0x20, 0x40] where format & bit != 0 { start += 1 }
+        let end = min(ats.count, Int(ats[0]))
+        return start < end ? Array(ats[start..<end]) : []
+    }
+
+    /// Sends one command APDU and returns the response data and status word (ISO/IEC 7816-4 5.1).
+    ///
+    /// - Throws: ``NFCReaderError/Code/cancelled`` after the session was invalidated;
+    ///   ``NFCReaderError/Code/tagConnectionLost`` for a missing or short answer; the reader's
+    ///   errors.
+    public func sendCommand(apdu: [UInt8]) async throws(NFCReaderError) -> (data: [UInt8], sw1: UInt8, sw2: UInt8) {
+        try await beginOperation()
+        defer { endOperation() }
+        let response = try await exchange(apdu)
+        return (Array(response.dropLast(2)), response[response.count - 2], response[response.count - 1])
+    }
+
+    /// Sends `apdu`; the answer has at least the two status bytes.
+    func exchange(_ apdu: [UInt8]) async throws(NFCReaderError) -> [UInt8] {
+        commandsSent += 1
+        let response = try await reader.sendAPDU(apdu)
+        guard response.count >= 2 else {
+            throw NFCReaderError(.tagConnectionLost, "the answer is shorter than the status word")
+        }
+        return response
+    }
+
+    /// Waits for the operation running to end, then starts one.
+    ///
+    /// - Throws: ``NFCReaderError/Code/cancelled`` when the session was invalidated or the task
+    ///   is cancelled.
+    func beginOperation() async throws(NFCReaderError) {
+        while isBusy {
+            await withCheckedContinuation { continuation in waiters.append(continuation) }
+        }
+        isBusy = true
+        if lifetime.isInvalidated {
+            endOperation()
+            throw NFCReaderError(.cancelled, "the session was invalidated: the tag can no longer be used")
+        }
+        if Task.isCancelled {
+            endOperation()
+            throw NFCReaderError(.cancelled, "the task was cancelled before the operation started")
+        }
+    }
+
+    /// Ends the running operation and lets the next one start.
+    func endOperation() {
+        isBusy = false
+        if !waiters.isEmpty { waiters.removeFirst().resume() }
+    }
+}
