@@ -45,7 +45,7 @@ let package = Package(
         // The command-line surface as a library, so its parser can be tested directly.
         .target(
             name: "NDEFCommandLine",
-            dependencies: ["NDEF", "TagMemory", "NFCSession", "SimulatedReader"],
+            dependencies: ["NDEF", "TagMemory", "NFCSession", "SimulatedReader", "TagSimulator"],
             swiftSettings: strictSettings
         ),
         .executableTarget(name: "ndeftool", dependencies: ["NDEFCommandLine"], swiftSettings: strictSettings),

@@ -7,19 +7,26 @@ import TagSimulator
 /// ``NFCSession/NFCReaderDevice`` the session layer's tests and `sim:` URLs use.
 ///
 /// Polling lists every tag in the field (WUPA, then the anticollision loop of
-/// ``TagSimulator/SimulatedField/poll(_:)``); ``select(_:)`` activates one by UID; frames go to
-/// it through ``transceive(_:)``, with the armed faults applied: a command that gets no answer
-/// (the tag left, or a NAK put it back to IDLE) throws ``NFCSession/NFCReaderError/Code/tagConnectionLost``,
-/// a corrupted answer ``NFCSession/NFCReaderError/Code/tagResponseError`` (as a CRC error
-/// would), and ``TagSimulator/SimulatedField/Faults/latencyMilliseconds`` is slept before each
-/// command. The field can be read and changed at any time with ``withField(_:)``.
+/// ``TagSimulator/SimulatedField/poll(_:)``), with the ATS of each Type 4 tag (SAK 20h, so its
+/// ``NFCSession/NFCTargetInfo/kind`` is `.type4`); ``select(_:)`` activates one by UID. Type 2
+/// frames go to a selected Type 2 tag through ``transceive(_:)``, command APDUs to a selected
+/// Type 4 tag through ``sendAPDU(_:)``, with the armed faults applied (frames and APDUs count
+/// alike towards `remove-after`): a command that gets no answer (the tag left, or a NAK put it
+/// back to IDLE) throws ``NFCSession/NFCReaderError/Code/tagConnectionLost``, a corrupted answer
+/// ``NFCSession/NFCReaderError/Code/tagResponseError`` (as a CRC error would), and
+/// ``TagSimulator/SimulatedField/Faults/latencyMilliseconds`` is slept before each command. A
+/// frame for a selected Type 4 tag, or an APDU for a selected Type 2 tag, is refused with
+/// ``NFCSession/NFCReaderError/Code/tagResponseError`` before it reaches the field (it counts
+/// towards no fault). The field can be read and changed at any time with ``withField(_:)``.
 ///
 /// A reader opened with a file (``init(url:)`` with `file=PATH`) keeps its first tag there:
 /// loaded when the reader opens (a factory tag of the URL's chip when the file does not exist
 /// yet), and saved whenever a command changed the tag's stored state (memory, counters, the
-/// failed PWD_AUTH count), so a process that dies mid-operation leaves the file as the tag
-/// would be. Changes made through ``withField(_:)`` are saved at the next command,
-/// ``releaseTargets()``, ``close()`` or ``flush()``. Each save replaces the file atomically.
+/// failed PWD_AUTH count of a Type 2 tag; the CC and NDEF files of a Type 4 tag), so a process
+/// that dies mid-operation leaves the file as the tag would be. Changes made through
+/// ``withField(_:)`` are saved at the next command, ``releaseTargets()``, ``close()`` or
+/// ``flush()``. Each save replaces the file atomically. A Type 2 tag is kept in a dump file, a
+/// Type 4 tag in its state text (see ``SimulatedReaderURL``).
 public final class SimulatedReader: NFCReaderDevice {
     /// What a simulated reader reports: frames up to 252 bytes (enough for a FAST_READ of 63
     /// pages), raw commands, FAST_READ and ISO-DEP pass through, several tags are told apart.
@@ -34,7 +41,7 @@ public final class SimulatedReader: NFCReaderDevice {
         /// The UID of the tag kept in the file.
         var persistedUID: [UInt8]?
         /// The state last handed to the file (nil: unknown, save at the next chance).
-        var savedDump: TagDump?
+        var savedSnapshot: SimulatedTagSnapshot?
         /// The number of the last save requested.
         var saveGeneration = 0
     }
@@ -61,55 +68,13 @@ public final class SimulatedReader: NFCReaderDevice {
         self.init(name: name, field: SimulatedField(tag))
     }
 
-    private init(name: String, field: SimulatedField, store: SimulatedTagStore, persistedUID: [UInt8]) {
+    init(name: String, field: SimulatedField, store: SimulatedTagStore, persistedUID: [UInt8]) {
         self.name = name
         self.capabilities = Self.defaultCapabilities
-        let baseline = field.tag(uid: persistedUID)?.type2Tag?.dump
-        self.state = Mutex(State(field: field, persistedUID: persistedUID, savedDump: baseline))
+        let baseline = field.tag(uid: persistedUID).map(SimulatedTagSnapshot.init)
+        self.state = Mutex(State(field: field, persistedUID: persistedUID, savedSnapshot: baseline))
         self.store = store
         self.filePath = store.file.path
-    }
-
-    /// Opens the reader a `sim:` URL names (see ``SimulatedReaderURL``).
-    ///
-    /// - Throws: ``NFCSession/NFCReaderError/Code/invalidParameter`` for a bad URL, a tag file
-    ///   that is not a dump of a known Type 2 chip, or one whose chip or UID differs from the
-    ///   URL's; ``NFCSession/NFCReaderError/Code/readerUnavailable`` when the file cannot be read.
-    public convenience init(url: String) async throws(NFCReaderError) {
-        try await self.init(url: try SimulatedReaderURL(parsing: url), name: url)
-    }
-
-    /// Opens the reader `url` describes; `name` defaults to the URL's canonical text.
-    public convenience init(url: SimulatedReaderURL, name: String? = nil) async throws(NFCReaderError) {
-        let readerName = name ?? url.description
-        guard let path = url.filePath else {
-            var field = SimulatedField(
-                .type2(SimulatedType2Tag(chip: url.chip, uid: url.uid ?? SimulatedType2Tag.defaultUID)))
-            field.arm(url.faults)
-            self.init(name: readerName, field: field)
-            return
-        }
-        let tag: SimulatedType2Tag
-        let store: SimulatedTagStore
-        if let loaded = try await SimulatedTagStore.load(path: path) {
-            guard loaded.tag.chip == url.chip else {
-                throw SimulatedReaderURL.error(
-                    readerName, "the tag file \(path) is a dump of \(loaded.tag.chip.name), not \(url.chip.name)")
-            }
-            let storedUID = SimulatedTag.type2(loaded.tag).uid
-            if let uid = url.uid, uid != storedUID {
-                throw SimulatedReaderURL.error(
-                    readerName, "uid= differs from the UID in the tag file \(path); leave uid= out to use the file's")
-            }
-            tag = loaded.tag
-            store = loaded.store
-        } else {
-            tag = SimulatedType2Tag(chip: url.chip, uid: url.uid ?? SimulatedType2Tag.defaultUID)
-            store = SimulatedTagStore(file: SimulatedTagFile(path: path))
-        }
-        var field = SimulatedField(.type2(tag))
-        field.arm(url.faults)
-        self.init(name: readerName, field: field, store: store, persistedUID: SimulatedTag.type2(tag).uid)
     }
 
     // MARK: - The field
@@ -129,8 +94,15 @@ public final class SimulatedReader: NFCReaderDevice {
     /// The frames of each Type 2 command kind the tags received (``TagSimulator/SimulatedField/commandCounts``).
     public var commandCounts: [SimulatedType2Command: Int] { state.withLock { $0.field.commandCounts } }
 
+    /// The APDUs of each Type 4 command kind the tags received
+    /// (``TagSimulator/SimulatedField/type4CommandCounts``).
+    public var type4CommandCounts: [SimulatedType4Command: Int] { state.withLock { $0.field.type4CommandCounts } }
+
     /// How many frames of `command` the tags received.
     public func count(of command: SimulatedType2Command) -> Int { state.withLock { $0.field.count(of: command) } }
+
+    /// How many APDUs of `command` the tags received.
+    public func count(of command: SimulatedType4Command) -> Int { state.withLock { $0.field.count(of: command) } }
 
     /// Saves the stored tag now if its state changed since the last save (a change made
     /// through ``withField(_:)``); does nothing for a reader without a file.
@@ -138,20 +110,20 @@ public final class SimulatedReader: NFCReaderDevice {
     /// - Throws: ``NFCSession/NFCReaderError/Code/readerUnavailable`` when the file cannot be written.
     public func flush() async throws(NFCReaderError) {
         guard let store else { return }
-        let pending: (dump: TagDump, generation: Int)? = state.withLock { state in
-            guard let uid = state.persistedUID, let dump = state.field.tag(uid: uid)?.type2Tag?.dump,
-                dump != state.savedDump
-            else { return nil }
-            state.savedDump = dump
+        let pending: (snapshot: SimulatedTagSnapshot, generation: Int)? = state.withLock { state in
+            guard let uid = state.persistedUID, let tag = state.field.tag(uid: uid) else { return nil }
+            let snapshot = SimulatedTagSnapshot(tag)
+            guard snapshot != state.savedSnapshot else { return nil }
+            state.savedSnapshot = snapshot
             state.saveGeneration += 1
-            return (dump, state.saveGeneration)
+            return (snapshot, state.saveGeneration)
         }
         guard let pending else { return }
         do {
-            try await store.save(pending.dump, generation: pending.generation)
+            try await store.save(pending.snapshot, generation: pending.generation)
         } catch {
             state.withLock { state in
-                if state.saveGeneration == pending.generation { state.savedDump = nil }
+                if state.saveGeneration == pending.generation { state.savedSnapshot = nil }
             }
             throw error
         }
@@ -182,6 +154,11 @@ public final class SimulatedReader: NFCReaderDevice {
         let reply = try state.withLock {
             (state: inout State) throws(NFCReaderError) -> SimulatedFieldReply<SimulatedType2Response> in
             try Self.checkOpen(state)
+            if let selected = state.field.selectedTag, case .type4 = selected {
+                throw NFCReaderError(
+                    .tagResponseError,
+                    "the selected tag (\(selected.summary)) is a Type 4 tag: it takes APDUs, not Type 2 frames")
+            }
             return state.field.transceive(frame)
         }
         try await flush()
@@ -205,21 +182,40 @@ public final class SimulatedReader: NFCReaderDevice {
         }
     }
 
-    /// Simulated Type 4 tags are not there yet: an APDU to the selected Type 2 tag, which has
-    /// no ISO-DEP layer, throws ``NFCSession/NFCReaderError/Code/tagResponseError``.
+    /// Sends `apdu` to the selected Type 4 tag through the field
+    /// (``TagSimulator/SimulatedField/transceiveAPDU(_:)``) and returns its response APDU.
+    ///
+    /// APDU responses are not held to ``NFCSession/NFCReaderCapabilities/maximumFrameSize``:
+    /// ISO-DEP chaining carries a response of any length; the tag's MLe limits them.
+    ///
+    /// - Throws: ``NFCSession/NFCReaderError/Code/tagConnectionLost`` when no tag answers
+    ///   (none is selected, the tag left the field) or the answer is shorter than SW1 SW2;
+    ///   ``NFCSession/NFCReaderError/Code/tagResponseError`` for a corrupted answer (the
+    ///   ISO-DEP block's CRC check fails; the tag carried the command out) and, before anything
+    ///   is sent, when the selected tag is a Type 2 tag, which has no ISO-DEP layer.
     public func sendAPDU(_ apdu: [UInt8]) async throws(NFCReaderError) -> [UInt8] {
         try await waitLatency()
-        let selected = try state.withLock { (state: inout State) throws(NFCReaderError) -> SimulatedTag? in
+        let reply = try state.withLock {
+            (state: inout State) throws(NFCReaderError) -> SimulatedFieldReply<[UInt8]> in
             try Self.checkOpen(state)
-            return state.field.selectedTag
+            if let selected = state.field.selectedTag, case .type2 = selected {
+                throw NFCReaderError(
+                    .tagResponseError,
+                    "the selected tag (\(selected.summary)) is a Type 2 tag: it takes Type 2 frames, not APDUs")
+            }
+            return state.field.transceiveAPDU(apdu)
         }
-        guard let selected else {
-            throw NFCReaderError(.tagConnectionLost, "no tag is selected, or the selected tag left the field")
-        }
-        switch selected {
-        case .type2:
-            throw NFCReaderError(
-                .tagResponseError, "the selected tag (\(selected.summary)) is a Type 2 tag: it does not take APDUs")
+        try await flush()
+        switch reply {
+        case .silent:
+            throw NFCReaderError(.tagConnectionLost, "the tag did not answer: it left the field or is not selected")
+        case .corrupted:
+            throw NFCReaderError(.tagResponseError, "the tag's response failed the CRC check (a transmission error)")
+        case .answer(let bytes):
+            guard bytes.count >= 2 else {
+                throw NFCReaderError(.tagConnectionLost, "the response is shorter than its two status bytes")
+            }
+            return bytes
         }
     }
 

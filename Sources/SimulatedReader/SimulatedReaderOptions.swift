@@ -6,6 +6,8 @@ import TagSimulator
 struct SimulatedReaderOptions {
     /// The whole URL, for error messages.
     let url: String
+    /// Whether the URL names a Type 4 tag (`sim:type4`), which takes the Type 4 options.
+    let isType4: Bool
     var filePath: String?
     var uid: [UInt8]?
     var removeAfter: Int?
@@ -14,14 +16,27 @@ struct SimulatedReaderOptions {
     var secondTag = false
     var latency: Int?
     var corruptEvery: Int?
+    /// The Type 4 options read so far.
+    var type4 = SimulatedReaderURL.Type4Settings()
+    /// `v1=`, another way to say `version=1`.
+    var versionOne: Bool?
     /// The keys met so far.
     private var seen: Set<String> = []
 
-    /// The keys understood.
-    static let keys = ["file", "uid", "remove-after", "in-flight", "tear", "second-tag", "latency-ms", "corrupt-every"]
+    /// The keys every URL understands.
+    static let commonKeys = [
+        "file", "uid", "remove-after", "in-flight", "tear", "second-tag", "latency-ms", "corrupt-every",
+    ]
+    /// The keys only `sim:type4` understands.
+    static let type4Keys = [
+        "version", "v1", "mle", "mlc", "ndef-size", "read-access", "write-access", "cc-writable",
+    ]
+    /// Every key understood.
+    static let keys = commonKeys + type4Keys
 
-    init(url: String) {
+    init(url: String, isType4: Bool) {
         self.url = url
+        self.isType4 = isType4
     }
 
     /// Reads one `key=value` item.
@@ -39,6 +54,13 @@ struct SimulatedReaderOptions {
         guard seen.insert(key).inserted else { throw error("option \"\(key)\" is given twice") }
         let value = try decoded(rawValue, key: key)
         guard !value.isEmpty else { throw error("option \"\(key)\" has no value") }
+        if Self.type4Keys.contains(key) {
+            guard isType4 else {
+                throw error("option \"\(key)\" is for Type 4 tags only (sim:\(SimulatedReaderURL.type4ChipName))")
+            }
+            try takeType4(key: key, value: value)
+            return
+        }
         switch key {
         case "file": filePath = value
         case "uid": uid = try parseUID(value)
@@ -75,7 +97,7 @@ struct SimulatedReaderOptions {
             latencyMilliseconds: latency, corruptEveryNthResponse: corruptEvery)
     }
 
-    private func error(_ reason: String) -> NFCReaderError {
+    func error(_ reason: String) -> NFCReaderError {
         SimulatedReaderURL.error(url, reason)
     }
 
@@ -107,7 +129,7 @@ struct SimulatedReaderOptions {
         }
     }
 
-    private func number(_ value: String, key: String, range: ClosedRange<Int>) throws(NFCReaderError) -> Int {
+    func number(_ value: String, key: String, range: ClosedRange<Int>) throws(NFCReaderError) -> Int {
         guard value.utf8.count <= 10, value.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let number = Int(value),
             range.contains(number)
         else {
@@ -116,7 +138,7 @@ struct SimulatedReaderOptions {
         return number
     }
 
-    private func boolean(_ value: String, key: String) throws(NFCReaderError) -> Bool {
+    func boolean(_ value: String, key: String) throws(NFCReaderError) -> Bool {
         switch value.lowercased() {
         case "1", "true", "yes": return true
         case "0", "false", "no": return false
@@ -124,12 +146,15 @@ struct SimulatedReaderOptions {
         }
     }
 
-    /// A 7-byte UID (ISO/IEC 14443-3 6.5.4: double size), bytes optionally separated by `:`
+    /// A 7-byte UID (ISO/IEC 14443-3 6.5.4: double size) for a Type 2 chip; 4, 7 or 10 bytes
+    /// (single, double or triple size) for a Type 4 tag. Bytes are optionally separated by `:`
     /// or `-`. UID0 may not be 88h, the cascade tag.
     private func parseUID(_ value: String) throws(NFCReaderError) -> [UInt8] {
         let digits = value.filter { $0 != ":" && $0 != "-" }
-        guard let bytes = try? NDEFHex.decode(digits), bytes.count == 7 else {
-            throw error("uid=\(value): expected 7 bytes in hex (14 digits), as in uid=04A1B2C3D4E5F6")
+        let sizes = isType4 ? [4, 7, 10] : [7]
+        guard let bytes = try? NDEFHex.decode(digits), sizes.contains(bytes.count) else {
+            let expected = isType4 ? "4, 7 or 10 bytes in hex (8, 14 or 20 digits)" : "7 bytes in hex (14 digits)"
+            throw error("uid=\(value): expected \(expected), as in uid=04A1B2C3D4E5F6")
         }
         guard bytes[0] != 0x88 else {
             throw error("uid=\(value): a UID cannot start with 88h, the cascade tag (ISO/IEC 14443-3 6.5.4)")

@@ -5,16 +5,23 @@ import TagSimulator
 
 /// A simulated reader named as a URL: `sim:CHIP` with options after `?`, `&`-separated.
 ///
-/// `sim:ntag215?file=/tmp/tag.nfc&remove-after=12&in-flight=tear`
+/// `sim:ntag215?file=/tmp/tag.nfc&remove-after=12&in-flight=tear`,
+/// `sim:type4?version=3&ndef-size=4096&file=/tmp/tag.t4t`
 ///
-/// Chips (``chipNames``, case-insensitive): `ntag210`, `ntag212`, `ntag213`, `ntag215`,
-/// `ntag216`, `ultralight` (MF0ICU1), `ultralight-c` (MF0ICU2), `ultralight-ev1` or
-/// `ultralight-ev1-48` (MF0UL11, 48 bytes of user memory), `ultralight-ev1-128` (MF0UL21), and
-/// every chip's NXP type code (`nt2h1511`, `mf0ul21`, …), as in ``TagMemory/Type2ChipCatalogue``.
+/// Chips (case-insensitive): the Type 2 chips of ``chipNames``, `ntag210`, `ntag212`,
+/// `ntag213`, `ntag215`, `ntag216`, `ultralight` (MF0ICU1), `ultralight-c` (MF0ICU2),
+/// `ultralight-ev1` or `ultralight-ev1-48` (MF0UL11, 48 bytes of user memory),
+/// `ultralight-ev1-128` (MF0UL21), and every Type 2 chip's NXP type code (`nt2h1511`,
+/// `mf0ul21`, …), as in ``TagMemory/Type2ChipCatalogue``; and `type4` (``type4ChipName``), an
+/// NFC Forum Type 4 tag configured like an NTAG 424 DNA as delivered unless its options say
+/// otherwise.
 ///
 /// Options (each at most once; values may be percent-encoded, `%20`):
-/// - `file=PATH`: keep the tag in this dump file (see ``SimulatedReader``).
-/// - `uid=HEX`: the 7-byte UID of a new tag (`04A1B2C3D4E5F6`, `:` or `-` between bytes allowed).
+/// - `file=PATH`: keep the tag in this file (see ``SimulatedReader``): a dump for a Type 2
+///   chip, the tag's state text for `type4` (in a `.t4t` file, though the extension is not
+///   checked; loading tells the kinds apart by content).
+/// - `uid=HEX`: the UID of a new tag: 7 bytes for a Type 2 chip, 4, 7 or 10 for `type4`
+///   (`04A1B2C3D4E5F6`, `:` or `-` between bytes allowed).
 /// - `remove-after=N`: the tags leave the field during the N-th command
 ///   (``TagSimulator/SimulatedField/Faults/removeAfterCommands``; 0: no tag from the start).
 /// - `in-flight=complete|none|tear`: what that command does
@@ -24,13 +31,31 @@ import TagSimulator
 /// - `latency-ms=N`: each command takes N ms (at most 60000).
 /// - `corrupt-every=N`: every N-th answer arrives corrupted (N ≥ 1).
 ///
+/// Options of `type4` only (``Type4Settings``; an error for a Type 2 chip):
+/// - `version=1|2|3`: the mapping version of the CC, 1.0, 2.0 (default) or 3.0; `v1=1` is
+///   `version=1` (the tag answers to the Type 4 Tag 1.0 application identifier).
+/// - `mle=N` (15 to 65535, default 256), `mlc=N` (1 to 65535, default 255).
+/// - `ndef-size=N`: the NDEF file size in bytes (default 256; 5 to 32767, or 7 to 1048576
+///   for version 3).
+/// - `read-access=HH`, `write-access=HH`: `00` (default), `FF` or `80`-`FE`.
+/// - `cc-writable=1`: UPDATE BINARY may change the CC file.
+///
 /// Booleans are `1`/`0`, `true`/`false` or `yes`/`no`; numbers are decimal.
 public struct SimulatedReaderURL: Sendable, Hashable, CustomStringConvertible {
-    /// The chip simulated.
-    public var chip: Type2Chip
-    /// The dump file the tag is kept in.
+    /// The kind of tag a URL names.
+    public enum TagKind: Sendable, Hashable {
+        /// A Type 2 chip of the catalogue.
+        case type2(Type2Chip)
+        /// A Type 4 tag with these options.
+        case type4(Type4Settings)
+    }
+
+    /// The tag simulated.
+    public var tagKind: TagKind
+    /// The file the tag is kept in.
     public var filePath: String?
-    /// The UID of a new tag (one not loaded from a file); nil: ``TagSimulator/SimulatedType2Tag/defaultUID``.
+    /// The UID of a new tag (one not loaded from a file); nil: ``TagSimulator/SimulatedType2Tag/defaultUID``
+    /// or ``TagSimulator/SimulatedType4Tag/defaultUID``.
     public var uid: [UInt8]?
     /// The faults to arm.
     public var faults: SimulatedField.Faults
@@ -46,22 +71,52 @@ public struct SimulatedReaderURL: Sendable, Hashable, CustomStringConvertible {
         ("ultralight-ev1-128", .mifareUltralightEV1MF0UL21),
     ]
 
+    /// The chip name of a Type 4 tag.
+    public static let type4ChipName = "type4"
+
+    /// Every chip name the URL accepts (NXP type codes aside), in the order messages list them.
+    public static var allChipNames: [String] { chipNames.map(\.name) + [type4ChipName] }
+
     /// The largest latency accepted, in milliseconds.
     public static let maximumLatencyMilliseconds = 60_000
 
-    /// Creates a URL value.
+    /// Creates a URL value for a Type 2 chip.
     public init(chip: Type2Chip, filePath: String? = nil, uid: [UInt8]? = nil, faults: SimulatedField.Faults = .none) {
-        self.chip = chip
+        self.tagKind = .type2(chip)
         self.filePath = filePath
         self.uid = uid
         self.faults = faults
+    }
+
+    /// Creates a URL value for a Type 4 tag.
+    public init(
+        type4 settings: Type4Settings, filePath: String? = nil, uid: [UInt8]? = nil,
+        faults: SimulatedField.Faults = .none
+    ) {
+        self.tagKind = .type4(settings)
+        self.filePath = filePath
+        self.uid = uid
+        self.faults = faults
+    }
+
+    /// The Type 2 chip simulated; nil for a Type 4 tag.
+    public var chip: Type2Chip? {
+        if case .type2(let chip) = tagKind { return chip }
+        return nil
+    }
+
+    /// The configuration of a new Type 4 tag (the options and ``uid`` applied to the defaults);
+    /// nil for a Type 2 chip.
+    public var type4Configuration: SimulatedType4Tag.Configuration? {
+        if case .type4(let settings) = tagKind { return settings.configuration(uid: uid) }
+        return nil
     }
 
     /// Parses `text`.
     ///
     /// - Throws: ``NFCSession/NFCReaderError/Code/invalidParameter`` naming the part that is
     ///   wrong: the scheme, the chip (with the list of known ones), an option (unknown,
-    ///   repeated, without `=`), or a value.
+    ///   repeated, without `=`, or a Type 4 option for a Type 2 chip), or a value.
     public init(parsing text: String) throws(NFCReaderError) {
         guard text.lowercased().hasPrefix(Self.scheme) else {
             throw Self.error(text, "a simulated reader is named \"\(Self.scheme)CHIP\", for example sim:ntag215")
@@ -70,37 +125,53 @@ public struct SimulatedReaderURL: Sendable, Hashable, CustomStringConvertible {
         let chipText = rest.prefix { $0 != "?" }
         let query = rest.dropFirst(chipText.count + 1)
         let chipName = chipText.lowercased()
-        guard let chip = Self.chip(named: chipName) else {
-            let known = Self.chipNames.map(\.name).joined(separator: ", ")
+        let isType4 = chipName == Self.type4ChipName
+        let chip = Self.chip(named: chipName)
+        guard isType4 || chip != nil else {
+            let known = Self.allChipNames.joined(separator: ", ")
             let what = chipText.isEmpty ? "names no chip" : "chip \"\(chipText)\" is not one the simulator has"
             throw Self.error(text, "\(what); known chips: \(known), or an NXP type code such as nt2h1511")
         }
-        self.init(chip: chip)
-        var options = SimulatedReaderOptions(url: text)
+        var options = SimulatedReaderOptions(url: text, isType4: isType4)
         if rest.contains("?") {
             for item in query.split(separator: "&", omittingEmptySubsequences: false) {
                 try options.take(item)
             }
+        }
+        if let chip {
+            self.init(chip: chip)
+        } else {
+            self.init(type4: try options.type4Settings())
         }
         filePath = options.filePath
         uid = options.uid
         faults = try options.faults()
     }
 
-    /// The chip a name denotes: one of ``chipNames`` or a catalogue type code, case-insensitive.
+    /// The Type 2 chip a name denotes: one of ``chipNames`` or a catalogue type code,
+    /// case-insensitive.
     public static func chip(named name: String) -> Type2Chip? {
         let lower = name.lowercased()
         return chipNames.first { $0.name == lower }?.chip
             ?? Type2ChipCatalogue.all.first { $0.typeCode.lowercased() == lower }
     }
 
-    /// The URL in canonical form: the first name of the chip, then the options that differ
-    /// from the defaults, values percent-encoded where needed.
+    /// The URL in canonical form: the first name of the chip, then the options given (the
+    /// faults only where they differ from none), values percent-encoded where needed.
     public var description: String {
-        let name = Self.chipNames.first { $0.chip == chip }?.name ?? chip.typeCode.lowercased()
+        let name: String
+        var type4Items: [String] = []
+        switch tagKind {
+        case .type2(let chip):
+            name = Self.chipNames.first { $0.chip == chip }?.name ?? chip.typeCode.lowercased()
+        case .type4(let settings):
+            name = Self.type4ChipName
+            type4Items = settings.items
+        }
         var items: [String] = []
         if let filePath { items.append("file=" + SimulatedReaderOptions.percentEncoded(filePath)) }
         if let uid { items.append("uid=" + NDEFHex.encode(uid, uppercase: true, separator: "")) }
+        items += type4Items
         if let count = faults.removeAfterCommands {
             items.append("remove-after=\(count)")
             items.append("in-flight=\(faults.inFlight.rawValue)")

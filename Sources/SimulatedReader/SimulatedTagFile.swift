@@ -12,39 +12,65 @@ import TagSimulator
 
 /// The file a simulated tag is kept in: loaded once, rewritten whole after each change.
 ///
-/// Any dump format ``TagMemory/TagDump`` reads is loaded; the file is written back in the
-/// format it was loaded in, and a new file in the format its extension names (`.json`
-/// proxmark3 JSON, `.bin` proxmark3 binary, `.txt` hex text, `.mfd`, `.dump`, `.dmp`, `.raw`
-/// raw image), Flipper `.nfc` otherwise. Flipper keeps everything the simulator holds (memory
-/// with PWD and PACK, counters, signature, failed PWD_AUTH count); the other formats lose some
-/// of it (see ``TagSimulator/SimulatedType2Tag/dump``).
+/// A Type 2 tag: any dump format ``TagMemory/TagDump`` reads is loaded; the file is written
+/// back in the format it was loaded in, and a new file in the format its extension names
+/// (`.json` proxmark3 JSON, `.bin` proxmark3 binary, `.txt` hex text, `.mfd`, `.dump`, `.dmp`,
+/// `.raw` raw image), Flipper `.nfc` otherwise. Flipper keeps everything the simulator holds
+/// (memory with PWD and PACK, counters, signature, failed PWD_AUTH count); the other formats
+/// lose some of it (see ``TagSimulator/SimulatedType2Tag/dump``).
+///
+/// A Type 4 tag: its state text (``TagSimulator/SimulatedType4Tag/stateText``), whatever the
+/// file's extension (`.t4t` is the one suggested). Loading tells the two kinds apart by
+/// content: a file whose first line that is not blank or a `#` comment starts with
+/// `ndeftool-type4-tag` is a Type 4 tag, any other a Type 2 dump.
 ///
 /// Writes are crash-safe: the new content goes to a temporary file in the same directory,
 /// which is flushed to disk (`fsync`) and then renamed over the file (POSIX `rename` replaces
 /// it atomically), so the file always holds either the old or the new state. The calls block:
 /// run them off the cooperative thread pool.
 struct SimulatedTagFile: Sendable {
+    /// How a file holds its tag.
+    enum Format: Sendable, Hashable {
+        /// A dump of a Type 2 tag.
+        case dump(TagDumpFormat)
+        /// The state text of a Type 4 tag.
+        case type4StateText
+    }
+
+    /// The extension suggested for a Type 4 tag's file.
+    static let type4Extension = "t4t"
+    /// The largest file read: 8 MiB, room for the state text of a Type 4 tag with the largest
+    /// NDEF file simulated (1 MiB, about 4 MiB of text). Dumps are held to
+    /// ``TagMemory/TagDump/maximumFileSize``.
+    static let maximumFileSize = 8 << 20
+
     /// The path as given.
     let path: String
     /// The format the file is written in.
-    let format: TagDumpFormat
+    let format: Format
 
-    /// A file at `path`, to be written in the format its extension names.
-    init(path: String) {
+    /// A new file at `path`: a Type 4 tag's state text when `holdsType4Tag`, else a dump in the
+    /// format the extension names.
+    init(path: String, holdsType4Tag: Bool) {
         self.path = path
-        self.format = Self.format(forPath: path)
+        self.format = holdsType4Tag ? .type4StateText : .dump(Self.format(forPath: path))
     }
 
-    private init(path: String, format: TagDumpFormat) {
+    private init(path: String, format: Format) {
         self.path = path
         self.format = format
     }
 
-    /// The format a new file at `path` is written in.
-    static func format(forPath path: String) -> TagDumpFormat {
+    /// The extension of `path`, lower-cased; empty without one.
+    static func pathExtension(_ path: String) -> String {
         let name = path.split(separator: "/").last.map(String.init) ?? path
-        guard let dot = name.lastIndex(of: ".") else { return .flipper }
-        switch name[name.index(after: dot)...].lowercased() {
+        guard let dot = name.lastIndex(of: ".") else { return "" }
+        return name[name.index(after: dot)...].lowercased()
+    }
+
+    /// The dump format a new Type 2 file at `path` is written in.
+    static func format(forPath path: String) -> TagDumpFormat {
+        switch pathExtension(path) {
         case "json": return .proxmarkJSON
         case "bin": return .proxmarkBinary
         case "txt", "hex": return .hexText
@@ -58,27 +84,52 @@ struct SimulatedTagFile: Sendable {
     ///
     /// - Throws: ``NFCSession/NFCReaderError/Code/readerUnavailable`` when the file exists but
     ///   cannot be read; ``NFCSession/NFCReaderError/Code/invalidParameter`` when its content
-    ///   is not a dump of a Type 2 tag the simulator knows (the reason names the file).
-    static func load(path: String) throws(NFCReaderError) -> (tag: SimulatedType2Tag, file: SimulatedTagFile)? {
+    ///   is neither a dump of a Type 2 tag the simulator knows nor a Type 4 tag's state text
+    ///   (the reason names the file).
+    static func load(path: String) throws(NFCReaderError) -> (tag: SimulatedTag, file: SimulatedTagFile)? {
         guard let bytes = try readBytes(path: path) else { return nil }
+        if SimulatedType4Tag.looksLikeStateText(bytes) {
+            guard let text = String(validating: bytes, as: UTF8.self) else {
+                throw NFCReaderError(.invalidParameter, "the tag file \(path) cannot be used: it is not UTF-8 text")
+            }
+            do {
+                let tag = try SimulatedType4Tag(stateText: text)
+                return (.type4(tag), SimulatedTagFile(path: path, format: .type4StateText))
+            } catch {
+                throw NFCReaderError(.invalidParameter, "the tag file \(path) cannot be used: \(error)")
+            }
+        }
+        guard bytes.count <= TagDump.maximumFileSize else {
+            throw NFCReaderError(
+                .invalidParameter,
+                "the tag file \(path) is larger than the \(TagDump.maximumFileSize) bytes any dump format needs")
+        }
         do {
             let format = try TagDump.detect(bytes, fileName: path)
             let dump = try TagDump(decoding: bytes, format: format)
-            return (try SimulatedType2Tag(dump: dump), SimulatedTagFile(path: path, format: format))
+            return (.type2(try SimulatedType2Tag(dump: dump)), SimulatedTagFile(path: path, format: .dump(format)))
         } catch {
             throw NFCReaderError(.invalidParameter, "the tag file \(path) cannot be used: \(error)")
         }
     }
 
-    /// Writes `dump` over the file, crash-safe.
+    /// Writes `snapshot` over the file, crash-safe.
     ///
-    /// - Throws: ``NFCSession/NFCReaderError/Code/readerUnavailable`` when it cannot be written.
-    func save(_ dump: TagDump) throws(NFCReaderError) {
+    /// - Throws: ``NFCSession/NFCReaderError/Code/readerUnavailable`` when it cannot be written
+    ///   (or the snapshot is of a tag kind the file's format cannot hold).
+    func save(_ snapshot: SimulatedTagSnapshot) throws(NFCReaderError) {
         let bytes: [UInt8]
-        do {
-            bytes = try dump.encoded(as: format)
-        } catch {
-            throw NFCReaderError(.readerUnavailable, "the simulated tag cannot be saved as a \(format): \(error)")
+        switch (format, snapshot) {
+        case (.dump(let format), .type2(let dump)):
+            do {
+                bytes = try dump.encoded(as: format)
+            } catch {
+                throw NFCReaderError(.readerUnavailable, "the simulated tag cannot be saved as a \(format): \(error)")
+            }
+        case (.type4StateText, .type4(let tag)):
+            bytes = Array(tag.stateText.utf8)
+        default:
+            throw NFCReaderError(.readerUnavailable, "the simulated tag is not of the kind the file \(path) holds")
         }
         let directory = path.lastIndex(of: "/").map { String(path[...$0]) } ?? ""
         let name = path.split(separator: "/").last.map(String.init) ?? path
@@ -92,7 +143,7 @@ struct SimulatedTagFile: Sendable {
         }
     }
 
-    /// The whole file, nil when it does not exist; refuses files over ``TagMemory/TagDump/maximumFileSize``.
+    /// The whole file, nil when it does not exist; refuses files over ``maximumFileSize``.
     private static func readBytes(path: String) throws(NFCReaderError) -> [UInt8]? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         if descriptor < 0 {
@@ -100,7 +151,7 @@ struct SimulatedTagFile: Sendable {
             throw systemError("open \(path)")
         }
         defer { close(descriptor) }
-        let limit = TagDump.maximumFileSize
+        let limit = maximumFileSize
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while bytes.count <= limit {
@@ -113,7 +164,7 @@ struct SimulatedTagFile: Sendable {
             bytes.append(contentsOf: chunk.prefix(count))
         }
         throw NFCReaderError(
-            .invalidParameter, "the tag file \(path) is larger than the \(limit) bytes any dump format needs")
+            .invalidParameter, "the tag file \(path) is larger than the \(limit) bytes any tag file needs")
     }
 
     /// Creates `path` (which must not exist) with `bytes`, the permissions of `model` if it

@@ -24,8 +24,8 @@ final class SimulatedTagStore: Sendable {
     }
 
     /// Loads `path` off the cooperative pool: nil when the file does not exist.
-    static func load(path: String) async throws(NFCReaderError) -> (tag: SimulatedType2Tag, store: SimulatedTagStore)? {
-        let result: Result<(tag: SimulatedType2Tag, file: SimulatedTagFile)?, NFCReaderError> =
+    static func load(path: String) async throws(NFCReaderError) -> (tag: SimulatedTag, store: SimulatedTagStore)? {
+        let result: Result<(tag: SimulatedTag, file: SimulatedTagFile)?, NFCReaderError> =
             await withCheckedContinuation { continuation in
                 queue.async {
                     do throws(NFCReaderError) {
@@ -39,9 +39,9 @@ final class SimulatedTagStore: Sendable {
         return (loaded.tag, SimulatedTagStore(file: loaded.file))
     }
 
-    /// Writes `dump` (state number `generation`) off the cooperative pool, unless a newer
+    /// Writes `snapshot` (state number `generation`) off the cooperative pool, unless a newer
     /// state was written already.
-    func save(_ dump: TagDump, generation: Int) async throws(NFCReaderError) {
+    func save(_ snapshot: SimulatedTagSnapshot, generation: Int) async throws(NFCReaderError) {
         let result: Result<Void, NFCReaderError> = await withCheckedContinuation { continuation in
             Self.queue.async {
                 guard self.written.withLock({ $0 }) < generation else {
@@ -49,7 +49,7 @@ final class SimulatedTagStore: Sendable {
                     return
                 }
                 do throws(NFCReaderError) {
-                    try self.file.save(dump)
+                    try self.file.save(snapshot)
                     self.written.withLock { $0 = generation }
                     continuation.resume(returning: .success(()))
                 } catch {

@@ -31,6 +31,22 @@ struct SimulatedType4StateTextTests {
         #expect(tag.stateText == Self.fixture)
     }
 
+    @Test(
+        "looksLikeStateText: the first line that is not blank or a comment names the format",
+        arguments: [
+            ("ndeftool-type4-tag 1\n", true), ("# note\n\n  \t# more\r\nndeftool-type4-tag 2", true),
+            ("ndeftool-type4-tag#", true), ("ndeftool-type4-tags 1", false), ("Filetype: Flipper NFC device", false),
+            ("04 51 7C 57\n", false), ("# only a comment", false), ("", false),
+        ])
+    func looksLikeStateText(text: String, expected: Bool) {
+        #expect(SimulatedType4Tag.looksLikeStateText(Array(text.utf8)) == expected)
+    }
+
+    @Test("The fixture looks like state text")
+    func fixtureLooksLikeStateText() {
+        #expect(SimulatedType4Tag.looksLikeStateText(Array(Self.fixture.utf8)))
+    }
+
     @Test("T4T 3.0 5.2: the fixture loads as a powered-down tag holding its message")
     func loadsFixture() throws {
         var tag = try SimulatedType4Tag(stateText: Self.fixture)

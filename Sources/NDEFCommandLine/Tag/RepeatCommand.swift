@@ -1,4 +1,5 @@
 import SimulatedReader
+import TagSimulator
 
 /// Command lines a tag command shows for the next step: the same command with `--resume`, or
 /// `ndeftool lock` for the same reader with the lock code.
@@ -48,7 +49,8 @@ enum RepeatCommand {
     /// A `sim:` reader URL without its fault injection options, or `text` as it is.
     static func withoutFaults(_ text: String) -> String {
         guard let url = try? SimulatedReaderURL(parsing: text) else { return text }
-        let plain = SimulatedReaderURL(chip: url.chip, filePath: url.filePath, uid: url.uid)
+        var plain = url
+        plain.faults = .none
         return plain == url ? text : plain.description
     }
 }

@@ -22,8 +22,10 @@ public enum NFCSessionEvent: Sendable, Hashable, CustomStringConvertible {
         case .began(let name): "Using reader \(name)"
         case .waitingForTag: "Hold a tag near the reader"
         case .multipleTagsFound(let count): "\(count) tags in the field: remove all but one"
-        case .tagDetected(let target, let chip): "Tag \(target.uidDescription) detected" + (chip.map { " (\($0))" } ?? "")
-        case .tagNotSupported(let target): "Tag \(target.uidDescription) is not supported (SAK \(hexText([target.sak])))"
+        case .tagDetected(let target, let chip):
+            "Tag \(target.uidDescription) detected" + (chip.map { " (\($0))" } ?? "")
+        case .tagNotSupported(let target):
+            "Tag \(target.uidDescription) is not supported (SAK \(hexText([target.sak])))"
         case .tagRemoved(let target): "Tag \(target.uidDescription) removed"
         case .invalidated: "Session ended"
         }

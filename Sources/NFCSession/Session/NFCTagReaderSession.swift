@@ -82,7 +82,7 @@ public actor NFCTagReaderSession {
         isWaiting = true
         defer { isWaiting = false }
         let clock = ContinuousClock()
-        let deadline = timeout.map { clock.now.advanced(by: $0) }
+        let deadline = Self.deadline(after: timeout, clock: clock)
         var reported: NFCSessionEvent?
         while true {
             try checkActive()
@@ -99,11 +99,12 @@ public actor NFCTagReaderSession {
                 }
                 delay = options.multipleTagPause
             } else if let target = targets.first {
-                if let tag = try await open(target) {
+                if !isHandled(target) {
+                    event = .tagNotSupported(target)
+                } else if let tag = try await open(target) {
                     tagsHandedOut += 1
                     return tag
                 }
-                event = .tagNotSupported(target)
             }
             // Each state is reported once, when it begins.
             if event != reported {
@@ -120,7 +121,7 @@ public actor NFCTagReaderSession {
     ///   reader's errors.
     public func waitForRemoval(of tag: NFCTag, timeout: Duration? = nil) async throws(NFCReaderError) {
         let clock = ContinuousClock()
-        let deadline = timeout.map { clock.now.advanced(by: $0) }
+        let deadline = Self.deadline(after: timeout, clock: clock)
         let uid = tag.identifier
         while true {
             try checkActive()
@@ -144,7 +145,13 @@ public actor NFCTagReaderSession {
         continuation.finish()
     }
 
-    /// Selects and identifies `target`; nil when its kind is not handled or it left meanwhile.
+    /// Whether the session hands out tags like `target`: Type 2, and ISO-DEP when the reader
+    /// exchanges APDUs.
+    private func isHandled(_ target: NFCTargetInfo) -> Bool {
+        target.kind == .type2 || target.kind == .type4 && reader.capabilities.supportsISODEP
+    }
+
+    /// Selects and identifies `target`; nil when it left meanwhile (or is not handled).
     private func open(_ target: NFCTargetInfo) async throws(NFCReaderError) -> NFCTag? {
         do {
             switch target.kind {
@@ -181,7 +188,7 @@ public actor NFCTagReaderSession {
     private func pause(
         _ duration: Duration, until deadline: ContinuousClock.Instant?, clock: ContinuousClock
     ) async throws(NFCReaderError) {
-        var wait = duration
+        var wait = max(.zero, duration)
         if let deadline {
             let remaining = clock.now.duration(to: deadline)
             if remaining <= .zero { throw NFCReaderError(.timeout, "no single tag came in time") }
@@ -192,6 +199,13 @@ public actor NFCTagReaderSession {
         } catch {
             throw NFCReaderError(.cancelled, "the task waiting for a tag was cancelled")
         }
+    }
+
+    /// The instant `timeout` from now; timeouts beyond a year wait as long as nil does (an instant
+    /// that far ahead could overflow the clock).
+    private static func deadline(after timeout: Duration?, clock: ContinuousClock) -> ContinuousClock.Instant? {
+        guard let timeout, timeout < .seconds(31_536_000) else { return nil }
+        return clock.now.advanced(by: max(.zero, timeout))
     }
 
     /// Reports `event` on the stream and to the handler.

@@ -7,6 +7,7 @@ extension NFCMiFareTag {
     /// 9.3: the tag returns to IDLE or HALT).
     func exchange(_ frame: [UInt8]) async throws(NFCReaderError) -> NFCRawResponse {
         if needsReselect { try await reselect() }
+        commandsSent += 1
         do {
             let response = try await reader.transceive(frame)
             if case .nak = response {

@@ -27,7 +27,8 @@ extension NFCMiFareTag {
         }
         if opcode != 0x30, opcode != 0xA2, !capabilities.supportsRawCommands {
             throw NFCReaderError(
-                .unsupportedFeature, "the reader \(reader.name) passes only READ and WRITE, not command \(hexText([opcode]))")
+                .unsupportedFeature,
+                "the reader \(reader.name) passes only READ and WRITE, not command \(hexText([opcode]))")
         }
         try await beginOperation()
         defer { endOperation() }

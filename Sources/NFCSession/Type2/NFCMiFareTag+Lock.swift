@@ -90,7 +90,7 @@ extension NFCMiFareTag {
     func lockState(options: Type2LockOptions) async throws(NFCReaderError) -> LockState {
         var cache = makeCache()
         let prefix = try await loadNDEFArea(
-            &cache, firstPages: Self.messageFirstPages, extra: controlPages, throughMessage: true)
+            &cache, firstPages: messageFirstPages, extra: controlPages, throughMessage: true)
         try await loadGenericLockPages(prefix, into: &cache, strict: true)
         let memory = Type2Memory(bytes: cache.fullImage, chip: chip)
         guard memory.ndefStatus.status != .notSupported, let typeAddress = prefix.ndefTLVAddress else {
@@ -108,14 +108,17 @@ extension NFCMiFareTag {
                 .tagNotWritable, "the tag is already read-only for good: CC write access Fh and every lock bit set")
         }
         let tlvEnd = prefix.ndefTLV?.endAddress ?? (typeAddress + 1)
+        let areaEnd = max(Type2Page.dataAreaStart, min(tlvEnd, prefix.bytes.count))
         let confirmation = try NFCLockConfirmation(
             uid: identifier, capabilityContainer: Array(memory.bytes[Type2Page.capabilityContainerBytes]),
-            tlvArea: Array(prefix.bytes[Type2Page.dataAreaStart..<min(tlvEnd, prefix.bytes.count)]),
+            tlvArea: Array(prefix.bytes[min(Type2Page.dataAreaStart, prefix.bytes.count)..<areaEnd]),
             options: options, plan: plan, messageLength: prefix.ndefMessageBytes?.count ?? 0)
         return LockState(memory: memory, plan: plan, confirmation: confirmation)
     }
 
-    /// Writes the lock plan, reads the pages back, and checks the tag now reports read-only.
+    /// Writes the lock plan, reads the pages back, and checks the tag now reports read-only: the
+    /// read-back proves every written page holds what the plan leads to, so the status of that
+    /// image (CC write access Fh, lock bits set) is the tag's.
     func performLock(_ state: LockState) async throws(NFCReaderError) {
         let steps = state.plan.steps
         try checkAuthentication(steps, memory: state.memory, purpose: "the lock")

@@ -46,7 +46,8 @@ extension NFCMiFareTag {
             let readProtected = (cache.page(pages.auth1)?.first ?? 0) & 0x01 == 0
             return NFCPasswordStatus(
                 mechanism: .tripleDES,
-                protection: memory.firstWriteProtectedPage.map { .from(page: $0, readProtected: readProtected) } ?? .off,
+                protection: memory.firstWriteProtectedPage.map { .from(page: $0, readProtected: readProtected) }
+                    ?? .off,
                 authenticationLimit: nil, isConfigurationLocked: nil, isAuthenticated: false)
         }
         guard let chip, chip.configurationPages != nil else {
@@ -186,7 +187,8 @@ extension NFCMiFareTag {
         case .nak(0x4):
             throw NFCReaderError(
                 .passwordDisabled,
-                "PWD_AUTH answered NAK 4h: the attempt limit (AUTHLIM) is reached and the password is disabled for good")
+                "PWD_AUTH answered NAK 4h: the attempt limit (AUTHLIM) is reached and the password is disabled for good"
+            )
         case .nak(let code):
             throw NFCReaderError(
                 .authenticationFailed,
@@ -234,7 +236,8 @@ extension NFCMiFareTag {
     @discardableResult
     private nonisolated func checkPasswordSupport() throws(NFCReaderError) -> Type2Chip {
         guard reader.capabilities.supportsRawCommands else {
-            throw NFCReaderError(.unsupportedFeature, "the reader \(reader.name) cannot send PWD_AUTH (no raw commands)")
+            throw NFCReaderError(
+                .unsupportedFeature, "the reader \(reader.name) cannot send PWD_AUTH (no raw commands)")
         }
         guard let chip, chip.features.contains(.passwordAuthentication), chip.configurationPages != nil else {
             throw NFCReaderError(

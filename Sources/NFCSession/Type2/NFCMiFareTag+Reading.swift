@@ -7,10 +7,14 @@ extension NFCMiFareTag {
     /// Pages read first to find the NDEF status: the CC and the first 16 data bytes, where the
     /// NDEF TLV's T byte is on NXP formatted tags (byte 16, or 21 after NTAG213's Lock Control TLV).
     static let statusFirstPages = 8
-    /// Pages read first to get the message: 128 bytes, which hold most messages (a URL or a short
-    /// text); reading them costs about as much air time as one more command round trip (about
-    /// 10 ms at 106 kbit/s), and a longer message is read whole by one more read.
+    /// Pages read first to get the message with FAST_READ: 128 bytes, which hold most messages (a
+    /// URL or a short text); reading them costs about as much air time as one more command round
+    /// trip (about 10 ms at 106 kbit/s), and a longer message is read whole by the next reads.
     static let messageFirstPages = 32
+
+    /// The pages of the first read for a message: ``messageFirstPages`` with FAST_READ; with READ,
+    /// where every 4 pages cost a command, the ``statusFirstPages`` that show the TLV headers.
+    var messageFirstPages: Int { usesFastRead ? Self.messageFirstPages : Self.statusFirstPages }
 
     /// The pages every status or plan needs besides the TLV area: the dynamic lock page, CFG0
     /// and CFG1 (AUTH0, ACCESS with PROT and CFGLCK; NTAG213/215/216 8.5.3, 8.5.7), or the
@@ -112,9 +116,9 @@ extension NFCMiFareTag {
     /// Reads the NDEF message (T2T 1.1, 6.4.2): the CC and the TLV area up to the end of the NDEF
     /// Message TLV, and no further.
     ///
-    /// The first read covers 128 bytes (``messageFirstPages``); a longer message is read whole by
-    /// one more read sized from the TLV length. A 100-byte message on an NTAG215 takes one
-    /// FAST_READ.
+    /// The first read covers 128 bytes with FAST_READ (``messageFirstPages``), 32 bytes with READ;
+    /// a longer message is read whole by the next reads, sized from the TLV length. A 100-byte
+    /// message on an NTAG215 takes one FAST_READ, or 8 READs.
     ///
     /// - Throws: ``NFCReaderError/Code/zeroLengthMessage`` when the NDEF TLV is empty (an
     ///   INITIALIZED tag, 6.3.1), as CoreNFC does; ``NFCReaderError/Code/tagNotSupported`` when the
@@ -126,7 +130,7 @@ extension NFCMiFareTag {
         defer { endOperation() }
         var cache = makeCache()
         let memory = try await loadNDEFArea(
-            &cache, firstPages: Self.messageFirstPages, extra: [], throughMessage: true)
+            &cache, firstPages: messageFirstPages, extra: [], throughMessage: true)
         return try Self.message(in: memory)
     }
 
@@ -144,7 +148,7 @@ extension NFCMiFareTag {
     /// Reads every readable page into `cache`: the chip's pages, or for an unknown chip the pages
     /// up to the end of the data area the CC announces and the dynamic lock bytes.
     func loadWholeMemory(_ cache: inout Type2PageCache) async throws(NFCReaderError) {
-        try await load(Array(0..<4), into: &cache)
+        if chip == nil { try await load(Array(0..<4), into: &cache) }
         try await load(Array(0..<readablePageLimit(cache)), into: &cache)
         try await loadGenericLockPages(
             Type2Memory(bytes: cache.prefixImage, chip: chip), into: &cache, strict: false)

@@ -17,6 +17,10 @@ extension NFCMiFareTag {
     /// FAST_READ pages 0-31, FAST_READ pages 130-132, 27 WRITEs (pages 4-29, the length page twice),
     /// FAST_READ pages 4-29.
     ///
+    /// The checks need the lock bytes and AUTH0: on a tag whose configuration pages are
+    /// read-protected (PROT set, AUTH0 at or before them), authenticate first, even to write pages
+    /// below AUTH0.
+    ///
     /// - Throws: ``NFCReaderError/Code/zeroLengthMessage`` for a message without records (an NDEF
     ///   message has at least one record; ``erase()`` empties a tag), before any command;
     ///   ``NFCReaderError/Code/invalidMessage`` when the message cannot be encoded;
@@ -30,7 +34,7 @@ extension NFCMiFareTag {
     ///   the tag leaves during the writes or the read-back; ``NFCReaderError/Code/tagUpdateFailure``
     ///   for a refused write (NAK) or a read-back that differs.
     public func writeNDEF(_ message: NFCNDEFMessage) async throws(NFCReaderError) {
-        let bytes = try Self.encode(message)
+        let bytes = try encodedForWriting(message)
         try await beginOperation()
         defer { endOperation() }
         var cache = makeCache()
@@ -44,7 +48,7 @@ extension NFCMiFareTag {
     /// last write, only the pages still missing are written, then the length. A tag that already
     /// holds `message` gets no WRITE at all.
     public func resumeWrite(_ message: NFCNDEFMessage) async throws(NFCReaderError) {
-        let bytes = try Self.encode(message)
+        let bytes = try encodedForWriting(message)
         try await beginOperation()
         defer { endOperation() }
         var cache = makeCache()
@@ -132,7 +136,8 @@ extension NFCMiFareTag {
         let tlvLength = TagTLV.headerSize(length: message.count) - 1 + message.count + 1
         let end = Type2ReadExtent.endOfRun(
             after: typeAddress, length: tlvLength, reserved: reserved, limit: area.upperBound)
-        try await load(Array(Type2Page.containing(byte: typeAddress)...Type2Page.containing(byte: end - 1)), into: &cache)
+        try await load(
+            Array(Type2Page.containing(byte: typeAddress)...Type2Page.containing(byte: end - 1)), into: &cache)
         memory = Type2Memory(bytes: cache.fullImage, chip: chip)
 
         let plan: TagWritePlan
@@ -193,19 +198,6 @@ extension NFCMiFareTag {
             return try memory.applying(TagWritePlan(steps: steps), authenticated: true).bytes
         } catch {
             throw NFCReaderError(planning: error, "the planned writes would be refused")
-        }
-    }
-
-    /// The encoded message, or why it cannot be written.
-    static func encode(_ message: NFCNDEFMessage) throws(NFCReaderError) -> [UInt8] {
-        guard !message.records.isEmpty else {
-            throw NFCReaderError(
-                .zeroLengthMessage, "an NDEF message has at least one record; use erase to empty the tag")
-        }
-        do {
-            return try message.encoded()
-        } catch {
-            throw NFCReaderError(.invalidMessage, "the message cannot be encoded: \(error.reason)")
         }
     }
 }

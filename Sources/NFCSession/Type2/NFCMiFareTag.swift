@@ -19,6 +19,9 @@ import TagMemory
 /// leaving the field reports ``NFCReaderError/mayBeHalfWritten``; write operations are ordered so
 /// that an interrupted write leaves the old content, an empty message, or the new content (see
 /// ``writeNDEF(_:)``), and ``resumeWrite(_:)`` completes one.
+///
+/// Cancellation and session invalidation are checked when an operation starts; an operation that
+/// has started runs to its end, so that a write is never abandoned half-way by the caller.
 public actor NFCMiFareTag {
     /// The UID (CoreNFC's `identifier`), 7 bytes on NXP Type 2 chips.
     public nonisolated let identifier: [UInt8]
@@ -35,13 +38,17 @@ public actor NFCMiFareTag {
     var authenticated = false
     /// Whether a NAK or a lost answer left the tag outside the ACTIVE state.
     var needsReselect = false
+    /// The frames sent to the tag through this object, identification excepted.
+    public internal(set) var commandsSent = 0
     /// Whether an operation is running.
     private var isBusy = false
     /// Operations waiting for the one running.
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
-    init(reader: any NFCReaderDevice, target: NFCTargetInfo, identification: Type2Identification,
-         lifetime: SessionLifetime) {
+    init(
+        reader: any NFCReaderDevice, target: NFCTargetInfo, identification: Type2Identification,
+        lifetime: SessionLifetime
+    ) {
         self.reader = reader
         self.targetInfo = target
         self.identifier = target.uid

@@ -67,9 +67,17 @@ struct Type2Identifier {
             if case .data(let bytes) = answer, bytes.count == 8 { return .version(bytes) }
         } catch {
             switch error.code {
-            case .unsupportedFeature: return .unavailable
-            case .tagConnectionLost, .tagResponseError: break
-            default: throw error
+            case .unsupportedFeature:
+                return .unavailable
+            case .tagResponseError:
+                // A garbled answer says nothing about the chip: select again, keep every candidate.
+                try await reader.select(target)
+                return .unavailable
+            case .tagConnectionLost:
+                // Some readers report a NAK as silence; a tag that answers the selection refused.
+                break
+            default:
+                throw error
             }
         }
         try await reader.select(target)

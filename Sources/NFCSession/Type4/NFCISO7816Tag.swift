@@ -1,9 +1,9 @@
 /// An ISO-DEP tag (ISO/IEC 14443-4), as CoreNFC's `NFCISO7816Tag`: NFC Forum Type 4 tags and other
 /// smart cards, driven by command APDUs (ISO/IEC 7816-4 5.1).
 ///
-/// NDEF operations on Type 4 tags (NFC Forum Type 4 Tag 3.0, 5.4: SELECT the NDEF application, the
-/// CC file, READ BINARY and UPDATE BINARY with TagMemory's Type 4 plans) are not offered yet:
-/// ``sendCommand(apdu:)`` exchanges APDUs.
+/// NDEF operations follow NFC Forum Type 4 Tag 3.0, 5.5 (``readNDEF()``, ``writeNDEF(_:)``,
+/// ``ndefStatus()``), with TagMemory's Type 4 plans; ``sendCommand(apdu:)`` exchanges raw APDUs.
+/// Operations on one tag run one at a time; each starts from what the tag holds.
 public actor NFCISO7816Tag {
     /// The UID.
     public nonisolated let identifier: [UInt8]
@@ -14,6 +14,12 @@ public actor NFCISO7816Tag {
     let reader: any NFCReaderDevice
     /// The session's validity.
     let lifetime: SessionLifetime
+    /// The APDUs sent through this object.
+    public internal(set) var commandsSent = 0
+    /// Whether an operation is running.
+    private var isBusy = false
+    /// Operations waiting for the one running.
+    private var waiters: [CheckedContinuation<Void, Never>] = []
 
     init(reader: any NFCReaderDevice, target: NFCTargetInfo, lifetime: SessionLifetime) {
         self.reader = reader
@@ -39,13 +45,44 @@ public actor NFCISO7816Tag {
     ///   ``NFCReaderError/Code/tagConnectionLost`` for a missing or short answer; the reader's
     ///   errors.
     public func sendCommand(apdu: [UInt8]) async throws(NFCReaderError) -> (data: [UInt8], sw1: UInt8, sw2: UInt8) {
-        guard !lifetime.isInvalidated else {
-            throw NFCReaderError(.cancelled, "the session was invalidated: the tag can no longer be used")
-        }
+        try await beginOperation()
+        defer { endOperation() }
+        let response = try await exchange(apdu)
+        return (Array(response.dropLast(2)), response[response.count - 2], response[response.count - 1])
+    }
+
+    /// Sends `apdu`; the answer has at least the two status bytes.
+    func exchange(_ apdu: [UInt8]) async throws(NFCReaderError) -> [UInt8] {
+        commandsSent += 1
         let response = try await reader.sendAPDU(apdu)
         guard response.count >= 2 else {
             throw NFCReaderError(.tagConnectionLost, "the answer is shorter than the status word")
         }
-        return (Array(response.dropLast(2)), response[response.count - 2], response[response.count - 1])
+        return response
+    }
+
+    /// Waits for the operation running to end, then starts one.
+    ///
+    /// - Throws: ``NFCReaderError/Code/cancelled`` when the session was invalidated or the task
+    ///   is cancelled.
+    func beginOperation() async throws(NFCReaderError) {
+        while isBusy {
+            await withCheckedContinuation { continuation in waiters.append(continuation) }
+        }
+        isBusy = true
+        if lifetime.isInvalidated {
+            endOperation()
+            throw NFCReaderError(.cancelled, "the session was invalidated: the tag can no longer be used")
+        }
+        if Task.isCancelled {
+            endOperation()
+            throw NFCReaderError(.cancelled, "the task was cancelled before the operation started")
+        }
+    }
+
+    /// Ends the running operation and lets the next one start.
+    func endOperation() {
+        isBusy = false
+        if !waiters.isEmpty { waiters.removeFirst().resume() }
     }
 }

@@ -18,20 +18,30 @@ extension SimulatedField {
         /// memory that way, the configuration pages (CFG0, CFG1, PWD, PACK), which the datasheet
         /// does not list, included: a write to them behaves as ``doesNothing``, as does every
         /// command that is not a page write.
+        ///
+        /// For an UPDATE BINARY (`D6`, or `D7` on a version 3.0 tag) to a Type 4 tag, the tag
+        /// loses power after writing the first half of the command's data bytes, rounded down
+        /// (n / 2 of n: 2 of 4, 3 of 7, none of 1; for `D7` the bytes inside its discretionary
+        /// data object), through ``SimulatedType4Tag/applyPartialUpdate(_:keepingBytes:)``: those
+        /// bytes are at their offset in the file, every other byte of the file keeps its old
+        /// value. An UPDATE BINARY the tag would refuse writes nothing; every other APDU behaves
+        /// as ``doesNothing``.
         case tearsPage = "tear"
     }
 
     /// Faults to inject into a field, all off by default. Arm them with ``SimulatedField/arm(_:)``:
     /// arming starts the command and answer counts afresh.
     public struct Faults: Sendable, Hashable {
-        /// The tags leave the field during the N-th command (``SimulatedField/transceive(_:)``)
-        /// after arming; that command ends as ``inFlight`` says, and every later one goes
-        /// unanswered until ``SimulatedField/putBack()``. The fault fires once per arming.
+        /// The tags leave the field during the N-th command (``SimulatedField/transceive(_:)``
+        /// or ``SimulatedField/transceiveAPDU(_:)``: frames and APDUs count alike) after
+        /// arming; that command ends as ``inFlight`` says, and every later one goes unanswered
+        /// until ``SimulatedField/putBack()``. The fault fires once per arming.
         /// 0 or less: the tags leave as soon as the faults are armed.
         public var removeAfterCommands: Int?
         /// What becomes of the command in flight when the tags leave.
         public var inFlight: InFlightOutcome
-        /// Whether a second tag (the same chip as the first, another UID) is in the field.
+        /// Whether a second tag (the same chip as the first, or a Type 4 tag of the same
+        /// configuration, with another UID) is in the field.
         public var secondTag: Bool
         /// How long the reader takes per command, in milliseconds: applied by the reader that
         /// holds the field (the field itself never waits).
@@ -100,16 +110,29 @@ extension SimulatedField {
     }
 
     /// A tag for ``Faults/secondTag``: a factory tag of the first tag's chip (NTAG215 in an
-    /// empty field) whose UID differs from every other in the last byte.
+    /// empty field) whose UID differs from every other in the last byte. For a first tag of
+    /// Type 4, a factory Type 4 tag of the same configuration (an empty NDEF file).
     func makeSecondTag() -> SimulatedTag {
         let first = tags.first ?? removedTags.first
+        if case .type4(let tag) = first {
+            var configuration = tag.configuration
+            configuration.uid = unusedUID(like: tag.uid)
+            if let second = try? SimulatedType4Tag(configuration: configuration) { return .type4(second) }
+        }
         let chip = first?.type2Tag?.chip ?? .ntag215
         let base = (first?.uid).flatMap { $0.count == 7 ? $0 : nil } ?? SimulatedType2Tag.defaultUID
+        return .type2(SimulatedType2Tag(chip: chip, uid: unusedUID(like: base)))
+    }
+
+    /// `base` with its last byte changed so that no tag of the field has it (the first of the
+    /// 255 other values that is free).
+    private func unusedUID(like base: [UInt8]) -> [UInt8] {
+        guard let last = base.indices.last else { return base }
         var uid = base
         for step in UInt8(1)...UInt8(255) {
-            uid[6] = base[6] ^ step
+            uid[last] = base[last] ^ step
             if tag(uid: uid) == nil { break }
         }
-        return .type2(SimulatedType2Tag(chip: chip, uid: uid))
+        return uid
     }
 }

@@ -5,10 +5,13 @@ extension SimulatedField {
     public enum Command: Sendable, Hashable, CustomStringConvertible {
         /// A Type 2 frame, by the kind the receiving tag took it for.
         case type2(SimulatedType2Command)
+        /// A command APDU, by its kind (``SimulatedType4Command/init(apdu:)``).
+        case type4(SimulatedType4Command)
 
         public var description: String {
             switch self {
             case .type2(let command): command.description
+            case .type4(let command): command.description
             }
         }
     }
@@ -45,11 +48,13 @@ extension SimulatedField {
     }
 
     /// Sends one Type 2 command frame (without CRC) to the selected tag and returns what the
-    /// reader receives, with the armed faults applied.
+    /// reader receives, with the armed faults applied. A selected Type 4 tag takes the frame for
+    /// no ISO-DEP block and does not answer (``SimulatedFieldReply/silent``).
     ///
-    /// Every call counts towards ``Faults/removeAfterCommands``; the N-th ends as
-    /// ``Faults/inFlight`` says and gets no answer, as does every later call until ``putBack()``.
-    /// Every answer counts towards ``Faults/corruptEveryNthResponse``.
+    /// Every call counts towards ``Faults/removeAfterCommands`` (as does every
+    /// ``transceiveAPDU(_:)``); the N-th ends as ``Faults/inFlight`` says and gets no answer, as
+    /// does every later call until ``putBack()``. Every answer counts towards
+    /// ``Faults/corruptEveryNthResponse``.
     public mutating func transceive(_ frame: [UInt8]) -> SimulatedFieldReply<SimulatedType2Response> {
         let index = selectedIndex
         let uid = index.map { tags[$0].uid }
@@ -106,7 +111,7 @@ extension SimulatedField {
         }
     }
 
-    private mutating func record(_ uid: [UInt8]?, _ command: Command, _ fate: LogEntry.Fate) {
+    mutating func record(_ uid: [UInt8]?, _ command: Command, _ fate: LogEntry.Fate) {
         if isRecordingCommands { log.append(LogEntry(uid: uid, command: command, fate: fate)) }
     }
 }

@@ -2,7 +2,8 @@
 /// Type A activation of one of them, and injectable faults (``Faults``).
 ///
 /// A pure value: nothing here sleeps or touches files. ``poll(_:)`` lists the tags as a reader's
-/// anticollision loop does, ``select(uid:)`` activates one, ``transceive(_:)`` sends it a frame.
+/// anticollision loop does, ``select(uid:)`` activates one, ``transceive(_:)`` sends it a Type 2
+/// frame and ``transceiveAPDU(_:)`` a command APDU (to a Type 4 tag).
 /// Faults (the tags leaving the field after some commands, corrupted answers, a second tag) are
 /// armed with ``arm(_:)``; see ``Faults``.
 public struct SimulatedField: Sendable {
@@ -25,7 +26,7 @@ public struct SimulatedField: Sendable {
     public internal(set) var selectedUID: [UInt8]?
     /// The faults armed (none by default).
     public internal(set) var faults = Faults()
-    /// The commands (``transceive(_:)`` calls) since the faults were armed.
+    /// The commands (``transceive(_:)`` and ``transceiveAPDU(_:)`` calls) since the faults were armed.
     public internal(set) var commandsSinceArmed = 0
     /// The answers (replies other than ``SimulatedFieldReply/silent``) since the faults were armed.
     public internal(set) var responsesSinceArmed = 0
@@ -139,29 +140,5 @@ public struct SimulatedField: Sendable {
     /// The field comes on: the tags wait in IDLE.
     public mutating func fieldOn() {
         isOn = true
-    }
-
-    /// How many frames of `command` the tags received, summed over every tag (in the field and
-    /// removed by a fault).
-    public func count(of command: SimulatedType2Command) -> Int { commandCounts[command] ?? 0 }
-
-    /// The frames of each kind the tags received, summed over every tag. Frames sent after the
-    /// tags left, or lost in flight without reaching a tag, are not among them (see ``log``).
-    public var commandCounts: [SimulatedType2Command: Int] {
-        var counts: [SimulatedType2Command: Int] = [:]
-        for tag in tags + removedTags {
-            for (command, count) in tag.type2CommandCounts { counts[command, default: 0] += count }
-        }
-        return counts
-    }
-
-    /// The total number of frames the tags received.
-    public var totalCommandCount: Int { commandCounts.values.reduce(0, +) }
-
-    /// Forgets every tag's command counts and the log.
-    public mutating func resetCommandCounts() {
-        log = []
-        for index in tags.indices { tags[index].resetCommandCounts() }
-        for index in removedTags.indices { removedTags[index].resetCommandCounts() }
     }
 }

@@ -73,6 +73,29 @@ extension SimulatedType4Tag {
         capabilityContainerFile = text.capabilityContainerFile
     }
 
+    /// Whether `bytes` begin as a ``stateText`` does: their first line that is neither blank
+    /// nor a `#` comment starts with the format's name, `ndeftool-type4-tag`. A quick check to
+    /// tell a saved Type 4 tag from a Type 2 dump; ``init(stateText:)`` checks the rest.
+    public static func looksLikeStateText(_ bytes: some Collection<UInt8>) -> Bool {
+        let name = Array(SimulatedType4StateText.formatName.utf8)
+        var rest = bytes[...]
+        while let first = rest.first {
+            if first == UInt8(ascii: "#") {
+                rest = rest.drop { $0 != UInt8(ascii: "\n") }
+            } else if isWhitespace(first) {
+                rest = rest.dropFirst()
+            } else {
+                return rest.prefix { !isWhitespace($0) && $0 != UInt8(ascii: "#") }.elementsEqual(name)
+            }
+        }
+        return false
+    }
+
+    private static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r")
+            || byte == UInt8(ascii: "\n")
+    }
+
     private static func hex(_ bytes: some Sequence<UInt8>) -> String {
         NDEFHex.encode(bytes, uppercase: true, separator: " ")
     }

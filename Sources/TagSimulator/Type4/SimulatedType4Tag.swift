@@ -60,6 +60,9 @@ public struct SimulatedType4Tag: Sendable {
     public var isRecordingCommands = false
     /// The kinds of the APDUs received while ``isRecordingCommands`` was on, in order.
     public internal(set) var recordedCommands: [SimulatedType4Command] = []
+    /// Whether the tag was woken from HALT since it was powered: an unexpected frame in ACTIVE
+    /// sends it back to HALT, not IDLE (see ``returnToWaitingState()``).
+    var wasHalted = false
 
     /// The UID of tags created without one (NXP manufacturer code 04h first).
     public static let defaultUID: [UInt8] = [0x04, 0x3C, 0x6A, 0x92, 0x2F, 0x61, 0x80]
@@ -129,6 +132,7 @@ public struct SimulatedType4Tag: Sendable {
     /// REQA or WUPA, anticollision, SELECT and RATS in one step: the tag becomes ACTIVE with
     /// ISO-DEP on and nothing selected, as after a fresh activation.
     public mutating func select() {
+        wasHalted = wasHalted || state == .halt
         state = .active
         clearSelection()
     }
@@ -143,6 +147,7 @@ public struct SimulatedType4Tag: Sendable {
     /// and file; the files are non-volatile.
     public mutating func fieldOff() {
         state = .idle
+        wasHalted = false
         clearSelection()
     }
 
@@ -180,7 +185,7 @@ public struct SimulatedType4Tag: Sendable {
         if isRecordingCommands { recordedCommands.append(kind) }
     }
 
-    private mutating func clearSelection() {
+    mutating func clearSelection() {
         isApplicationSelected = false
         selectedFile = nil
     }

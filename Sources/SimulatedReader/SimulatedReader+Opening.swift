@@ -1,0 +1,101 @@
+import NFCSession
+import TagMemory
+import TagSimulator
+
+extension SimulatedReader {
+    /// Opens the reader a `sim:` URL names (see ``SimulatedReaderURL``).
+    ///
+    /// - Throws: ``NFCSession/NFCReaderError/Code/invalidParameter`` for a bad URL; a tag file
+    ///   that is neither a dump of a known Type 2 chip nor a Type 4 tag's state text; a file of
+    ///   the other kind of tag than the URL's chip, of another Type 2 chip, or whose UID (or,
+    ///   for `sim:type4`, an option given) differs from the URL's; a new `.t4t` file for a
+    ///   Type 2 chip. ``NFCSession/NFCReaderError/Code/readerUnavailable`` when the file cannot
+    ///   be read.
+    public convenience init(url: String) async throws(NFCReaderError) {
+        try await self.init(url: try SimulatedReaderURL(parsing: url), name: url)
+    }
+
+    /// Opens the reader `url` describes; `name` defaults to the URL's canonical text.
+    ///
+    /// - Throws: as ``init(url:)``.
+    public convenience init(url: SimulatedReaderURL, name: String? = nil) async throws(NFCReaderError) {
+        let readerName = name ?? url.description
+        guard let path = url.filePath else {
+            var field = SimulatedField(try Self.newTag(url, readerName: readerName))
+            field.arm(url.faults)
+            self.init(name: readerName, field: field)
+            return
+        }
+        let tag: SimulatedTag
+        let store: SimulatedTagStore
+        if let loaded = try await SimulatedTagStore.load(path: path) {
+            try Self.check(loaded.tag, from: path, against: url, readerName: readerName)
+            tag = loaded.tag
+            store = loaded.store
+        } else {
+            let isType4 = url.chip == nil
+            if !isType4, SimulatedTagFile.pathExtension(path) == SimulatedTagFile.type4Extension {
+                throw SimulatedReaderURL.error(
+                    readerName,
+                    "a .\(SimulatedTagFile.type4Extension) file keeps a Type 4 tag: name a dump file (.nfc, .json, "
+                        + ".bin, .txt, .mfd) for a Type 2 chip")
+            }
+            tag = try Self.newTag(url, readerName: readerName)
+            store = SimulatedTagStore(file: SimulatedTagFile(path: path, holdsType4Tag: isType4))
+        }
+        var field = SimulatedField(tag)
+        field.arm(url.faults)
+        self.init(name: readerName, field: field, store: store, persistedUID: tag.uid)
+    }
+
+    /// A factory tag as `url` describes it.
+    private static func newTag(_ url: SimulatedReaderURL, readerName: String) throws(NFCReaderError) -> SimulatedTag {
+        switch url.tagKind {
+        case .type2(let chip):
+            return .type2(SimulatedType2Tag(chip: chip, uid: url.uid ?? SimulatedType2Tag.defaultUID))
+        case .type4(let settings):
+            do {
+                return .type4(try SimulatedType4Tag(configuration: settings.configuration(uid: url.uid)))
+            } catch {
+                throw SimulatedReaderURL.error(readerName, "the Type 4 options make no tag: \(error.reason)")
+            }
+        }
+    }
+
+    /// Checks that the tag loaded from `path` is the one `url` names.
+    private static func check(
+        _ tag: SimulatedTag, from path: String, against url: SimulatedReaderURL, readerName: String
+    ) throws(NFCReaderError) {
+        switch (url.tagKind, tag) {
+        case (.type2(let chip), .type2(let loaded)):
+            guard loaded.chip == chip else {
+                throw SimulatedReaderURL.error(
+                    readerName, "the tag file \(path) is a dump of \(loaded.chip.name), not \(chip.name)")
+            }
+        case (.type2(let chip), .type4):
+            throw SimulatedReaderURL.error(
+                readerName,
+                "the tag file \(path) holds a simulated Type 4 tag, not \(chip.name): open it with "
+                    + "\(SimulatedReaderURL.scheme)\(SimulatedReaderURL.type4ChipName)")
+        case (.type4, .type2(let loaded)):
+            let name =
+                SimulatedReaderURL.chipNames.first { $0.chip == loaded.chip }?.name ?? loaded.chip.typeCode.lowercased()
+            throw SimulatedReaderURL.error(
+                readerName,
+                "the tag file \(path) is a dump of \(loaded.chip.name), a Type 2 tag, not a Type 4 tag: open it with "
+                    + "\(SimulatedReaderURL.scheme)\(name)")
+        case (.type4(let settings), .type4(let loaded)):
+            let conflicts = settings.conflicts(with: loaded.configuration)
+            guard conflicts.isEmpty else {
+                throw SimulatedReaderURL.error(
+                    readerName,
+                    "\(conflicts.joined(separator: ", ")) differs from the tag file \(path); leave the option out to "
+                        + "use the file's")
+            }
+        }
+        if let uid = url.uid, uid != tag.uid {
+            throw SimulatedReaderURL.error(
+                readerName, "uid= differs from the UID in the tag file \(path); leave uid= out to use the file's")
+        }
+    }
+}
