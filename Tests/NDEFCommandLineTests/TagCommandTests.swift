@@ -126,6 +126,20 @@ import Testing
         #expect(tag.contents() == before)
     }
 
+    /// `--dry-run` lists exactly the page writes the write then sends (the early length-0 write
+    /// of the length page included), counted by `-v` on the same factory NTAG215.
+    @Test func dryRunListsTheWritesTheWriteSends() throws {
+        let tag = try SimulatedTagFile()
+        let records = ["uri", "https://example.com", "text", "hello"]
+        let dryRun = try tag.run(["write"] + records + ["--dry-run"])
+        #expect(dryRun.status == 0, "\(dryRun.error)")
+        let planned = dryRun.outputText.split(separator: "\n").filter { $0.hasPrefix("  page ") }.count
+        let write = try tag.run(["write", "-v"] + records)
+        #expect(write.status == 0, "\(write.error)")
+        #expect(planned == 9)
+        #expect(write.error.contains(" \(planned) WRITE"), "\(write.error)")
+    }
+
     @Test func dryRunsWriteNothing() throws {
         let tag = try SimulatedTagFile()
         #expect(try tag.run(["write", "uri", "https://example.com"]).status == 0)

@@ -1,6 +1,5 @@
 import NDEF
 import NFCSession
-import TagMemory
 
 /// `ndeftool erase`: leaves an empty NDEF message on the tag at the reader.
 enum EraseCommand {
@@ -36,13 +35,8 @@ enum EraseCommand {
         return try await connection.run("erasing the tag") { tag in
             var report = TagChangeReport(tag: tag, action: "erase")
             if values.flag(dryRun.long) {
-                let memory = try await tag.readMemory()
-                do throws(TagMemoryError) {
-                    report.plan = PlanReport(try WriteCommand.checkedPlan(memory, bytes: []))
-                } catch {
-                    throw TagFailure.readerError(planning: error)
-                }
-                report.status = memory.ndefStatus
+                report.plan = PlanReport(try await tag.plannedErase())
+                report.status = try await tag.ndefStatus()
             } else {
                 try await tag.erase()
                 report.status = try await tag.ndefStatus()

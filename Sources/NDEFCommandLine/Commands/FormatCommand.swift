@@ -57,14 +57,17 @@ enum FormatCommand {
                     : "The tag was already NDEF formatted: its message was emptied, as 'ndeftool erase' does."
             }
             if values.flag(dryRun.long) {
-                do throws(TagMemoryError) {
-                    switch status.status {
-                    case .readWrite: report.plan = PlanReport(try memory.writePlan(messageBytes: []))
-                    case .readOnly: throw TagMemoryError(.notWritable, "the tag is read-only: it cannot be formatted")
-                    case .notSupported: report.plan = PlanReport(try memory.formatPlan())
+                switch status.status {
+                case .readWrite:
+                    report.plan = PlanReport(try await tag.plannedErase())
+                case .readOnly:
+                    throw NFCReaderError(.tagNotWritable, "the tag is read-only: it cannot be formatted")
+                case .notSupported:
+                    do throws(TagMemoryError) {
+                        report.plan = PlanReport(try memory.formatPlan())
+                    } catch {
+                        throw NFCReaderError(planning: error, "cannot format the tag")
                     }
-                } catch {
-                    throw TagFailure.readerError(planning: error)
                 }
                 if status.status == .readWrite {
                     report.note = "The tag is already NDEF formatted: format empties its message, as erase does."

@@ -82,15 +82,9 @@ enum WriteCommand {
         return try await connection.run("writing the message", resume: resumeLine) { tag in
             var report = WriteReport(tag: tag, message: message, length: bytes.count)
             if values.flag(dryRun.long) {
-                // TagMemory's plan; the session's own order may add an early write of the length page.
-                let memory = try await tag.readMemory()
-                let plan: TagWritePlan
-                do throws(TagMemoryError) {
-                    plan = try checkedPlan(memory, bytes: bytes)
-                } catch {
-                    throw TagFailure.readerError(planning: error)
-                }
-                report.capacity = memory.ndefStatus.capacity
+                // Exactly the writes the session would send, in its order.
+                let plan = try await tag.plannedWrite(of: message)
+                report.capacity = try await tag.ndefStatus().capacity
                 report.plan = PlanReport(plan)
                 try show(report, invocation: invocation)
                 return .success
@@ -138,19 +132,6 @@ enum WriteCommand {
             throw .usage("The message has no records; 'ndeftool erase' leaves an empty NDEF message on a tag")
         }
         return message
-    }
-
-    /// The write plan of `bytes` on `memory`, after the checks the session makes before writing:
-    /// NDEF formatted, then writable, then large enough.
-    static func checkedPlan(_ memory: Type2Memory, bytes: [UInt8]) throws(TagMemoryError) -> TagWritePlan {
-        switch memory.ndefStatus.status {
-        case .notSupported:
-            throw TagMemoryError(.notFormatted, "the tag is not NDEF formatted: \(memory.ndefStatusReason ?? "no CC")")
-        case .readOnly:
-            throw TagMemoryError(.notWritable, "the tag is read-only: \(memory.ndefStatusReason ?? "locked")")
-        case .readWrite:
-            return try memory.writePlan(messageBytes: bytes)
-        }
     }
 
     /// The lock flow after a verified write; returns true once the tag is locked.

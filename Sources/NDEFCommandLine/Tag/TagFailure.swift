@@ -1,5 +1,4 @@
 import NFCSession
-import TagMemory
 
 /// Turns the errors of readers, sessions and tag plans into the failures the command line
 /// reports: the one place where ``NFCSession/NFCReaderError`` codes become exit statuses.
@@ -51,19 +50,6 @@ enum TagFailure {
         case .confirmationMismatch:
             "Nothing was written. 'ndeftool lock --dry-run' shows the code of the tag as it is now."
         default: nil
-        }
-    }
-
-    /// A TagMemory planning error as the session reports such errors (the same codes the
-    /// session's own writes give), for plans the command line computes itself (`--dry-run`).
-    static func readerError(planning error: TagMemoryError) -> NFCReaderError {
-        switch error.code {
-        case .notFormatted, .unsupportedChip: NFCReaderError(.tagNotSupported, error.reason)
-        case .notWritable, .conflictingState: NFCReaderError(.tagNotWritable, error.reason)
-        case .insufficientCapacity: NFCReaderError(.tagSizeTooSmall, error.reason)
-        case .invalidArgument: NFCReaderError(.invalidParameter, error.reason)
-        case .malformedTLV, .malformedMessage, .malformedDump: NFCReaderError(.invalidMessage, error.reason)
-        case .truncatedImage: NFCReaderError(.tagResponseError, error.reason)
         }
     }
 }

@@ -1,7 +1,8 @@
 import TagMemory
 
 extension NFCReaderError {
-    /// The session error for a TagMemory planning error: the one place the codes are mapped.
+    /// The session error for a TagMemory planning error, its reason prefixed with `context`:
+    /// the one place the codes are mapped.
     ///
     /// - ``TagMemoryError/Code/notFormatted``: ``Code/tagNotSupported`` (format the tag first);
     /// - ``TagMemoryError/Code/notWritable`` and ``TagMemoryError/Code/conflictingState`` (bits a
@@ -12,7 +13,7 @@ extension NFCReaderError {
     /// - malformed TLVs, messages and dumps: ``Code/invalidMessage``;
     /// - ``TagMemoryError/Code/truncatedImage`` (pages the session could not read):
     ///   ``Code/tagResponseError``.
-    init(planning error: TagMemoryError, _ context: String) {
+    public init(planning error: TagMemoryError, _ context: String) {
         let reason = "\(context): \(error.reason)"
         switch error.code {
         case .notFormatted, .unsupportedChip: self.init(.tagNotSupported, reason)

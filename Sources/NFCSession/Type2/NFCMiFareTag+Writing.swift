@@ -111,10 +111,46 @@ extension NFCMiFareTag {
         try await verify(plan.steps, expected: expected, purpose: "the format")
     }
 
+    /// The page writes ``writeNDEF(_:)`` would send for `message`, in order, without writing:
+    /// the same reads and checks (a `--dry-run`). The steps include the early write of the length
+    /// page that keeps a torn write safe (see ``writeNDEF(_:)``), so they are exactly what a write
+    /// sends now, as long as the tag does not change in between.
+    ///
+    /// - Throws: the errors ``writeNDEF(_:)`` throws before its first write.
+    public func plannedWrite(of message: NFCNDEFMessage) async throws(NFCReaderError) -> TagWritePlan {
+        let bytes = try encodedForWriting(message)
+        try await beginOperation()
+        defer { endOperation() }
+        var cache = makeCache()
+        let planned = try await planMessage(bytes, cache: &cache, readsWholeTag: false, purpose: "the NDEF write")
+        return TagWritePlan(steps: planned.steps, requiresAuthentication: planned.requiresAuthentication)
+    }
+
+    /// The page writes ``erase()`` would send, in order, without writing (see ``plannedWrite(of:)``).
+    public func plannedErase() async throws(NFCReaderError) -> TagWritePlan {
+        try await beginOperation()
+        defer { endOperation() }
+        var cache = makeCache()
+        let planned = try await planMessage([], cache: &cache, readsWholeTag: false, purpose: "the erase")
+        return TagWritePlan(steps: planned.steps, requiresAuthentication: planned.requiresAuthentication)
+    }
+
     /// Reads what is missing, checks, plans and writes `message` (see ``writeNDEF(_:)``).
     func writeMessage(
         _ message: [UInt8], cache: inout Type2PageCache, readsWholeTag: Bool, purpose: String
     ) async throws(NFCReaderError) {
+        let planned = try await planMessage(message, cache: &cache, readsWholeTag: readsWholeTag, purpose: purpose)
+        try checkAuthentication(planned.steps, memory: planned.memory, purpose: purpose)
+        let expected = try expectedImage(planned.memory, planned.steps)
+        try await execute(planned.steps, purpose: purpose)
+        try await verify(planned.steps, expected: expected, purpose: purpose)
+    }
+
+    /// Reads what is missing, checks that `message` can be written, and returns the steps in the
+    /// order they are sent, with the memory they were planned on.
+    private func planMessage(
+        _ message: [UInt8], cache: inout Type2PageCache, readsWholeTag: Bool, purpose: String
+    ) async throws(NFCReaderError) -> (steps: [PlanStep], memory: Type2Memory, requiresAuthentication: Bool) {
         if readsWholeTag {
             try await loadWholeMemory(&cache)
             try await load(controlPages, into: &cache)
@@ -148,10 +184,7 @@ extension NFCMiFareTag {
         }
         let steps = Type2WriteOrder.tearSafeSteps(
             image: cache.fullImage, plan: plan, lengthAddress: reserved.nextFree(from: typeAddress + 1))
-        try checkAuthentication(steps, memory: memory, purpose: purpose)
-        let expected = try expectedImage(memory, steps)
-        try await execute(steps, purpose: purpose)
-        try await verify(steps, expected: expected, purpose: purpose)
+        return (steps, memory, plan.requiresAuthentication)
     }
 
     /// The NDEF TLV address when `memory` can take a message of `messageLength` bytes, else the
