@@ -39,7 +39,11 @@ enum EraseCommand {
                 report.status = try await tag.ndefStatus()
             } else {
                 try await tag.erase()
-                report.status = try await tag.ndefStatus()
+                if let status = await tag.lastWrittenStatus {
+                    report.status = status
+                } else {
+                    report.status = try await tag.ndefStatus()
+                }
             }
             try report.show(json: values.flag(json.long), io: invocation.io)
             return .success

@@ -74,7 +74,11 @@ enum FormatCommand {
                 }
             } else {
                 try await tag.format()
-                report.status = try await tag.ndefStatus()
+                if let status = await tag.lastWrittenStatus {
+                    report.status = status
+                } else {
+                    report.status = try await tag.ndefStatus()
+                }
             }
             try report.show(json: values.flag(json.long), io: invocation.io)
             return .success

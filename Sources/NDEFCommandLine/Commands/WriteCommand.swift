@@ -95,7 +95,11 @@ enum WriteCommand {
                 try await tag.writeNDEF(message)
             }
             report.resumed = values.flag(resume.long)
-            report.capacity = try await tag.ndefStatus().capacity
+            if let status = await tag.lastWrittenStatus {
+                report.capacity = status.capacity
+            } else {
+                report.capacity = try await tag.ndefStatus().capacity
+            }
             guard values.flag(lock.long) else {
                 try show(report, invocation: invocation)
                 return .success

@@ -109,6 +109,7 @@ extension NFCMiFareTag {
         let expected = try expectedImage(memory, plan.steps)
         try await execute(plan.steps, purpose: "the format")
         try await verify(plan.steps, expected: expected, purpose: "the format")
+        lastWrittenStatus = Type2Memory(bytes: expected, chip: chip).ndefStatus
     }
 
     /// The page writes ``writeNDEF(_:)`` would send for `message`, in order, without writing:
@@ -144,6 +145,7 @@ extension NFCMiFareTag {
         let expected = try expectedImage(planned.memory, planned.steps)
         try await execute(planned.steps, purpose: purpose)
         try await verify(planned.steps, expected: expected, purpose: purpose)
+        lastWrittenStatus = NDEFTagStatus(status: .readWrite, capacity: planned.memory.ndefStatus.capacity)
     }
 
     /// Reads what is missing, checks that `message` can be written, and returns the steps in the

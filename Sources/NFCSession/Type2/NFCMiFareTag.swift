@@ -38,6 +38,10 @@ public actor NFCMiFareTag {
     var authenticated = false
     /// Whether a NAK or a lost answer left the tag outside the ACTIVE state.
     var needsReselect = false
+    /// The NDEF status the last completed write, erase or format left on the tag (read-write, with
+    /// the capacity its checks read), so a caller can report the capacity without reading again;
+    /// nil before the first such operation.
+    public internal(set) var lastWrittenStatus: NDEFTagStatus?
     /// The frames sent to the tag through this object, identification excepted.
     public internal(set) var commandsSent = 0
     /// Whether an operation is running.
