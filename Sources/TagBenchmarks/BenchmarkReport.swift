@@ -33,7 +33,6 @@ struct BenchmarkReport {
             lines.append(line + "   " + row.tally.kindsDescription)
         }
         lines.append("")
-        lines.append("")
         lines.append("* \(NfcpyReference.label): the commands nfcpy sends for the same operation, worked out")
         lines.append("  from its tt2.py, tt2_nxp.py and tt4.py (a live run needs a reader). Polling, selection and")
         lines.append("  RATS are not counted, here or there. min: the theoretical minimum (derivations below).")
