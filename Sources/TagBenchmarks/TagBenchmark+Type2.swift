@@ -10,7 +10,7 @@ extension TagBenchmark {
         maximumFrameSize: 252, supportsRawCommands: true, supportsFastRead: false, supportsISODEP: true,
         detectsMultipleTargets: true)
 
-    /// A reader with READ and WRITE only (a PC/SC reader's storage commands, PC/SC Part 3 3.2.2.1).
+    /// A reader with READ and WRITE only (the storage commands of a PC/SC reader, PC/SC Part 3).
     static let readWriteOnly = NFCReaderCapabilities(
         maximumFrameSize: 252, supportsRawCommands: false, supportsFastRead: false, supportsISODEP: true,
         detectsMultipleTargets: true)
@@ -18,6 +18,7 @@ extension TagBenchmark {
     /// The password `setPassword` sets (never printed).
     static let password = Type2PasswordSettings(password: [0x12, 0x34, 0x56, 0x78], passwordAcknowledge: [0xAB, 0xCD])
 
+    /// The Type 2 operations, in the order of the table.
     static let type2: [TagBenchmark] = [
         status, read(length: 100, chip: .ntag215), read(length: 400, chip: .ntag216),
         write(id: "write-ntag215", label: "write+verify 100-byte URI, factory NTAG215", old: nil),

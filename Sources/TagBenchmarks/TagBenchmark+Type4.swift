@@ -4,6 +4,7 @@ import TagSimulator
 
 /// The Type 4 operations: `sim:type4` (a factory NTAG 424 DNA: MLe 256, MLc 255, NLEN 0).
 extension TagBenchmark {
+    /// The Type 4 operations, in the order of the table.
     static let type4: [TagBenchmark] = [
         type4Write(id: "write-type4", label: "T4 write+verify 100 bytes, MLc 255", url: "sim:type4", mlc: 255),
         type4Write(
