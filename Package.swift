@@ -50,6 +50,12 @@ let package = Package(
         ),
         .executableTarget(name: "ndeftool", dependencies: ["NDEFCommandLine"], swiftSettings: strictSettings),
         .executableTarget(name: "NDEFBenchmarks", dependencies: ["NDEF"], swiftSettings: strictSettings),
+        // Commands and wall time of tag operations through the simulated reader.
+        .executableTarget(
+            name: "TagBenchmarks",
+            dependencies: ["NFCSession", "SimulatedReader", "TagSimulator", "TagMemory", "NDEF"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(name: "NDEFTests", dependencies: ["NDEF", "NDEFFoundation"], swiftSettings: strictSettings),
         .testTarget(name: "TagMemoryTests", dependencies: ["TagMemory", "NDEF"], swiftSettings: strictSettings),
         .testTarget(
