@@ -49,11 +49,14 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .executableTarget(name: "ndeftool", dependencies: ["NDEFCommandLine"], swiftSettings: strictSettings),
-        .executableTarget(name: "NDEFBenchmarks", dependencies: ["NDEF"], swiftSettings: strictSettings),
+        // What both benchmark executables need from the operating system.
+        .target(name: "BenchmarkSupport", swiftSettings: strictSettings),
+        .executableTarget(
+            name: "NDEFBenchmarks", dependencies: ["NDEF", "BenchmarkSupport"], swiftSettings: strictSettings),
         // Commands and wall time of tag operations through the simulated reader.
         .executableTarget(
             name: "TagBenchmarks",
-            dependencies: ["NFCSession", "SimulatedReader", "TagSimulator", "TagMemory", "NDEF"],
+            dependencies: ["BenchmarkSupport", "NFCSession", "SimulatedReader", "TagSimulator", "TagMemory", "NDEF"],
             swiftSettings: strictSettings
         ),
         .testTarget(name: "NDEFTests", dependencies: ["NDEF", "NDEFFoundation"], swiftSettings: strictSettings),

@@ -7,6 +7,7 @@
 // --tsv, also writes the figures as tab-separated lines for Scripts/bench. --quick shortens
 // the runs for a smoke test.
 
+import BenchmarkSupport
 import NDEF
 
 var outputDirectory = ".build/bench"

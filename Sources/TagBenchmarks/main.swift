@@ -9,6 +9,7 @@
 // (NfcpyReference), and the median wall time of the operation in process. --tsv also writes the
 // figures as tab-separated lines for Scripts/bench; --quick runs few iterations (a smoke test).
 
+import BenchmarkSupport
 import TagMemory
 
 var tsvPath: String?

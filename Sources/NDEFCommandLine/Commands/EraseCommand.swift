@@ -39,11 +39,7 @@ enum EraseCommand {
                 report.status = try await tag.ndefStatus()
             } else {
                 try await tag.erase()
-                if let status = await tag.lastWrittenStatus {
-                    report.status = status
-                } else {
-                    report.status = try await tag.ndefStatus()
-                }
+                report.status = try await tag.statusAfterChange()
             }
             try report.show(json: values.flag(json.long), io: invocation.io)
             return .success

@@ -74,11 +74,7 @@ enum FormatCommand {
                 }
             } else {
                 try await tag.format()
-                if let status = await tag.lastWrittenStatus {
-                    report.status = status
-                } else {
-                    report.status = try await tag.ndefStatus()
-                }
+                report.status = try await tag.statusAfterChange()
             }
             try report.show(json: values.flag(json.long), io: invocation.io)
             return .success

@@ -95,11 +95,7 @@ enum WriteCommand {
                 try await tag.writeNDEF(message)
             }
             report.resumed = values.flag(resume.long)
-            if let status = await tag.lastWrittenStatus {
-                report.capacity = status.capacity
-            } else {
-                report.capacity = try await tag.ndefStatus().capacity
-            }
+            report.capacity = try await tag.statusAfterChange().capacity
             guard values.flag(lock.long) else {
                 try show(report, invocation: invocation)
                 return .success

@@ -5,14 +5,14 @@
 #endif
 
 /// The few operating-system services the benchmarks need: files, standard error, exit.
-enum Platform {
+public enum Platform {
     /// Creates the directory `path` if needed (its parent must exist).
-    static func makeDirectory(_ path: String) -> Bool {
+    public static func makeDirectory(_ path: String) -> Bool {
         mkdir(path, 0o755) == 0 || errno == EEXIST
     }
 
     /// Writes `bytes` to `path`, replacing it; returns whether every byte was written.
-    static func write(_ bytes: [UInt8], to path: String) -> Bool {
+    public static func write(_ bytes: [UInt8], to path: String) -> Bool {
         guard let file = fopen(path, "wb") else { return false }
         let written = bytes.withUnsafeBufferPointer { buffer in
             buffer.baseAddress.map { fwrite($0, 1, buffer.count, file) } ?? 0
@@ -21,7 +21,7 @@ enum Platform {
     }
 
     /// Writes `text` and a newline to standard error.
-    static func printError(_ text: String) {
+    public static func printError(_ text: String) {
         let line = Array((text + "\n").utf8)
         _ = line.withUnsafeBytes { buffer in
             buffer.baseAddress.map { Glibc.write(STDERR_FILENO, $0, buffer.count) }
@@ -29,7 +29,7 @@ enum Platform {
     }
 
     /// Ends the process with `status`.
-    static func exit(_ status: Int32) -> Never {
+    public static func exit(_ status: Int32) -> Never {
         Glibc.exit(status)
     }
 }
