@@ -163,19 +163,27 @@ public struct SimulatedType2Tag: Sendable {
     /// waiting state, IDLE, or HALT if it was woken from HALT (NTAG213/215/216 9.3, MF0ICU2 8.3),
     /// where it stays silent until ``select()``. Every frame is counted in ``commandCounts``.
     public mutating func transceive(_ command: [UInt8]) -> SimulatedType2Response {
-        let kind: SimulatedType2Command =
-            pendingCompatibilityWritePage != nil && state == .active
-            ? .compatibilityWriteData : SimulatedType2Command(frame: command)
-        commandCounts[kind, default: 0] += 1
-        if isRecordingCommands { recordedCommands.append(kind) }
+        let kind = receive(command)
         guard state == .active else { return .silent }
         let response = answer(kind, command)
-        if case .nak = response {
-            state = wasHalted ? .halt : .idle
-            isAuthenticated = false
-            pendingCompatibilityWritePage = nil
-        }
+        if case .nak = response { fallBackAfterNak() }
         return response
+    }
+
+    /// Counts (and records) `frame` under the kind the tag takes it for, and returns that kind.
+    @discardableResult
+    mutating func receive(_ frame: [UInt8]) -> SimulatedType2Command {
+        let kind = commandKind(of: frame)
+        commandCounts[kind, default: 0] += 1
+        if isRecordingCommands { recordedCommands.append(kind) }
+        return kind
+    }
+
+    /// After a NAK: back to IDLE, or HALT if woken from HALT, unauthenticated.
+    mutating func fallBackAfterNak() {
+        state = wasHalted ? .halt : .idle
+        isAuthenticated = false
+        pendingCompatibilityWritePage = nil
     }
 
     private mutating func answer(_ kind: SimulatedType2Command, _ frame: [UInt8]) -> SimulatedType2Response {
