@@ -9,6 +9,8 @@ extension NFCISO7816Tag {
     struct OpenedNDEF {
         var capabilityContainer: Type4CapabilityContainer
         var majorVersion: Int
+        /// The CC file as read, through CCLEN.
+        var capabilityContainerImage: [UInt8]
     }
 
     /// The NDEF status and capacity, as CoreNFC's `queryNDEFStatus` gives them.
@@ -89,6 +91,23 @@ extension NFCISO7816Tag {
         try await beginOperation()
         defer { endOperation() }
         try await write([], purpose: "the erase")
+    }
+
+    /// Brings the tag to the INITIALIZED state (T4T 3.0, 5.2: a valid CC, NLEN 0), as far as the
+    /// NFC Forum commands allow: the same as ``erase()``.
+    ///
+    /// A Type 4 tag's NDEF Tag Application, CC file and NDEF file cannot be created with SELECT,
+    /// READ BINARY and UPDATE BINARY: the manufacturer ships them (an NTAG 424 DNA has them from
+    /// the factory) or proprietary commands create them (MIFARE DESFire's CreateApplication and
+    /// CreateStdDataFile), and the CC file is not writable on most tags. So a tag with the
+    /// application is emptied, and one without is ``NFCReaderError/Code/tagNotSupported``.
+    ///
+    /// - Throws: as ``erase()``: ``NFCReaderError/Code/tagNotSupported`` without NDEF Tag
+    ///   Application or CC; ``NFCReaderError/Code/tagNotWritable`` for a read-only NDEF file.
+    public func format() async throws(NFCReaderError) {
+        try await beginOperation()
+        defer { endOperation() }
+        try await write([], purpose: "the format")
     }
 
     /// Checks, plans, updates and reads back.
@@ -192,7 +211,9 @@ extension NFCISO7816Tag {
             offset += piece.count
         }
         do {
-            return OpenedNDEF(capabilityContainer: try Type4CapabilityContainer(parsing: image), majorVersion: version)
+            return OpenedNDEF(
+                capabilityContainer: try Type4CapabilityContainer(parsing: image), majorVersion: version,
+                capabilityContainerImage: image)
         } catch {
             throw NFCReaderError(planning: error, "the CC file cannot be read")
         }
