@@ -55,7 +55,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NFCSessionTests",
-            dependencies: ["NFCSession", "TagSimulator", "TagMemory", "NDEF"],
+            dependencies: ["NFCSession", "SimulatedReader", "TagSimulator", "TagMemory", "NDEF"],
             swiftSettings: strictSettings
         ),
         .testTarget(
