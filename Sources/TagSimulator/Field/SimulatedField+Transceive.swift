@@ -121,10 +121,10 @@ extension SimulatedField {
         case .completes: _ = tags[index].transceiveType2(frame)
         case .tearsPage:
             guard case .type2(let tag) = tags[index], let page = tag.writtenPage(by: frame),
-                !tag.isTearingProtected(page: page), let old = tag.memory.page(page)
+                !tag.isTearingProtected(page: page), let old = tag.page(page)
             else { return }
             var written = tag
-            guard written.transceive(frame) == .ack, let new = written.memory.page(page) else { return }
+            guard written.transceive(frame) == .ack, let new = written.page(page) else { return }
             written.overwrite(page: page, with: Array(new.prefix(2)) + Array(old.suffix(2)))
             tags[index] = .type2(written)
         }

@@ -51,14 +51,13 @@ extension SimulatedType2Tag {
         return .ack
     }
 
-    /// Puts `bytes` (4) into `page` as they are, bypassing the write rules: how a torn write
-    /// leaves the EEPROM. Out-of-range pages and other lengths change nothing.
-    mutating func overwrite(page: Int, with bytes: [UInt8]) {
-        guard bytes.count == Type2Page.size, page >= 0, page < chip.pageCount else { return }
-        var image = memory.bytes
+    /// Puts `content` (4 bytes) into `page` as they are, bypassing the write rules: how a torn
+    /// write leaves the EEPROM. Out-of-range pages and other lengths change nothing.
+    mutating func overwrite(page: Int, with content: [UInt8]) {
+        guard content.count == Type2Page.size, page >= 0, page < chip.pageCount else { return }
         let start = page * Type2Page.size
-        guard start + Type2Page.size <= image.count else { return }
-        image.replaceSubrange(start..<(start + Type2Page.size), with: bytes)
-        memory = Type2Memory(bytes: image, chip: chip)
+        guard start + Type2Page.size <= bytes.count else { return }
+        bytes.replaceSubrange(start..<(start + Type2Page.size), with: content)
+        if !rules.writeLeavesRulesUnchanged(page: page) { rules = Type2Memory(bytes: bytes, chip: chip) }
     }
 }

@@ -37,10 +37,26 @@ extension Type2Memory {
 
     /// Checks a WRITE of `data` to `page` against this memory's rules and puts the bytes the
     /// page then holds into `image` (this memory's bytes, or those bytes with writes to pages
-    /// that leave the rules as they are, see ``leavesRulesUnchanged(page:)``).
+    /// that leave the rules as they are, see ``writeLeavesRulesUnchanged(page:)``).
     private func write(
         page: Int, data: [UInt8], authenticated: Bool, into image: inout [UInt8]
     ) throws(TagMemoryError) {
+        image.replaceSubrange(
+            Type2Page.bytes(of: page), with: try pageAfterWrite(page: page, data: data, authenticated: authenticated))
+    }
+
+    /// The 4 bytes `page` holds after a WRITE of `data`, checked and programmed by the rules of
+    /// ``applyingWrite(page:data:authenticated:)``, without parsing the result: for a caller that
+    /// keeps the image itself, such as a simulated tag.
+    ///
+    /// When ``writeLeavesRulesUnchanged(page:)`` is true for every page written since this
+    /// memory was parsed, its rules are still those of the written image, so it can check the
+    /// next write as well; after any other write, parse the image again.
+    ///
+    /// - Throws: as ``applyingWrite(page:data:authenticated:)``.
+    public func pageAfterWrite(page: Int, data: [UInt8], authenticated: Bool = false) throws(TagMemoryError)
+        -> [UInt8]
+    {
         guard data.count == Type2Page.size else {
             throw TagMemoryError(.invalidArgument, "a WRITE carries 4 bytes, not \(data.count)")
         }
@@ -57,14 +73,15 @@ extension Type2Memory {
                 .notWritable, at: range.lowerBound,
                 "page \(page) is password-protected (AUTH0 \(start)): authenticate first")
         }
-        image.replaceSubrange(range, with: try programmed(page: page, data: data))
+        return try programmed(page: page, data: data)
     }
 
     /// Whether a write to `page` leaves every rule of ``applyingWrite(page:data:authenticated:)``
     /// as it was, so that writes to such pages can be applied to the bytes before the image is
     /// parsed again: a user memory page of a known chip (neither lock bytes, CC, configuration,
-    /// nor 3DES pages), whose content no rule reads.
-    private func leavesRulesUnchanged(page: Int) -> Bool {
+    /// nor 3DES pages), whose content no rule reads. Always false without a chip, whose lock
+    /// bytes a Lock Control TLV in the data area locates.
+    public func writeLeavesRulesUnchanged(page: Int) -> Bool {
         guard let chip, chip.userPages.contains(page), page != chip.dynamicLock?.page else { return false }
         if let pages = chip.configurationPages, pages.pages.contains(page) { return false }
         if let pages = chip.tripleDESPages,
@@ -95,7 +112,7 @@ extension Type2Memory {
                 throw TagMemoryError(.invalidArgument, "step \(index) names a file: it is not a Type 2 page write")
             }
             let isAuthenticated = authenticated ?? plan.requiresAuthentication
-            if memory.leavesRulesUnchanged(page: step.address) {
+            if memory.writeLeavesRulesUnchanged(page: step.address) {
                 try memory.write(page: step.address, data: step.data, authenticated: isAuthenticated, into: &image)
                 isParsed = false
             } else {
