@@ -73,9 +73,14 @@ extension SimulatedReaderOptions {
         if let count = faults.nakWrite {
             items.append("nak-write=\(count)")
             if isType4, faults.nakStatusWord != defaults.nakStatusWord {
-                items.append("nak-status=" + NDEFHex.encode(
-                    [UInt8(truncatingIfNeeded: faults.nakStatusWord >> 8), UInt8(truncatingIfNeeded: faults.nakStatusWord)],
-                    uppercase: true, separator: ""))
+                items.append(
+                    "nak-status="
+                        + NDEFHex.encode(
+                            [
+                                UInt8(truncatingIfNeeded: faults.nakStatusWord >> 8),
+                                UInt8(truncatingIfNeeded: faults.nakStatusWord),
+                            ],
+                            uppercase: true, separator: ""))
             } else if !isType4, faults.nakCode != defaults.nakCode {
                 items.append("nak-code=" + String(faults.nakCode & 0x0F, radix: 16, uppercase: true))
             }

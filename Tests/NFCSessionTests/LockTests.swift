@@ -1,11 +1,11 @@
 import Foundation
 import NDEF
+import SimulatedReader
 import TagMemory
 import TagSimulator
 import Testing
 
 @testable import NFCSession
-import SimulatedReader
 
 @Suite("Locking Type 2 tags behind a confirmation")
 struct LockTests {

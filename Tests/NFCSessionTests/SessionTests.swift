@@ -9,7 +9,7 @@ import Testing
 struct SessionTests {
     static let fast = NFCTagReaderSession.Options(pollInterval: .milliseconds(5), multipleTagPause: .milliseconds(5))
 
-    @Test("An empty reader until the timeout: timeout, after waitingForTag was reported once")
+    @Test("An empty field until the timeout: timeout, after waitingForTag was reported once")
     func timeout() async throws {
         let reader = makeReader([])
         let recorder = EventRecorder()

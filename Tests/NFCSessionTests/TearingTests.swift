@@ -19,7 +19,7 @@ struct TearingCase: Sendable, CustomTestStringConvertible {
     }
 }
 
-@Suite("Tearing: the tag leaves the reader at every command")
+@Suite("Tearing: the tag leaves the field at every command")
 struct TearingTests {
     static let writeCases: [TearingCase] = [
         TearingCase(chip: .ntag213, oldLength: nil, newLength: 10),

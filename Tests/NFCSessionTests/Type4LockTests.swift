@@ -62,7 +62,9 @@ struct Type4LockTests {
         #expect(try await tag.ndefStatus() == NDEFTagStatus(status: .readOnly, capacity: 996))
     }
 
-    @Test("A tag that refuses the UPDATE BINARY of its CC file (6982, sim:type4 as delivered): tagNotWritable, nothing written")
+    @Test(
+        "A tag that refuses the UPDATE BINARY of its CC file (6982, sim:type4 as delivered): tagNotWritable, nothing written"
+    )
     func refused() async throws {
         let (reader, _, tag) = try await lockableTag("sim:type4")
         let confirmation = try await tag.prepareLock()
@@ -75,7 +77,9 @@ struct Type4LockTests {
         #expect(try await tag.ndefStatus().status == .readWrite)
         // Another refusal the tag may answer, through nak-status.
         let (other, _, otherTag) = try await lockableTag("sim:type4?cc-writable=1&nak-write=2&nak-status=6A82")
-        #expect(await caught { try await otherTag.writeLock(code: try await otherTag.prepareLock().code) }?.code == .tagNotWritable)
+        #expect(
+            await caught { try await otherTag.writeLock(code: try await otherTag.prepareLock().code) }?.code
+                == .tagNotWritable)
         #expect(other.type4Tag?.currentCapabilityContainer?.ndefFile.writeAccess == .granted)
     }
 

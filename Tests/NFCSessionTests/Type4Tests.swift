@@ -89,7 +89,9 @@ struct Type4Tests {
         #expect(reader.apdus[2] == hex("00 A4 00 00 02 E1 03"))
     }
 
-    @Test("T4T 3.0 5.5.7: an UPDATE BINARY answered 6581 is tagUpdateFailure; one answered 9000 but not stored fails the read-back")
+    @Test(
+        "T4T 3.0 5.5.7: an UPDATE BINARY answered 6581 is tagUpdateFailure; one answered 9000 but not stored fails the read-back"
+    )
     func writeFailures() async throws {
         let message = uriMessage(length: 100)
         let refused = makeType4Reader(try type4Tag())

@@ -144,7 +144,7 @@ struct WriteTests {
         #expect(reader.log.isEmpty)
     }
 
-    @Test("Two tags in the reader: nothing is selected or written; after one leaves, the other is written")
+    @Test("Two tags in the field: nothing is selected or written; after one leaves, the other is written")
     func twoTags() async throws {
         let first = SimulatedType2Tag(chip: .ntag215)
         let second = SimulatedType2Tag(chip: .ntag213, uid: hex("04 11 22 33 44 55 66"))

@@ -122,7 +122,8 @@ public struct NFCLockConfirmation: Sendable, Hashable, Codable, CustomStringConv
 
     public var description: String {
         let writes = plan.steps.contains { $0.file != nil } ? "UPDATE BINARY" : "page writes"
-        return "lock of tag \(hexText(uid)) (\(plan.steps.count) \(writes), \(messageLength)-byte message): code \(code)"
+        return
+            "lock of tag \(hexText(uid)) (\(plan.steps.count) \(writes), \(messageLength)-byte message): code \(code)"
     }
 
     private enum CodingKeys: String, CodingKey {

@@ -149,7 +149,8 @@ extension NFCISO7816Tag {
                 mayBeHalfWritten: true)
         }
         guard read == expected else {
-            let access = read.indices.contains(state.opened.capabilityContainer.writeAccessOffset)
+            let access =
+                read.indices.contains(state.opened.capabilityContainer.writeAccessOffset)
                 ? hexText([read[state.opened.capabilityContainer.writeAccessOffset]]) : "missing"
             throw NFCReaderError(
                 .tagUpdateFailure,
@@ -181,7 +182,8 @@ extension NFCISO7816Tag {
                     .tagUpdateFailure, "garbled answer to the lock's UPDATE BINARY: \(error.reason)",
                     mayBeHalfWritten: true)
             default:
-                throw NFCReaderError(error.code, "the lock's UPDATE BINARY: \(error.reason)", mayBeHalfWritten: index > 0)
+                throw NFCReaderError(
+                    error.code, "the lock's UPDATE BINARY: \(error.reason)", mayBeHalfWritten: index > 0)
             }
         }
         guard response.isSuccess else {

@@ -117,7 +117,8 @@ extension NFCISO7816Tag {
 
     /// Checks, plans, updates and reads back; with `readsMessageArea`, the plan leaves out the
     /// bytes the file already holds where the message goes.
-    private func write(_ message: [UInt8], purpose: String, readsMessageArea: Bool = false) async throws(NFCReaderError) {
+    private func write(_ message: [UInt8], purpose: String, readsMessageArea: Bool = false) async throws(NFCReaderError)
+    {
         let opened = try await openNDEF()
         let cc = opened.capabilityContainer
         let status = cc.ndefStatus

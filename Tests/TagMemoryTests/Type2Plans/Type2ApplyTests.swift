@@ -123,15 +123,19 @@ struct Type2ApplyTests {
 
     @Test(
         "applying(_:) of a whole plan equals applying its steps one by one, refusals included",
-        arguments: ["ntag213-factory.hex", "ntag215-short-message.hex", "ntag215-dynamic-lock-bit.hex",
-            "ntag213-static-lock-bit.hex", "ntag215-password-protected.hex"])
+        arguments: [
+            "ntag213-factory.hex", "ntag215-short-message.hex", "ntag215-dynamic-lock-bit.hex",
+            "ntag213-static-lock-bit.hex", "ntag215-password-protected.hex",
+        ])
     func wholePlanEqualsSteps(fixture: String) throws {
         let memory = try TagFixtures.memory(fixture)
         let chipless = Type2Memory(bytes: memory.bytes)
         var plans: [TagWritePlan] = []
         for length in [10, 60, 200] {
             let text = [UInt8](repeating: 0x61, count: length)
-            let message = NFCNDEFMessage(records: [NFCNDEFPayload(format: .nfcWellKnown, type: "U", payload: [4] + text)])
+            let message = NFCNDEFMessage(records: [
+                NFCNDEFPayload(format: .nfcWellKnown, type: "U", payload: [4] + text)
+            ])
             if let plan = try? memory.writePlan(for: message) { plans.append(plan) }
         }
         if let plan = try? memory.lockPlan() { plans.append(plan) }
