@@ -68,7 +68,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NFCSessionTests",
-            dependencies: ["NFCSession", "TagSimulator", "TagMemory", "NDEF"],
+            dependencies: ["NFCSession", "SimulatedReader", "TagSimulator", "TagMemory", "NDEF"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -17,7 +17,13 @@ import TagSimulator
 /// ``TagSimulator/SimulatedField/Faults/latencyMilliseconds`` is slept before each command. A
 /// frame for a selected Type 4 tag, or an APDU for a selected Type 2 tag, is refused with
 /// ``NFCSession/NFCReaderError/Code/tagResponseError`` before it reaches the field (it counts
-/// towards no fault). The field can be read and changed at any time with ``withField(_:)``.
+/// towards no fault). The reader keeps to its ``capabilities``: polling lists only the first
+/// tag when it does not detect several; a frame it cannot pass through (FAST_READ without
+/// ``NFCSession/NFCReaderCapabilities/supportsFastRead``, anything but READ and WRITE without
+/// ``NFCSession/NFCReaderCapabilities/supportsRawCommands``) and every APDU without
+/// ``NFCSession/NFCReaderCapabilities/supportsISODEP`` are refused with
+/// ``NFCSession/NFCReaderError/Code/unsupportedFeature`` before they reach the field. The field
+/// can be read and changed at any time with ``withField(_:)``.
 ///
 /// A reader opened with a file (``init(url:)`` with `file=PATH`) keeps its first tag there:
 /// loaded when the reader opens (a factory tag of the URL's chip when the file does not exist
@@ -134,9 +140,10 @@ public final class SimulatedReader: NFCReaderDevice {
     public func pollTargets() async throws(NFCReaderError) -> [NFCTargetInfo] {
         try state.withLock { (state: inout State) throws(NFCReaderError) -> [NFCTargetInfo] in
             try Self.checkOpen(state)
-            return state.field.poll(.wupa).enumerated().map { index, tag in
+            let targets = state.field.poll(.wupa).enumerated().map { index, tag in
                 NFCTargetInfo(index: index, uid: tag.uid, atqa: tag.atqa, sak: tag.sak, ats: tag.ats)
             }
+            return capabilities.detectsMultipleTargets ? targets : Array(targets.prefix(1))
         }
     }
 
@@ -150,6 +157,7 @@ public final class SimulatedReader: NFCReaderDevice {
     }
 
     public func transceive(_ frame: [UInt8]) async throws(NFCReaderError) -> NFCRawResponse {
+        try checkPassesThrough(frame)
         try await waitLatency()
         let reply = try state.withLock {
             (state: inout State) throws(NFCReaderError) -> SimulatedFieldReply<SimulatedType2Response> in
@@ -192,8 +200,13 @@ public final class SimulatedReader: NFCReaderDevice {
     ///   (none is selected, the tag left the field) or the answer is shorter than SW1 SW2;
     ///   ``NFCSession/NFCReaderError/Code/tagResponseError`` for a corrupted answer (the
     ///   ISO-DEP block's CRC check fails; the tag carried the command out) and, before anything
-    ///   is sent, when the selected tag is a Type 2 tag, which has no ISO-DEP layer.
+    ///   is sent, when the selected tag is a Type 2 tag, which has no ISO-DEP layer;
+    ///   ``NFCSession/NFCReaderError/Code/unsupportedFeature`` when the reader's capabilities
+    ///   have no ISO-DEP.
     public func sendAPDU(_ apdu: [UInt8]) async throws(NFCReaderError) -> [UInt8] {
+        guard capabilities.supportsISODEP else {
+            throw NFCReaderError(.unsupportedFeature, "the reader \(name) exchanges no ISO-DEP APDUs")
+        }
         try await waitLatency()
         let reply = try state.withLock {
             (state: inout State) throws(NFCReaderError) -> SimulatedFieldReply<[UInt8]> in
@@ -237,6 +250,19 @@ public final class SimulatedReader: NFCReaderDevice {
     }
 
     // MARK: - Helpers
+
+    /// Refuses a frame the reader's capabilities do not pass through: FAST_READ without
+    /// FAST_READ, anything but READ (30h) and WRITE (A2h) without raw commands.
+    private func checkPassesThrough(_ frame: [UInt8]) throws(NFCReaderError) {
+        let kind = SimulatedType2Command(frame: frame)
+        if kind == .fastRead, !capabilities.supportsFastRead {
+            throw NFCReaderError(.unsupportedFeature, "the reader \(name) does not pass FAST_READ through")
+        }
+        if kind != .read, kind != .write, !capabilities.supportsRawCommands {
+            throw NFCReaderError(
+                .unsupportedFeature, "the reader \(name) passes only READ and WRITE through, not \(kind)")
+        }
+    }
 
     private static func checkOpen(_ state: State) throws(NFCReaderError) {
         guard !state.isClosed else { throw NFCReaderError(.readerUnavailable, "the simulated reader is closed") }

@@ -16,6 +16,8 @@ struct SimulatedReaderOptions {
     var secondTag = false
     var latency: Int?
     var corruptEvery: Int?
+    /// The write fault options read so far.
+    var writeFaults = WriteFaultOptions()
     /// The Type 4 options read so far.
     var type4 = SimulatedReaderURL.Type4Settings()
     /// `v1=`, another way to say `version=1`.
@@ -29,10 +31,12 @@ struct SimulatedReaderOptions {
     ]
     /// The keys only `sim:type4` understands.
     static let type4Keys = [
-        "version", "v1", "mle", "mlc", "ndef-size", "read-access", "write-access", "cc-writable",
+        "version", "v1", "mle", "mlc", "ndef-size", "read-access", "write-access", "cc-writable", "nak-status",
     ]
+    /// The keys only Type 2 chips understand.
+    static let type2Keys = ["nak-code", "get-version"]
     /// Every key understood.
-    static let keys = commonKeys + type4Keys
+    static let keys = commonKeys + ["nak-write", "lose-write"] + type2Keys + type4Keys
 
     init(url: String, isType4: Bool) {
         self.url = url
@@ -54,10 +58,14 @@ struct SimulatedReaderOptions {
         guard seen.insert(key).inserted else { throw error("option \"\(key)\" is given twice") }
         let value = try decoded(rawValue, key: key)
         guard !value.isEmpty else { throw error("option \"\(key)\" has no value") }
+        if Self.type2Keys.contains(key), isType4 {
+            throw error("option \"\(key)\" is for Type 2 chips only, not sim:\(SimulatedReaderURL.type4ChipName)")
+        }
+        if Self.type4Keys.contains(key), !isType4 {
+            throw error("option \"\(key)\" is for Type 4 tags only (sim:\(SimulatedReaderURL.type4ChipName))")
+        }
+        if try takeWriteFault(key: key, value: value) { return }
         if Self.type4Keys.contains(key) {
-            guard isType4 else {
-                throw error("option \"\(key)\" is for Type 4 tags only (sim:\(SimulatedReaderURL.type4ChipName))")
-            }
             try takeType4(key: key, value: value)
             return
         }
@@ -92,9 +100,11 @@ struct SimulatedReaderOptions {
                 "\(inFlight != nil ? "in-flight" : "tear") says what the command in flight does when the "
                     + "tag leaves: it needs remove-after=N")
         }
-        return SimulatedField.Faults(
+        var faults = SimulatedField.Faults(
             removeAfterCommands: removeAfter, inFlight: outcome, secondTag: secondTag,
             latencyMilliseconds: latency, corruptEveryNthResponse: corruptEvery)
+        try writeFaults.apply(to: &faults, options: self)
+        return faults
     }
 
     func error(_ reason: String) -> NFCReaderError {

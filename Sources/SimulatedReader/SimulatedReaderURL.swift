@@ -30,6 +30,16 @@ import TagSimulator
 /// - `second-tag=1`: a second tag is in the field.
 /// - `latency-ms=N`: each command takes N ms (at most 60000).
 /// - `corrupt-every=N`: every N-th answer arrives corrupted (N ≥ 1).
+/// - `nak-write=N`: the N-th write (a Type 2 WRITE, a Type 4 UPDATE BINARY; other commands are
+///   not counted) is refused without being carried out
+///   (``TagSimulator/SimulatedField/Faults/nakWrite``): NAK 5h (EEPROM write error), or the
+///   hex digit of `nak-code=H`, for a Type 2 chip; status word `6581` (memory failure), or
+///   `nak-status=HHHH`, for `type4`.
+/// - `lose-write=N`: the N-th write is acknowledged but not stored
+///   (``TagSimulator/SimulatedField/Faults/loseWrite``): only reading back reveals it.
+/// - `get-version=HEX`: a Type 2 chip answers GET_VERSION with these bytes (1 to 64) instead of
+///   its own (``TagSimulator/SimulatedField/Faults/versionAnswer``): a chip outside the
+///   catalogue, or a garbled answer.
 ///
 /// Options of `type4` only (``Type4Settings``; an error for a Type 2 chip):
 /// - `version=1|2|3`: the mapping version of the CC, 1.0, 2.0 (default) or 3.0; `v1=1` is
@@ -179,6 +189,7 @@ public struct SimulatedReaderURL: Sendable, Hashable, CustomStringConvertible {
         if faults.secondTag { items.append("second-tag=1") }
         if let latency = faults.latencyMilliseconds { items.append("latency-ms=\(latency)") }
         if let every = faults.corruptEveryNthResponse { items.append("corrupt-every=\(every)") }
+        items += SimulatedReaderOptions.writeFaultItems(faults, isType4: chip == nil)
         return Self.scheme + name + (items.isEmpty ? "" : "?" + items.joined(separator: "&"))
     }
 

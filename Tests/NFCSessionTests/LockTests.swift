@@ -1,5 +1,6 @@
 import Foundation
 import NDEF
+import SimulatedReader
 import TagMemory
 import TagSimulator
 import Testing
@@ -13,28 +14,28 @@ struct LockTests {
     @Test("T2T 1.1 6.4.4: NTAG215 lock: CC 0F first, dynamic then static lock bits, read back; tag read-only")
     func lockNTAG215() async throws {
         let message = uriMessage(length: 40)
-        let field = makeField([tagHolding(message, chip: .ntag215)])
-        let (_, tag) = try await openTag(field)
-        field.clearLog()
+        let reader = makeReader([tagHolding(message, chip: .ntag215)])
+        let (_, tag) = try await openTag(reader)
+        reader.clearLog()
         let confirmation = try await tag.prepareLock()
-        #expect(field.count(of: .write) == 0)
-        #expect(field.log.map(\.frame) == [[0x3A, 0x00, 0x1F], [0x3A, 0x82, 0x84]])
+        #expect(reader.count(of: .write) == 0)
+        #expect(reader.log.map(\.frame) == [[0x3A, 0x00, 0x1F], [0x3A, 0x82, 0x84]])
         #expect(confirmation.uid == SimulatedType2Tag.defaultUID)
         #expect(confirmation.contentDigest.count == 32)
         #expect(NFCLockConfirmation.normalizedCode(confirmation.code) == confirmation.code)
         #expect(confirmation.messageLength == 40)
         #expect(confirmation.plan.steps.map(\.address) == [3, 0x82, 2])
-        field.clearLog()
+        reader.clearLog()
         try await tag.writeLock(confirmation)
         #expect(
-            field.log.map(\.frame) == [
+            reader.log.map(\.frame) == [
                 [0x3A, 0x00, 0x1F], [0x3A, 0x82, 0x84],
                 [0xA2, 0x03, 0xE1, 0x10, 0x3E, 0x0F],
                 [0xA2, 0x82, 0xFF, 0x00, 0x0F, 0x00],
                 [0xA2, 0x02] + SimulatedType2Tag(chip: .ntag215).bytes[8..<10] + [0xFF, 0xFF],
                 [0x3A, 0x02, 0x03], [0x3A, 0x82, 0x82],
             ])
-        let locked = stored(field.tag(0))
+        let locked = stored(reader.type2Tag)
         #expect(locked.ndefStatus.status == .readOnly)
         #expect(locked.message == message)
         #expect(try await tag.ndefStatus().status == .readOnly)
@@ -43,12 +44,12 @@ struct LockTests {
 
     @Test("A lock write acknowledged but not stored is caught by the read-back, which names the part")
     func silentFailure() async throws {
-        for (index, part) in [(2, "CC write access"), (3, "dynamic lock bits"), (4, "static lock bits")] {
-            let field = makeField([tagHolding(uriMessage(length: 40), chip: .ntag215)])
-            let (_, tag) = try await openTag(field)
+        for (write, part) in [(1, "CC write access"), (2, "dynamic lock bits"), (3, "static lock bits")] {
+            let reader = makeReader([tagHolding(uriMessage(length: 40), chip: .ntag215)])
+            let (_, tag) = try await openTag(reader)
             let confirmation = try await tag.prepareLock()
-            field.clearLog()
-            field.acknowledgeWithoutWriting(afterCommands: index)
+            reader.clearLog()
+            reader.arm(.init(loseWrite: write))
             let error = try #require(await caught { try await tag.writeLock(confirmation) })
             #expect(error.code == .tagUpdateFailure)
             #expect(error.mayBeHalfWritten)
@@ -58,8 +59,8 @@ struct LockTests {
 
     @Test("The same tag and content give the same code; another message gives another code")
     func codeIsStable() async throws {
-        let field = makeField([tagHolding(uriMessage(length: 40), chip: .ntag213)])
-        let (_, tag) = try await openTag(field)
+        let reader = makeReader([tagHolding(uriMessage(length: 40), chip: .ntag213)])
+        let (_, tag) = try await openTag(reader)
         let first = try await tag.prepareLock()
         let second = try await tag.prepareLock()
         #expect(first == second)
@@ -73,68 +74,68 @@ struct LockTests {
 
     @Test("A confirmation for another tag: confirmationMismatch before any command")
     func otherTag() async throws {
-        let field = makeField([tagHolding(uriMessage(length: 40), chip: .ntag215)])
-        let (_, tag) = try await openTag(field)
+        let reader = makeReader([tagHolding(uriMessage(length: 40), chip: .ntag215)])
+        let (_, tag) = try await openTag(reader)
         var confirmation = try await tag.prepareLock()
         confirmation.uid = hex("04 00 00 00 00 00 01")
-        field.clearLog()
+        reader.clearLog()
         #expect(await caught { try await tag.writeLock(confirmation) }?.code == .confirmationMismatch)
-        #expect(field.log.isEmpty)
+        #expect(reader.log.isEmpty)
     }
 
     @Test("Content changed since the confirmation: confirmationMismatch, no WRITE")
     func changedContent() async throws {
-        let field = makeField([tagHolding(uriMessage(length: 40), chip: .ntag215)])
-        let (_, tag) = try await openTag(field)
+        let reader = makeReader([tagHolding(uriMessage(length: 40), chip: .ntag215)])
+        let (_, tag) = try await openTag(reader)
         let confirmation = try await tag.prepareLock()
         try await tag.writeNDEF(uriMessage(length: 40, seed: 9))
-        field.clearLog()
+        reader.clearLog()
         #expect(await caught { try await tag.writeLock(confirmation) }?.code == .confirmationMismatch)
-        #expect(field.count(of: .write) == 0)
-        #expect(stored(field.tag(0)).ndefStatus.status == .readWrite)
+        #expect(reader.count(of: .write) == 0)
+        #expect(stored(reader.type2Tag).ndefStatus.status == .readWrite)
     }
 
     @Test("A wrong or malformed code: confirmationMismatch, no WRITE; the right code locks")
     func codes() async throws {
-        let field = makeField([tagHolding(uriMessage(length: 40), chip: .ntag216)])
-        let (_, tag) = try await openTag(field)
+        let reader = makeReader([tagHolding(uriMessage(length: 40), chip: .ntag216)])
+        let (_, tag) = try await openTag(reader)
         let confirmation = try await tag.prepareLock()
         let digits = confirmation.code.filter(\.isNumber)
         let wrong = String(digits.dropLast()) + (digits.last == "0" ? "1" : "0")
-        field.clearLog()
+        reader.clearLog()
         for code in [wrong, "12345", "abc-def", ""] {
             #expect(await caught { try await tag.writeLock(code: code) }?.code == .confirmationMismatch)
         }
-        #expect(field.count(of: .write) == 0)
+        #expect(reader.count(of: .write) == 0)
         try await tag.writeLock(code: " " + digits + " ")
-        #expect(stored(field.tag(0)).ndefStatus.status == .readOnly)
+        #expect(stored(reader.type2Tag).ndefStatus.status == .readOnly)
     }
 
     @Test("An already locked tag: tagNotWritable, no WRITE")
     func alreadyLocked() async throws {
-        let field = makeField([tagHolding(uriMessage(length: 40), chip: .ntag213)])
-        let (_, tag) = try await openTag(field)
+        let reader = makeReader([tagHolding(uriMessage(length: 40), chip: .ntag213)])
+        let (_, tag) = try await openTag(reader)
         try await tag.writeLock(try await tag.prepareLock())
-        field.clearLog()
+        reader.clearLog()
         #expect(await caught { _ = try await tag.prepareLock() }?.code == .tagNotWritable)
         #expect(await caught { try await tag.writeLock(code: "000-000") }?.code == .tagNotWritable)
-        #expect(field.count(of: .write) == 0)
+        #expect(reader.count(of: .write) == 0)
     }
 
     @Test("NTAG213/215/216 8.5.7: CFGLCK is set last when asked; CFG1 reads back with bit 6")
     func configurationLock() async throws {
-        let field = makeField([tagHolding(uriMessage(length: 20), chip: .ntag215)])
-        let (_, tag) = try await openTag(field)
+        let reader = makeReader([tagHolding(uriMessage(length: 20), chip: .ntag215)])
+        let (_, tag) = try await openTag(reader)
         let confirmation = try await tag.prepareLock(options: Type2LockOptions(locksConfiguration: true))
         try await tag.writeLock(confirmation)
-        #expect(stored(field.tag(0)).configuration?.isConfigurationLocked == true)
+        #expect(stored(reader.type2Tag).configuration?.isConfigurationLocked == true)
         #expect(try await tag.passwordStatus().isConfigurationLocked == true)
     }
 
     @Test("The confirmation is JSON with hex UID and digest, and decodes to an equal value")
     func codable() async throws {
-        let field = makeField([tagHolding(uriMessage(length: 40), chip: .ntag215)])
-        let (_, tag) = try await openTag(field)
+        let reader = makeReader([tagHolding(uriMessage(length: 40), chip: .ntag215)])
+        let (_, tag) = try await openTag(reader)
         let confirmation = try await tag.prepareLock()
         let json = try JSONEncoder().encode(confirmation)
         let text = String(decoding: json, as: UTF8.self)

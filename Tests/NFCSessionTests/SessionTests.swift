@@ -1,5 +1,6 @@
 import NDEF
 import NFCSession
+import SimulatedReader
 import TagMemory
 import TagSimulator
 import Testing
@@ -10,20 +11,20 @@ struct SessionTests {
 
     @Test("An empty field until the timeout: timeout, after waitingForTag was reported once")
     func timeout() async throws {
-        let field = makeField([])
+        let reader = makeReader([])
         let recorder = EventRecorder()
-        let session = NFCTagReaderSession(reader: field, options: Self.fast, eventHandler: recorder.handler)
+        let session = NFCTagReaderSession(reader: reader, options: Self.fast, eventHandler: recorder.handler)
         let clock = ContinuousClock()
         let start = clock.now
         #expect(await caught { _ = try await session.nextTag(timeout: .milliseconds(50)) }?.code == .timeout)
         #expect(start.duration(to: clock.now) >= .milliseconds(50))
-        #expect(recorder.all == [.began(readerName: "test:type2"), .waitingForTag])
+        #expect(recorder.all == [.began(readerName: reader.name), .waitingForTag])
     }
 
     @Test("Cancelling the task that waits for a tag: cancelled")
     func cancellation() async throws {
-        let field = makeField([])
-        let session = NFCTagReaderSession(reader: field, options: Self.fast)
+        let reader = makeReader([])
+        let session = NFCTagReaderSession(reader: reader, options: Self.fast)
         let waiting = Task { await caught { _ = try await session.nextTag() } }
         try await Task.sleep(for: .milliseconds(20))
         waiting.cancel()
@@ -32,20 +33,20 @@ struct SessionTests {
 
     @Test("A tag arriving while the session polls is handed out; events tell the story")
     func arrival() async throws {
-        let field = makeField([])
+        let reader = makeReader([])
         let recorder = EventRecorder()
-        let session = NFCTagReaderSession(reader: field, options: Self.fast, eventHandler: recorder.handler)
+        let session = NFCTagReaderSession(reader: reader, options: Self.fast, eventHandler: recorder.handler)
         let waiting = Task { try await session.nextTag(timeout: .seconds(2)) }
         try await Task.sleep(for: .milliseconds(20))
-        field.insert(SimulatedType2Tag(chip: .ntag216))
+        reader.insert(SimulatedType2Tag(chip: .ntag216))
         let tag = try await waiting.value
         #expect(tag.identifier == SimulatedType2Tag.defaultUID)
-        field.remove(0)
+        reader.remove(uid: SimulatedType2Tag.defaultUID)
         try await session.waitForRemoval(of: tag, timeout: .seconds(1))
         let target = tag.targetInfo
         #expect(
             recorder.all == [
-                .began(readerName: "test:type2"), .waitingForTag, .tagDetected(target, chip: "NTAG216"),
+                .began(readerName: reader.name), .waitingForTag, .tagDetected(target, chip: "NTAG216"),
                 .tagRemoved(target),
             ])
         #expect(tag.targetInfo.uidDescription == "04:51:7C:A2:4B:35:80")
@@ -53,8 +54,8 @@ struct SessionTests {
 
     @Test("invalidateAfterFirstRead hands out one tag; invalidate() makes the tags unusable and ends the events")
     func invalidation() async throws {
-        let field = makeField([SimulatedType2Tag(chip: .ntag213)])
-        let session = NFCTagReaderSession(reader: field, options: .init(invalidateAfterFirstRead: true))
+        let reader = makeReader([SimulatedType2Tag(chip: .ntag213)])
+        let session = NFCTagReaderSession(reader: reader, options: .init(invalidateAfterFirstRead: true))
         guard case .miFare(let tag) = try await session.nextTag(timeout: .seconds(1)) else {
             Issue.record("no tag")
             return
@@ -63,9 +64,9 @@ struct SessionTests {
         #expect(try await tag.ndefStatus().status == .readWrite)
         await session.invalidate()
         #expect(session.isInvalidated)
-        field.clearLog()
+        reader.clearLog()
         #expect(await caught { _ = try await tag.readNDEF() }?.code == .cancelled)
-        #expect(field.log.isEmpty)
+        #expect(reader.log.isEmpty)
         var events: [NFCSessionEvent] = []
         for await event in session.events { events.append(event) }
         #expect(events.last == .invalidated)
@@ -73,9 +74,9 @@ struct SessionTests {
 
     @Test("Operations on one tag run one after the other, even when called at once")
     func serialOperations() async throws {
-        let field = makeField([tagHolding(uriMessage(length: 100), chip: .ntag215)])
-        let (_, tag) = try await openTag(field)
-        field.clearLog()
+        let reader = makeReader([tagHolding(uriMessage(length: 100), chip: .ntag215)])
+        let (_, tag) = try await openTag(reader)
+        reader.clearLog()
         async let first = tag.readNDEF()
         async let second = tag.writeNDEF(uriMessage(length: 90, seed: 4))
         async let third = tag.readNDEF()
@@ -84,11 +85,11 @@ struct SessionTests {
         #expect(results.2.records.count == 1)
         // Commands never interleave: the write's WRITEs are contiguous, and the reads are one
         // FAST_READ each (pages 0-31) before or after the write's five reads.
-        let kinds = field.log.map(\.kind)
+        let kinds = reader.log.map(\.kind)
         let writes = kinds.indices.filter { kinds[$0] == .write }
         #expect(writes.count >= 23)
         #expect(writes.last.map { $0 - writes[0] + 1 } == writes.count)
         #expect(kinds.count == writes.count + 3 + 2)
-        #expect(stored(field.tag(0)).message == uriMessage(length: 90, seed: 4))
+        #expect(stored(reader.type2Tag).message == uriMessage(length: 90, seed: 4))
     }
 }

@@ -1,5 +1,6 @@
 import NDEF
 import NFCSession
+import SimulatedReader
 import TagMemory
 import TagSimulator
 import Testing
@@ -35,12 +36,12 @@ struct TearingTests {
     /// The commands an uninterrupted write of `testCase` sends after identification, and the index
     /// of its first WRITE.
     func cleanRun(_ testCase: TearingCase) async throws -> (total: Int, firstWrite: Int, writes: Int) {
-        let field = makeField([tagHolding(testCase.old, chip: testCase.chip)])
-        let (_, tag) = try await openTag(field)
-        field.clearLog()
+        let reader = makeReader([tagHolding(testCase.old, chip: testCase.chip)])
+        let (_, tag) = try await openTag(reader)
+        reader.clearLog()
         try await tag.writeNDEF(testCase.new)
-        let log = field.log
-        return (log.count, log.firstIndex { $0.kind == .write } ?? log.count, field.count(of: .write))
+        let log = reader.log
+        return (log.count, log.firstIndex { $0.kind == .write } ?? log.count, reader.count(of: .write))
     }
 
     /// What a fresh reader finds: the old message, an empty one, or the new one; nil for anything else.
@@ -58,33 +59,33 @@ struct TearingTests {
     /// the clean run, and none when the new message is already complete.
     @Test(
         "T2T 1.1 6.4.3: a write torn at any command leaves old, empty or new; resume completes",
-        arguments: writeCases, InFlightOutcome.allCases)
-    func ndefWrite(testCase: TearingCase, outcome: InFlightOutcome) async throws {
+        arguments: writeCases, SimulatedField.InFlightOutcome.allCases)
+    func ndefWrite(testCase: TearingCase, outcome: SimulatedField.InFlightOutcome) async throws {
         let clean = try await cleanRun(testCase)
         let original = tagHolding(testCase.old, chip: testCase.chip)
         for index in 0..<clean.total {
-            let field = makeField([original])
-            let (session, tag) = try await openTag(field)
-            field.clearLog()
-            field.removeTag(afterCommands: index, inFlight: outcome)
+            let reader = makeReader([original])
+            let (session, tag) = try await openTag(reader)
+            reader.clearLog()
+            reader.arm(.init(removeAfterCommands: index + 1, inFlight: outcome))
             let error = await caught { try await tag.writeNDEF(testCase.new) }
             #expect(error?.code == .tagConnectionLost, "command \(index)")
             #expect(error?.mayBeHalfWritten == (index >= clean.firstWrite), "command \(index)")
-            let after = stored(field.tag(0))
+            let after = stored(reader.type2Tag)
             let found = state(after, testCase)
             #expect(found != nil, "command \(index) \(outcome): \(after.problem?.description ?? "other message")")
             if index < clean.firstWrite { #expect(after.bytes == original.bytes, "command \(index)") }
 
-            field.putBack(0)
+            reader.putBack()
             guard case .miFare(let again) = try await session.nextTag(timeout: .seconds(1)) else {
                 Issue.record("no tag")
                 return
             }
-            field.clearLog()
+            reader.clearLog()
             try await again.resumeWrite(testCase.new)
-            #expect(stored(field.tag(0)).message == testCase.new, "command \(index)")
-            #expect(field.count(of: .write) <= clean.writes, "command \(index)")
-            if found == "new" { #expect(field.count(of: .write) == 0, "command \(index)") }
+            #expect(stored(reader.type2Tag).message == testCase.new, "command \(index)")
+            #expect(reader.count(of: .write) <= clean.writes, "command \(index)")
+            if found == "new" { #expect(reader.count(of: .write) == 0, "command \(index)") }
         }
     }
 
@@ -113,41 +114,41 @@ struct TearingTests {
     /// read-only (the CC write landed), as the status query says; locking again completes it.
     @Test(
         "T2T 1.1 6.4.4, NTAG213/215/216 8.5: a torn lock leaves writable or read-only; locking again completes",
-        arguments: lockChips, InFlightOutcome.allCases)
-    func lock(chip: Type2Chip, outcome: InFlightOutcome) async throws {
+        arguments: lockChips, SimulatedField.InFlightOutcome.allCases)
+    func lock(chip: Type2Chip, outcome: SimulatedField.InFlightOutcome) async throws {
         let message = uriMessage(length: 40)
         let original = tagHolding(message, chip: chip)
-        let cleanField = makeField([original])
-        let (_, cleanTag) = try await openTag(cleanField)
+        let cleanReader = makeReader([original])
+        let (_, cleanTag) = try await openTag(cleanReader)
         let confirmation = try await cleanTag.prepareLock()
-        cleanField.clearLog()
+        cleanReader.clearLog()
         try await cleanTag.writeLock(confirmation)
-        let total = cleanField.log.count
-        let firstWrite = cleanField.log.firstIndex { $0.kind == .write } ?? total
-        let lastWrite = cleanField.log.lastIndex { $0.kind == .write } ?? total
-        #expect(stored(cleanField.tag(0)).ndefStatus.status == .readOnly)
+        let total = cleanReader.log.count
+        let firstWrite = cleanReader.log.firstIndex { $0.kind == .write } ?? total
+        let lastWrite = cleanReader.log.lastIndex { $0.kind == .write } ?? total
+        #expect(stored(cleanReader.type2Tag).ndefStatus.status == .readOnly)
 
         for index in 0..<total {
-            let field = makeField([original])
-            let (session, tag) = try await openTag(field)
-            field.removeTag(afterCommands: index, inFlight: outcome)
+            let reader = makeReader([original])
+            let (session, tag) = try await openTag(reader)
+            reader.arm(.init(removeAfterCommands: index + 1, inFlight: outcome))
             let error = await caught { try await tag.writeLock(confirmation) }
             #expect(error?.code == .tagConnectionLost, "command \(index)")
             #expect(error?.mayBeHalfWritten == (index >= firstWrite), "command \(index)")
-            let after = stored(field.tag(0))
+            let after = stored(reader.type2Tag)
             #expect(after.message == message, "command \(index)")
             let status = after.ndefStatus.status
             if status == .readWrite { #expect(after.bytes == original.bytes, "command \(index)") }
             #expect(status == .readWrite || status == .readOnly)
 
-            field.putBack(0)
+            reader.putBack()
             guard case .miFare(let again) = try await session.nextTag(timeout: .seconds(1)) else { return }
             #expect(try await again.ndefStatus().status == status, "command \(index)")
             if status == .readWrite {
                 try await again.writeLock(confirmation)
             } else if try after.lockPlan().steps.isEmpty {
                 // Only the read-back was interrupted, or the last WRITE completed: the lock is complete.
-                #expect(index > lastWrite || index == lastWrite && outcome == .complete, "command \(index)")
+                #expect(index > lastWrite || index == lastWrite && outcome == .completes, "command \(index)")
             } else {
                 // The CC already says read-only: the rest of the lock gets a new confirmation; the old
                 // one no longer matches.
@@ -156,7 +157,7 @@ struct TearingTests {
                 #expect(rest.plan.steps.count < confirmation.plan.steps.count)
                 try await again.writeLock(rest)
             }
-            let locked = stored(field.tag(0))
+            let locked = stored(reader.type2Tag)
             #expect(locked.ndefStatus.status == .readOnly)
             #expect(try locked.lockPlan().steps.isEmpty, "command \(index): lock bits missing")
             #expect(await caught { _ = try await again.prepareLock() }?.code == .tagNotWritable)
@@ -167,29 +168,29 @@ struct TearingTests {
     /// new password and PACK (AUTH0 is written last); setting it again, or authenticating, completes.
     @Test(
         "NTAG213/215/216 8.8: a torn password set leaves the tag unprotected or protected by the new password",
-        arguments: lockChips, InFlightOutcome.allCases)
-    func password(chip: Type2Chip, outcome: InFlightOutcome) async throws {
+        arguments: lockChips, SimulatedField.InFlightOutcome.allCases)
+    func password(chip: Type2Chip, outcome: SimulatedField.InFlightOutcome) async throws {
         let settings = Type2PasswordSettings(
             password: hex("AA BB CC DD"), passwordAcknowledge: hex("12 34"), authenticationLimit: 3)
         let original = tagHolding(uriMessage(length: 20), chip: chip)
-        let cleanField = makeField([original])
-        let (_, cleanTag) = try await openTag(cleanField)
-        cleanField.clearLog()
+        let cleanReader = makeReader([original])
+        let (_, cleanTag) = try await openTag(cleanReader)
+        cleanReader.clearLog()
         try await cleanTag.setPassword(settings)
-        let total = cleanField.log.count
+        let total = cleanReader.log.count
         #expect(
-            cleanField.log.map(\.kind) == [
+            cleanReader.log.map(\.kind) == [
                 .fastRead, .write, .write, .write, .write, .passwordAuthentication, .fastRead,
             ])
 
         for index in 0..<total {
-            let field = makeField([original])
-            let (session, tag) = try await openTag(field)
-            field.removeTag(afterCommands: index, inFlight: outcome)
+            let reader = makeReader([original])
+            let (session, tag) = try await openTag(reader)
+            reader.arm(.init(removeAfterCommands: index + 1, inFlight: outcome))
             let error = await caught { try await tag.setPassword(settings) }
             #expect(error?.code == .tagConnectionLost, "command \(index)")
-            let configuration = try #require(stored(field.tag(0)).configuration)
-            field.putBack(0)
+            let configuration = try #require(stored(reader.type2Tag).configuration)
+            reader.putBack()
             guard case .miFare(let again) = try await session.nextTag(timeout: .seconds(1)) else { return }
             if configuration.firstProtectedPage == nil {
                 #expect(try await again.passwordStatus().protection == .off, "command \(index)")
@@ -200,8 +201,8 @@ struct TearingTests {
                 let pack = try await again.authenticate(password: settings.password, expectedAcknowledge: hex("12 34"))
                 #expect(pack == hex("12 34"), "command \(index)")
             }
-            #expect(field.tag(0).failedAuthenticationCount == 0)
-            let final = try #require(stored(field.tag(0)).configuration)
+            #expect(reader.type2Tag.failedAuthenticationCount == 0)
+            let final = try #require(stored(reader.type2Tag).configuration)
             #expect(final.firstProtectedPage == 4)
             #expect(final.password == settings.password)
             #expect(final.authenticationLimit == 3)

@@ -1,29 +1,22 @@
 import NDEF
 import NFCSession
+import SimulatedReader
 import TagMemory
+import TagSimulator
 import Testing
 
 @Suite("NDEF on Type 4 tags")
 struct Type4Tests {
-    /// Opens a session on `reader` and returns its ISO-DEP tag.
-    func open(_ reader: TestType4Reader) async throws -> NFCISO7816Tag {
-        let session = NFCTagReaderSession(reader: reader)
-        guard case .iso7816(let tag) = try await session.nextTag(timeout: .seconds(1)) else {
-            Issue.record("not an ISO-DEP tag")
-            throw NFCReaderError(.tagNotSupported, "not ISO-DEP")
-        }
-        return tag
-    }
-
     @Test("T4T 3.0 5.5.2-5.5.6: readNDEF of a 100-byte message: 7 APDUs, reads of at most MLe (59) bytes")
     func read() async throws {
         let message = uriMessage(length: 100)
-        let reader = makeType4Field(.standard(message: encoded(message)))
-        let tag = try await open(reader)
+        let reader = makeType4Reader(try type4Tag(message: message))
+        let (_, tag) = try await openType4Tag(reader)
+        // ISO/IEC 14443-4 5.2.7: ATS 06 77 77 71 02 80, T0 77 announces TA, TB, TC; historical byte 80.
         #expect(tag.historicalBytes == [0x80])
         #expect(try await tag.readNDEF() == message)
         #expect(
-            reader.log == [
+            reader.apdus == [
                 hex("00 A4 04 00 07 D2 76 00 00 85 01 01 00"), hex("00 A4 00 0C 02 E1 03"), hex("00 B0 00 00 0F"),
                 hex("00 A4 00 0C 02 E1 04"), hex("00 B0 00 00 02"), hex("00 B0 00 02 3B"), hex("00 B0 00 3D 29"),
             ])
@@ -31,9 +24,9 @@ struct Type4Tests {
 
     @Test("T4T 3.0 5.1.2: status from the CC: read/write, capacity 253; write access FF: read-only")
     func status() async throws {
-        let tag = try await open(makeType4Field(.standard()))
+        let (_, tag) = try await openType4Tag(makeType4Reader(try type4Tag()))
         #expect(try await tag.ndefStatus() == NDEFTagStatus(status: .readWrite, capacity: 253))
-        let locked = try await open(makeType4Field(.standard(writeAccess: 0xFF)))
+        let (_, locked) = try await openType4Tag(makeType4Reader(try type4Tag(writeAccess: .none)))
         #expect(try await locked.queryNDEFStatus() == (.readOnly, 253))
         #expect(await caught { _ = try await tag.readNDEF() }?.code == .zeroLengthMessage)
     }
@@ -41,28 +34,28 @@ struct Type4Tests {
     @Test("T4T 3.0 5.5.7: write over NLEN 0: message in MLc (52) pieces, NLEN last, then read back")
     func write() async throws {
         let message = uriMessage(length: 100)
-        let reader = makeType4Field(.standard())
-        let tag = try await open(reader)
+        let reader = makeType4Reader(try type4Tag())
+        let (_, tag) = try await openType4Tag(reader)
         reader.clearLog()
         try await tag.writeNDEF(message)
-        let updates = reader.log.filter { $0[1] == 0xD6 }
+        let updates = reader.apdus.filter { $0[1] == 0xD6 }
         #expect(
             updates.map { Array($0.prefix(5)) } == [
                 hex("00 D6 00 02 34"), hex("00 D6 00 36 30"), hex("00 D6 00 00 02"),
             ])
         #expect(updates.last == hex("00 D6 00 00 02 00 64"))
-        #expect(reader.card.messageBytes == encoded(message))
+        #expect(reader.type4Tag?.storedMessageBytes == encoded(message))
         #expect(try await tag.readNDEF() == message)
     }
 
     @Test("Checks before any UPDATE BINARY: read-only, too long, no records")
     func refusals() async throws {
-        let locked = makeType4Field(.standard(writeAccess: 0xFF))
-        let lockedTag = try await open(locked)
+        let locked = makeType4Reader(try type4Tag(writeAccess: .none))
+        let (_, lockedTag) = try await openType4Tag(locked)
         #expect(await caught { try await lockedTag.writeNDEF(uriMessage(length: 10)) }?.code == .tagNotWritable)
         #expect(locked.updateCount == 0)
-        let small = makeType4Field(.standard(size: 50))
-        let smallTag = try await open(small)
+        let small = makeType4Reader(try type4Tag(size: 50))
+        let (_, smallTag) = try await openType4Tag(small)
         let error = await caught { try await smallTag.writeNDEF(uriMessage(length: 60)) }
         #expect(error?.code == .tagSizeTooSmall)
         #expect(error?.capacity == 48)
@@ -75,48 +68,76 @@ struct Type4Tests {
 
     @Test("An ISO-DEP tag through a reader without ISO-DEP is reported as not supported and left alone")
     func noISODEP() async throws {
-        let reader = makeType4Field(.standard(), supportsISODEP: false)
+        let reader = makeType4Reader(try type4Tag(), supportsISODEP: false)
         let recorder = EventRecorder()
         let session = NFCTagReaderSession(
             reader: reader, options: .init(pollInterval: .milliseconds(5)), eventHandler: recorder.handler)
         #expect(await caught { _ = try await session.nextTag(timeout: .milliseconds(30)) }?.code == .timeout)
         let target = try #require(try await reader.pollTargets().first)
-        #expect(recorder.all == [.began(readerName: "test:type4"), .tagNotSupported(target)])
+        #expect(recorder.all == [.began(readerName: reader.name), .tagNotSupported(target)])
         #expect(reader.log.isEmpty)
     }
 
     @Test("T4T 3.0 5.5.2: a version 1.0 tag answers the D2760000850100 application identifier")
     func versionOne() async throws {
-        var card = TestType4Card.standard(message: encoded(uriMessage(length: 20)))
-        card.applicationVersion = 1
-        card.capabilityContainer[2] = 0x10
-        let reader = makeType4Field(card)
-        let tag = try await open(reader)
+        let reader = makeType4Reader(try type4Tag(message: uriMessage(length: 20), version: 0x10))
+        let (_, tag) = try await openType4Tag(reader)
         #expect(try await tag.readNDEF() == uriMessage(length: 20))
-        #expect(reader.log[1] == hex("00 A4 04 00 07 D2 76 00 00 85 01 00"))
-        #expect(reader.log[2] == hex("00 A4 00 00 02 E1 03"))
+        // The version 2 identifier is refused (6A82), then the version 1 one is selected.
+        #expect(reader.apdus[0] == hex("00 A4 04 00 07 D2 76 00 00 85 01 01 00"))
+        #expect(reader.apdus[1] == hex("00 A4 04 00 07 D2 76 00 00 85 01 00"))
+        #expect(reader.apdus[2] == hex("00 A4 00 00 02 E1 03"))
     }
 
     @Test(
-        "T4T 3.0 5.5.7: a write interrupted at every APDU leaves old, empty or new; resume completes",
-        arguments: [true, false])
-    func interrupted(completes: Bool) async throws {
-        let old = encoded(uriMessage(length: 70, seed: 1))
-        let new = uriMessage(length: 120, seed: 2)
-        let clean = makeType4Field(.standard(message: old))
-        try await open(clean).writeNDEF(new)
-        let total = clean.log.count
-        for index in 0..<total {
-            let reader = makeType4Field(.standard(message: old))
-            let tag = try await open(reader)
-            reader.clearLog()
-            reader.removeCard(afterCommands: index, completes: completes)
-            #expect(await caught { try await tag.writeNDEF(new) }?.code == .tagConnectionLost, "APDU \(index)")
-            let found = reader.card.messageBytes
-            #expect(found == nil || found == old || found == encoded(new), "APDU \(index)")
-            reader.putBack()
-            try await tag.resumeWrite(new)
-            #expect(reader.card.messageBytes == encoded(new))
-        }
+        "T4T 3.0 5.5.7: an UPDATE BINARY answered 6581 is tagUpdateFailure; one answered 9000 but not stored fails the read-back"
+    )
+    func writeFailures() async throws {
+        let message = uriMessage(length: 100)
+        let refused = makeType4Reader(try type4Tag())
+        let (_, refusedTag) = try await openType4Tag(refused)
+        refused.arm(.init(nakWrite: 2))
+        let error = try #require(await caught { try await refusedTag.writeNDEF(message) })
+        #expect(error.code == .tagUpdateFailure)
+        #expect(error.mayBeHalfWritten)
+        #expect(refused.type4Tag?.storedMessageBytes == nil)
+        try await refusedTag.resumeWrite(message)
+        #expect(refused.type4Tag?.storedMessageBytes == encoded(message))
+
+        let lost = makeType4Reader(try type4Tag())
+        let (_, lostTag) = try await openType4Tag(lost)
+        lost.arm(.init(loseWrite: 1))
+        let readBack = try #require(await caught { try await lostTag.writeNDEF(message) })
+        #expect(readBack.code == .tagUpdateFailure)
+        #expect(readBack.reason.contains("reads back differently"))
+        try await lostTag.resumeWrite(message)
+        #expect(lost.type4Tag?.storedMessageBytes == encoded(message))
+    }
+
+    @Test("A tag that left and came back is activated again before the next APDU: the same tag object resumes")
+    func reactivation() async throws {
+        let message = uriMessage(length: 120)
+        let reader = makeType4Reader(try type4Tag())
+        let (_, tag) = try await openType4Tag(reader)
+        reader.arm(.init(removeAfterCommands: 6))
+        #expect(await caught { try await tag.writeNDEF(message) }?.code == .tagConnectionLost)
+        reader.putBack()
+        let selects = reader.selectCount
+        try await tag.resumeWrite(message)
+        #expect(reader.selectCount == selects + 1)
+        #expect(reader.type4Tag?.storedMessageBytes == encoded(message))
+    }
+
+    @Test("format() of a Type 4 tag empties its NDEF file (NLEN 0), as erase() does; read-only: tagNotWritable")
+    func format() async throws {
+        let reader = makeType4Reader(try type4Tag(message: uriMessage(length: 40)))
+        let (_, tag) = try await openType4Tag(reader)
+        reader.clearLog()
+        try await tag.format()
+        #expect(reader.apdus.filter { $0[1] == 0xD6 } == [hex("00 D6 00 00 02 00 00")])
+        #expect(reader.type4Tag?.storedMessageBytes == nil)
+        #expect(await caught { _ = try await tag.readNDEF() }?.code == .zeroLengthMessage)
+        let (_, locked) = try await openType4Tag(makeType4Reader(try type4Tag(writeAccess: .none)))
+        #expect(await caught { try await locked.format() }?.code == .tagNotWritable)
     }
 }

@@ -1,5 +1,6 @@
 import NDEF
 import NFCSession
+import SimulatedReader
 import TagMemory
 import TagSimulator
 import Testing
@@ -25,8 +26,8 @@ struct WriteTests {
     func exactSequenceNTAG215() async throws {
         let message = uriMessage(length: 100)
         let bytes = encoded(message)
-        let field = makeField([SimulatedType2Tag(chip: .ntag215)])
-        let (_, tag) = try await openTag(field)
+        let reader = makeReader([SimulatedType2Tag(chip: .ntag215)])
+        let (_, tag) = try await openTag(reader)
         try await tag.writeNDEF(message)
 
         var expected: [[UInt8]] = [[0x60], [0x3A, 0x00, 0x1F], [0x3A, 0x82, 0x84]]
@@ -41,56 +42,60 @@ struct WriteTests {
         for index in 1..<26 { expected.append([0xA2, UInt8(4 + index)] + pages[index]) }
         expected.append([0xA2, 0x04] + pages[0])
         expected.append([0x3A, 0x04, 0x1D])
-        #expect(field.log.map(\.frame) == expected)
-        #expect(field.log.count == 31)
-        #expect(field.count(of: .write) == 27)
-        #expect(field.selectCount == 1)
+        #expect(reader.log.map(\.frame) == expected)
+        #expect(reader.log.count == 31)
+        #expect(reader.count(of: .write) == 27)
+        #expect(reader.selectCount == 1)
         #expect(await tag.commandsSent == 30)
-        #expect(stored(field.tag(0)).message == message)
+        #expect(stored(reader.type2Tag).message == message)
     }
 
     @Test(
         "NTAG213/215/216 9.3: a NAK during the writes is tagUpdateFailure, half-written after a first ACK or NAK 5h",
-        arguments: [(2, UInt8(0x0), false), (12, 0x0, true), (2, 0x5, true)])
-    func nakDuringWrite(index: Int, code: UInt8, halfWritten: Bool) async throws {
+        arguments: [(1, UInt8(0x0), false), (11, 0x0, true), (1, 0x5, true)])
+    func nakDuringWrite(write: Int, code: UInt8, halfWritten: Bool) async throws {
         let message = uriMessage(length: 100)
-        let field = makeField([SimulatedType2Tag(chip: .ntag215)])
-        let (_, tag) = try await openTag(field)
-        field.clearLog()
-        field.answerNak(afterCommands: index, code: code)
+        let reader = makeReader([SimulatedType2Tag(chip: .ntag215)])
+        let (_, tag) = try await openTag(reader)
+        reader.clearLog()
+        reader.arm(.init(nakWrite: write, nakCode: code))
         let error = try #require(await caught { try await tag.writeNDEF(message) })
         #expect(error.code == .tagUpdateFailure)
         #expect(error.mayBeHalfWritten == halfWritten)
-        #expect(field.log.count == index + 1)
-        #expect(stored(field.tag(0)).problem == nil)
+        // The two FAST_READs of the checks, then the WRITEs up to the refused one, which was last.
+        #expect(reader.log.count == 2 + write)
+        #expect(reader.log.filter { $0.kind == .write }.count == write)
+        #expect(reader.log.last?.fate == .writeRefused)
+        #expect(stored(reader.type2Tag).problem == nil)
         // The tag went to IDLE; it is selected again and the write resumed.
-        let selects = field.selectCount
+        let selects = reader.selectCount
         try await tag.resumeWrite(message)
-        #expect(field.selectCount == selects + 1)
-        #expect(stored(field.tag(0)).message == message)
+        #expect(reader.selectCount == selects + 1)
+        #expect(stored(reader.type2Tag).message == message)
     }
 
     @Test("T2T 1.1 6.4.3: a WRITE acknowledged but not stored is caught by the read-back: tagUpdateFailure")
     func silentWriteFailure() async throws {
         let message = uriMessage(length: 100)
-        let field = makeField([SimulatedType2Tag(chip: .ntag215)])
-        let (_, tag) = try await openTag(field)
-        field.clearLog()
-        field.acknowledgeWithoutWriting(afterCommands: 10)
+        let reader = makeReader([SimulatedType2Tag(chip: .ntag215)])
+        let (_, tag) = try await openTag(reader)
+        reader.clearLog()
+        reader.arm(.init(loseWrite: 9))
         let error = try #require(await caught { try await tag.writeNDEF(message) })
         #expect(error.code == .tagUpdateFailure)
         #expect(error.mayBeHalfWritten)
-        // Command 10 is the 9th WRITE: page 12 (after the staged page 4 and pages 5-11).
+        // The 9th WRITE is page 12 (after the staged page 4 and pages 5-11).
         #expect(error.reason.hasPrefix("page 12 reads"))
         try await tag.resumeWrite(message)
-        #expect(stored(field.tag(0)).message == message)
+        #expect(stored(reader.type2Tag).message == message)
     }
 
     @Test("A GET_VERSION outside the catalogue: the tag is handled by its CC alone, with READ, and written")
     func unknownChip() async throws {
         let old = uriMessage(length: 150)
-        let field = makeField([tagHolding(old, chip: .ntag216)], versionAnswer: hex("00 04 04 05 02 01 13 03"))
-        let (_, tag) = try await openTag(field)
+        let reader = makeReader(
+            [tagHolding(old, chip: .ntag216)], faults: .init(versionAnswer: hex("00 04 04 05 02 01 13 03")))
+        let (_, tag) = try await openTag(reader)
         #expect(tag.chip == nil)
         #expect(tag.identification.version == hex("00 04 04 05 02 01 13 03"))
         #expect(try await tag.readNDEF() == old)
@@ -98,21 +103,21 @@ struct WriteTests {
         #expect(status == NDEFTagStatus(status: .readWrite, capacity: 868))
         let new = uriMessage(length: 300, seed: 3)
         try await tag.writeNDEF(new)
-        #expect(stored(field.tag(0)).message == new)
-        #expect(field.count(of: .fastRead) == 0)
+        #expect(stored(reader.type2Tag).message == new)
+        #expect(reader.count(of: .fastRead) == 0)
         #expect(await caught { try await tag.format() }?.code == .tagNotSupported)
     }
 
     @Test("T2T 1.1 6.4.3: a message that does not fit: tagSizeTooSmall with capacity and size, no WRITE")
     func tooLong() async throws {
-        let field = makeField([SimulatedType2Tag(chip: .ntag213)])
-        let (_, tag) = try await openTag(field)
+        let reader = makeReader([SimulatedType2Tag(chip: .ntag213)])
+        let (_, tag) = try await openTag(reader)
         let error = try #require(await caught { try await tag.writeNDEF(uriMessage(length: 200)) })
         #expect(error.code == .tagSizeTooSmall)
         #expect(error.capacity == 137)
         #expect(error.neededSize == 200)
         #expect(!error.mayBeHalfWritten)
-        #expect(field.count(of: .write) == 0)
+        #expect(reader.count(of: .write) == 0)
     }
 
     @Test("T2T 1.1 6.3.3 and 2.2: a read-only tag (CC write access Fh, lock bits) is tagNotWritable, no WRITE")
@@ -122,92 +127,94 @@ struct WriteTests {
         var dynamic = SimulatedType2Tag.factoryImage(chip: .ntag215)
         dynamic[0x82 * 4] = 0x01
         for tagImage in [image, dynamic] {
-            let field = makeField([SimulatedType2Tag(chip: .ntag215, image: tagImage)])
-            let (_, tag) = try await openTag(field)
+            let reader = makeReader([SimulatedType2Tag(chip: .ntag215, image: tagImage)])
+            let (_, tag) = try await openTag(reader)
             let error = await caught { try await tag.writeNDEF(uriMessage(length: 20)) }
             #expect(error?.code == .tagNotWritable)
-            #expect(field.count(of: .write) == 0)
+            #expect(reader.count(of: .write) == 0)
         }
     }
 
     @Test("NDEF 1.0 3.3: a message without records is zeroLengthMessage before any command")
     func zeroLength() async throws {
-        let field = makeField([SimulatedType2Tag(chip: .ntag215)])
-        let (_, tag) = try await openTag(field)
-        field.clearLog()
+        let reader = makeReader([SimulatedType2Tag(chip: .ntag215)])
+        let (_, tag) = try await openTag(reader)
+        reader.clearLog()
         #expect(await caught { try await tag.writeNDEF(NFCNDEFMessage(records: [])) }?.code == .zeroLengthMessage)
-        #expect(field.log.isEmpty)
+        #expect(reader.log.isEmpty)
     }
 
     @Test("Two tags in the field: nothing is selected or written; after one leaves, the other is written")
     func twoTags() async throws {
         let first = SimulatedType2Tag(chip: .ntag215)
         let second = SimulatedType2Tag(chip: .ntag213, uid: hex("04 11 22 33 44 55 66"))
-        let field = makeField([first, second])
+        let reader = makeReader([first, second])
         let recorder = EventRecorder()
         let session = NFCTagReaderSession(
-            reader: field, options: .init(pollInterval: .milliseconds(5), multipleTagPause: .milliseconds(5)),
+            reader: reader, options: .init(pollInterval: .milliseconds(5), multipleTagPause: .milliseconds(5)),
             eventHandler: recorder.handler)
         let error = await caught { _ = try await session.nextTag(timeout: .milliseconds(60)) }
         #expect(error?.code == .timeout)
-        #expect(field.log.isEmpty)
-        #expect(field.selectCount == 0)
+        #expect(reader.log.isEmpty)
+        #expect(reader.selectCount == 0)
         #expect(recorder.all.contains(.multipleTagsFound(count: 2)))
-        field.remove(0)
+        let removed = reader.remove(uid: SimulatedType2Tag.defaultUID)
         guard case .miFare(let tag) = try await session.nextTag(timeout: .seconds(1)) else {
             Issue.record("no Type 2 tag")
             return
         }
         #expect(tag.identifier == hex("04 11 22 33 44 55 66"))
         try await tag.writeNDEF(uriMessage(length: 30))
-        #expect(field.log.allSatisfy { $0.slot == 1 })
-        #expect(stored(field.tag(0)).bytes == first.bytes)
+        #expect(reader.log.allSatisfy { $0.uid == hex("04 11 22 33 44 55 66") })
+        #expect(removed?.type2Tag?.bytes == first.bytes)
     }
 
     @Test("failOnMultipleTags: two tags throw multipleTagsFound at once, nothing touched")
     func failOnTwoTags() async throws {
-        let field = makeField([SimulatedType2Tag(chip: .ntag215), SimulatedType2Tag(chip: .ntag216)])
-        let session = NFCTagReaderSession(reader: field, options: .init(failOnMultipleTags: true))
+        let reader = makeReader([
+            SimulatedType2Tag(chip: .ntag215), SimulatedType2Tag(chip: .ntag216, uid: hex("04 11 22 33 44 55 66")),
+        ])
+        let session = NFCTagReaderSession(reader: reader, options: .init(failOnMultipleTags: true))
         #expect(await caught { _ = try await session.nextTag(timeout: .seconds(1)) }?.code == .multipleTagsFound)
-        #expect(field.log.isEmpty)
-        #expect(field.selectCount == 0)
+        #expect(reader.log.isEmpty)
+        #expect(reader.selectCount == 0)
     }
 
     @Test("Over an existing message the length page is zeroed first, the data written, the length last")
     func overwrite() async throws {
         let old = uriMessage(length: 60, seed: 3)
         let new = uriMessage(length: 40, seed: 7)
-        let field = makeField([tagHolding(old, chip: .ntag216)])
-        let (_, tag) = try await openTag(field)
-        field.clearLog()
+        let reader = makeReader([tagHolding(old, chip: .ntag216)])
+        let (_, tag) = try await openTag(reader)
+        reader.clearLog()
         try await tag.writeNDEF(new)
-        let writes = field.log.filter { $0.kind == .write }
+        let writes = reader.log.filter { $0.kind == .write }
         // 03 28 + 40 bytes + FE: bytes 16-58, pages 4-14; the old TLV (62 bytes) ended in page 19.
         #expect(writes.first?.frame == [0xA2, 0x04, 0x03, 0x00] + encoded(new)[0..<2])
         #expect(writes.last?.frame == [0xA2, 0x04, 0x03, 0x28] + encoded(new)[0..<2])
         #expect(writes.count == 12)
-        #expect(stored(field.tag(0)).message == new)
+        #expect(stored(reader.type2Tag).message == new)
     }
 
     @Test("Writing the message the tag already holds sends no WRITE and no verification read")
     func sameMessage() async throws {
         let message = uriMessage(length: 50)
-        let field = makeField([tagHolding(message, chip: .ntag215)])
-        let (_, tag) = try await openTag(field)
-        field.clearLog()
+        let reader = makeReader([tagHolding(message, chip: .ntag215)])
+        let (_, tag) = try await openTag(reader)
+        reader.clearLog()
         try await tag.writeNDEF(message)
-        #expect(field.count(of: .write) == 0)
-        #expect(field.log.count == 2)
+        #expect(reader.count(of: .write) == 0)
+        #expect(reader.log.count == 2)
     }
 
     @Test("T2T 1.1 6.3.1: erase leaves 03 00 FE with one WRITE of the length page")
     func erase() async throws {
-        let field = makeField([tagHolding(uriMessage(length: 80), chip: .ntag215)])
-        let (_, tag) = try await openTag(field)
-        field.clearLog()
+        let reader = makeReader([tagHolding(uriMessage(length: 80), chip: .ntag215)])
+        let (_, tag) = try await openTag(reader)
+        reader.clearLog()
         try await tag.erase()
-        #expect(field.log.filter { $0.kind == .write }.map(\.frame) == [[0xA2, 0x04, 0x03, 0x00, 0xFE, 0x01]])
-        let memory = stored(field.tag(0))
+        #expect(reader.log.filter { $0.kind == .write }.map(\.frame) == [[0xA2, 0x04, 0x03, 0x00, 0xFE, 0x01]])
+        let memory = stored(reader.type2Tag)
         #expect(memory.message == nil)
         #expect(memory.problem == nil)
         #expect(await caught { _ = try await tag.readNDEF() }?.code == .zeroLengthMessage)
@@ -215,12 +222,12 @@ struct WriteTests {
 
     @Test("T2T 1.1 6.3.1: format of a blank MF0UL21 writes 03 00 FE, then the CC E1 10 10 00 last")
     func formatBlank() async throws {
-        let field = makeField([SimulatedType2Tag(chip: .mifareUltralightEV1MF0UL21)])
-        let (_, tag) = try await openTag(field)
-        field.clearLog()
+        let reader = makeReader([SimulatedType2Tag(chip: .mifareUltralightEV1MF0UL21)])
+        let (_, tag) = try await openTag(reader)
+        reader.clearLog()
         try await tag.format()
         #expect(
-            field.log.filter { $0.kind == .write }.map(\.frame) == [
+            reader.log.filter { $0.kind == .write }.map(\.frame) == [
                 [0xA2, 0x04, 0x03, 0x00, 0xFE, 0x00], [0xA2, 0x03, 0xE1, 0x10, 0x10, 0x00],
             ])
         #expect(try await tag.ndefStatus() == NDEFTagStatus(status: .readWrite, capacity: 126))
@@ -231,22 +238,22 @@ struct WriteTests {
     func formatOTPConflict() async throws {
         var image = SimulatedType2Tag.factoryImage(chip: .ntag215)
         image.replaceSubrange(12..<16, with: hex("E1 20 3E 00"))
-        let field = makeField([SimulatedType2Tag(chip: .ntag215, image: image)])
-        let (_, tag) = try await openTag(field)
+        let reader = makeReader([SimulatedType2Tag(chip: .ntag215, image: image)])
+        let (_, tag) = try await openTag(reader)
         #expect(await caught { try await tag.format() }?.code == .tagNotWritable)
-        #expect(field.count(of: .write) == 0)
+        #expect(reader.count(of: .write) == 0)
     }
 
     @Test("READ/WRITE-only reader: the 100-byte write uses READ for the checks and the read-back")
     func readWriteOnly() async throws {
         let message = uriMessage(length: 100)
-        let field = makeField([SimulatedType2Tag(chip: .ntag215)], capabilities: .readWriteOnly)
-        let (_, tag) = try await openTag(field)
-        field.clearLog()
+        let reader = makeReader([SimulatedType2Tag(chip: .ntag215)], capabilities: .readWriteOnly)
+        let (_, tag) = try await openTag(reader)
+        reader.clearLog()
         try await tag.writeNDEF(message)
         // READ 0-28 (pages 0-31), READ 130 (lock, CFG0, CFG1), 27 WRITEs, READ 4-28 (pages 4-31).
-        #expect(field.count(of: .read) == 8 + 1 + 7)
-        #expect(field.count(of: .write) == 27)
-        #expect(stored(field.tag(0)).message == message)
+        #expect(reader.count(of: .read) == 8 + 1 + 7)
+        #expect(reader.count(of: .write) == 27)
+        #expect(stored(reader.type2Tag).message == message)
     }
 }

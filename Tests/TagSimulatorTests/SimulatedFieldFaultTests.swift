@@ -62,8 +62,8 @@ struct SimulatedFieldFaultTests {
     }
 
     @Test(
-        "In flight, tear: CC and dynamic lock (NTAG213/215/216 10.4, tearing-protected) and CFG pages keep the old content",
-        arguments: [(3, "02 01 00 0F"), (0x82, "FF FF FF 00"), (0x84, "07 00 00 00"), (0x85, "12 34 56 78")])
+        "In flight, tear: CC and dynamic lock pages (NTAG213/215/216 10.4, tearing-protected) keep the old content",
+        arguments: [(3, "02 01 00 0F"), (0x82, "FF FF FF 00")])
     func inFlightTearLeavesProtectedPages(page: Int, data: String) {
         // Uninterrupted, the WRITE is accepted, and tearing it would have left a page unlike the old one.
         var plain = Self.field(.none)
@@ -74,6 +74,19 @@ struct SimulatedFieldFaultTests {
         var field = Self.field(.init(removeAfterCommands: 1, inFlight: .tearsPage))
         #expect(field.transceive(Self.write(UInt8(page), data)) == .silent)
         #expect(Self.page(field, page) == before)
+    }
+
+    @Test(
+        "In flight, tear: the configuration pages, which NTAG213/215/216 10.4 does not list as protected, tear too",
+        arguments: [
+            (0x83, "04 00 00 04", "04 00 00 FF"), (0x84, "07 00 11 22", "07 00 00 00"),
+            (0x85, "12 34 56 78", "12 34 FF FF"),
+        ])
+    func inFlightTearsConfigurationPages(page: Int, data: String, torn: String) {
+        // NTAG215 as delivered: CFG0 04 00 00 FF, CFG1 00 00 00 00, PWD FF FF FF FF (8.5.7).
+        var field = Self.field(.init(removeAfterCommands: 1, inFlight: .tearsPage))
+        #expect(field.transceive(Self.write(UInt8(page), data)) == .silent)
+        #expect(Self.page(field, page) == hex(torn))
     }
 
     @Test("In flight, tear: a READ or a refused WRITE changes nothing")

@@ -5,11 +5,14 @@ import TagMemory
 /// what the lock will write, summed up in a 6-digit code such as `123-456`.
 ///
 /// Locking is irreversible (lock bits and the CC are one-time programmable, NFC Forum Type 2 Tag
-/// 1.1, 2.1 and 6.4.4), so ``NFCMiFareTag/writeLock(_:)`` locks only the tag this confirmation was
-/// made for, holding the same content, with the same plan: it re-reads the tag and compares. The
-/// ``contentDigest`` is SHA-256 (FIPS 180-4) over a domain string, the UID, the CC and the TLV area
-/// up to the end of the NDEF Message TLV, the lock options and the planned page writes; the
-/// ``code`` is derived from it, for a person to type back (a command line's `--confirm 123-456`).
+/// 1.1, 2.1 and 6.4.4; a Type 4 write access of `FF` is never granted again, Type 4 Tag 3.0,
+/// 5.1.2), so ``NFCMiFareTag/writeLock(_:)`` and ``NFCISO7816Tag/writeLock(_:)`` lock only the tag
+/// this confirmation was made for, holding the same content, with the same plan: they re-read the
+/// tag and compare. The ``contentDigest`` is SHA-256 (FIPS 180-4) over a domain string naming the
+/// tag type, the UID, then for a Type 2 tag the CC and the TLV area up to the end of the NDEF
+/// Message TLV and the lock options, for a Type 4 tag the CC file and the NDEF file's length and
+/// message, and last the planned writes; the ``code`` is derived from it, for a person to type
+/// back (a command line's `--confirm 123-456`). The same tag and content always give the same code.
 public struct NFCLockConfirmation: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The tag's UID.
     public var uid: [UInt8]
@@ -17,38 +20,48 @@ public struct NFCLockConfirmation: Sendable, Hashable, Codable, CustomStringConv
     public var contentDigest: [UInt8]
     /// Six digits from the digest, shown as `123-456`.
     public var code: String
-    /// Whether the lock sets the block-lock bits (``Type2LockOptions/setsBlockLockBits``).
+    /// Whether the lock sets the block-lock bits (``Type2LockOptions/setsBlockLockBits``); false
+    /// for a Type 4 lock.
     public var setsBlockLockBits: Bool
-    /// Whether the lock sets CFGLCK (``Type2LockOptions/locksConfiguration``).
+    /// Whether the lock sets CFGLCK (``Type2LockOptions/locksConfiguration``); false for a Type 4
+    /// lock.
     public var locksConfiguration: Bool
-    /// The page writes the lock makes, in order (for showing; a lock plan holds no secret).
+    /// The writes the lock makes, in order: Type 2 page writes, or the Type 4 UPDATE BINARY of
+    /// the CC file (for showing; a lock plan holds no secret).
     public var plan: TagWritePlan
     /// The length of the NDEF message locked in, in bytes (0 for an empty message).
     public var messageLength: Int
 
-    /// The domain string that starts the digested bytes, so no other digest can collide with it.
+    /// The domain string that starts the digested bytes of a Type 2 lock, so no other digest can
+    /// collide with it.
     static let domain = "ndeftool lock confirmation: NFC Forum Type 2 Tag, version 1"
+    /// The domain string of a Type 4 lock.
+    static let type4Domain = "ndeftool lock confirmation: NFC Forum Type 4 Tag, version 1"
 
-    /// Creates a confirmation from the tag state it stands for.
+    /// Creates the confirmation of a Type 2 lock from the tag state it stands for.
     init(
         uid: [UInt8], capabilityContainer: [UInt8], tlvArea: [UInt8], options: Type2LockOptions,
         plan: TagWritePlan, messageLength: Int
     ) throws(NFCReaderError) {
-        var input = Array(Self.domain.utf8) + [0x00]
-        func field(_ bytes: [UInt8]) {
-            input += [UInt8(truncatingIfNeeded: bytes.count >> 8), UInt8(truncatingIfNeeded: bytes.count)] + bytes
-        }
-        field(uid)
-        field(capabilityContainer)
-        field(tlvArea)
-        field([(options.setsBlockLockBits ? 0x01 : 0x00) | (options.locksConfiguration ? 0x02 : 0x00)])
-        field(
-            plan.steps.flatMap { step in
-                [UInt8(truncatingIfNeeded: step.address >> 8), UInt8(truncatingIfNeeded: step.address)] + step.data
-            })
-        guard let digest = ContentDigest.sha256(input) else {
-            throw NFCReaderError(.unsupportedFeature, "libcrypto could not compute SHA-256")
-        }
+        let optionByte: UInt8 = (options.setsBlockLockBits ? 0x01 : 0x00) | (options.locksConfiguration ? 0x02 : 0x00)
+        let digest = try Self.digest(
+            domain: Self.domain, fields: [uid, capabilityContainer, tlvArea, [optionByte], Self.planBytes(plan)])
+        self.init(uid: uid, digest: digest, options: options, plan: plan, messageLength: messageLength)
+    }
+
+    /// Creates the confirmation of a Type 4 lock from the CC file and the NDEF file (NLEN or
+    /// ENLEN, then the message) it stands for.
+    init(
+        type4UID uid: [UInt8], capabilityContainer: [UInt8], ndefFile: [UInt8], plan: TagWritePlan,
+        messageLength: Int
+    ) throws(NFCReaderError) {
+        let digest = try Self.digest(
+            domain: Self.type4Domain, fields: [uid, capabilityContainer, ndefFile, Self.planBytes(plan)])
+        let none = Type2LockOptions(setsBlockLockBits: false, locksConfiguration: false)
+        self.init(uid: uid, digest: digest, options: none, plan: plan, messageLength: messageLength)
+    }
+
+    private init(uid: [UInt8], digest: [UInt8], options: Type2LockOptions, plan: TagWritePlan, messageLength: Int) {
         self.uid = uid
         self.contentDigest = digest
         self.code = Self.code(for: digest)
@@ -56,6 +69,33 @@ public struct NFCLockConfirmation: Sendable, Hashable, Codable, CustomStringConv
         self.locksConfiguration = options.locksConfiguration
         self.plan = plan
         self.messageLength = messageLength
+    }
+
+    /// SHA-256 of `domain`, a 00h byte, then each field preceded by its length
+    /// (``lengthPrefix(_:)``).
+    private static func digest(domain: String, fields: [[UInt8]]) throws(NFCReaderError) -> [UInt8] {
+        var input = Array(domain.utf8) + [0x00]
+        for field in fields { input += lengthPrefix(field.count) + field }
+        guard let digest = ContentDigest.sha256(input) else {
+            throw NFCReaderError(.unsupportedFeature, "libcrypto could not compute SHA-256")
+        }
+        return digest
+    }
+
+    /// The length of a digested field: two bytes, big-endian, below 65 535; else FFFFh and four bytes.
+    private static func lengthPrefix(_ count: Int) -> [UInt8] {
+        if count < 0xFFFF { return [UInt8(truncatingIfNeeded: count >> 8), UInt8(truncatingIfNeeded: count)] }
+        return [0xFF, 0xFF] + [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: count >> $0) }
+    }
+
+    /// The plan's steps as digested: for each, its file identifier (when the step names one),
+    /// its address in two bytes, then its data.
+    private static func planBytes(_ plan: TagWritePlan) -> [UInt8] {
+        plan.steps.flatMap { step in
+            let file = step.file.map { [UInt8(truncatingIfNeeded: $0 >> 8), UInt8(truncatingIfNeeded: $0)] } ?? []
+            return file + [UInt8(truncatingIfNeeded: step.address >> 8), UInt8(truncatingIfNeeded: step.address)]
+                + step.data
+        }
     }
 
     /// The lock options the confirmation was made with.
@@ -81,7 +121,9 @@ public struct NFCLockConfirmation: Sendable, Hashable, Codable, CustomStringConv
     }
 
     public var description: String {
-        "lock of tag \(hexText(uid)) (\(plan.steps.count) page writes, \(messageLength)-byte message): code \(code)"
+        let writes = plan.steps.contains { $0.file != nil } ? "UPDATE BINARY" : "page writes"
+        return
+            "lock of tag \(hexText(uid)) (\(plan.steps.count) \(writes), \(messageLength)-byte message): code \(code)"
     }
 
     private enum CodingKeys: String, CodingKey {

@@ -9,6 +9,8 @@ extension NFCISO7816Tag {
     struct OpenedNDEF {
         var capabilityContainer: Type4CapabilityContainer
         var majorVersion: Int
+        /// The CC file as read, through CCLEN.
+        var capabilityContainerImage: [UInt8]
     }
 
     /// The NDEF status and capacity, as CoreNFC's `queryNDEFStatus` gives them.
@@ -75,13 +77,18 @@ extension NFCISO7816Tag {
         try await write(bytes, purpose: "the NDEF write")
     }
 
-    /// Completes an interrupted write: the plan starts from the NLEN the tag holds, so this is
-    /// ``writeNDEF(_:)`` under the name the Type 2 tag uses.
+    /// Completes an interrupted write (an error with ``NFCReaderError/mayBeHalfWritten``): reads
+    /// NLEN and the file where `message` goes first, then plans from what the file holds, so only
+    /// the bytes still missing are updated, after NLEN 0 when NLEN is not 0 already, and NLEN
+    /// last. A tag that already holds `message` gets no UPDATE BINARY at all. Costs the READ
+    /// BINARYs of the message area more than ``writeNDEF(_:)``.
+    ///
+    /// - Throws: as ``writeNDEF(_:)``.
     public func resumeWrite(_ message: NFCNDEFMessage) async throws(NFCReaderError) {
         let bytes = try encodedForWriting(message)
         try await beginOperation()
         defer { endOperation() }
-        try await write(bytes, purpose: "the resumed NDEF write")
+        try await write(bytes, purpose: "the resumed NDEF write", readsMessageArea: true)
     }
 
     /// Empties the NDEF file: NLEN 0 (T4T 3.0, 5.5.7).
@@ -91,8 +98,27 @@ extension NFCISO7816Tag {
         try await write([], purpose: "the erase")
     }
 
-    /// Checks, plans, updates and reads back.
-    private func write(_ message: [UInt8], purpose: String) async throws(NFCReaderError) {
+    /// Brings the tag to the INITIALIZED state (T4T 3.0, 5.2: a valid CC, NLEN 0), as far as the
+    /// NFC Forum commands allow: the same as ``erase()``.
+    ///
+    /// A Type 4 tag's NDEF Tag Application, CC file and NDEF file cannot be created with SELECT,
+    /// READ BINARY and UPDATE BINARY: the manufacturer ships them (an NTAG 424 DNA has them from
+    /// the factory) or proprietary commands create them (MIFARE DESFire's CreateApplication and
+    /// CreateStdDataFile), and the CC file is not writable on most tags. So a tag with the
+    /// application is emptied, and one without is ``NFCReaderError/Code/tagNotSupported``.
+    ///
+    /// - Throws: as ``erase()``: ``NFCReaderError/Code/tagNotSupported`` without NDEF Tag
+    ///   Application or CC; ``NFCReaderError/Code/tagNotWritable`` for a read-only NDEF file.
+    public func format() async throws(NFCReaderError) {
+        try await beginOperation()
+        defer { endOperation() }
+        try await write([], purpose: "the format")
+    }
+
+    /// Checks, plans, updates and reads back; with `readsMessageArea`, the plan leaves out the
+    /// bytes the file already holds where the message goes.
+    private func write(_ message: [UInt8], purpose: String, readsMessageArea: Bool = false) async throws(NFCReaderError)
+    {
         let opened = try await openNDEF()
         let cc = opened.capabilityContainer
         let status = cc.ndefStatus
@@ -112,11 +138,14 @@ extension NFCISO7816Tag {
                 capacity: status.capacity, neededSize: message.count)
         }
         try await selectFile(cc.ndefFile.fileIdentifier, majorVersion: opened.majorVersion)
-        let lengthField = try await readBinary(offset: 0, length: cc.messageLengthFieldSize, what: "NLEN")
+        var currentFile = try await readBinary(offset: 0, length: cc.messageLengthFieldSize, what: "NLEN")
+        if readsMessageArea, !message.isEmpty {
+            currentFile += try await readArea(cc, length: message.count)
+        }
         let plan: TagWritePlan
         do {
             plan = try cc.writePlan(
-                messageBytes: message, currentFile: lengthField, maximumCommandData: commandDataBudget)
+                messageBytes: message, currentFile: currentFile, maximumCommandData: commandDataBudget)
         } catch {
             throw NFCReaderError(planning: error, "cannot plan \(purpose)")
         }
@@ -140,6 +169,27 @@ extension NFCISO7816Tag {
             throw NFCReaderError(
                 .tagUpdateFailure, "the NDEF file reads back differently after \(purpose)", mayBeHalfWritten: true)
         }
+    }
+
+    /// The `length` bytes after the length field of the selected NDEF file, whatever NLEN says,
+    /// read as ``Type4ReadPlan`` splits them.
+    private func readArea(_ cc: Type4CapabilityContainer, length: Int) async throws(NFCReaderError) -> [UInt8] {
+        let plan: Type4ReadPlan
+        do {
+            plan = try cc.readPlan(messageLength: length, maximumResponseData: responseDataBudget)
+        } catch {
+            throw NFCReaderError(planning: error, "cannot read the NDEF file")
+        }
+        var area: [UInt8] = []
+        for read in plan.dropFirst() {
+            let data = try await readBinary(offset: read.offset, length: read.length, what: "the NDEF file")
+            guard data.count == read.length else {
+                throw NFCReaderError(
+                    .tagResponseError, "READ BINARY at \(read.offset) answered \(data.count) of \(read.length) bytes")
+            }
+            area += data
+        }
+        return area
     }
 
     /// One UPDATE BINARY of a plan on the selected NDEF file.
@@ -192,7 +242,9 @@ extension NFCISO7816Tag {
             offset += piece.count
         }
         do {
-            return OpenedNDEF(capabilityContainer: try Type4CapabilityContainer(parsing: image), majorVersion: version)
+            return OpenedNDEF(
+                capabilityContainer: try Type4CapabilityContainer(parsing: image), majorVersion: version,
+                capabilityContainerImage: image)
         } catch {
             throw NFCReaderError(planning: error, "the CC file cannot be read")
         }

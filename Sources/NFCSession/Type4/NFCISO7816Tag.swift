@@ -2,8 +2,10 @@
 /// smart cards, driven by command APDUs (ISO/IEC 7816-4 5.1).
 ///
 /// NDEF operations follow NFC Forum Type 4 Tag 3.0, 5.5 (``readNDEF()``, ``writeNDEF(_:)``,
-/// ``ndefStatus()``), with TagMemory's Type 4 plans; ``sendCommand(apdu:)`` exchanges raw APDUs.
-/// Operations on one tag run one at a time; each starts from what the tag holds.
+/// ``ndefStatus()``; ``prepareLock()`` and ``writeLock(_:)`` for 5.5.8, READ-ONLY), with TagMemory's
+/// Type 4 plans; ``sendCommand(apdu:)`` exchanges raw APDUs. Operations on one tag run one at a
+/// time; each starts from what the tag holds, so one that fails because the tag left can be run
+/// again once it is back (the tag is activated again first).
 public actor NFCISO7816Tag {
     /// The UID.
     public nonisolated let identifier: [UInt8]
@@ -16,6 +18,8 @@ public actor NFCISO7816Tag {
     let lifetime: SessionLifetime
     /// The APDUs sent through this object.
     public internal(set) var commandsSent = 0
+    /// Whether a lost or garbled answer left the tag to be activated again before the next APDU.
+    var needsReselect = false
     /// Whether an operation is running.
     private var isBusy = false
     /// Operations waiting for the one running.
@@ -52,10 +56,25 @@ public actor NFCISO7816Tag {
     }
 
     /// Sends `apdu`; the answer has at least the two status bytes.
+    ///
+    /// After a lost answer (the tag left the field, and may have come back) or a garbled one,
+    /// the next APDU first activates the tag again (``NFCReaderDevice/select(_:)``: ISO/IEC
+    /// 14443-3 SELECT and ISO/IEC 14443-4 RATS), after which no application or file is selected.
     func exchange(_ apdu: [UInt8]) async throws(NFCReaderError) -> [UInt8] {
+        if needsReselect {
+            try await reader.select(targetInfo)
+            needsReselect = false
+        }
         commandsSent += 1
-        let response = try await reader.sendAPDU(apdu)
+        let response: [UInt8]
+        do {
+            response = try await reader.sendAPDU(apdu)
+        } catch {
+            if error.code == .tagConnectionLost || error.code == .tagResponseError { needsReselect = true }
+            throw error
+        }
         guard response.count >= 2 else {
+            needsReselect = true
             throw NFCReaderError(.tagConnectionLost, "the answer is shorter than the status word")
         }
         return response

@@ -5,7 +5,9 @@ extension SimulatedField {
     /// APDUs share the fault counters with Type 2 frames: every call counts towards
     /// ``Faults/removeAfterCommands``, and the N-th command, frame or APDU, ends as
     /// ``Faults/inFlight`` says and gets no answer, as does every later one until
-    /// ``putBack()``; every answer counts towards ``Faults/corruptEveryNthResponse``.
+    /// ``putBack()``; an UPDATE BINARY reaching an ACTIVE tag counts towards
+    /// ``Faults/nakWrite`` and ``Faults/loseWrite``; every answer counts towards
+    /// ``Faults/corruptEveryNthResponse``.
     ///
     /// In flight, an APDU completes (the tag carries it out: an UPDATE BINARY is written
     /// whole), does nothing (it never reaches the tag and is not counted), or, for
@@ -26,25 +28,37 @@ extension SimulatedField {
         let command = Command.type4(SimulatedType4Command(apdu: apdu))
         commandsSinceArmed += 1
         if tagsHaveLeft {
-            record(uid, command, .lost)
+            record(uid, command, apdu, .lost)
             return .silent
         }
         if !removalFired, let limit = faults.removeAfterCommands, commandsSinceArmed >= limit {
             if let index { carryOutAPDUInFlight(apdu, at: index) }
             takeTagsOut()
-            record(uid, command, .inFlight(faults.inFlight))
+            record(uid, command, apdu, .inFlight(faults.inFlight))
             return .silent
         }
-        guard let index, let response = tags[index].transceiveAPDU(apdu) else {
-            record(uid, command, .unanswered)
+        guard let index else {
+            record(uid, command, apdu, .unanswered)
+            return .silent
+        }
+        var fate = LogEntry.Fate.answered
+        let answer: [UInt8]?
+        if let faulted = updateFault(apdu, at: index) {
+            answer = faulted.response
+            fate = faulted.fate
+        } else {
+            answer = tags[index].transceiveAPDU(apdu)
+        }
+        guard let response = answer else {
+            record(uid, command, apdu, .unanswered)
             return .silent
         }
         responsesSinceArmed += 1
         if let every = faults.corruptEveryNthResponse, every > 0, responsesSinceArmed % every == 0 {
-            record(uid, command, .corrupted)
+            record(uid, command, apdu, .corrupted)
             return .corrupted(Self.corrupting(response))
         }
-        record(uid, command, .answered)
+        record(uid, command, apdu, fate)
         return .answer(response)
     }
 

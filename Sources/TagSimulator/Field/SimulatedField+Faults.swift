@@ -9,15 +9,14 @@ extension SimulatedField {
         /// The tag left before the command reached it: nothing changes.
         case doesNothing = "none"
         /// The tag left while programming the EEPROM. For a WRITE or COMPATIBILITY_WRITE data
-        /// frame the tag would accept to a user memory page (``TagMemory/Type2Chip/userPages``)
-        /// the page ends half-written: its first two bytes (bytes 0-1) hold the new data, its
-        /// last two (bytes 2-3) the old. NTAG21x protect WRITE and COMPATIBILITY_WRITE of page 2
-        /// (static lock bytes), page 3 (CC) and the dynamic lock page against tearing
-        /// (NTAG213/215/216 10.4 and 10.5; user pages are not protected): an interrupted
-        /// protected write keeps the old content. The simulator treats every page outside user
-        /// memory that way, the configuration pages (CFG0, CFG1, PWD, PACK), which the datasheet
-        /// does not list, included: a write to them behaves as ``doesNothing``, as does every
-        /// command that is not a page write.
+        /// frame the tag would accept, the page ends half-written: its first two bytes (bytes
+        /// 0-1) hold the new data, its last two (bytes 2-3) the old. NTAG21x protect WRITE and
+        /// COMPATIBILITY_WRITE of page 2 (static lock bytes), page 3 (CC) and the dynamic lock
+        /// page against tearing (NTAG213/215/216 10.4 and 10.5, which list no other page): an
+        /// interrupted write to one of those keeps the old content, as ``doesNothing``. Every
+        /// other page tears, user memory and the configuration pages (CFG0, CFG1, PWD, PACK)
+        /// alike. The simulator applies this list to every Type 2 chip. A write the tag would
+        /// refuse, and every command that is not a page write, behave as ``doesNothing``.
         ///
         /// For an UPDATE BINARY (`D6`, or `D7` on a version 3.0 tag) to a Type 4 tag, the tag
         /// loses power after writing the first half of the command's data bytes, rounded down
@@ -49,6 +48,32 @@ extension SimulatedField {
         /// Every N-th answer after arming arrives corrupted (``SimulatedFieldReply/corrupted(_:)``);
         /// 0 or less: none.
         public var corruptEveryNthResponse: Int?
+        /// The N-th write after arming is refused without being carried out, as by a tag whose
+        /// EEPROM fails. Writes are counted apart from other commands: a Type 2 WRITE or the
+        /// data frame of a COMPATIBILITY_WRITE, well formed, or a Type 4 UPDATE BINARY, reaching an
+        /// ACTIVE tag. A Type 2 tag answers NAK ``nakCode``
+        /// and goes back to IDLE (HALT if it was woken from HALT), as after any NAK
+        /// (NTAG213/215/216 9.3); a Type 4 tag answers ``nakStatusWord`` and stays selected.
+        /// The refused write counts as a command and as an answer. The fault fires once per
+        /// arming; 0 or less: none.
+        public var nakWrite: Int?
+        /// The 4-bit NAK a Type 2 tag answers for ``nakWrite``: 5h (EEPROM write error,
+        /// NTAG213/215/216 9.3) by default; 0h is the invalid-argument NAK a locked page gets.
+        public var nakCode: UInt8
+        /// The status word a Type 4 tag answers for ``nakWrite``: `6581` (memory failure,
+        /// ISO/IEC 7816-4 5.6) by default.
+        public var nakStatusWord: UInt16
+        /// The N-th write after arming (counted as for ``nakWrite``) is acknowledged but not
+        /// stored: a Type 2 tag answers ACK, a Type 4 tag `9000`, and the memory keeps its old
+        /// content, as an EEPROM that fails silently does; only reading back reveals it. When
+        /// ``nakWrite`` names the same write, the NAK wins. The fault fires once per arming;
+        /// 0 or less: none.
+        public var loseWrite: Int?
+        /// What every Type 2 tag answers to GET_VERSION instead of its chip's version
+        /// (NTAG213/215/216 10.1): a chip outside the catalogue, a clone, a garbled answer. A
+        /// tag that has no GET_VERSION (MIFARE Ultralight, MF0ICU1) still answers NAK. nil: the
+        /// chip's own answer.
+        public var versionAnswer: [UInt8]?
 
         /// Creates a set of faults; the defaults inject none.
         public init(
@@ -56,25 +81,36 @@ extension SimulatedField {
             inFlight: InFlightOutcome = .doesNothing,
             secondTag: Bool = false,
             latencyMilliseconds: Int? = nil,
-            corruptEveryNthResponse: Int? = nil
+            corruptEveryNthResponse: Int? = nil,
+            nakWrite: Int? = nil,
+            nakCode: UInt8 = 0x5,
+            nakStatusWord: UInt16 = 0x6581,
+            loseWrite: Int? = nil,
+            versionAnswer: [UInt8]? = nil
         ) {
             self.removeAfterCommands = removeAfterCommands
             self.inFlight = inFlight
             self.secondTag = secondTag
             self.latencyMilliseconds = latencyMilliseconds
             self.corruptEveryNthResponse = corruptEveryNthResponse
+            self.nakWrite = nakWrite
+            self.nakCode = nakCode
+            self.nakStatusWord = nakStatusWord
+            self.loseWrite = loseWrite
+            self.versionAnswer = versionAnswer
         }
 
         /// No faults.
         public static let none = Faults()
     }
 
-    /// Arms `faults`: the command and answer counts start from zero, a pending removal is
-    /// cancelled (tags already out stay out until ``putBack()``), and the second tag is put in
-    /// or, when `faults` no longer asks for it, taken out.
+    /// Arms `faults`: the command, write and answer counts start from zero, a pending removal,
+    /// NAK or lost write is cancelled (tags already out stay out until ``putBack()``), and the
+    /// second tag is put in or, when `faults` no longer asks for it, taken out.
     public mutating func arm(_ faults: Faults) {
         self.faults = faults
         commandsSinceArmed = 0
+        writesSinceArmed = 0
         responsesSinceArmed = 0
         removalFired = false
         if faults.secondTag, addedSecondTagUID == nil {

@@ -30,19 +30,26 @@ extension SimulatedField {
             case inFlight(InFlightOutcome)
             /// The tags had left the field: the command reached no tag.
             case lost
+            /// The write was refused by ``Faults/nakWrite`` without being carried out.
+            case writeRefused
+            /// The write was acknowledged but not stored (``Faults/loseWrite``).
+            case writeNotStored
         }
 
         /// The selected tag's UID when the command was sent, if any.
         public var uid: [UInt8]?
         /// The command.
         public var command: Command
+        /// The frame (without CRC) or command APDU, as sent.
+        public var bytes: [UInt8]
         /// What became of it.
         public var fate: Fate
 
         /// Creates a log entry.
-        public init(uid: [UInt8]?, command: Command, fate: Fate) {
+        public init(uid: [UInt8]?, command: Command, bytes: [UInt8] = [], fate: Fate) {
             self.uid = uid
             self.command = command
+            self.bytes = bytes
             self.fate = fate
         }
     }
@@ -53,38 +60,50 @@ extension SimulatedField {
     ///
     /// Every call counts towards ``Faults/removeAfterCommands`` (as does every
     /// ``transceiveAPDU(_:)``); the N-th ends as ``Faults/inFlight`` says and gets no answer, as
-    /// does every later call until ``putBack()``. Every answer counts towards
-    /// ``Faults/corruptEveryNthResponse``.
+    /// does every later call until ``putBack()``. A write reaching an ACTIVE tag counts towards
+    /// ``Faults/nakWrite`` and ``Faults/loseWrite``. Every answer counts towards
+    /// ``Faults/corruptEveryNthResponse``. A GET_VERSION answered with data gets
+    /// ``Faults/versionAnswer`` instead, when it is set.
     public mutating func transceive(_ frame: [UInt8]) -> SimulatedFieldReply<SimulatedType2Response> {
         let index = selectedIndex
         let uid = index.map { tags[$0].uid }
-        let command = Command.type2(index.map { tags[$0].type2CommandKind(of: frame) } ?? .init(frame: frame))
+        let kind = index.map { tags[$0].type2CommandKind(of: frame) } ?? .init(frame: frame)
+        let command = Command.type2(kind)
         commandsSinceArmed += 1
         if tagsHaveLeft {
-            record(uid, command, .lost)
+            record(uid, command, frame, .lost)
             return .silent
         }
         if !removalFired, let limit = faults.removeAfterCommands, commandsSinceArmed >= limit {
             if let index { carryOutInFlight(frame, at: index) }
             takeTagsOut()
-            record(uid, command, .inFlight(faults.inFlight))
+            record(uid, command, frame, .inFlight(faults.inFlight))
             return .silent
         }
         guard let index else {
-            record(uid, command, .unanswered)
+            record(uid, command, frame, .unanswered)
             return .silent
         }
-        let response = tags[index].transceiveType2(frame)
+        var fate = LogEntry.Fate.answered
+        var response: SimulatedType2Response
+        if let faulted = writeFault(frame, at: index) {
+            (response, fate) = faulted
+        } else {
+            response = tags[index].transceiveType2(frame)
+        }
+        if kind == .getVersion, case .data = response, let version = faults.versionAnswer {
+            response = .data(version)
+        }
         if response == .silent {
-            record(uid, command, .unanswered)
+            record(uid, command, frame, .unanswered)
             return .silent
         }
         responsesSinceArmed += 1
         if let every = faults.corruptEveryNthResponse, every > 0, responsesSinceArmed % every == 0 {
-            record(uid, command, .corrupted)
+            record(uid, command, frame, .corrupted)
             return .corrupted(Self.corrupting(response))
         }
-        record(uid, command, .answered)
+        record(uid, command, frame, fate)
         return .answer(response)
     }
 
@@ -102,16 +121,16 @@ extension SimulatedField {
         case .completes: _ = tags[index].transceiveType2(frame)
         case .tearsPage:
             guard case .type2(let tag) = tags[index], let page = tag.writtenPage(by: frame),
-                tag.chip.userPages.contains(page), let old = tag.memory.page(page)
+                !tag.isTearingProtected(page: page), let old = tag.page(page)
             else { return }
             var written = tag
-            guard written.transceive(frame) == .ack, let new = written.memory.page(page) else { return }
+            guard written.transceive(frame) == .ack, let new = written.page(page) else { return }
             written.overwrite(page: page, with: Array(new.prefix(2)) + Array(old.suffix(2)))
             tags[index] = .type2(written)
         }
     }
 
-    mutating func record(_ uid: [UInt8]?, _ command: Command, _ fate: LogEntry.Fate) {
-        if isRecordingCommands { log.append(LogEntry(uid: uid, command: command, fate: fate)) }
+    mutating func record(_ uid: [UInt8]?, _ command: Command, _ bytes: [UInt8], _ fate: LogEntry.Fate) {
+        if isRecordingCommands { log.append(LogEntry(uid: uid, command: command, bytes: bytes, fate: fate)) }
     }
 }

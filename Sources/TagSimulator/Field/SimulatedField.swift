@@ -4,8 +4,9 @@
 /// A pure value: nothing here sleeps or touches files. ``poll(_:)`` lists the tags as a reader's
 /// anticollision loop does, ``select(uid:)`` activates one, ``transceive(_:)`` sends it a Type 2
 /// frame and ``transceiveAPDU(_:)`` a command APDU (to a Type 4 tag).
-/// Faults (the tags leaving the field after some commands, corrupted answers, a second tag) are
-/// armed with ``arm(_:)``; see ``Faults``.
+/// Faults (the tags leaving the field after some commands, a write refused with a NAK or
+/// acknowledged but not stored, corrupted answers, a GET_VERSION answer from outside the
+/// catalogue, a second tag) are armed with ``arm(_:)``; see ``Faults``.
 public struct SimulatedField: Sendable {
     /// The request that opens a poll (ISO/IEC 14443-3 6.3.2, 6.4.1).
     public enum Request: Sendable, Hashable, CaseIterable {
@@ -28,8 +29,13 @@ public struct SimulatedField: Sendable {
     public internal(set) var faults = Faults()
     /// The commands (``transceive(_:)`` and ``transceiveAPDU(_:)`` calls) since the faults were armed.
     public internal(set) var commandsSinceArmed = 0
+    /// The writes (see ``Faults/nakWrite``) since the faults were armed.
+    public internal(set) var writesSinceArmed = 0
     /// The answers (replies other than ``SimulatedFieldReply/silent``) since the faults were armed.
     public internal(set) var responsesSinceArmed = 0
+    /// How many times ``select(uid:)`` activated a tag (anticollision inside ``poll(_:)`` aside);
+    /// ``resetCommandCounts()`` leaves it.
+    public internal(set) var selectCount = 0
     /// Whether the ``Faults/removeAfterCommands`` fault fired and the tags are still out.
     public internal(set) var tagsHaveLeft = false
     /// Whether ``log`` records every command (off by default, so long runs do not grow memory).
@@ -126,6 +132,7 @@ public struct SimulatedField: Sendable {
         for index in tags.indices { tags[index].returnToWaitingState() }
         tags[target].select()
         selectedUID = uid
+        selectCount += 1
         return true
     }
 

@@ -20,7 +20,7 @@ public enum SimulatedTag: Sendable {
     /// 8.5.1); 4, 7 or 10 bytes for a Type 4 tag (``SimulatedType4Tag/Configuration/uid``).
     public var uid: [UInt8] {
         switch self {
-        case .type2(let tag): tag.memory.uid ?? []
+        case .type2(let tag): tag.uid
         case .type4(let tag): tag.uid
         }
     }

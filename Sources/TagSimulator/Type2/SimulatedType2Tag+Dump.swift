@@ -58,7 +58,7 @@ extension SimulatedType2Tag {
         }
         if chip.features.contains(.passwordAuthentication), let failed = dump.failedAuthenticationAttempts {
             failedAuthenticationCount = Int(clamping: failed)
-            let limit = memory.configuration?.authenticationLimit ?? 0
+            let limit = rules.configuration?.authenticationLimit ?? 0
             isPasswordDisabled = limit > 0 && failedAuthenticationCount >= limit
         }
     }
@@ -78,8 +78,8 @@ extension SimulatedType2Tag {
         }
         return TagDump(
             layout: .type2,
-            memory: memory.bytes,
-            uid: memory.uid,
+            memory: bytes,
+            uid: uid,
             atqa: [0x00, 0x44],
             sak: 0x00,
             version: chip.versionResponses.first,

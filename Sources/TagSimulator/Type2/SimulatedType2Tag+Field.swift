@@ -27,14 +27,37 @@ extension SimulatedType2Tag {
         }
     }
 
-    /// Puts `bytes` (4) into `page` as they are, bypassing the write rules: how a torn write
-    /// leaves the EEPROM. Out-of-range pages and other lengths change nothing.
-    mutating func overwrite(page: Int, with bytes: [UInt8]) {
-        guard bytes.count == Type2Page.size, page >= 0, page < chip.pageCount else { return }
-        var image = memory.bytes
+    /// Whether an interrupted write to `page` keeps the page's old content: page 2 (static lock
+    /// bytes), page 3 (CC) and the dynamic lock page are tearing-protected (NTAG213/215/216 10.4
+    /// and 10.5); the datasheet lists no other page.
+    func isTearingProtected(page: Int) -> Bool {
+        page == 2 || page == 3 || page == chip.dynamicLock?.page
+    }
+
+    /// Receives `frame` and refuses it with the 4-bit NAK `code` without carrying it out, as a
+    /// tag whose EEPROM fails (fault injection): the frame is counted, and the tag goes back to
+    /// its waiting state as after any NAK (NTAG213/215/216 9.3).
+    mutating func refuse(_ frame: [UInt8], nak code: UInt8) -> SimulatedType2Response {
+        receive(frame)
+        fallBackAfterNak()
+        return .nak(code & 0x0F)
+    }
+
+    /// Receives `frame` and acknowledges it without storing anything, as an EEPROM that fails
+    /// silently (fault injection): the frame is counted, a pending COMPATIBILITY_WRITE ends.
+    mutating func acknowledgeWithoutStoring(_ frame: [UInt8]) -> SimulatedType2Response {
+        receive(frame)
+        pendingCompatibilityWritePage = nil
+        return .ack
+    }
+
+    /// Puts `content` (4 bytes) into `page` as they are, bypassing the write rules: how a torn
+    /// write leaves the EEPROM. Out-of-range pages and other lengths change nothing.
+    mutating func overwrite(page: Int, with content: [UInt8]) {
+        guard content.count == Type2Page.size, page >= 0, page < chip.pageCount else { return }
         let start = page * Type2Page.size
-        guard start + Type2Page.size <= image.count else { return }
-        image.replaceSubrange(start..<(start + Type2Page.size), with: bytes)
-        memory = Type2Memory(bytes: image, chip: chip)
+        guard start + Type2Page.size <= bytes.count else { return }
+        bytes.replaceSubrange(start..<(start + Type2Page.size), with: content)
+        if !rules.writeLeavesRulesUnchanged(page: page) { rules = Type2Memory(bytes: bytes, chip: chip) }
     }
 }

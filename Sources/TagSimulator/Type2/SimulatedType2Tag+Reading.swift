@@ -9,13 +9,13 @@ extension SimulatedType2Tag {
     var readablePageCount: Int {
         var limit = chip.unreadablePages?.lowerBound ?? chip.pageCount
         guard !isAuthenticated else { return limit }
-        if let configuration = memory.configuration, configuration.isReadProtected,
+        if let configuration = rules.configuration, configuration.isReadProtected,
             let start = configuration.firstProtectedPage
         {
             limit = min(limit, start)
         }
-        if let pages = chip.tripleDESPages, let auth1 = memory.page(pages.auth1)?.first, auth1 & 0x01 == 0,
-            let start = memory.firstWriteProtectedPage
+        if let pages = chip.tripleDESPages, let auth1 = rules.page(pages.auth1)?.first, auth1 & 0x01 == 0,
+            let start = rules.firstWriteProtectedPage
         {
             limit = min(limit, start)
         }
@@ -27,13 +27,13 @@ extension SimulatedType2Tag {
         if let pages = chip.configurationPages, page == pages.password || page == pages.passwordAcknowledge {
             return [0, 0, 0, 0]
         }
-        return memory.page(page) ?? [0, 0, 0, 0]
+        return self.page(page) ?? [0, 0, 0, 0]
     }
 
     /// The NFC counter counts on the first READ or FAST_READ of a field when NFC_CNT_EN is set
     /// (NTAG213/215/216 8.7), up to FFFFFFh.
     mutating func countNFCSession() {
-        guard !hasCountedThisField, memory.configuration?.isNFCCounterEnabled == true else { return }
+        guard !hasCountedThisField, rules.configuration?.isNFCCounterEnabled == true else { return }
         hasCountedThisField = true
         if nfcCounter < 0xFF_FFFF { nfcCounter += 1 }
     }
@@ -75,7 +75,7 @@ extension SimulatedType2Tag {
         guard frame.count == 2 else { return .invalidArgument }
         let value: UInt32
         if chip.features.contains(.nfcCounter) {
-            guard frame[1] == 0x02, let configuration = memory.configuration, configuration.isNFCCounterEnabled,
+            guard frame[1] == 0x02, let configuration = rules.configuration, configuration.isNFCCounterEnabled,
                 !configuration.isNFCCounterPasswordProtected || isAuthenticated
             else { return .invalidArgument }
             value = nfcCounter

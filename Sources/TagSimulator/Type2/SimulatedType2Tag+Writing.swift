@@ -34,7 +34,7 @@ extension SimulatedType2Tag {
     /// for good (NTAG213/215/216 10.7 and 8.8.2, MF0ULX1 8.6).
     mutating func passwordAuthentication(_ frame: [UInt8]) -> SimulatedType2Response {
         guard chip.features.contains(.passwordAuthentication), frame.count == 5,
-            let configuration = memory.configuration
+            let configuration = rules.configuration
         else { return .invalidArgument }
         if isPasswordDisabled { return .authenticationCounterOverflow }
         if Array(frame[1..<5]) == configuration.passwordPage {
@@ -53,7 +53,9 @@ extension SimulatedType2Tag {
     private mutating func store(page: Int, data: [UInt8]) -> SimulatedType2Response {
         guard page < chip.pageCount else { return .invalidArgument }
         do {
-            memory = try memory.applyingWrite(page: page, data: data, authenticated: isAuthenticated)
+            let programmed = try rules.pageAfterWrite(page: page, data: data, authenticated: isAuthenticated)
+            bytes.replaceSubrange(Type2Page.bytes(of: page), with: programmed)
+            if !rules.writeLeavesRulesUnchanged(page: page) { rules = Type2Memory(bytes: bytes, chip: chip) }
             return .ack
         } catch {
             return .invalidArgument

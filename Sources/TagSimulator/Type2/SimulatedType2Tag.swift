@@ -26,8 +26,15 @@ public struct SimulatedType2Tag: Sendable {
 
     /// The chip simulated.
     public let chip: Type2Chip
-    /// The memory, including PWD and PACK as written (READ answers zeros for them).
-    public internal(set) var memory: Type2Memory
+    /// The memory image from page 0 on, including PWD and PACK as written (READ answers zeros
+    /// for them).
+    public internal(set) var bytes: [UInt8]
+    /// The image parsed when a page a write rule reads last changed: its lock, CC and
+    /// configuration pages are current, its user memory may not be
+    /// (``TagMemory/Type2Memory/writeLeavesRulesUnchanged(page:)``). It answers every question
+    /// the chip's state machine asks (locks, AUTH0, PROT, the NFC counter, PWD and PACK), so a
+    /// WRITE to user memory does not parse the image again.
+    var rules: Type2Memory
     /// The ISO/IEC 14443-3 state.
     public internal(set) var state: State = .idle
     /// Whether PWD_AUTH succeeded since the tag was selected.
@@ -67,7 +74,8 @@ public struct SimulatedType2Tag: Sendable {
         let size = max(0, chip.pageCount) * 4
         let fitted = Array(image.prefix(size)) + [UInt8](repeating: 0, count: max(0, size - image.count))
         self.chip = chip
-        self.memory = Type2Memory(bytes: fitted, chip: chip)
+        self.bytes = fitted
+        self.rules = Type2Memory(bytes: fitted, chip: chip)
         let uid = Array(fitted.prefix(3)) + Array(fitted.dropFirst(4).prefix(4))
         let made = (0..<32).map { index in
             (uid.isEmpty ? 0 : uid[index % uid.count]) ^ UInt8(truncatingIfNeeded: index &* 0x1D)
@@ -140,8 +148,17 @@ public struct SimulatedType2Tag: Sendable {
         hasCountedThisField = false
     }
 
-    /// The memory image, PWD and PACK included as written.
-    public var bytes: [UInt8] { memory.bytes }
+    /// The memory, parsed from ``bytes`` (PWD and PACK included as written) at each access.
+    public var memory: Type2Memory { Type2Memory(bytes: bytes, chip: chip) }
+
+    /// The 7-byte UID: bytes 0-2 and 4-7 (NTAG213/215/216 8.5.1).
+    public var uid: [UInt8] { bytes.count >= 8 ? Array(bytes[0..<3] + bytes[4..<8]) : [] }
+
+    /// The 4 bytes of `page` as stored, or nil past the image.
+    public func page(_ page: Int) -> [UInt8]? {
+        guard page >= 0, (page + 1) * Type2Page.size <= bytes.count else { return nil }
+        return Array(bytes[Type2Page.bytes(of: page)])
+    }
 
     /// How many frames of `command` the tag received.
     public func count(of command: SimulatedType2Command) -> Int { commandCounts[command] ?? 0 }
@@ -163,19 +180,27 @@ public struct SimulatedType2Tag: Sendable {
     /// waiting state, IDLE, or HALT if it was woken from HALT (NTAG213/215/216 9.3, MF0ICU2 8.3),
     /// where it stays silent until ``select()``. Every frame is counted in ``commandCounts``.
     public mutating func transceive(_ command: [UInt8]) -> SimulatedType2Response {
-        let kind: SimulatedType2Command =
-            pendingCompatibilityWritePage != nil && state == .active
-            ? .compatibilityWriteData : SimulatedType2Command(frame: command)
-        commandCounts[kind, default: 0] += 1
-        if isRecordingCommands { recordedCommands.append(kind) }
+        let kind = receive(command)
         guard state == .active else { return .silent }
         let response = answer(kind, command)
-        if case .nak = response {
-            state = wasHalted ? .halt : .idle
-            isAuthenticated = false
-            pendingCompatibilityWritePage = nil
-        }
+        if case .nak = response { fallBackAfterNak() }
         return response
+    }
+
+    /// Counts (and records) `frame` under the kind the tag takes it for, and returns that kind.
+    @discardableResult
+    mutating func receive(_ frame: [UInt8]) -> SimulatedType2Command {
+        let kind = commandKind(of: frame)
+        commandCounts[kind, default: 0] += 1
+        if isRecordingCommands { recordedCommands.append(kind) }
+        return kind
+    }
+
+    /// After a NAK: back to IDLE, or HALT if woken from HALT, unauthenticated.
+    mutating func fallBackAfterNak() {
+        state = wasHalted ? .halt : .idle
+        isAuthenticated = false
+        pendingCompatibilityWritePage = nil
     }
 
     private mutating func answer(_ kind: SimulatedType2Command, _ frame: [UInt8]) -> SimulatedType2Response {

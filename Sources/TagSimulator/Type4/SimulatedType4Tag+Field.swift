@@ -1,3 +1,5 @@
+import TagMemory
+
 extension SimulatedType4Tag {
     /// A frame the tag does not expect in READY or ACTIVE (a REQA or WUPA of a new poll, a
     /// SELECT for another UID): the tag goes back to its waiting state, IDLE, or HALT if it was
@@ -21,5 +23,19 @@ extension SimulatedType4Tag {
         } catch {
             return nil
         }
+    }
+
+    /// Receives `apdu` and answers `status` (SW1 SW2) without carrying it out, as a tag whose
+    /// EEPROM fails (fault injection): the APDU is counted, the selection stays.
+    mutating func refuse(_ apdu: [UInt8], status: UInt16) -> [UInt8] {
+        record(apdu)
+        return [UInt8(truncatingIfNeeded: status >> 8), UInt8(truncatingIfNeeded: status)]
+    }
+
+    /// Receives `apdu` and answers `9000` without storing anything, as an EEPROM that fails
+    /// silently (fault injection): the APDU is counted, the selection stays.
+    mutating func acknowledgeWithoutStoring(_ apdu: [UInt8]) -> [UInt8] {
+        record(apdu)
+        return Type4StatusWord.success.bytes
     }
 }

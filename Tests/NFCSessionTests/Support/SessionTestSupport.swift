@@ -1,5 +1,6 @@
 import NDEF
 import NFCSession
+import SimulatedReader
 import Synchronization
 import TagMemory
 import TagSimulator
@@ -38,11 +39,11 @@ func tagHolding(_ message: NFCNDEFMessage?, chip: Type2Chip, uid: [UInt8] = Simu
 /// What the tag's memory holds, read as a reader would (T2T 1.1, 6.4.1).
 func stored(_ tag: SimulatedType2Tag) -> Type2Memory { Type2Memory(bytes: tag.bytes, chip: tag.chip) }
 
-/// Opens a session on `field` and returns its first tag, which must be a Type 2 tag.
+/// Opens a session on `reader` and returns its first tag, which must be a Type 2 tag.
 func openTag(
-    _ field: any SimulatedField, options: NFCTagReaderSession.Options = .init()
+    _ reader: SimulatedReader, options: NFCTagReaderSession.Options = .init()
 ) async throws -> (NFCTagReaderSession, NFCMiFareTag) {
-    let session = NFCTagReaderSession(reader: field, options: options)
+    let session = NFCTagReaderSession(reader: reader, options: options)
     let tag = try await session.nextTag(timeout: .seconds(2))
     guard case .miFare(let type2) = tag else {
         Issue.record("not a Type 2 tag")

@@ -106,4 +106,63 @@ struct Type2ApplyTests {
         #expect(!decoded.requiresAuthentication && decoded.steps.first?.isSecret == false)
         #expect(plan.description == "authenticate first (password-protected pages)\npage 43: ** ** ** **  (PWD)")
     }
+
+    /// The memory after applying `plan` one step at a time, or the first step's error.
+    static func stepwise(_ memory: Type2Memory, _ plan: TagWritePlan) -> Result<Type2Memory, TagMemoryError> {
+        var current = memory
+        for step in plan.steps {
+            do {
+                current = try current.applyingWrite(
+                    page: step.address, data: step.data, authenticated: plan.requiresAuthentication)
+            } catch {
+                return .failure(error)
+            }
+        }
+        return .success(current)
+    }
+
+    @Test(
+        "applying(_:) of a whole plan equals applying its steps one by one, refusals included",
+        arguments: [
+            "ntag213-factory.hex", "ntag215-short-message.hex", "ntag215-dynamic-lock-bit.hex",
+            "ntag213-static-lock-bit.hex", "ntag215-password-protected.hex",
+        ])
+    func wholePlanEqualsSteps(fixture: String) throws {
+        let memory = try TagFixtures.memory(fixture)
+        let chipless = Type2Memory(bytes: memory.bytes)
+        var plans: [TagWritePlan] = []
+        for length in [10, 60, 200] {
+            let text = [UInt8](repeating: 0x61, count: length)
+            let message = NFCNDEFMessage(records: [
+                NFCNDEFPayload(format: .nfcWellKnown, type: "U", payload: [4] + text)
+            ])
+            if let plan = try? memory.writePlan(for: message) { plans.append(plan) }
+        }
+        if let plan = try? memory.lockPlan() { plans.append(plan) }
+        // User pages around lock writes: page 16 before and after the dynamic lock bits that
+        // cover it (NTAG213/215/216 8.5.3), page 5 after the static lock bits (8.5.2).
+        let dynamic = memory.chip?.dynamicLock?.page ?? 0x28
+        plans.append(
+            TagWritePlan(steps: [
+                PlanStep(address: 16, data: hex("01 02 03 04"), reason: ""),
+                PlanStep(address: dynamic, data: hex("FF 00 00 00"), reason: ""),
+                PlanStep(address: 17, data: hex("05 06 07 08"), reason: ""),
+            ]))
+        plans.append(
+            TagWritePlan(steps: [
+                PlanStep(address: 6, data: hex("01 02 03 04"), reason: ""),
+                PlanStep(address: 2, data: hex("00 00 F0 00"), reason: ""),
+                PlanStep(address: 5, data: hex("05 06 07 08"), reason: ""),
+            ]))
+        for plan in plans {
+            for start in [memory, chipless] {
+                let whole = Result { () throws(TagMemoryError) in try start.applying(plan) }
+                switch (whole, Self.stepwise(start, plan)) {
+                case (.success(let left), .success(let right)): #expect(left == right)
+                case (.failure(let left), .failure(let right)): #expect(left.code == right.code)
+                default: Issue.record("\(fixture): applying(_:) and the steps disagree on \(plan.steps.map(\.address))")
+                }
+            }
+        }
+    }
 }

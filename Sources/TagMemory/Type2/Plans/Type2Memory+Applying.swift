@@ -30,6 +30,33 @@ extension Type2Memory {
     public func applyingWrite(page: Int, data: [UInt8], authenticated: Bool = false) throws(TagMemoryError)
         -> Type2Memory
     {
+        var new = bytes
+        try write(page: page, data: data, authenticated: authenticated, into: &new)
+        return Type2Memory(bytes: new, chip: chip)
+    }
+
+    /// Checks a WRITE of `data` to `page` against this memory's rules and puts the bytes the
+    /// page then holds into `image` (this memory's bytes, or those bytes with writes to pages
+    /// that leave the rules as they are, see ``writeLeavesRulesUnchanged(page:)``).
+    private func write(
+        page: Int, data: [UInt8], authenticated: Bool, into image: inout [UInt8]
+    ) throws(TagMemoryError) {
+        image.replaceSubrange(
+            Type2Page.bytes(of: page), with: try pageAfterWrite(page: page, data: data, authenticated: authenticated))
+    }
+
+    /// The 4 bytes `page` holds after a WRITE of `data`, checked and programmed by the rules of
+    /// ``applyingWrite(page:data:authenticated:)``, without parsing the result: for a caller that
+    /// keeps the image itself, such as a simulated tag.
+    ///
+    /// When ``writeLeavesRulesUnchanged(page:)`` is true for every page written since this
+    /// memory was parsed, its rules are still those of the written image, so it can check the
+    /// next write as well; after any other write, parse the image again.
+    ///
+    /// - Throws: as ``applyingWrite(page:data:authenticated:)``.
+    public func pageAfterWrite(page: Int, data: [UInt8], authenticated: Bool = false) throws(TagMemoryError)
+        -> [UInt8]
+    {
         guard data.count == Type2Page.size else {
             throw TagMemoryError(.invalidArgument, "a WRITE carries 4 bytes, not \(data.count)")
         }
@@ -46,9 +73,23 @@ extension Type2Memory {
                 .notWritable, at: range.lowerBound,
                 "page \(page) is password-protected (AUTH0 \(start)): authenticate first")
         }
-        var new = bytes
-        new.replaceSubrange(range, with: try programmed(page: page, data: data))
-        return Type2Memory(bytes: new, chip: chip)
+        return try programmed(page: page, data: data)
+    }
+
+    /// Whether a write to `page` leaves every rule of ``applyingWrite(page:data:authenticated:)``
+    /// as it was, so that writes to such pages can be applied to the bytes before the image is
+    /// parsed again: a user memory page of a known chip (neither lock bytes, CC, configuration,
+    /// nor 3DES pages), whose content no rule reads. Always false without a chip, whose lock
+    /// bytes a Lock Control TLV in the data area locates.
+    public func writeLeavesRulesUnchanged(page: Int) -> Bool {
+        guard let chip, chip.userPages.contains(page), page != chip.dynamicLock?.page else { return false }
+        if let pages = chip.configurationPages, pages.pages.contains(page) { return false }
+        if let pages = chip.tripleDESPages,
+            [pages.counter, pages.auth0, pages.auth1].contains(page) || pages.key.contains(page)
+        {
+            return false
+        }
+        return true
     }
 
     /// The memory after the steps of `plan`, in order; see ``applyingWrite(page:data:authenticated:)``.
@@ -58,16 +99,30 @@ extension Type2Memory {
     /// - Throws: the error of the first refused step (the steps before it are lost with the
     ///   copy: apply steps one by one to see the state at a failure), and
     ///   ``TagMemoryError/Code/invalidArgument`` for a step that names a Type 4 file.
+    ///
+    /// The result is the same as applying the steps one by one with
+    /// ``applyingWrite(page:data:authenticated:)``; the image is parsed again only after a step
+    /// that may change the write rules (lock, CC or configuration pages) and at the end.
     public func applying(_ plan: TagWritePlan, authenticated: Bool? = nil) throws(TagMemoryError) -> Type2Memory {
         var memory = self
+        var image = bytes
+        var isParsed = true
         for (index, step) in plan.steps.enumerated() {
             guard step.file == nil else {
                 throw TagMemoryError(.invalidArgument, "step \(index) names a file: it is not a Type 2 page write")
             }
-            memory = try memory.applyingWrite(
-                page: step.address, data: step.data, authenticated: authenticated ?? plan.requiresAuthentication)
+            let isAuthenticated = authenticated ?? plan.requiresAuthentication
+            if memory.writeLeavesRulesUnchanged(page: step.address) {
+                try memory.write(page: step.address, data: step.data, authenticated: isAuthenticated, into: &image)
+                isParsed = false
+            } else {
+                if !isParsed { memory = Type2Memory(bytes: image, chip: chip) }
+                memory = try memory.applyingWrite(page: step.address, data: step.data, authenticated: isAuthenticated)
+                image = memory.bytes
+                isParsed = true
+            }
         }
-        return memory
+        return isParsed ? memory : Type2Memory(bytes: image, chip: chip)
     }
 
     /// The 4 bytes `page` holds after a WRITE of `data`, or the reason the chip refuses it.

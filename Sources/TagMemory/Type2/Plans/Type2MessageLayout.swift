@@ -56,18 +56,33 @@ struct Type2MessageLayout {
     func contents(of page: Int) -> String {
         let range = Type2Page.bytes(of: page)
         var parts: [String] = []
-        let values = valueAddresses.indices.filter { range.contains(valueAddresses[$0]) }
+        let values = Self.positions(in: valueAddresses, within: range)
         if let first = values.first, let last = values.last {
             parts.append(
                 first == last
                     ? "message byte \(first) of \(valueAddresses.count)"
                     : "message bytes \(first)-\(last) of \(valueAddresses.count)")
         }
-        let lengths = lengthAddresses.indices.dropFirst().filter { range.contains(lengthAddresses[$0]) }
+        let lengths = Self.positions(in: lengthAddresses, within: range).filter { $0 > 0 }
         if let first = lengths.first, let last = lengths.last {
             parts.append(first == last ? "length byte \(first + 1)" : "length bytes \(first + 1)-\(last + 1)")
         }
         if let terminatorAddress, range.contains(terminatorAddress) { parts.append("Terminator TLV") }
         return parts.joined(separator: ", ")
+    }
+
+    /// The positions in `addresses` (ascending, as the layout lays them out) of the addresses
+    /// inside `range`, found by binary search: a plan asks this for every page it writes.
+    private static func positions(in addresses: [Int], within range: Range<Int>) -> Range<Int> {
+        func firstPosition(notBelow bound: Int) -> Int {
+            var low = 0
+            var high = addresses.count
+            while low < high {
+                let middle = low + (high - low) / 2
+                if addresses[middle] < bound { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
+        return firstPosition(notBelow: range.lowerBound)..<firstPosition(notBelow: range.upperBound)
     }
 }
