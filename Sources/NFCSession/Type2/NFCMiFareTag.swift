@@ -44,10 +44,8 @@ public actor NFCMiFareTag {
     public internal(set) var lastWrittenStatus: NDEFTagStatus?
     /// The frames sent to the tag through this object, identification excepted.
     public internal(set) var commandsSent = 0
-    /// Whether an operation is running.
-    private var isBusy = false
-    /// Operations waiting for the one running.
-    private var waiters: [CheckedContinuation<Void, Never>] = []
+    /// Runs the operations on this tag one at a time.
+    private let gate: OperationGate
 
     init(
         reader: any NFCReaderDevice, target: NFCTargetInfo, identification: Type2Identification,
@@ -58,6 +56,7 @@ public actor NFCMiFareTag {
         self.identifier = target.uid
         self.identification = identification
         self.lifetime = lifetime
+        self.gate = OperationGate(lifetime: lifetime)
     }
 
     /// The chip, when identified (see ``identification``).
@@ -72,23 +71,11 @@ public actor NFCMiFareTag {
     /// - Throws: ``NFCReaderError/Code/cancelled`` when the session was invalidated or the task
     ///   is cancelled.
     func beginOperation() async throws(NFCReaderError) {
-        while isBusy {
-            await withCheckedContinuation { continuation in waiters.append(continuation) }
-        }
-        isBusy = true
-        if lifetime.isInvalidated {
-            endOperation()
-            throw NFCReaderError(.cancelled, "the session was invalidated: the tag can no longer be used")
-        }
-        if Task.isCancelled {
-            endOperation()
-            throw NFCReaderError(.cancelled, "the task was cancelled before the operation started")
-        }
+        try await gate.enter()
     }
 
-    /// Ends the running operation and lets the next one start.
+    /// Ends the running operation; the next one waiting starts.
     func endOperation() {
-        isBusy = false
-        if !waiters.isEmpty { waiters.removeFirst().resume() }
+        gate.leave()
     }
 }

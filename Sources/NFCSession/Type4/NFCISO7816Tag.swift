@@ -20,16 +20,15 @@ public actor NFCISO7816Tag {
     public internal(set) var commandsSent = 0
     /// Whether a lost or garbled answer left the tag to be activated again before the next APDU.
     var needsReselect = false
-    /// Whether an operation is running.
-    private var isBusy = false
-    /// Operations waiting for the one running.
-    private var waiters: [CheckedContinuation<Void, Never>] = []
+    /// Runs the operations on this tag one at a time.
+    private let gate: OperationGate
 
     init(reader: any NFCReaderDevice, target: NFCTargetInfo, lifetime: SessionLifetime) {
         self.reader = reader
         self.targetInfo = target
         self.identifier = target.uid
         self.lifetime = lifetime
+        self.gate = OperationGate(lifetime: lifetime)
     }
 
     /// The historical bytes of the ATS (ISO/IEC 14443-4 5.2.7): what follows the format byte T0
@@ -85,23 +84,11 @@ public actor NFCISO7816Tag {
     /// - Throws: ``NFCReaderError/Code/cancelled`` when the session was invalidated or the task
     ///   is cancelled.
     func beginOperation() async throws(NFCReaderError) {
-        while isBusy {
-            await withCheckedContinuation { continuation in waiters.append(continuation) }
-        }
-        isBusy = true
-        if lifetime.isInvalidated {
-            endOperation()
-            throw NFCReaderError(.cancelled, "the session was invalidated: the tag can no longer be used")
-        }
-        if Task.isCancelled {
-            endOperation()
-            throw NFCReaderError(.cancelled, "the task was cancelled before the operation started")
-        }
+        try await gate.enter()
     }
 
-    /// Ends the running operation and lets the next one start.
+    /// Ends the running operation; the next one waiting starts.
     func endOperation() {
-        isBusy = false
-        if !waiters.isEmpty { waiters.removeFirst().resume() }
+        gate.leave()
     }
 }
