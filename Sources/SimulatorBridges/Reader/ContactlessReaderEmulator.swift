@@ -106,13 +106,16 @@ public struct ContactlessReaderEmulator: Sendable {
     /// Answers one command APDU.
     public mutating func respond(to apdu: [UInt8], in field: inout SimulatedField) -> Outcome {
         guard let first = apdu.first, first == 0xFF else { return passToCard(apdu, &field) }
+        // The obsolete AUTHENTICATE `FF 88 00 block type slot` is no valid ISO APDU (its "Lc" is
+        // the key type): readers take it as it is (ACR122U API 2.04, 5.2).
+        if apdu.count == 6, apdu[1] == 0x88 { return .response(generalAuthenticate(field)) }
         guard let command = ReaderCommandAPDU(apdu) else { return .response(ReaderStatus.wrongLength) }
         switch command.ins {
         case 0xCA: return .response(getData(command, field))
         case 0xB0: return readBinary(command, &field)
         case 0xD6: return updateBinary(command, &field)
         case 0x82: return .response(loadKey(command))
-        case 0x86, 0x88: return .response(generalAuthenticate(field))
+        case 0x86: return .response(generalAuthenticate(field))
         case 0x00: return vendorCommand(command, &field)
         case 0xC2:
             guard profile.supportsTransparentExchange else { return .response(ReaderStatus.functionNotSupported) }
