@@ -1,7 +1,7 @@
+import TagSimulator
 import Testing
 
 @testable import SimulatorBridges
-import TagSimulator
 
 /// ACR122U Direct Transmit (ACR122U API 2.04, 7.1) to its PN532 (PN532 User Manual UM0701,
 /// section 7), with a simulated NTAG215 in the field.
@@ -29,7 +29,9 @@ import TagSimulator
         #expect(bench.send(Self.direct("D4 42 60")) == "D54300" + "0004040201001103" + "9000")
     }
 
-    @Test("InCommunicateThru WRITE with the CRC check on: the 4-bit ACK fails the CRC check (status 02), the page is written")
+    @Test(
+        "InCommunicateThru WRITE with the CRC check on: the 4-bit ACK fails the CRC check (status 02), the page is written"
+    )
     func writeWithCRCCheck() {
         var bench = ReaderBench.ntag215()
         #expect(bench.send(Self.direct("D4 42 A2 04 01020304")) == "D543029000")
@@ -70,7 +72,9 @@ import TagSimulator
         #expect(bench.send(Self.direct("D4 4A 01 00")) == "D54B009000")
         #expect(bench.send(Self.direct("D4 32 01 00")) == "D5339000")
         #expect(bench.send(Self.direct("D4 32 01 01")) == "D5339000")
-        #expect(bench.send(Self.direct("D4 4A 01 00")) == "D54B01" + "01" + "0044" + "00" + "07" + "04517CA24B3580" + "9000")
+        #expect(
+            bench.send(Self.direct("D4 4A 01 00")) == "D54B01" + "01" + "0044" + "00" + "07" + "04517CA24B3580" + "9000"
+        )
         #expect(bench.send(Self.direct("D4 42 30 04")).hasPrefix("D543000300FE00"))
     }
 
@@ -137,6 +141,7 @@ import TagSimulator
         var bench = try ReaderBench.type4()
         #expect(bench.send(Self.direct("D4 40 01 00A4040007D276000085010100")) == "D54100" + "9000" + "9000")
         let uid = "043C6A922F6180"
-        #expect(bench.send(Self.direct("D4 4A 01 00")) == "D54B0101" + "0344" + "20" + "07" + uid + "067777710280" + "9000")
+        #expect(
+            bench.send(Self.direct("D4 4A 01 00")) == "D54B0101" + "0344" + "20" + "07" + uid + "067777710280" + "9000")
     }
 }

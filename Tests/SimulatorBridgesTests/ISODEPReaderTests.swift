@@ -1,7 +1,7 @@
+import TagSimulator
 import Testing
 
 @testable import SimulatorBridges
-import TagSimulator
 
 /// An ISO-DEP (Type 4) tag behind the reader: PC/SC Part 3 3.1.3.2.3.2 ATR, GET DATA and the
 /// pass-through of every APDU of another class than FF (NFC Forum Type 4 Tag 3.0, 5.4).

@@ -1,7 +1,7 @@
+import TagSimulator
 import Testing
 
 @testable import SimulatorBridges
-import TagSimulator
 
 /// The field's faults (TagSimulator ``SimulatedField/Faults``) as a PC/SC client sees them
 /// through the reader.

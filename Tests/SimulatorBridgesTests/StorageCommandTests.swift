@@ -1,7 +1,7 @@
+import TagSimulator
 import Testing
 
 @testable import SimulatorBridges
-import TagSimulator
 
 /// PC/SC Part 3 v2.02 storage-card commands (3.2.2.1) on a simulated NTAG215, answered as an
 /// ACS ACR122U does (ACR122U API 2.04 sections 4 and 5).

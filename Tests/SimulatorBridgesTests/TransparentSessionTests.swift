@@ -1,7 +1,7 @@
+import TagSimulator
 import Testing
 
 @testable import SimulatorBridges
-import TagSimulator
 
 /// PC/SC Part 3 v2.02 Manage Session and Transparent Exchange (`FF C2`) on a simulated NTAG215,
 /// with the data objects of the ACS ACR1252U / ACR1552U reference manuals.
@@ -28,7 +28,9 @@ import TagSimulator
     func getVersion() {
         var bench = ReaderBench.ntag215()
         _ = bench.send(Self.start)
-        #expect(bench.send(Self.transceive("60")) == Self.done + "920100" + "96020000" + "9708" + "0004040201001103" + "9000")
+        #expect(
+            bench.send(Self.transceive("60")) == Self.done + "920100" + "96020000" + "9708" + "0004040201001103"
+                + "9000")
     }
 
     @Test("Transceive before a session starts fails at data object 1 with 63 00")
