@@ -5,8 +5,11 @@ enum SimCommand {
         name: "sim",
         abstract: "Serve simulated tags to real reader stacks.",
         discussion: """
-            A simulated tag is named as a reader URL, sim:CHIP?OPTIONS (see 'ndeftool help \
-            info' for the chips and options, such as file=PATH to keep the tag in a file).
+            A simulated tag is named as a reader URL, sim:CHIP?OPTIONS, as for --reader: \
+            chips ntag210, ntag212, ntag213, ntag215, ntag216, ultralight, ultralight-c, \
+            ultralight-ev1, ultralight-ev1-128 and type4; options file=PATH (keep the tag in \
+            a file), uid=HEX and the faults remove-after=N, in-flight=complete|none|tear, \
+            second-tag=1, latency-ms=N and corrupt-every=N (the README has them all).
             """,
         subcommands: [SimServeCommand.spec]
     )

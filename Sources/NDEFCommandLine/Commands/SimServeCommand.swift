@@ -35,7 +35,8 @@ enum SimServeCommand {
             Examples:
               ndeftool sim serve 'sim:ntag215?file=tag.nfc'
               ndeftool sim serve --vpcd 35963 sim:ntag213 --vpcd 35964 sim:type4
-              ndeftool sim serve --profile acr122u 'sim:ntag215?remove-after=20' --reinsert-after 500
+              ndeftool sim serve --reinsert-after 500 'sim:ntag215?remove-after=20'
+              ndeftool sim serve --profile acr122u sim:ntag215
             """,
         arguments: [ArgumentSpec("tag", help: "A simulated tag, as a sim: reader URL.", repeating: true)],
         options: [vpcd, profile, reinsert],

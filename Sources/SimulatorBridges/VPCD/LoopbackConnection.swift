@@ -88,18 +88,26 @@ final class LoopbackConnection {
 
     private var lastReadWasWakeup = false
 
+    /// How long the rest of a message may take once its first byte came, in milliseconds.
+    static let messageMilliseconds: Int32 = 5000
+
     /// Reads exactly `count` bytes, setting `TCP_QUICKACK` before every `recv`. A wake-up ends
-    /// the read only at the start of a message.
+    /// the read only at the start of a message; within a message only the socket is watched,
+    /// and a driver that stops sending half-way ends the connection.
     private func read(into bytes: inout [UInt8], count: Int, wakeup: Wakeup, atMessageStart: Bool) -> ReadResult {
         lastReadWasWakeup = false
         var chunk = [UInt8](repeating: 0, count: min(count, 65_536))
         while bytes.count < count {
-            let ready = SystemCalls.waitReadable([descriptor, wakeup.readEnd], milliseconds: -1)
-            if ready.contains(wakeup.readEnd), !ready.contains(descriptor), atMessageStart, bytes.isEmpty {
+            let waitsForStart = atMessageStart && bytes.isEmpty
+            let ready =
+                waitsForStart
+                ? SystemCalls.waitReadable([descriptor, wakeup.readEnd], milliseconds: -1)
+                : SystemCalls.waitReadable([descriptor], milliseconds: Self.messageMilliseconds)
+            if waitsForStart, ready.contains(wakeup.readEnd), !ready.contains(descriptor) {
                 lastReadWasWakeup = true
                 return .failed
             }
-            guard ready.contains(descriptor) else { continue }
+            guard ready.contains(descriptor) else { return .failed }
             SystemCalls.setOption(
                 descriptor, level: Int32(IPPROTO_TCP), name: SystemCalls.tcpQuickAck, value: 1)
             let wanted = count - bytes.count
