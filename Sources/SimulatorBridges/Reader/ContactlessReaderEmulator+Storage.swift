@@ -6,9 +6,10 @@ extension ContactlessReaderEmulator {
     static let maximumReadLength = 16
 
     /// GET DATA (PC/SC Part 3 v2.02, 3.2.2.1.3): P1 00 the UID of the activated card, P1 01
-    /// the historical bytes of its ATS (an ISO-DEP tag only; `6A 81` for a Type 2 tag, as the
-    /// ACR122U answers for cards without ATS). Le 00 returns all; a shorter Le `6C XX`, a
-    /// longer one the data and `62 82`.
+    /// the historical bytes of its ATS, as PC/SC Part 3 specifies (ACS manuals call the answer
+    /// "ATS"; an ISO-DEP tag only: `6A 81` for a Type 2 tag, as an ACR122U answers for cards
+    /// without ATS). Le 00 returns all; a shorter Le `6C XX`, a longer one the data and `62 82`
+    /// (ACR1281U and ACR1255U manuals; the ACR122U lists only `63 00` and `6A 81`).
     func getData(_ command: ReaderCommandAPDU, _ field: SimulatedField) -> [UInt8] {
         guard command.p2 == 0x00, !command.hasData else { return ReaderStatus.functionNotSupported }
         guard let tag = activeTag(field) else { return ReaderStatus.failed }
