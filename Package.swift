@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "TagSimulator", targets: ["TagSimulator"]),
         .library(name: "NFCSession", targets: ["NFCSession"]),
         .library(name: "SimulatedReader", targets: ["SimulatedReader"]),
+        .library(name: "SimulatorBridges", targets: ["SimulatorBridges"]),
         .executable(name: "ndeftool", targets: ["ndeftool"]),
     ],
     targets: [
@@ -42,10 +43,19 @@ let package = Package(
             dependencies: ["NFCSession", "TagSimulator", "TagMemory", "NDEF"],
             swiftSettings: strictSettings
         ),
+        // Simulated tags served to real reader stacks: a vpcd card for pcscd, the reader and tag
+        // pair a PC/SC client sees (Glibc sockets, one thread per card).
+        .target(
+            name: "SimulatorBridges",
+            dependencies: ["SimulatedReader", "NFCSession", "TagSimulator", "TagMemory", "NDEF"],
+            swiftSettings: strictSettings
+        ),
         // The command-line surface as a library, so its parser can be tested directly.
         .target(
             name: "NDEFCommandLine",
-            dependencies: ["NDEF", "TagMemory", "NFCSession", "SimulatedReader", "TagSimulator"],
+            dependencies: [
+                "NDEF", "TagMemory", "NFCSession", "SimulatedReader", "TagSimulator", "SimulatorBridges",
+            ],
             swiftSettings: strictSettings
         ),
         .executableTarget(name: "ndeftool", dependencies: ["NDEFCommandLine"], swiftSettings: strictSettings),
@@ -74,6 +84,11 @@ let package = Package(
         .testTarget(
             name: "SimulatedReaderTests",
             dependencies: ["SimulatedReader", "NFCSession", "TagSimulator", "TagMemory", "NDEF"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "SimulatorBridgesTests",
+            dependencies: ["SimulatorBridges", "SimulatedReader", "NFCSession", "TagSimulator", "TagMemory", "NDEF"],
             swiftSettings: strictSettings
         ),
         .testTarget(

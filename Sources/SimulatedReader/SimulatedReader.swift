@@ -115,8 +115,33 @@ public final class SimulatedReader: NFCReaderDevice {
     ///
     /// - Throws: ``NFCSession/NFCReaderError/Code/readerUnavailable`` when the file cannot be written.
     public func flush() async throws(NFCReaderError) {
-        guard let store else { return }
-        let pending: (snapshot: SimulatedTagSnapshot, generation: Int)? = state.withLock { state in
+        guard let store, let pending = pendingSave() else { return }
+        do {
+            try await store.save(pending.snapshot, generation: pending.generation)
+        } catch {
+            forgetSave(pending.generation)
+            throw error
+        }
+    }
+
+    /// Saves the stored tag now, as ``flush()`` does, blocking the calling thread until the
+    /// file is written: for readers driven from a thread of their own (a bridge serving the
+    /// tag to another process). Never call it from the cooperative thread pool.
+    ///
+    /// - Throws: ``NFCSession/NFCReaderError/Code/readerUnavailable`` when the file cannot be written.
+    public func flushBlocking() throws(NFCReaderError) {
+        guard let store, let pending = pendingSave() else { return }
+        do {
+            try store.saveBlocking(pending.snapshot, generation: pending.generation)
+        } catch {
+            forgetSave(pending.generation)
+            throw error
+        }
+    }
+
+    /// The snapshot to save and its generation, when the stored tag changed since the last save.
+    private func pendingSave() -> (snapshot: SimulatedTagSnapshot, generation: Int)? {
+        state.withLock { state in
             guard let uid = state.persistedUID, let tag = state.field.tag(uid: uid) else { return nil }
             let snapshot = SimulatedTagSnapshot(tag)
             guard snapshot != state.savedSnapshot else { return nil }
@@ -124,14 +149,12 @@ public final class SimulatedReader: NFCReaderDevice {
             state.saveGeneration += 1
             return (snapshot, state.saveGeneration)
         }
-        guard let pending else { return }
-        do {
-            try await store.save(pending.snapshot, generation: pending.generation)
-        } catch {
-            state.withLock { state in
-                if state.saveGeneration == pending.generation { state.savedSnapshot = nil }
-            }
-            throw error
+    }
+
+    /// After a failed save: the file's state is unknown, so the next chance saves again.
+    private func forgetSave(_ generation: Int) {
+        state.withLock { state in
+            if state.saveGeneration == generation { state.savedSnapshot = nil }
         }
     }
 

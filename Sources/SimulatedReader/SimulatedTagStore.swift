@@ -59,4 +59,21 @@ final class SimulatedTagStore: Sendable {
         }
         try result.get()
     }
+
+    /// Writes `snapshot` (state number `generation`) on the files queue and waits for it, unless
+    /// a newer state was written already. Blocks the calling thread: never call it from the
+    /// cooperative thread pool.
+    func saveBlocking(_ snapshot: SimulatedTagSnapshot, generation: Int) throws(NFCReaderError) {
+        let result: Result<Void, NFCReaderError> = Self.queue.sync {
+            guard written.withLock({ $0 }) < generation else { return .success(()) }
+            do throws(NFCReaderError) {
+                try file.save(snapshot)
+                written.withLock { $0 = generation }
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        try result.get()
+    }
 }

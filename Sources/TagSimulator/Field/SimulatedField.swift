@@ -136,6 +136,19 @@ public struct SimulatedField: Sendable {
         return true
     }
 
+    /// HLTA (ISO/IEC 14443-3 6.4.3), or S(DESELECT) for an ISO-DEP tag (ISO/IEC 14443-4 8):
+    /// the selected tag halts, answering nothing until a WUPA or ``select(uid:)`` wakes it, and
+    /// nothing is selected. HLTA gets no answer, so it counts as no command.
+    ///
+    /// - Returns: false when no tag is selected.
+    @discardableResult
+    public mutating func haltSelected() -> Bool {
+        guard let index = selectedIndex else { return false }
+        tags[index].halt()
+        selectedUID = nil
+        return true
+    }
+
     /// The field goes off: every tag in it powers down to IDLE (losing authentication and the
     /// once-per-field NFC counter increment) and nothing is selected.
     public mutating func fieldOff() {

@@ -1,0 +1,125 @@
+# A private pcscd with vsmartcard's vpcd virtual readers, for the tests that go through the real
+# PC/SC stack (readers "Virtual PCD 00 00" on 127.0.0.1:35963 and "Virtual PCD 00 01" on 35964).
+# Source it after common.sh:  . "$(dirname "$0")/lib/pcscd.sh"
+#
+#   start_pcscd [LOG]       starts /usr/sbin/pcscd -f -i in the background, waits until it is
+#                           ready, sets pcscd_pid; a trap stops it when the shell exits
+#   stop_pcscd              stops it (TERM, then KILL after 5 s) and waits for it
+#   run_with_private_pcscd CMD...
+#                           runs CMD with NDEFTOOL_PCSCD=1 next to a pcscd of its own: in private
+#                           network and mount namespaces when unshare works (so that neither the
+#                           daemon's socket /run/pcscd nor the vpcd ports clash with another
+#                           pcscd on the machine), else in this namespace when no pcscd runs yet.
+#                           Returns CMD's status; without root or pcscd, runs CMD alone and says so.
+# pcscd needs root. Environment: NDEFTOOL_PCSCD_LOG, the daemon's log file (default: a temporary file).
+
+pcscd_packages=(pcscd vsmartcard-vpcd libpcsclite-dev pcsc-tools libpcsc-perl)
+pcscd_pid=""
+
+# start_pcscd [LOG]
+start_pcscd() {
+    local log=${1:-/dev/null}
+    ensure_packages "${pcscd_packages[@]}"
+    if [ -n "$pcscd_pid" ]; then
+        echo "error: start_pcscd: pcscd already started (pid $pcscd_pid)" >&2
+        return 1
+    fi
+    if [ -S /run/pcscd/pcscd.comm ] && pgrep -x pcscd >/dev/null 2>&1; then
+        echo "error: start_pcscd: another pcscd runs in this namespace (/run/pcscd/pcscd.comm)" >&2
+        return 1
+    fi
+    /usr/sbin/pcscd -f -i >"$log" 2>&1 &
+    pcscd_pid=$!
+    trap stop_pcscd EXIT
+    local waited=0
+    # Ready: the daemon's socket exists and both vpcd ports listen (pcscd creates the readers
+    # before it opens its socket; -f keeps it in the foreground, so $! is the daemon itself).
+    while [ $waited -lt 100 ]; do
+        if ! kill -0 "$pcscd_pid" 2>/dev/null; then
+            echo "error: pcscd exited during start-up (log: $log)" >&2
+            pcscd_pid=""
+            return 1
+        fi
+        if [ -S /run/pcscd/pcscd.comm ] && pcscd_port_listens 35963 && pcscd_port_listens 35964; then
+            return 0
+        fi
+        sleep 0.1
+        waited=$((waited + 1))
+    done
+    echo "error: pcscd did not become ready within 10 s (log: $log)" >&2
+    stop_pcscd
+    return 1
+}
+
+# pcscd_port_listens PORT: whether something listens on TCP PORT (from /proc/net/tcp, no tools needed).
+pcscd_port_listens() {
+    local hex
+    hex=$(printf '%04X' "$1")
+    grep -q ":$hex 00000000:0000 0A" /proc/net/tcp 2>/dev/null
+}
+
+# stop_pcscd: TERM, up to 5 s, then KILL; always waits, so no daemon is left behind.
+stop_pcscd() {
+    [ -n "$pcscd_pid" ] || return 0
+    local pid=$pcscd_pid
+    pcscd_pid=""
+    kill -TERM "$pid" 2>/dev/null || true
+    local waited=0
+    while kill -0 "$pid" 2>/dev/null && [ $waited -lt 50 ]; do
+        sleep 0.1
+        waited=$((waited + 1))
+    done
+    if kill -0 "$pid" 2>/dev/null; then
+        echo "warning: pcscd (pid $pid) did not stop on TERM; killing it" >&2
+        kill -KILL "$pid" 2>/dev/null || true
+    fi
+    wait "$pid" 2>/dev/null || true
+}
+
+# run_with_private_pcscd CMD...
+run_with_private_pcscd() {
+    if [ "$(id -u)" -ne 0 ]; then
+        echo "warning: not root: no pcscd for the PC/SC tests; they are skipped (NDEFTOOL_PCSCD unset)" >&2
+        "$@"
+        return
+    fi
+    ensure_packages "${pcscd_packages[@]}"
+    if unshare -n -m --propagation private true 2>/dev/null; then
+        unshare -n -m --propagation private bash -c '
+            set -euo pipefail
+            . "$1/Scripts/lib/common.sh"
+            . "$1/Scripts/lib/pcscd.sh"
+            shift
+            pcscd_enter_private_namespace
+            pcscd_run_here "$@"
+        ' bash "$repo_root" "$@"
+        return
+    fi
+    echo "warning: unshare is not available: pcscd runs in this namespace" >&2
+    pcscd_run_here "$@"
+}
+
+# Inside fresh namespaces: loopback up, an empty /run/pcscd of our own.
+pcscd_enter_private_namespace() {
+    ip link set lo up
+    mkdir -p /run/pcscd
+    mount -t tmpfs -o mode=0755 tmpfs /run/pcscd
+}
+
+# pcscd_run_here CMD...: pcscd around CMD, stopped on every exit path.
+pcscd_run_here() {
+    local log=${NDEFTOOL_PCSCD_LOG:-}
+    [ -n "$log" ] || log=$(mktemp -t ndeftool-pcscd.XXXXXX)
+    if ! start_pcscd "$log"; then
+        echo "warning: pcscd could not be started: the PC/SC tests are skipped" >&2
+        "$@"
+        return
+    fi
+    trap 'stop_pcscd; exit 130' INT TERM
+    echo "pcscd running (pid $pcscd_pid, log $log); PC/SC tests enabled (NDEFTOOL_PCSCD=1)" >&2
+    local status=0
+    NDEFTOOL_PCSCD=1 "$@" || status=$?
+    stop_pcscd
+    trap - INT TERM EXIT
+    return $status
+}

@@ -1,0 +1,111 @@
+import NFCSession
+import SimulatedReader
+import SimulatorBridges
+
+/// `ndeftool sim serve`: simulated tags as cards in pcscd's virtual readers.
+enum SimServeCommand {
+    static let vpcd = OptionSpec.option(
+        "vpcd", value: "port", repeatable: true,
+        help: "The vpcd port of a reader, one per tag, in order (default: 35963, 35964, ... for the tags).")
+    static let profile = OptionSpec.option(
+        "profile", value: "name", default: ContactlessReaderProfile.combined.name,
+        values: ContactlessReaderProfile.all.map(\.name),
+        help: "The reader's pass-through: ACR122U Direct Transmit, PC/SC 2.02 transparent session, or both.")
+    static let reinsert = OptionSpec.option(
+        "reinsert-after", value: "ms",
+        help: "After the remove-after fault, put the tag back after <ms> milliseconds (default: never).")
+
+    /// The command.
+    static let spec = CommandSpec(
+        name: "serve",
+        abstract: "Serve simulated tags to pcscd through vpcd virtual readers.",
+        discussion: """
+            Each tag becomes the card in a 'Virtual PCD' reader of pcscd (Debian package \
+            vsmartcard-vpcd, readers 'Virtual PCD 00 00' on port 35963 and 'Virtual PCD 00 01' \
+            on 35964): PC/SC programs see a contactless reader with the tag in its field, with \
+            the ATR, GET DATA, READ BINARY and UPDATE BINARY of PC/SC Part 3 and the \
+            pass-through of --profile for raw commands. Only 127.0.0.1 is contacted. The tag \
+            file (file=PATH) is updated after every command that changes the tag. Faults in \
+            the URL act as on a real reader: remove-after takes the card out during that \
+            command.
+
+            Runs until interrupted (Ctrl-C or SIGTERM), then exits with status 0. pcscd must \
+            run (as root: /usr/sbin/pcscd -f); the card connects when it can.
+
+            Examples:
+              ndeftool sim serve 'sim:ntag215?file=tag.nfc'
+              ndeftool sim serve --vpcd 35963 sim:ntag213 --vpcd 35964 sim:type4
+              ndeftool sim serve --reinsert-after 500 'sim:ntag215?remove-after=20'
+              ndeftool sim serve --profile acr122u sim:ntag215
+            """,
+        arguments: [ArgumentSpec("tag", help: "A simulated tag, as a sim: reader URL.", repeating: true)],
+        options: [vpcd, profile, reinsert],
+        run: run
+    )
+
+    @Sendable static func run(_ invocation: CommandInvocation) async throws(CommandLineError) -> ExitStatus {
+        let values = invocation.values
+        let tags = values.arguments("tag")
+        guard !tags.isEmpty else { throw .missingArgument("<tag> ...") }
+        let ports = try self.ports(values.values(vpcd.long), count: tags.count)
+        let chosen = values.value(profile.long) ?? ContactlessReaderProfile.combined.name
+        guard let readerProfile = ContactlessReaderProfile.named(chosen) else {
+            throw .invalidValue(chosen, for: profile)
+        }
+        let delay = try values.integer(reinsert.long, in: 0...3_600_000)
+        let waiter = SignalWaiter()
+        var cards: [VirtualPCDCard] = []
+        for (text, port) in zip(tags, ports) {
+            let reader = try await open(text)
+            let configuration = VirtualPCDCard.Configuration(
+                port: port, profile: readerProfile, reinsertAfterMilliseconds: delay)
+            do {
+                let card = try VirtualPCDCard(reader: reader, configuration: configuration) { event in
+                    _ = FileAccess.writeAll(Array("[vpcd \(port)] \(event)\n".utf8), descriptor: 2)
+                }
+                try card.start()
+                cards.append(card)
+            } catch {
+                for card in cards { card.stop() }
+                throw CommandLineError(.unavailable, "cannot serve \(text) on port \(port): \(error.reason)")
+            }
+            invocation.io.writeError("Serving \(text) on vpcd port \(port) (127.0.0.1).\n")
+        }
+        invocation.io.writeError("Press Ctrl-C to stop.\n")
+        let signal = await waiter.wait()
+        for card in cards { card.stop() }
+        invocation.io.writeError("Stopped (signal \(signal)).\n")
+        return .success
+    }
+
+    /// The port of each tag: those given (as many as tags), else 35963 onwards.
+    static func ports(_ given: [String], count: Int) throws(CommandLineError) -> [UInt16] {
+        guard !given.isEmpty else {
+            return (0..<count).map { VirtualPCDCard.Configuration.firstPort &+ UInt16(truncatingIfNeeded: $0) }
+        }
+        guard given.count == count else {
+            throw .usage("Give one --vpcd port per tag: \(given.count) port(s) for \(count) tag(s)")
+        }
+        var ports: [UInt16] = []
+        for text in given {
+            guard let port = UInt16(text), port > 0 else {
+                throw .invalidValue(text, for: vpcd, reason: "expected a port from 1 to 65535")
+            }
+            guard !ports.contains(port) else { throw .usage("The vpcd port \(port) is given twice") }
+            ports.append(port)
+        }
+        return ports
+    }
+
+    /// Opens the simulated reader `text` names.
+    static func open(_ text: String) async throws(CommandLineError) -> SimulatedReader {
+        guard case .simulated(let url, _) = try ReaderAddress(parsing: text, origin: "<tag>") else {
+            throw .usage("A tag to serve is a simulated reader URL (sim:CHIP?OPTIONS), not '\(text)'")
+        }
+        do {
+            return try await SimulatedReader(url: url, name: text)
+        } catch {
+            throw TagFailure.error(error, while: "opening the simulated tag \(text)")
+        }
+    }
+}

@@ -1,0 +1,173 @@
+import TagSimulator
+
+/// What a PC/SC contactless reader shows of the tags in its field: the card it activates, the
+/// ATR it builds for it, and its answers to APDUs (PC/SC Part 3 storage-card commands, the
+/// pass-through of its ``ContactlessReaderProfile``, and APDUs for an ISO-DEP tag).
+///
+/// A pure state machine over a ``TagSimulator/SimulatedField``: nothing here sleeps, touches
+/// files or sockets. ``VirtualPCDCard`` drives it from the `vpcd` wire protocol.
+///
+/// Activation (``powerOn(_:)``, a card reset): the field goes off and on, and the reader
+/// selects the first tag of the field (ISO/IEC 14443-3 6.4, and RATS for an ISO-DEP tag).
+/// With two tags in the field, the reader shows only the one anticollision settles on, as an
+/// ACR122U does (it lists one target, `InListPassiveTarget` with MaxTg 1); the other is
+/// reachable only through Direct Transmit `InListPassiveTarget` with MaxTg 2 and `InSelect`.
+/// The reader does not select the tag again by itself: after a NAK, which sends an NTAG back
+/// to IDLE, every tag command fails until the client resets the card (`SCardReconnect` with
+/// `SCARD_RESET_CARD`), as with a real reader.
+///
+/// Answers to failures (status words, ``ReaderStatus``):
+/// - `63 00` for a card operation that fails (a NAK, no answer, a CRC error), as the ACR122U
+///   answers them (ACR122U API 2.04, 4.1 and 5.x), and for an APDU of another class than `FF`
+///   to a Type 2 tag, which has no ISO-DEP layer.
+/// - `6A 81` for a command this reader or the card in the field does not support (GET DATA
+///   of the ATS for a tag without ISO-DEP, storage commands for an ISO-DEP tag, a
+///   pass-through the profile lacks).
+/// - `6D 00` for an unknown instruction of class `FF`; `67 00` for a pseudo-APDU whose Lc
+///   disagrees with its length.
+///
+/// A corrupted answer of an ISO-DEP tag (``TagSimulator/SimulatedField/Faults/corruptEveryNthResponse``)
+/// is repaired the way ISO/IEC 14443-4 (7.5.4, rule 4 and PICC rule 11) does it: the reader
+/// sends R(NAK) and the tag sends its last block again, so the client receives the intact
+/// response. A corrupted Type 2 answer is a CRC error the reader reports.
+public struct ContactlessReaderEmulator: Sendable {
+    /// What the reader does with one APDU.
+    public enum Outcome: Sendable, Hashable {
+        /// The response APDU.
+        case response([UInt8])
+        /// The tags left the field during the command (the field's
+        /// ``TagSimulator/SimulatedField/Faults/removeAfterCommands`` fault): the card is gone
+        /// and the command gets no answer.
+        case tagLeft
+    }
+
+    /// The pass-through and vendor commands answered.
+    public let profile: ContactlessReaderProfile
+    /// The UID of the tag the reader activated, until the card is powered off.
+    public internal(set) var activeUID: [UInt8]?
+    /// The ACR122U's LED state (bit 0 red, bit 1 green), as `FF 00 40` reports it.
+    public internal(set) var ledState: UInt8 = 0
+    /// The emulated PN532 behind Direct Transmit.
+    var pn532 = PN532Emulation()
+    /// The PC/SC 2.02 transparent session.
+    var transparent = TransparentSession()
+
+    /// A reader with `profile`, no card activated.
+    public init(profile: ContactlessReaderProfile = .combined) {
+        self.profile = profile
+    }
+
+    // MARK: - Card power
+
+    /// The card is powered up or reset: the field goes off and on and the reader activates the
+    /// first tag in it. The PN532 registers and the transparent session start afresh.
+    ///
+    /// - Returns: the activated tag, nil when the field holds none.
+    @discardableResult
+    public mutating func powerOn(_ field: inout SimulatedField) -> SimulatedTag? {
+        field.fieldOff()
+        field.fieldOn()
+        pn532 = PN532Emulation()
+        transparent = TransparentSession()
+        guard let tag = field.tags.first, field.select(uid: tag.uid) else {
+            activeUID = nil
+            return nil
+        }
+        activeUID = tag.uid
+        pn532.targets = [tag.uid]
+        return tag
+    }
+
+    /// The card is powered down: the field goes off and on (the tags wait in IDLE) and nothing
+    /// is activated. The tags stay in the field: the card is still present.
+    public mutating func powerOff(_ field: inout SimulatedField) {
+        field.fieldOff()
+        field.fieldOn()
+        activeUID = nil
+        pn532 = PN532Emulation()
+        transparent = TransparentSession()
+    }
+
+    /// The ATR the reader reports: that of the activated tag, else of the tag it would
+    /// activate (the first in the field); nil when the field holds no tag.
+    public func answerToReset(_ field: SimulatedField) -> [UInt8]? {
+        let tag = activeTag(field) ?? field.tags.first
+        return tag.map(Self.answerToReset(for:))
+    }
+
+    /// The activated tag, while it is in the field.
+    func activeTag(_ field: SimulatedField) -> SimulatedTag? {
+        guard let activeUID else { return nil }
+        return field.tags.first { $0.uid == activeUID }
+    }
+
+    // MARK: - APDUs
+
+    /// Answers one command APDU.
+    public mutating func respond(to apdu: [UInt8], in field: inout SimulatedField) -> Outcome {
+        guard let first = apdu.first, first == 0xFF else { return passToCard(apdu, &field) }
+        // The obsolete AUTHENTICATE `FF 88 00 block type slot` is no valid ISO APDU (its "Lc" is
+        // the key type): readers take it as it is (ACR122U API 2.04, 5.2).
+        if apdu.count == 6, apdu[1] == 0x88 { return .response(generalAuthenticate(field)) }
+        guard let command = ReaderCommandAPDU(apdu) else { return .response(ReaderStatus.wrongLength) }
+        switch command.ins {
+        case 0xCA: return .response(getData(command, field))
+        case 0xB0: return readBinary(command, &field)
+        case 0xD6: return updateBinary(command, &field)
+        case 0x82: return .response(loadKey(command))
+        case 0x86: return .response(generalAuthenticate(field))
+        case 0x00: return vendorCommand(command, &field)
+        case 0xC2:
+            guard profile.supportsTransparentExchange else { return .response(ReaderStatus.functionNotSupported) }
+            return transparentCommand(command, &field)
+        default: return .response(ReaderStatus.instructionNotSupported)
+        }
+    }
+
+    /// An APDU of another class than `FF`: to the ISO-DEP tag; a Type 2 tag has no ISO-DEP
+    /// layer (`63 00`, as an ACR122U answers).
+    private mutating func passToCard(_ apdu: [UInt8], _ field: inout SimulatedField) -> Outcome {
+        guard case .type4? = activeTag(field) else { return .response(ReaderStatus.failed) }
+        switch Self.exchangeAPDU(apdu, &field) {
+        case .tagLeft: return .tagLeft
+        case .answer(let response): return .response(response)
+        case .silent: return .response(ReaderStatus.failed)
+        }
+    }
+
+    /// What an APDU to the selected ISO-DEP tag brought back.
+    enum APDUExchange: Sendable, Hashable {
+        case answer([UInt8])
+        case silent
+        case tagLeft
+    }
+
+    /// Sends `apdu` to the selected tag; a corrupted response is repaired by the ISO-DEP
+    /// retransmission (the field inverts the first byte of a corrupted response APDU).
+    static func exchangeAPDU(_ apdu: [UInt8], _ field: inout SimulatedField) -> APDUExchange {
+        let wasOut = field.tagsHaveLeft
+        let reply = field.transceiveAPDU(apdu)
+        if field.tagsHaveLeft, !wasOut { return .tagLeft }
+        switch reply {
+        case .answer(let response): return .answer(response)
+        case .corrupted(var response):
+            if !response.isEmpty { response[0] ^= 0xFF }
+            return .answer(response)
+        case .silent: return .silent
+        }
+    }
+
+    /// What a Type 2 frame to the selected tag brought back.
+    enum FrameExchange: Sendable, Hashable {
+        case reply(SimulatedFieldReply<SimulatedType2Response>)
+        case tagLeft
+    }
+
+    /// Sends the Type 2 `frame` (without CRC) to the selected tag.
+    static func exchangeFrame(_ frame: [UInt8], _ field: inout SimulatedField) -> FrameExchange {
+        let wasOut = field.tagsHaveLeft
+        let reply = field.transceive(frame)
+        if field.tagsHaveLeft, !wasOut { return .tagLeft }
+        return .reply(reply)
+    }
+}

@@ -1,0 +1,238 @@
+import TagSimulator
+
+/// The NXP PN532 behind an ACR122U's Direct Transmit (`FF 00 00 00 Lc D4 ...`): the commands a
+/// host sends to reach a tag's raw commands, with the PN532's response frames (PN532 User
+/// Manual UM0701, section 7; the ACR122U passes them through, ACR122U API 2.04 section 7).
+///
+/// Commands answered: GetFirmwareVersion (02: IC 32, version 1.6, support 07), GetGeneralStatus
+/// (04), ReadRegister (06), WriteRegister (08), SetParameters (12), SAMConfiguration (14),
+/// RFConfiguration (32; item 01 switches the field), InListPassiveTarget (4A; 106 kbit/s Type A
+/// only, other modulations list no target), InDataExchange (40), InCommunicateThru (42),
+/// InDeselect (44), InRelease (52), InSelect (54). Any other payload is ``Result/notSupported``
+/// (the reader answers `63 00`).
+///
+/// Status bytes (UM0701 table 15): 00 success, 01 time-out (the tag did not answer), 02 CRC
+/// error, 14 MIFARE error, 27 command not acceptable in this context.
+///
+/// Registers modelled (the rest read back what was written, 00 by default): CIU_TxMode 6302h
+/// and CIU_RxMode 6303h bit 7 (TxCRCEn, RxCRCEn; on after activation), CIU_BitFraming 633Dh
+/// bits 2-0 (TxLastBits) and CIU_Control 633Ch bits 2-0 (RxLastBits of the last answer).
+struct PN532Emulation: Sendable {
+    /// What a command does.
+    enum Result: Sendable, Hashable {
+        /// The PN532's response frame, from its `D5` on.
+        case response([UInt8])
+        /// A payload the PN532 does not take.
+        case notSupported
+        /// The tags left the field during the command.
+        case tagLeft
+    }
+
+    static let txMode: UInt16 = 0x6302
+    static let rxMode: UInt16 = 0x6303
+    static let control: UInt16 = 0x633C
+    static let bitFraming: UInt16 = 0x633D
+    /// Bit 7 of CIU_TxMode and CIU_RxMode: the CIU appends (checks and strips) CRC_A.
+    static let crcEnable: UInt8 = 0x80
+
+    /// The registers written, with the defaults of an activated 106 kbit/s Type A target.
+    var registers: [UInt16: UInt8] = [txMode: 0x80, rxMode: 0x80, bitFraming: 0x00]
+    /// The number of valid bits in the last byte of the last answer (0: all 8).
+    var rxLastBits: UInt8 = 0
+    /// The UIDs of the listed targets, Tg 1 first.
+    var targets: [[UInt8]] = []
+
+    var appendsCRC: Bool { (registers[Self.txMode] ?? 0) & Self.crcEnable != 0 }
+    var checksCRC: Bool { (registers[Self.rxMode] ?? 0) & Self.crcEnable != 0 }
+
+    /// Runs the PN532 command in `payload` (`D4` and the command code first).
+    mutating func execute(_ payload: [UInt8], field: inout SimulatedField, activeUID: inout [UInt8]?) -> Result {
+        guard payload.count >= 2, payload[0] == 0xD4 else { return .notSupported }
+        let arguments = Array(payload.dropFirst(2))
+        switch payload[1] {
+        case 0x02: return .response([0xD5, 0x03, 0x32, 0x01, 0x06, 0x07])
+        case 0x04: return .response(generalStatus(field))
+        case 0x06: return readRegisters(arguments)
+        case 0x08: return writeRegisters(arguments)
+        case 0x12: return arguments.count == 1 ? .response([0xD5, 0x13]) : .notSupported
+        case 0x14: return arguments.isEmpty ? .notSupported : .response([0xD5, 0x15])
+        case 0x32: return rfConfiguration(arguments, &field)
+        case 0x4A: return listPassiveTargets(arguments, &field, &activeUID)
+        case 0x40: return dataExchange(arguments, &field)
+        case 0x42: return communicateThru(arguments, &field)
+        case 0x44, 0x52, 0x54:
+            guard arguments.count == 1 else { return .notSupported }
+            let tg = arguments[0]
+            let status =
+                switch payload[1] {
+                case 0x44: deselect(tg, &field)
+                case 0x52: release(tg, &field)
+                default: select(tg, &field, &activeUID)
+                }
+            return .response([0xD5, payload[1] + 1, status])
+        default: return .notSupported
+        }
+    }
+
+    /// GetGeneralStatus (UM0701 7.2.3): no error, no external field, the selected target at
+    /// 106 kbit/s Type A, SAM status 80.
+    private func generalStatus(_ field: SimulatedField) -> [UInt8] {
+        let current = targets.firstIndex { $0 == field.selectedUID }
+        let entries: [UInt8] = current.map { [0x01, UInt8(truncatingIfNeeded: $0 + 1), 0x00, 0x00, 0x00] } ?? [0x00]
+        return [0xD5, 0x05, 0x00, 0x00] + entries + [0x80]
+    }
+
+    private func readRegisters(_ arguments: [UInt8]) -> Result {
+        guard !arguments.isEmpty, arguments.count.isMultiple(of: 2) else { return .notSupported }
+        var values: [UInt8] = []
+        for index in stride(from: 0, to: arguments.count, by: 2) {
+            let address = UInt16(arguments[index]) << 8 | UInt16(arguments[index + 1])
+            values.append(address == Self.control ? 0x10 | rxLastBits : registers[address] ?? 0x00)
+        }
+        return .response([0xD5, 0x07] + values)
+    }
+
+    private mutating func writeRegisters(_ arguments: [UInt8]) -> Result {
+        guard !arguments.isEmpty, arguments.count.isMultiple(of: 3) else { return .notSupported }
+        for index in stride(from: 0, to: arguments.count, by: 3) {
+            let address = UInt16(arguments[index]) << 8 | UInt16(arguments[index + 1])
+            registers[address] = arguments[index + 2]
+        }
+        return .response([0xD5, 0x09])
+    }
+
+    /// RFConfiguration (UM0701 7.3.1): item 01 bit 0 switches the field (the tags power down
+    /// when it goes off); the timing and retry items are accepted and ignored.
+    private func rfConfiguration(_ arguments: [UInt8], _ field: inout SimulatedField) -> Result {
+        guard let item = arguments.first else { return .notSupported }
+        if item == 0x01, arguments.count >= 2 {
+            if arguments[1] & 0x01 == 0 { field.fieldOff() } else { field.fieldOn() }
+        }
+        return .response([0xD5, 0x33])
+    }
+
+    /// InListPassiveTarget (UM0701 7.3.5) at 106 kbit/s Type A: REQA and anticollision
+    /// (``TagSimulator/SimulatedField/poll(_:)``: halted tags do not answer), up to MaxTg (1 or 2)
+    /// targets, the first one selected; for each: Tg, SENS_RES (most significant byte first),
+    /// SEL_RES, NFCID1 length and NFCID1, and the ATS of an ISO-DEP tag. Initiator data, when
+    /// given, is the UID to look for.
+    private mutating func listPassiveTargets(
+        _ arguments: [UInt8], _ field: inout SimulatedField, _ activeUID: inout [UInt8]?
+    ) -> Result {
+        guard arguments.count >= 2, arguments[0] == 1 || arguments[0] == 2 else { return .notSupported }
+        guard arguments[1] == 0x00 else { return .response([0xD5, 0x4B, 0x00]) }
+        let wanted = arguments.count > 2 ? Array(arguments.dropFirst(2)) : nil
+        let answering = field.poll(.reqa).filter { wanted == nil || $0.uid == wanted }
+        let listed = Array(answering.prefix(Int(arguments[0])))
+        targets = listed.map(\.uid)
+        guard let first = listed.first, field.select(uid: first.uid) else { return .response([0xD5, 0x4B, 0x00]) }
+        activeUID = first.uid
+        var frame: [UInt8] = [0xD5, 0x4B, UInt8(truncatingIfNeeded: listed.count)]
+        for (index, tag) in listed.enumerated() {
+            frame += [UInt8(truncatingIfNeeded: index + 1)] + tag.atqa.reversed() + [tag.sak]
+            frame += [UInt8(truncatingIfNeeded: tag.uid.count)] + tag.uid + (tag.ats ?? [])
+        }
+        return .response(frame)
+    }
+
+    /// The listed target `tg` names (bits 5-0), selected: nil when there is no such target or
+    /// it cannot be selected.
+    private func target(_ tg: UInt8, _ field: inout SimulatedField) -> [UInt8]? {
+        let index = Int(tg & 0x3F) - 1
+        guard targets.indices.contains(index) else { return nil }
+        let uid = targets[index]
+        if field.selectedUID != uid, !field.select(uid: uid) { return nil }
+        return uid
+    }
+
+    /// InDataExchange (UM0701 7.3.8): the PN532 adds and checks CRC_A and takes the Type 2
+    /// ACK itself (status 00, no data); it reports a NAK as a MIFARE error (14h; unconfirmed:
+    /// the manual does not say which code a NAK gives) and a corrupted answer as a CRC error.
+    /// For an ISO-DEP target the data is an APDU, sent in I-blocks.
+    private mutating func dataExchange(_ arguments: [UInt8], _ field: inout SimulatedField) -> Result {
+        guard let tg = arguments.first else { return .notSupported }
+        guard target(tg, &field) != nil, let selected = field.selectedTag else {
+            return .response([0xD5, 0x41, 0x27])
+        }
+        let data = Array(arguments.dropFirst())
+        if case .type4 = selected {
+            switch ContactlessReaderEmulator.exchangeAPDU(data, &field) {
+            case .tagLeft: return .tagLeft
+            case .answer(let response): return .response([0xD5, 0x41, 0x00] + response)
+            case .silent: return .response([0xD5, 0x41, 0x01])
+            }
+        }
+        rxLastBits = 0
+        switch ContactlessReaderEmulator.exchangeFrame(data, &field) {
+        case .tagLeft: return .tagLeft
+        case .reply(.silent), .reply(.answer(.silent)), .reply(.corrupted(.silent)):
+            return .response([0xD5, 0x41, 0x01])
+        case .reply(.answer(.data(let bytes))): return .response([0xD5, 0x41, 0x00] + bytes)
+        case .reply(.corrupted(.data)): return .response([0xD5, 0x41, 0x02])
+        case .reply(.answer(.ack)), .reply(.corrupted(.ack)): return .response([0xD5, 0x41, 0x00])
+        case .reply(.answer(.nak)), .reply(.corrupted(.nak)): return .response([0xD5, 0x41, 0x14])
+        }
+    }
+
+    /// InCommunicateThru (UM0701 7.3.9): the frame goes to the tag as it is, framed by the CIU
+    /// registers. With TxCRCEn off the host has appended CRC_A (a wrong one: the tag ignores the
+    /// frame); with RxCRCEn off the answer comes with its CRC_A. A 4-bit ACK or NAK fails the
+    /// CIU's CRC check while RxCRCEn is on (status 02, as nfcpy's PN53x driver notes); with it
+    /// off it arrives as one byte (`0A` for ACK) and CIU_Control reports 4 valid bits.
+    /// HLTA (`50 00`) halts the tag, which does not answer (status 01). Frames of fewer than 8
+    /// bits in their last byte (TxLastBits, as REQA or the magic-card backdoor `40` use) are
+    /// not simulated: no tag answers them (status 01), as a genuine NTAG does not answer `40`.
+    private mutating func communicateThru(_ arguments: [UInt8], _ field: inout SimulatedField) -> Result {
+        guard !arguments.isEmpty else { return .notSupported }
+        rxLastBits = 0
+        let timeout = Result.response([0xD5, 0x43, 0x01])
+        guard (registers[Self.bitFraming] ?? 0) & 0x07 == 0 else { return timeout }
+        guard let frame = appendsCRC ? arguments : CRCA.stripping(arguments) else { return timeout }
+        if frame == [0x50, 0x00] {
+            field.haltSelected()
+            return timeout
+        }
+        switch ContactlessReaderEmulator.exchangeFrame(frame, &field) {
+        case .tagLeft: return .tagLeft
+        case .reply(.silent), .reply(.answer(.silent)), .reply(.corrupted(.silent)): return timeout
+        case .reply(.answer(.data(let bytes))):
+            return .response([0xD5, 0x43, 0x00] + (checksCRC ? bytes : CRCA.appending(to: bytes)))
+        case .reply(.corrupted(.data(let bytes))):
+            guard !checksCRC, let first = bytes.first else { return .response([0xD5, 0x43, 0x02]) }
+            let sent = [first ^ 0xFF] + bytes.dropFirst()
+            return .response([0xD5, 0x43, 0x00] + bytes + CRCA.checksum(sent))
+        case .reply(.answer(let nibble)), .reply(.corrupted(let nibble)):
+            rxLastBits = 4
+            guard !checksCRC else { return .response([0xD5, 0x43, 0x02]) }
+            return .response([0xD5, 0x43, 0x00, Self.nibble(nibble)])
+        }
+    }
+
+    /// The 4-bit answer as the byte the CIU receives: ACK Ah, a NAK its code.
+    static func nibble(_ response: SimulatedType2Response) -> UInt8 {
+        switch response {
+        case .nak(let code): code & 0x0F
+        default: 0x0A
+        }
+    }
+
+    /// InDeselect (UM0701 7.3.10): HLTA (or S(DESELECT)) to the selected target.
+    private mutating func deselect(_ tg: UInt8, _ field: inout SimulatedField) -> UInt8 {
+        if tg == 0 || targets.indices.contains(Int(tg & 0x3F) - 1) { field.haltSelected() }
+        return 0x00
+    }
+
+    /// InRelease (UM0701 7.3.11): as InDeselect; Tg 0 releases every target (the list empties).
+    private mutating func release(_ tg: UInt8, _ field: inout SimulatedField) -> UInt8 {
+        let status = deselect(tg, &field)
+        if tg == 0 { targets = [] }
+        return status
+    }
+
+    /// InSelect (UM0701 7.3.12): selects a listed target again.
+    private mutating func select(_ tg: UInt8, _ field: inout SimulatedField, _ activeUID: inout [UInt8]?) -> UInt8 {
+        guard let uid = target(tg, &field) else { return 0x27 }
+        activeUID = uid
+        return 0x00
+    }
+}
