@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "TagSimulator", targets: ["TagSimulator"]),
         .library(name: "NFCSession", targets: ["NFCSession"]),
         .library(name: "SimulatedReader", targets: ["SimulatedReader"]),
+        .library(name: "PCSCReader", targets: ["PCSCReader"]),
         .executable(name: "ndeftool", targets: ["ndeftool"]),
     ],
     targets: [
@@ -42,6 +43,14 @@ let package = Package(
             dependencies: ["NFCSession", "TagSimulator", "TagMemory", "NDEF"],
             swiftSettings: strictSettings
         ),
+        // pcsc-lite's client library, the PC/SC API of pcscd.
+        .systemLibrary(name: "CPCSC", pkgConfig: "libpcsclite", providers: [.apt(["libpcsclite-dev"])]),
+        // A reader backend over PC/SC: contactless readers served by pcscd (ACR122U, ACR1252U, ...).
+        .target(
+            name: "PCSCReader",
+            dependencies: ["NFCSession", "CPCSC"],
+            swiftSettings: strictSettings
+        ),
         // The command-line surface as a library, so its parser can be tested directly.
         .target(
             name: "NDEFCommandLine",
@@ -65,6 +74,11 @@ let package = Package(
         .testTarget(
             name: "SimulatedReaderTests",
             dependencies: ["SimulatedReader", "NFCSession", "TagSimulator", "TagMemory", "NDEF"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "PCSCReaderTests",
+            dependencies: ["PCSCReader", "NFCSession", "CPCSC"],
             swiftSettings: strictSettings
         ),
         .testTarget(
