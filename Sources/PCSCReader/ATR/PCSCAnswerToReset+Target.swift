@@ -58,3 +58,17 @@ extension PCSCAnswerToReset {
         return [UInt8(2 + historicalBytes.count), 0x00] + historicalBytes
     }
 }
+
+extension PCSCAnswerToReset {
+    /// The ATS to report for an ISO/IEC 14443-4 card from the answer to GET DATA with P1 01h.
+    ///
+    /// PC/SC part 3 says that answer is the historical bytes; some readers (ACS) return the whole
+    /// ATS. An answer whose first byte counts its own length (TL) is taken as a whole ATS,
+    /// anything else as historical bytes (``syntheticATS(historicalBytes:)``). Without an
+    /// answer, the ATR's historical bytes, which PC/SC part 3 fills from the ATS, are used.
+    static func ats(fromGetData answer: [UInt8]?, atr: PCSCAnswerToReset) -> [UInt8]? {
+        guard let answer else { return syntheticATS(historicalBytes: atr.historicalBytes) }
+        if let length = answer.first, Int(length) == answer.count, answer.count >= 2 { return answer }
+        return syntheticATS(historicalBytes: answer)
+    }
+}
