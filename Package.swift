@@ -78,7 +78,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PCSCReaderTests",
-            dependencies: ["PCSCReader", "NFCSession", "CPCSC"],
+            dependencies: ["PCSCReader", "NFCSession", "CPCSC", "NDEF", "TagMemory"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -133,12 +133,14 @@ public actor PCSCReaderDevice: NFCReaderDevice {
     private func readerState() throws(NFCReaderError) -> PCSCReaderState {
         let context = try establishedContext()
         var states = [PCSCReaderState(readerName: name, currentState: PCSCReaderState.unaware)]
+        var isGone = false
         do {
             try context.statusChange(&states, timeoutMilliseconds: 0)
         } catch {
-            throw fail(error)
+            guard error.code == PCSCReturn.unknownReader else { throw fail(error) }
+            isGone = true
         }
-        if states[0].eventState & (PCSCReaderState.unknown | PCSCReaderState.unavailable) != 0 {
+        if isGone || states[0].eventState & (PCSCReaderState.unknown | PCSCReaderState.unavailable) != 0 {
             dropConnection()
             throw NFCReaderError(
                 .readerUnavailable,

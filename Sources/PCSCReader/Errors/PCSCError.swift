@@ -76,8 +76,10 @@ public struct PCSCError: Error, Sendable, Hashable, CustomStringConvertible {
     /// kernel's NFC driver), an unknown reader, a busy reader.
     public var hint: String? {
         switch code {
-        case 0x8010_002E, 0x8010_0009:
+        case 0x8010_002E:
             "To list what pcscd sees, run `pcsc_scan -r`. " + Self.kernelDriverHint
+        case 0x8010_0009:
+            "To list what pcscd sees, run `pcsc_scan -r`"
         case 0x8010_000B:
             "Programs that keep readers open: pcsc_scan, browsers' smart-card plugins, other NFC tools"
         default:

@@ -66,7 +66,7 @@ public enum PCSCReaders {
             guard let context = try watch.establishContext() else { return }
             var states = [PCSCReaderState(readerName: readerName, currentState: PCSCReaderState.unaware)]
             var last: PCSCCardEvent?
-            while try watch.wait(context, &states) {
+            while try Self.waitForReader(watch, context, &states) {
                 let state = states[0]
                 states[0].currentState = state.settledState
                 guard state.eventState != state.currentState || last == nil else { continue }
@@ -79,6 +79,21 @@ public enum PCSCReaders {
                 continuation.yield(event)
                 last = event
             }
+        }
+    }
+
+    /// A wait of the card watch: a reader pcscd does not know (`SCARD_E_UNKNOWN_READER`) is
+    /// reported as a state with the unknown bit, which ends the watch with
+    /// ``PCSCCardEvent/Presence/readerRemoved``.
+    private static func waitForReader(
+        _ watch: PCSCStatusWatch, _ context: PCSCContext, _ states: inout [PCSCReaderState]
+    ) throws(PCSCError) -> Bool {
+        do {
+            return try watch.wait(context, &states)
+        } catch {
+            guard error.code == PCSCReturn.unknownReader else { throw error }
+            states[0].eventState = PCSCReaderState.unknown | PCSCReaderState.changed
+            return true
         }
     }
 
