@@ -98,7 +98,8 @@ struct ACR122UDirectTransmitTests {
     @Test("with the reader checking CRC, status 02h says a 4-bit answer may hide behind it")
     func crcErrorInReaderMode() {
         let error = readerError {
-            _ = try ACR122UDirectTransmit.response(hex("D5 43 02 90 00"), to: hex("A2 04 01 02 03 04"), crcMode: .reader)
+            _ = try ACR122UDirectTransmit.response(
+                hex("D5 43 02 90 00"), to: hex("A2 04 01 02 03 04"), crcMode: .reader)
         }
         #expect(error?.code == .tagResponseError)
         #expect(error?.reason.contains("4-bit ACK or NAK") == true)

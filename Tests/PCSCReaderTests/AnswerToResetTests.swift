@@ -62,7 +62,8 @@ struct AnswerToResetTests {
 
     @Test("a wrong check byte is reported, truncated ATRs are rejected")
     func malformed() throws {
-        let wrongTCK = try #require(PCSCAnswerToReset(hex("3B 8F 80 01 80 4F 0C A0 00 00 03 06 03 00 03 00 00 00 00 69")))
+        let wrongTCK = try #require(
+            PCSCAnswerToReset(hex("3B 8F 80 01 80 4F 0C A0 00 00 03 06 03 00 03 00 00 00 00 69")))
         #expect(wrongTCK.checkByteValid == false)
         let ultralight = hex("3B 8F 80 01 80 4F 0C A0 00 00 03 06 03 00 03 00 00 00 00 68")
         for end in 0..<19 {

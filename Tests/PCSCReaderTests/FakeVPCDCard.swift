@@ -106,7 +106,11 @@ final class FakeVPCDCard: @unchecked Sendable {
             if message.count == 1 {
                 switch message[0] {
                 case 0x04: send(Self.atr)
-                case 0x01, 0x02: lock.withLock { isIdle = false; rxMode = 0x80 }
+                case 0x01, 0x02:
+                    lock.withLock {
+                        isIdle = false
+                        rxMode = 0x80
+                    }
                 default: break
                 }
             } else {
@@ -130,7 +134,9 @@ final class FakeVPCDCard: @unchecked Sendable {
         while got < count {
             var one: Int32 = 1
             setsockopt(socket, Int32(IPPROTO_TCP), 12, &one, socklen_t(MemoryLayout<Int32>.size))  // TCP_QUICKACK
-            let n = bytes.withUnsafeMutableBytes { recv(socket, $0.baseAddress! + got, count - got, 0) }
+            let n = bytes.withUnsafeMutableBytes { buffer in
+                recv(socket, buffer.baseAddress.map { $0 + got }, count - got, 0)
+            }
             guard n > 0 else { return nil }
             got += n
         }
@@ -176,7 +182,8 @@ final class FakeVPCDCard: @unchecked Sendable {
             switch reply {
             case nil: return [0xD5, 0x43, 0x01, 0x90, 0x00]
             case .some(let bytes) where bytes.count == 1:
-                return rxMode & 0x80 != 0 ? [0xD5, 0x43, 0x02, 0x90, 0x00] : [0xD5, 0x43, 0x00] + bytes + [0x90, 0x00]
+                return rxMode & 0x80 != 0
+                    ? [0xD5, 0x43, 0x02, 0x90, 0x00] : [0xD5, 0x43, 0x00] + bytes + [0x90, 0x00]
             case .some(let bytes):
                 let framed = rxMode & 0x80 != 0 ? bytes : bytes + ShortFrame.crcA(bytes)
                 return [0xD5, 0x43, 0x00] + framed + [0x90, 0x00]

@@ -17,10 +17,20 @@ extension PCSCDaemonTests {
             let card: FakeVPCDCard
             let readerName = "Virtual PCD 00 00"
 
+            /// Tries up to three random port pairs: one may be taken by another program.
             init(answersRegisters: Bool = true) async throws {
-                let port = UInt16.random(in: 20_000...59_998) & ~1
-                daemon = try await PCSCDaemon(vpcdPort: port)
-                card = try FakeVPCDCard(port: port, answersRegisters: answersRegisters)
+                var attempt = 1
+                while true {
+                    let port = UInt16.random(in: 20_000...59_998) & ~1
+                    do {
+                        let daemon = try await PCSCDaemon(vpcdPort: port)
+                        self.card = try FakeVPCDCard(port: port, answersRegisters: answersRegisters)
+                        self.daemon = daemon
+                        return
+                    } catch where attempt < 3 {
+                        attempt += 1
+                    }
+                }
             }
 
             /// Polls until the tag shows (pcscd checks vpcd every 0.4 s).
@@ -67,15 +77,23 @@ extension PCSCDaemonTests {
             let received = bench.card.received.map { Array($0.dropFirst(5).prefix(2)) }
             #expect(received.contains([0xD4, 0x08]))
             let page0 = try await device.transceive([0x30, 0x00])
-            #expect(page0 == .data(Array(FakeVPCDCard.uid.prefix(3)) + [0x88 ^ 0x04 ^ 0xA1 ^ 0xB2] + [0xC3, 0xD4, 0xE5, 0xF6, 0xC3 ^ 0xD4 ^ 0xE5 ^ 0xF6, 0x48, 0x00, 0x00, 0xE1, 0x10, 0x3E, 0x00]))
+            #expect(
+                page0
+                    == .data(
+                        Array(FakeVPCDCard.uid.prefix(3)) + [0x88 ^ 0x04 ^ 0xA1 ^ 0xB2] + [
+                            0xC3, 0xD4, 0xE5, 0xF6, 0xC3 ^ 0xD4 ^ 0xE5 ^ 0xF6, 0x48, 0x00, 0x00, 0xE1, 0x10, 0x3E, 0x00,
+                        ]))
             #expect(try await device.transceive(hex("A2 05 DE AD BE EF")) == .ack)
             #expect(bench.card.page(5) == hex("DE AD BE EF"))
             #expect(try await device.transceive(hex("3A 04 05")) == .data(hex("03 00 FE 00 DE AD BE EF")))
             // A READ past the end: NAK 0h, and the tag is IDLE until selected again.
             #expect(try await device.transceive([0x30, 0x90]) == .nak(0x0))
-            #expect(await readerError { _ = try await device.transceive([0x30, 0x04]) }?.code == .tagConnectionLost)
+            #expect(
+                await asyncReaderError { _ = try await device.transceive([0x30, 0x04]) }?.code == .tagConnectionLost)
             try await device.select(target)
-            #expect(try await device.transceive([0x30, 0x04]) == .data(hex("03 00 FE 00 DE AD BE EF") + [UInt8](repeating: 0, count: 8)))
+            #expect(
+                try await device.transceive([0x30, 0x04])
+                    == .data(hex("03 00 FE 00 DE AD BE EF") + [UInt8](repeating: 0, count: 8)))
             #expect(try await device.firmwareVersion() == nil)  // the fake reader has no firmware text
             await device.close()
         }
@@ -88,7 +106,7 @@ extension PCSCDaemonTests {
             let target = try await bench.poll(device)
             try await device.select(target)
             #expect(try await device.transceive([0x60]) == .data(FakeVPCDCard.version))
-            let write = await readerError { _ = try await device.transceive(hex("A2 05 DE AD BE EF")) }
+            let write = await asyncReaderError { _ = try await device.transceive(hex("A2 05 DE AD BE EF")) }
             #expect(write?.code == .tagResponseError)
             #expect(write?.reason.contains("4-bit ACK or NAK") == true)
             await device.close()
@@ -101,7 +119,7 @@ extension PCSCDaemonTests {
             let holder = PCSCReaderDevice(readerName: bench.readerName, exclusive: true)
             _ = try await bench.poll(holder)
             let other = PCSCReaderDevice(readerName: bench.readerName)
-            let busy = await readerError { _ = try await other.pollTargets() }
+            let busy = await asyncReaderError { _ = try await other.pollTargets() }
             #expect(busy?.code == .readerUnavailable)
             #expect(busy?.reason.contains("another program holds it exclusively") == true)
             await holder.close()
@@ -116,10 +134,12 @@ extension PCSCDaemonTests {
             let device = PCSCReaderDevice(readerName: bench.readerName, profile: .generic)
             let target = try await bench.poll(device)
             try await device.select(target)
-            #expect(try await device.transceive([0x30, 0x03]) == .data(hex("E1 10 3E 00 03 00 FE 00") + [UInt8](repeating: 0, count: 8)))
+            #expect(
+                try await device.transceive([0x30, 0x03])
+                    == .data(hex("E1 10 3E 00 03 00 FE 00") + [UInt8](repeating: 0, count: 8)))
             #expect(try await device.transceive(hex("A2 06 01 02 03 04")) == .ack)
             #expect(bench.card.page(6) == hex("01 02 03 04"))
-            let refused = await readerError { _ = try await device.transceive([0x60]) }
+            let refused = await asyncReaderError { _ = try await device.transceive([0x60]) }
             #expect(refused?.code == .unsupportedFeature)
             #expect(refused?.reason.contains("GET_VERSION") == true)
             #expect(try await device.transceive([0x30, 0x90]) == .nak(0x0))  // 63 00
@@ -161,7 +181,7 @@ extension PCSCDaemonTests {
             let gone = try await events.next()
             #expect(gone?.presence == .empty)
             #expect((gone?.eventCount ?? 0) > (present?.eventCount ?? 0))
-            let lost = await readerError { _ = try await device.transceive([0x30, 0x04]) }
+            let lost = await asyncReaderError { _ = try await device.transceive([0x30, 0x04]) }
             #expect(lost?.code == .tagConnectionLost)
             #expect(try await device.pollTargets() == [])
             await device.close()

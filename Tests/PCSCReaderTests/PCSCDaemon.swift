@@ -43,7 +43,8 @@ final class PCSCDaemon {
     /// removing the run directories of test processes that have ended.
     static let configure: Void = {
         let prefix = "ndeftool-pcscd-"
-        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/tmp")) ?? [] where entry.hasPrefix(prefix) {
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/tmp")) ?? [] where entry.hasPrefix(prefix)
+        {
             guard let pid = Int32(entry.dropFirst(prefix.count)), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH
             else { continue }
             try? FileManager.default.removeItem(atPath: "/tmp/" + entry)

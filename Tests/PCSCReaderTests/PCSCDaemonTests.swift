@@ -23,9 +23,9 @@ struct PCSCDaemonTests {
         #expect(!device.capabilities.detectsMultipleTargets)
         #expect(try await PCSCReaders.open(url: "pcsc:").name == "Virtual PCD 00 00")
         #expect(try await PCSCReaders.open(url: "pcsc:1?profile=generic").profile == .generic)
-        let ambiguous = await readerError { _ = try await PCSCReaders.open(url: "pcsc:Virtual") }
+        let ambiguous = await asyncReaderError { _ = try await PCSCReaders.open(url: "pcsc:Virtual") }
         #expect(ambiguous?.code == .invalidParameter)
-        let missing = await readerError { _ = try await PCSCReaders.open(url: "pcsc:ACS") }
+        let missing = await asyncReaderError { _ = try await PCSCReaders.open(url: "pcsc:ACS") }
         #expect(missing?.code == .readerUnavailable)
     }
 
@@ -37,15 +37,16 @@ struct PCSCDaemonTests {
         #expect(try await device.pollTargets() == [])
         #expect(try await device.pollTargets() == [])
         let target = NFCTargetInfo(index: 0, uid: [0x04, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06], atqa: [], sak: 0)
-        let select = await readerError { try await device.select(target) }
+        let select = await asyncReaderError { try await device.select(target) }
         #expect(select?.code == .tagConnectionLost)
         #expect(select?.reason.contains("no tag is on the reader \"Virtual PCD 00 00\"") == true)
-        #expect(await readerError { _ = try await device.transceive([0x30, 0x04]) }?.code == .tagConnectionLost)
-        #expect(await readerError { _ = try await device.sendAPDU(hex("00 A4 04 00 00")) }?.code == .tagConnectionLost)
-        #expect(await readerError { _ = try await device.firmwareVersion() }?.code == .tagConnectionLost)
+        #expect(await asyncReaderError { _ = try await device.transceive([0x30, 0x04]) }?.code == .tagConnectionLost)
+        #expect(
+            await asyncReaderError { _ = try await device.sendAPDU(hex("00 A4 04 00 00")) }?.code == .tagConnectionLost)
+        #expect(await asyncReaderError { _ = try await device.firmwareVersion() }?.code == .tagConnectionLost)
         await device.releaseTargets()
         await device.close()
-        #expect(await readerError { _ = try await device.pollTargets() }?.code == .readerUnavailable)
+        #expect(await asyncReaderError { _ = try await device.pollTargets() }?.code == .readerUnavailable)
     }
 
     @Test("a session over a reader without a card times out")
@@ -54,7 +55,7 @@ struct PCSCDaemonTests {
         defer { daemon.stop() }
         let device = PCSCReaderDevice(readerName: "Virtual PCD 00 01")
         let session = NFCTagReaderSession(reader: device)
-        let error = await readerError { _ = try await session.nextTag(timeout: .milliseconds(300)) }
+        let error = await asyncReaderError { _ = try await session.nextTag(timeout: .milliseconds(300)) }
         #expect(error?.code == .timeout)
         await session.invalidate()
         await device.close()
@@ -66,7 +67,7 @@ struct PCSCDaemonTests {
         defer { daemon.stop() }
         let device = PCSCReaderDevice(readerName: "ACS ACR122U PICC Interface 00 00")
         #expect(device.profile == .acr122u)
-        let error = await readerError { _ = try await device.pollTargets() }
+        let error = await asyncReaderError { _ = try await device.pollTargets() }
         #expect(error?.code == .readerUnavailable)
         #expect(error?.reason.contains("is gone") == true)
     }
@@ -77,16 +78,19 @@ struct PCSCDaemonTests {
         let device = PCSCReaderDevice(readerName: "Virtual PCD 00 00")
         #expect(try await device.pollTargets() == [])
         daemon.stop()
-        let whileGone = await readerError { _ = try await device.pollTargets() }
+        let whileGone = await asyncReaderError { _ = try await device.pollTargets() }
         #expect(whileGone?.code == .readerUnavailable)
+        #expect(whileGone?.reason.hasPrefix("pcscd is not running") == true, "\(whileGone?.reason ?? "")")
         // The context was dropped: the next call finds no pcscd at all.
-        let again = await readerError { _ = try await device.pollTargets() }
+        let again = await asyncReaderError { _ = try await device.pollTargets() }
         #expect(again?.code == .readerUnavailable)
-        #expect(again?.reason.hasPrefix("pcscd is not running: start it with `sudo systemctl start pcscd` (or `pcscd -f`)") == true)
-        let listing = await readerError { _ = try await PCSCReaders.names() }
+        #expect(
+            again?.reason.hasPrefix("pcscd is not running: start it with `sudo systemctl start pcscd` (or `pcscd -f`)")
+                == true)
+        let listing = await asyncReaderError { _ = try await PCSCReaders.names() }
         #expect(listing?.code == .readerUnavailable)
         #expect(listing?.reason.contains("SCARD_E_NO_SERVICE") == true)
-        let opening = await readerError { _ = try await PCSCReaders.open(url: "pcsc:") }
+        let opening = await asyncReaderError { _ = try await PCSCReaders.open(url: "pcsc:") }
         #expect(opening?.reason.contains("pcscd is not running") == true)
     }
 
@@ -105,8 +109,9 @@ struct PCSCDaemonTests {
         #expect(try await iterator.next() == .added("Virtual PCD 00 00"))
         #expect(try await iterator.next() == .added("Virtual PCD 00 01"))
         daemon.stop()
-        let failure = await readerError { _ = try await iterator.next() }
-        #expect(failure?.code == .readerUnavailable)
+        let failure = await asyncReaderError { _ = try await iterator.next() }
+        #expect(failure?.code == .readerUnavailable, "\(failure?.description ?? "no error")")
+        #expect(failure?.reason.hasPrefix("pcscd is not running") == true)
     }
 
     @Test("the card watch reports an empty reader and stops promptly")
@@ -135,7 +140,9 @@ struct PCSCDaemonTests {
         let elapsed: Duration = try await withCheckedThrowingContinuation { continuation in
             DispatchQueue(label: "test.wait").async {
                 do {
-                    guard let context = try watch.establishContext() else { throw PCSCError(code: 1, operation: "none") }
+                    guard let context = try watch.establishContext() else {
+                        throw PCSCError(code: 1, operation: "none")
+                    }
                     var states = [PCSCReaderState(readerName: "Virtual PCD 00 00", currentState: 0)]
                     _ = try watch.wait(context, &states)  // the reader's state now
                     states[0].currentState = states[0].settledState

@@ -29,7 +29,8 @@ struct PCSCErrorTests {
         ("SCARD_E_UNSUPPORTED_FEATURE", SCARD_E_UNSUPPORTED_FEATURE),
         ("SCARD_E_ICC_INSTALLATION", SCARD_E_ICC_INSTALLATION), ("SCARD_E_ICC_CREATEORDER", SCARD_E_ICC_CREATEORDER),
         ("SCARD_E_DIR_NOT_FOUND", SCARD_E_DIR_NOT_FOUND), ("SCARD_E_FILE_NOT_FOUND", SCARD_E_FILE_NOT_FOUND),
-        ("SCARD_E_NO_DIR", SCARD_E_NO_DIR), ("SCARD_E_NO_FILE", SCARD_E_NO_FILE), ("SCARD_E_NO_ACCESS", SCARD_E_NO_ACCESS),
+        ("SCARD_E_NO_DIR", SCARD_E_NO_DIR), ("SCARD_E_NO_FILE", SCARD_E_NO_FILE),
+        ("SCARD_E_NO_ACCESS", SCARD_E_NO_ACCESS),
         ("SCARD_E_WRITE_TOO_MANY", SCARD_E_WRITE_TOO_MANY), ("SCARD_E_BAD_SEEK", SCARD_E_BAD_SEEK),
         ("SCARD_E_INVALID_CHV", SCARD_E_INVALID_CHV), ("SCARD_E_UNKNOWN_RES_MNG", SCARD_E_UNKNOWN_RES_MNG),
         ("SCARD_E_NO_SUCH_CERTIFICATE", SCARD_E_NO_SUCH_CERTIFICATE),
@@ -69,7 +70,8 @@ struct PCSCErrorTests {
             (PCSCReturn.readerUnavailable, SCARD_E_READER_UNAVAILABLE), (PCSCReturn.noService, SCARD_E_NO_SERVICE),
             (PCSCReturn.serviceStopped, SCARD_E_SERVICE_STOPPED),
             (PCSCReturn.noReadersAvailable, SCARD_E_NO_READERS_AVAILABLE),
-            (PCSCReturn.unresponsiveCard, SCARD_W_UNRESPONSIVE_CARD), (PCSCReturn.unpoweredCard, SCARD_W_UNPOWERED_CARD),
+            (PCSCReturn.unresponsiveCard, SCARD_W_UNRESPONSIVE_CARD),
+            (PCSCReturn.unpoweredCard, SCARD_W_UNPOWERED_CARD),
             (PCSCReturn.resetCard, SCARD_W_RESET_CARD), (PCSCReturn.removedCard, SCARD_W_REMOVED_CARD),
         ]
         for (ours, header) in pairs { #expect(ours == UInt32(truncatingIfNeeded: header)) }
@@ -119,7 +121,8 @@ struct PCSCErrorTests {
     func noServiceMessage() {
         let error = PCSCError(code: 0x8010_001D, operation: "SCardEstablishContext").readerError
         #expect(error.code == .readerUnavailable)
-        #expect(error.reason.hasPrefix("pcscd is not running: start it with `sudo systemctl start pcscd` (or `pcscd -f`)"))
+        #expect(
+            error.reason.hasPrefix("pcscd is not running: start it with `sudo systemctl start pcscd` (or `pcscd -f`)"))
         #expect(error.reason.contains("SCARD_E_NO_SERVICE 0x8010001D from SCardEstablishContext"))
     }
 
@@ -127,7 +130,8 @@ struct PCSCErrorTests {
     func noReadersHint() {
         let error = PCSCError(code: 0x8010_002E, operation: "SCardListReaders").readerError
         #expect(error.code == .readerUnavailable)
-        for line in ["blacklist pn533_usb", "blacklist pn533", "blacklist nfc", "/etc/modprobe.d/blacklist-pn533.conf"] {
+        for line in ["blacklist pn533_usb", "blacklist pn533", "blacklist nfc", "/etc/modprobe.d/blacklist-pn533.conf"]
+        {
             #expect(error.reason.contains(line))
         }
     }
@@ -139,7 +143,9 @@ struct PCSCErrorTests {
         #expect(busy.readerError.reason.contains("\"ACS ACR122U 00 00\""))
         let removed = PCSCError(code: 0x8010_0069, operation: "SCardTransmit", readerName: "R")
         #expect(removed.readerError.code == .tagConnectionLost)
-        #expect(removed.description == "the tag was removed from the reader (SCARD_W_REMOVED_CARD 0x80100069 from SCardTransmit on \"R\")")
+        #expect(
+            removed.description
+                == "the tag was removed from the reader (SCARD_W_REMOVED_CARD 0x80100069 from SCardTransmit on \"R\")")
     }
 
     @Test("an unknown code is kept in hex")

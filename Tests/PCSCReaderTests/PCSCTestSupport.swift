@@ -30,7 +30,7 @@ func readerError(_ body: () throws -> Void) -> NFCReaderError? {
 }
 
 /// The reader error an async `body` throws, or nil.
-func readerError(_ body: () async throws -> Void) async -> NFCReaderError? {
+func asyncReaderError(_ body: () async throws -> Void) async -> NFCReaderError? {
     do {
         try await body()
         return nil

@@ -32,9 +32,12 @@ struct Part3StorageTests {
         #expect(error?.reason.contains("\"\(reader)\"") == true)
     }
 
-    @Test("malformed READ and WRITE frames are invalid parameters", arguments: ["", "30", "30 04 00", "A2 04 01 02 03"])
+    @Test(
+        "malformed READ and WRITE frames are invalid parameters", arguments: ["", "30", "30 04 00", "A2 04 01 02 03"])
     func malformed(frame: String) {
-        #expect(readerError { _ = try Part3Storage.command(for: hex(frame), readerName: reader) }?.code == .invalidParameter)
+        #expect(
+            readerError { _ = try Part3Storage.command(for: hex(frame), readerName: reader) }?.code == .invalidParameter
+        )
     }
 
     @Test("90 00 is the data of a READ and the ACK of a WRITE")
@@ -57,7 +60,9 @@ struct Part3StorageTests {
     @Test("unsupported, other and truncated statuses")
     func errors() {
         for status in ["6A 81", "6D 00", "6E 00"] {
-            let error = readerError { _ = try Part3Storage.response(hex(status), to: [0x30, 0x00], readerName: reader) }
+            let error = readerError {
+                _ = try Part3Storage.response(hex(status), to: [0x30, 0x00], readerName: reader)
+            }
             #expect(error?.code == .unsupportedFeature, "\(status)")
         }
         let other = readerError { _ = try Part3Storage.response(hex("6F 00"), to: [0x30, 0x00], readerName: reader) }

@@ -40,7 +40,8 @@ struct ProfileAndURLTests {
         #expect(PCSCReaderProfile.pcscTransparent.capabilities.supportsFastRead)
         // The largest FAST_READ answer plus its CRC fits the profile's frames.
         #expect(PCSCReaderProfile.acr122u.capabilities.maximumFrameSize + 2 + 3 <= 255)
-        #expect(PCSCReaderProfile.pcscTransparent.capabilities.maximumFrameSize <= TransparentExchange.maximumFrameLength)
+        #expect(
+            PCSCReaderProfile.pcscTransparent.capabilities.maximumFrameSize <= TransparentExchange.maximumFrameLength)
         #expect(PCSCReaderProfile.acr122u.capabilities.maximumFrameSize % 4 == 0)
         #expect(PCSCReaderProfile.pcscTransparent.capabilities.maximumFrameSize % 4 == 0)
     }
@@ -61,7 +62,10 @@ struct ProfileAndURLTests {
             ("pcsc:0", PCSCReaderURL(selector: .index(0))),
             ("pcsc:12", PCSCReaderURL(selector: .index(12))),
             ("pcsc:ACS", PCSCReaderURL(selector: .name("ACS"))),
-            ("pcsc:ACS ACR122U PICC Interface 00 00", PCSCReaderURL(selector: .name("ACS ACR122U PICC Interface 00 00"))),
+            (
+                "pcsc:ACS ACR122U PICC Interface 00 00",
+                PCSCReaderURL(selector: .name("ACS ACR122U PICC Interface 00 00"))
+            ),
             (
                 "pcsc:Virtual%20PCD%2000%2001?profile=acr122u&exclusive=1",
                 PCSCReaderURL(selector: .name("Virtual PCD 00 01"), profile: .acr122u, exclusive: true)
@@ -115,7 +119,9 @@ struct ProfileAndURLTests {
         let missing = readerError { _ = try PCSCReaderURL(selector: .name("OMNIKEY")).resolve(among: readers) }
         #expect(missing?.code == .readerUnavailable)
         #expect(missing?.reason.contains("0: ACS ACR122U PICC Interface 00 00; 1: Virtual PCD 00 00") == true)
-        #expect(readerError { _ = try PCSCReaderURL(selector: .index(3)).resolve(among: readers) }?.code == .readerUnavailable)
+        #expect(
+            readerError { _ = try PCSCReaderURL(selector: .index(3)).resolve(among: readers) }?.code
+                == .readerUnavailable)
         let none = readerError { _ = try PCSCReaderURL(selector: .first).resolve(among: []) }
         #expect(none?.code == .readerUnavailable)
         #expect(none?.reason.contains("blacklist pn533_usb") == true)
@@ -135,7 +141,8 @@ struct ProfileAndURLTests {
     @Test("card events from reader states")
     func cardEvents() {
         func event(_ bits: UInt32, atr: [UInt8] = [0x3B]) -> PCSCCardEvent {
-            PCSCReaders.cardEvent(PCSCReaderState(readerName: "R", currentState: 0, eventState: bits, atr: atr), readerName: "R")
+            PCSCReaders.cardEvent(
+                PCSCReaderState(readerName: "R", currentState: 0, eventState: bits, atr: atr), readerName: "R")
         }
         #expect(event(0x0003_0012).presence == .empty)
         #expect(event(0x0003_0012).eventCount == 3)

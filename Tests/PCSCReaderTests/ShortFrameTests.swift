@@ -21,7 +21,9 @@ struct ShortFrameTests {
     @Test("stripping a CRC checks it")
     func strip() throws {
         #expect(try ShortFrame.strippingCRC(hex("30 00 02 A8"), command: "x") == hex("30 00"))
-        #expect(readerError { _ = try ShortFrame.strippingCRC(hex("30 00 02 A9"), command: "x") }?.code == .tagResponseError)
+        #expect(
+            readerError { _ = try ShortFrame.strippingCRC(hex("30 00 02 A9"), command: "x") }?.code == .tagResponseError
+        )
         #expect(readerError { _ = try ShortFrame.strippingCRC(hex("02 A8"), command: "x") }?.code == .tagResponseError)
     }
 

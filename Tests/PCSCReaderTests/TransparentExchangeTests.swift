@@ -33,7 +33,9 @@ struct TransparentExchangeTests {
         let reply = hex("C0 03 00 90 00 92 01 00 96 02 00 00 97 10") + page4 + hex("90 00")
         #expect(try TransparentExchange.response(reply, to: [0x30, 0x04], readerName: reader) == .data(page4))
         let noFraming = hex("C0 03 00 90 00 97 02 80 80 90 00")
-        #expect(try TransparentExchange.response(noFraming, to: hex("1B FF FF FF FF"), readerName: reader) == .data([0x80, 0x80]))
+        #expect(
+            try TransparentExchange.response(noFraming, to: hex("1B FF FF FF FF"), readerName: reader)
+                == .data([0x80, 0x80]))
     }
 
     @Test("a one-byte ICC response with 4 valid bits is the ACK or NAK")
@@ -79,10 +81,11 @@ struct TransparentExchangeTests {
     @Test("BER-TLV: one- and two-byte tags, long lengths, truncation")
     func berTLV() throws {
         let objects = try BERTLV.parse(hex("5F 46 04 00 01 01 00 97 81 02 AA BB 00 C0 03 00 90 00"))
-        #expect(objects == [
-            BERTLV.Object(tag: 0x5F46, value: hex("00 01 01 00")), BERTLV.Object(tag: 0x97, value: hex("AA BB")),
-            BERTLV.Object(tag: 0xC0, value: hex("00 90 00")),
-        ])
+        #expect(
+            objects == [
+                BERTLV.Object(tag: 0x5F46, value: hex("00 01 01 00")), BERTLV.Object(tag: 0x97, value: hex("AA BB")),
+                BERTLV.Object(tag: 0xC0, value: hex("00 90 00")),
+            ])
         #expect(BERTLV.length(0x7F) == [0x7F])
         #expect(BERTLV.length(0x80) == [0x81, 0x80])
         #expect(BERTLV.length(0x1234) == [0x82, 0x12, 0x34])

@@ -34,7 +34,8 @@ enum ShortFrame {
         }
         let data = Array(frame.dropLast(2))
         guard crcA(data) == Array(frame.suffix(2)) else {
-            throw NFCReaderError(.tagResponseError, "the answer to \(command) failed the CRC_A check (a transmission error)")
+            throw NFCReaderError(
+                .tagResponseError, "the answer to \(command) failed the CRC_A check (a transmission error)")
         }
         return data
     }

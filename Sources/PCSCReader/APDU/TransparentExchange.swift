@@ -84,7 +84,8 @@ enum TransparentExchange {
             try check(status: status, command: command, readerName: readerName)
         }
         guard apdu.isSuccess else {
-            throw NFCReaderError(.tagResponseError, "the transparent exchange of \(command) failed with \(apdu.statusText)")
+            throw NFCReaderError(
+                .tagResponseError, "the transparent exchange of \(command) failed with \(apdu.statusText)")
         }
         guard let answer = objects.first(where: { $0.tag == 0x97 })?.value else {
             throw NFCReaderError(.tagConnectionLost, "the tag did not answer \(command) (no ICC response)")
@@ -119,7 +120,8 @@ enum TransparentExchange {
             throw NFCReaderError(.tagConnectionLost, "the tag did not answer \(command) (\(text): no response)")
         case 0x6A81, 0x6D00, 0x6E00:
             throw NFCReaderError(
-                .unsupportedFeature, "the reader \"\(readerName)\" does not support the exchange of \(command) (\(text))")
+                .unsupportedFeature,
+                "the reader \"\(readerName)\" does not support the exchange of \(command) (\(text))")
         default:
             throw NFCReaderError(.tagResponseError, "the transparent exchange of \(command) failed (\(text))")
         }

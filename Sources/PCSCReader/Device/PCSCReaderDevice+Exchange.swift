@@ -56,7 +56,8 @@ extension PCSCReaderDevice {
         }
         guard answer.count >= 2 else {
             throw NFCReaderError(
-                .tagConnectionLost, "the answer to the APDU has \(answer.count) byte(s), not even a status word: the tag left")
+                .tagConnectionLost,
+                "the answer to the APDU has \(answer.count) byte(s), not even a status word: the tag left")
         }
         return answer
     }
@@ -70,7 +71,8 @@ extension PCSCReaderDevice {
     public func firmwareVersion() async throws(NFCReaderError) -> String? {
         try checkOpen()
         let card = try selectedCard()
-        return ACR122UDirectTransmit.firmwareVersion(try transmitToReader(card, ACR122UDirectTransmit.getFirmwareVersion))
+        return ACR122UDirectTransmit.firmwareVersion(
+            try transmitToReader(card, ACR122UDirectTransmit.getFirmwareVersion))
     }
 
     // MARK: - Helpers
@@ -78,7 +80,8 @@ extension PCSCReaderDevice {
     /// The connected card, or tag-connection-lost.
     private func selectedCard() throws(NFCReaderError) -> PCSCCard {
         guard let card = connection?.card else {
-            throw NFCReaderError(.tagConnectionLost, "no tag is selected on the reader \"\(name)\": poll and select first")
+            throw NFCReaderError(
+                .tagConnectionLost, "no tag is selected on the reader \"\(name)\": poll and select first")
         }
         return card
     }

@@ -113,7 +113,8 @@ public actor PCSCReaderDevice: NFCReaderDevice {
         connection = nil
         if current.transparentSession == .open { _ = try? current.card.transmit(TransparentExchange.endSession) }
         if let saved = current.savedRxMode {
-            _ = try? current.card.transmit(ACR122UDirectTransmit.writeRegister(ACR122UDirectTransmit.rxModeRegister, saved))
+            _ = try? current.card.transmit(
+                ACR122UDirectTransmit.writeRegister(ACR122UDirectTransmit.rxModeRegister, saved))
         }
         current.card.disconnectUnpowering()
     }
@@ -220,9 +221,11 @@ public actor PCSCReaderDevice: NFCReaderDevice {
         connection = nil
     }
 
-    /// The session error for `error`, forgetting the connection when the card is gone and the
-    /// context when pcscd is.
-    func fail(_ error: PCSCError) -> NFCReaderError {
+    /// The session error for `reported` (``PCSCError/confirmingService()``: a stopped pcscd is
+    /// reported as such), forgetting the connection when the card is gone and the context when
+    /// pcscd is.
+    func fail(_ reported: PCSCError) -> NFCReaderError {
+        let error = reported.confirmingService()
         if PCSCReturn.cardGone.contains(error.code) { dropConnection() }
         if PCSCReturn.serviceGone.contains(error.code) {
             dropConnection()

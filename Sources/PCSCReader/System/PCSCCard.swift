@@ -57,7 +57,8 @@ final class PCSCCard {
         var atrLength = DWORD(atr.count)
         let result = nameBuffer.withUnsafeMutableBufferPointer { name in
             atr.withUnsafeMutableBufferPointer { atrBuffer in
-                SCardStatus(handle, name.baseAddress, &nameLength, &state, &cardProtocol, atrBuffer.baseAddress, &atrLength)
+                SCardStatus(
+                    handle, name.baseAddress, &nameLength, &state, &cardProtocol, atrBuffer.baseAddress, &atrLength)
             }
         }
         try PCSCError.check(result, "SCardStatus", reader: readerName)

@@ -73,8 +73,9 @@ extension PCSCReaderURL {
         var result = ""
         for byte in text.utf8 {
             let scalar = Unicode.Scalar(byte)
-            if byte < 0x80, scalar.properties.isAlphabetic || ("0"..."9").contains(Character(scalar))
-                || "-._~".unicodeScalars.contains(scalar)
+            if byte < 0x80,
+                scalar.properties.isAlphabetic || ("0"..."9").contains(Character(scalar))
+                    || "-._~".unicodeScalars.contains(scalar)
             {
                 result.unicodeScalars.append(scalar)
             } else {

@@ -66,9 +66,9 @@ final class PCSCStatusWatch: Sendable {
     /// finishes the stream. The stream's termination stops the watch.
     static func stream<Element: Sendable>(
         label: String,
-        _ loop: @escaping @Sendable (PCSCStatusWatch, AsyncThrowingStream<Element, any Error>.Continuation) throws(
-            PCSCError
-        ) -> Void
+        _ loop:
+            @escaping @Sendable (PCSCStatusWatch, AsyncThrowingStream<Element, any Error>.Continuation)
+            throws(PCSCError) -> Void
     ) -> AsyncThrowingStream<Element, any Error> {
         let (stream, continuation) = AsyncThrowingStream<Element, any Error>.makeStream()
         let watch = PCSCStatusWatch()
@@ -78,7 +78,7 @@ final class PCSCStatusWatch: Sendable {
                 try loop(watch, continuation)
                 continuation.finish()
             } catch {
-                continuation.finish(throwing: error.readerError)
+                continuation.finish(throwing: error.confirmingService().readerError)
             }
         }
         return stream
