@@ -27,7 +27,7 @@ extension PCSCDaemonTests {
                         self.card = try FakeVPCDCard(port: port, answersRegisters: answersRegisters)
                         self.daemon = daemon
                         return
-                    } catch where attempt < 3 {
+                    } catch  where attempt < 3 {
                         attempt += 1
                     }
                 }

@@ -22,13 +22,20 @@ final class PCSCStatusWatch: Sendable {
     /// Whether ``stop()`` was called.
     var isStopped: Bool { state.withLock { $0.isStopped } }
 
-    /// Stops the loop: cancels a wait in progress.
+    /// Stops the loop: cancels a wait in progress (`SCardCancel` talks to pcscd, so it is sent
+    /// from a dispatch queue, not from the caller's thread).
     func stop() {
         let context = state.withLock { state in
             state.isStopped = true
             return state.context
         }
-        context?.cancel()
+        guard let context else { return }
+        DispatchQueue.global().async { context.cancel() }
+    }
+
+    /// Lets go of the context once the loop has ended, on the loop's queue.
+    private func detach() {
+        state.withLock { $0.context = nil }
     }
 
     /// Establishes the watch's context; nil when the watch was stopped meanwhile.
@@ -74,6 +81,7 @@ final class PCSCStatusWatch: Sendable {
         let watch = PCSCStatusWatch()
         continuation.onTermination = { _ in watch.stop() }
         DispatchQueue(label: label).async {
+            defer { watch.detach() }
             do throws(PCSCError) {
                 try loop(watch, continuation)
                 continuation.finish()
