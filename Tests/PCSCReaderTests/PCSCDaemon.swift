@@ -27,6 +27,13 @@ final class PCSCDaemon {
         for (path, what) in needed.sorted(by: { $0.key < $1.key }) where !FileManager.default.fileExists(atPath: path) {
             return "\(what) is missing: \(path)"
         }
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+        probe.arguments = ["-m", "-n", "true"]
+        probe.standardError = FileHandle.nullDevice
+        guard (try? probe.run()) != nil else { return "unshare cannot be started" }
+        probe.waitUntilExit()
+        if probe.terminationStatus != 0 { return "`unshare -m -n` fails here (no CAP_SYS_ADMIN?)" }
         return nil
     }()
 

@@ -30,8 +30,10 @@ public enum PCSCReaderProfile: String, Sendable, Hashable, CaseIterable, CustomS
     /// matched case-insensitively:
     /// - `ACR122` and `Virtual PCD` (vpcd): ``acr122u``;
     /// - `ACR1252`, `ACR1255`, `ACR1552`, `uTrust 3700 F`, `CLOUD 3700 F`, `CLOUD 4700 F`,
-    ///   `OMNIKEY 5022`, `OMNIKEY 5422`: ``pcscTransparent`` (their manuals describe the PC/SC
-    ///   2.02 transparent session);
+    ///   `OMNIKEY 5022`, `OMNIKEY 5422`: ``pcscTransparent`` (the ACS and Identiv reference
+    ///   manuals document the PC/SC 2.02 transparent session; for the two OMNIKEY readers it is
+    ///   taken from HID's description of them as PC/SC 2.02 readers, unconfirmed on hardware; a
+    ///   reader that refuses the session still reads and writes through part 3 storage commands);
     /// - anything else: ``generic``, which every PC/SC contactless reader supports.
     public static func detect(readerName: String) -> PCSCReaderProfile {
         let name = readerName.lowercased()
