@@ -75,7 +75,7 @@ final class PCSCDaemon {
         let socket = Self.runDirectory + "/pcscd.comm"
         try? FileManager.default.removeItem(atPath: socket)
         logPath = Self.runDirectory + "/pcscd.log"
-        FileManager.default.createFile(atPath: logPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         var namespaces = ["-m", "-n"]
         var daemonArguments = "-f -i"
