@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "NFCSession", targets: ["NFCSession"]),
         .library(name: "SimulatedReader", targets: ["SimulatedReader"]),
         .library(name: "SimulatorBridges", targets: ["SimulatorBridges"]),
+        .library(name: "PCSCReader", targets: ["PCSCReader"]),
         .executable(name: "ndeftool", targets: ["ndeftool"]),
     ],
     targets: [
@@ -48,6 +49,14 @@ let package = Package(
         .target(
             name: "SimulatorBridges",
             dependencies: ["SimulatedReader", "NFCSession", "TagSimulator", "TagMemory", "NDEF"],
+            swiftSettings: strictSettings
+        ),
+        // pcsc-lite's client library, the PC/SC API of pcscd.
+        .systemLibrary(name: "CPCSC", pkgConfig: "libpcsclite", providers: [.apt(["libpcsclite-dev"])]),
+        // A reader backend over PC/SC: contactless readers served by pcscd (ACR122U, ACR1252U, ...).
+        .target(
+            name: "PCSCReader",
+            dependencies: ["NFCSession", "CPCSC"],
             swiftSettings: strictSettings
         ),
         // The command-line surface as a library, so its parser can be tested directly.
@@ -89,6 +98,11 @@ let package = Package(
         .testTarget(
             name: "SimulatorBridgesTests",
             dependencies: ["SimulatorBridges", "SimulatedReader", "NFCSession", "TagSimulator", "TagMemory", "NDEF"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "PCSCReaderTests",
+            dependencies: ["PCSCReader", "NFCSession", "CPCSC", "NDEF", "TagMemory"],
             swiftSettings: strictSettings
         ),
         .testTarget(

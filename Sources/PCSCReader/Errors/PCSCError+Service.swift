@@ -1,0 +1,27 @@
+/// Telling a stopped pcscd from other failures.
+extension PCSCError {
+    /// Codes that speak for themselves: the card or reader went away, the reader is busy, the
+    /// wait was cancelled or timed out, pcscd is not running.
+    private static let selfExplaining: Set<UInt32> =
+        PCSCReturn.cardGone.union([
+            PCSCReturn.sharingViolation, PCSCReturn.cancelled, PCSCReturn.timeout, PCSCReturn.noService,
+            PCSCReturn.noReadersAvailable,
+        ])
+
+    /// This error, or `SCARD_E_NO_SERVICE` when pcscd turns out not to be running.
+    ///
+    /// A call in progress when pcscd stops can return odd codes (a wait of pcsc-lite 1.9 has
+    /// returned `SCARD_W_SECURITY_VIOLATION`, and `SCARD_F_COMM_ERROR` is common): for any code
+    /// that does not explain itself, a new context is tried, and if pcscd is not there that is
+    /// the error reported, with its hint. Blocks: call it where PC/SC calls may block.
+    func confirmingService() -> PCSCError {
+        guard !Self.selfExplaining.contains(code) else { return self }
+        do {
+            _ = try PCSCContext()
+            return self
+        } catch {
+            return error.code == PCSCReturn.noService
+                ? PCSCError(code: error.code, operation: operation, readerName: readerName) : self
+        }
+    }
+}

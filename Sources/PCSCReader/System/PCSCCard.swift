@@ -1,0 +1,88 @@
+internal import CPCSC
+
+/// A connection to the card in one reader (`SCardConnect`), disconnected when the object goes
+/// away (`SCardDisconnect`, leaving the card as it is).
+///
+/// Not `Sendable`: one ``PCSCReaderDevice`` owns it and calls it from its own executor. It keeps
+/// its ``PCSCContext`` alive.
+final class PCSCCard {
+    /// T=0 or T=1, whichever the reader offers (contactless readers use T=1).
+    static let protocols = DWORD(SCARD_PROTOCOL_T0 | SCARD_PROTOCOL_T1)
+
+    /// The largest answer pcsc-lite passes (MAX_BUFFER_SIZE_EXTENDED: an extended APDU response
+    /// of 65 536 bytes plus status and headers).
+    static let receiveBufferSize = 4 + 3 + (1 << 16) + 3 + 2
+
+    let context: PCSCContext
+    let readerName: String
+    private let handle: SCARDHANDLE
+    private let share: DWORD
+    private var activeProtocol: DWORD
+    private var isConnected = true
+
+    init(context: PCSCContext, handle: SCARDHANDLE, activeProtocol: DWORD, readerName: String, share: DWORD) {
+        self.context = context
+        self.handle = handle
+        self.activeProtocol = activeProtocol
+        self.readerName = readerName
+        self.share = share
+    }
+
+    deinit {
+        if isConnected { _ = SCardDisconnect(handle, DWORD(SCARD_LEAVE_CARD)) }
+    }
+
+    /// Sends one APDU and returns the answer as the reader gave it (`SCardTransmit`).
+    func transmit(_ apdu: [UInt8]) throws(PCSCError) -> [UInt8] {
+        var sendPCI = activeProtocol == DWORD(SCARD_PROTOCOL_T0) ? g_rgSCardT0Pci : g_rgSCardT1Pci
+        var answer = [UInt8](repeating: 0, count: Self.receiveBufferSize)
+        var length = DWORD(answer.count)
+        let result = apdu.withUnsafeBufferPointer { command in
+            answer.withUnsafeMutableBufferPointer { buffer in
+                SCardTransmit(
+                    handle, &sendPCI, command.baseAddress, DWORD(command.count), nil, buffer.baseAddress, &length)
+            }
+        }
+        try PCSCError.check(result, "SCardTransmit", reader: readerName)
+        return Array(answer.prefix(min(answer.count, Int(exactly: length) ?? 0)))
+    }
+
+    /// The card's ATR and state (`SCardStatus`).
+    func status() throws(PCSCError) -> (atr: [UInt8], state: UInt32) {
+        var nameBuffer = [CChar](repeating: 0, count: Int(MAX_READERNAME) + 1)
+        var nameLength = DWORD(nameBuffer.count)
+        var state: DWORD = 0
+        var cardProtocol: DWORD = 0
+        var atr = [UInt8](repeating: 0, count: Int(MAX_ATR_SIZE))
+        var atrLength = DWORD(atr.count)
+        let result = nameBuffer.withUnsafeMutableBufferPointer { name in
+            atr.withUnsafeMutableBufferPointer { atrBuffer in
+                SCardStatus(
+                    handle, name.baseAddress, &nameLength, &state, &cardProtocol, atrBuffer.baseAddress, &atrLength)
+            }
+        }
+        try PCSCError.check(result, "SCardStatus", reader: readerName)
+        return (Array(atr.prefix(min(atr.count, Int(exactly: atrLength) ?? 0))), UInt32(truncatingIfNeeded: state))
+    }
+
+    /// Resets the card and connects again (`SCardReconnect` with `SCARD_RESET_CARD`): a
+    /// contactless reader activates the tag anew, so it leaves HALT or IDLE and any
+    /// authentication ends.
+    func reset() throws(PCSCError) {
+        var newProtocol: DWORD = 0
+        let result = SCardReconnect(handle, share, Self.protocols, DWORD(SCARD_RESET_CARD), &newProtocol)
+        try PCSCError.check(result, "SCardReconnect", reader: readerName)
+        activeProtocol = newProtocol
+    }
+
+    /// Disconnects, powering the card down (`SCARD_UNPOWER_CARD`: the reader switches the field
+    /// off for it, so the tag returns to its power-on state); failures are ignored.
+    func disconnectUnpowering() {
+        guard isConnected else { return }
+        isConnected = false
+        _ = SCardDisconnect(handle, DWORD(SCARD_UNPOWER_CARD))
+    }
+}
+
+@available(*, unavailable)
+extension PCSCCard: Sendable {}

@@ -1,0 +1,123 @@
+import NFCSession
+
+/// A PC/SC reader named as a URL: `pcsc:NAME` with options after `?`, `&`-separated.
+///
+/// `pcsc:` (the first reader), `pcsc:1` (the second), `pcsc:ACS` (the reader whose name starts
+/// with `ACS`), `pcsc:Virtual%20PCD%2000%2001?profile=acr122u&exclusive=1`.
+///
+/// NAME is, in this order: empty (the first reader pcscd lists); a whole reader name; a decimal
+/// index into pcscd's list; a prefix of exactly one reader name. Names compare case-insensitively
+/// when no reader matches exactly. Percent-encoding (`%20`) is decoded.
+///
+/// Options (each at most once):
+/// - `profile=generic|acr122u|pcsc-transparent`: force the way Type 2 frames travel
+///   (``PCSCReaderProfile``) instead of choosing it from the reader name.
+/// - `exclusive=1`: connect with `SCARD_SHARE_EXCLUSIVE`, so no other program talks to the tag
+///   meanwhile (useful for writes); `0` (the default) shares the reader.
+///
+/// Booleans are `1`/`0`, `true`/`false` or `yes`/`no`.
+public struct PCSCReaderURL: Sendable, Hashable, CustomStringConvertible {
+    /// How the reader is picked from pcscd's list.
+    public enum Selector: Sendable, Hashable {
+        /// The first reader.
+        case first
+        /// The reader at this position.
+        case index(Int)
+        /// The reader with this name, or the one reader whose name starts with it.
+        case name(String)
+    }
+
+    /// The scheme, with its colon.
+    public static let scheme = "pcsc:"
+
+    /// Which reader.
+    public var selector: Selector
+    /// The profile forced, or nil to choose it from the reader name.
+    public var profile: PCSCReaderProfile?
+    /// Whether to connect exclusively.
+    public var exclusive: Bool
+
+    /// Creates a URL value.
+    public init(selector: Selector = .first, profile: PCSCReaderProfile? = nil, exclusive: Bool = false) {
+        self.selector = selector
+        self.profile = profile
+        self.exclusive = exclusive
+    }
+
+    /// Parses `text`.
+    ///
+    /// - Throws: ``NFCSession/NFCReaderError/Code/invalidParameter`` naming what is wrong: the
+    ///   scheme, a bad percent escape, an unknown, repeated or valueless option, or a value.
+    public init(parsing text: String) throws(NFCReaderError) {
+        guard text.lowercased().hasPrefix(Self.scheme) else {
+            throw Self.error(text, "a PC/SC reader is named \"\(Self.scheme)NAME\", for example pcsc:ACS or pcsc:0")
+        }
+        let rest = text.dropFirst(Self.scheme.count)
+        let nameText = rest.prefix { $0 != "?" }
+        let name = try Self.percentDecoded(String(nameText), url: text)
+        if name.isEmpty {
+            selector = .first
+        } else if name.allSatisfy(\.isASCIIDigitCharacter), let index = Int(name) {
+            selector = .index(index)
+        } else {
+            selector = .name(name)
+        }
+        profile = nil
+        exclusive = false
+        guard rest.count > nameText.count else { return }
+        var seen: Set<String> = []
+        for item in rest.dropFirst(nameText.count + 1).split(separator: "&", omittingEmptySubsequences: false) {
+            try take(item, seen: &seen, url: text)
+        }
+    }
+
+    /// Reads one `key=value` option.
+    private mutating func take(_ item: Substring, seen: inout Set<String>, url: String) throws(NFCReaderError) {
+        guard let equals = item.firstIndex(of: "=") else {
+            throw Self.error(url, "option \"\(item)\" has no value (write key=value)")
+        }
+        let key = item[..<equals].lowercased()
+        let value = try Self.percentDecoded(String(item[item.index(after: equals)...]), url: url)
+        guard seen.insert(key).inserted else { throw Self.error(url, "option \"\(key)\" is given twice") }
+        switch key {
+        case "profile":
+            guard let forced = PCSCReaderProfile(name: value) else {
+                let known = PCSCReaderProfile.allCases.map(\.rawValue).joined(separator: ", ")
+                throw Self.error(url, "profile \"\(value)\" is not one of \(known)")
+            }
+            profile = forced
+        case "exclusive":
+            switch value.lowercased() {
+            case "1", "true", "yes": exclusive = true
+            case "0", "false", "no": exclusive = false
+            default: throw Self.error(url, "exclusive=\(value) is not a boolean (1/0, true/false, yes/no)")
+            }
+        default:
+            throw Self.error(url, "unknown option \"\(key)\"; options: profile, exclusive")
+        }
+    }
+
+    /// The URL in canonical form: the selector percent-encoded, then the options given.
+    public var description: String {
+        var text = Self.scheme
+        switch selector {
+        case .first: break
+        case .index(let index): text += String(index)
+        case .name(let name): text += Self.percentEncoded(name)
+        }
+        var items: [String] = []
+        if let profile { items.append("profile=\(profile.rawValue)") }
+        if exclusive { items.append("exclusive=1") }
+        return text + (items.isEmpty ? "" : "?" + items.joined(separator: "&"))
+    }
+
+    /// An ``NFCSession/NFCReaderError/Code/invalidParameter`` error about `url`.
+    static func error(_ url: String, _ reason: String) -> NFCReaderError {
+        NFCReaderError(.invalidParameter, "PC/SC reader \"\(url)\": \(reason)")
+    }
+}
+
+extension Character {
+    /// Whether the character is one of the ASCII digits 0-9.
+    fileprivate var isASCIIDigitCharacter: Bool { isASCII && isNumber }
+}
