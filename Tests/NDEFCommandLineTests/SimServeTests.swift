@@ -77,6 +77,9 @@ import Testing
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/perl")
         process.arguments = [packageRoot.appendingPathComponent("Scripts/lib/pcsc-client.pl").path]
+        // The pcscd of the test run, not a private one another suite of this process points
+        // PCSCLITE_CSOCK_NAME at.
+        process.environment = ProcessInfo.processInfo.environment.filter { $0.key != "PCSCLITE_CSOCK_NAME" }
         let input = Pipe()
         let output = Pipe()
         process.standardInput = input

@@ -31,6 +31,13 @@ final class PCSCClient {
         return String(path[..<tests.lowerBound]) + "/Scripts/lib/pcsc-client.pl"
     }()
 
+    /// This process's environment for the client, without a `PCSCLITE_CSOCK_NAME` that other
+    /// suites in the same test process set for their own private pcscd: the client talks to the
+    /// pcscd of the test run, where the vpcd card connects.
+    static var environment: [String: String] {
+        ProcessInfo.processInfo.environment.filter { $0.key != "PCSCLITE_CSOCK_NAME" }
+    }
+
     private let process = Process()
     private let input = Pipe()
     private let output = Pipe()
@@ -39,6 +46,7 @@ final class PCSCClient {
     init() throws {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/perl")
         process.arguments = [Self.script]
+        process.environment = Self.environment
         process.standardInput = input
         process.standardOutput = output
         try process.run()
