@@ -100,7 +100,8 @@ final class ServeProcess {
     private(set) var errorText = ""
 
     init(_ arguments: [String]) throws {
-        process.executableURL = try #require(BinaryRunner.executable, "ndeftool was not built next to the tests")
+        let executable = try #require(BinaryRunner.executable, "ndeftool was not built next to the tests")
+        process.executableURL = executable
         process.arguments = arguments
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice

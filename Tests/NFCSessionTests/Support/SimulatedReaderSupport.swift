@@ -51,7 +51,7 @@ extension SimulatedReader {
     func putBack() { withField { $0.putBack() } }
 
     /// Puts `tag` into the field.
-    func insert(_ tag: SimulatedType2Tag) { withField { $0.insert(.type2(tag)) } }
+    func insert(_ tag: SimulatedType2Tag) { _ = withField { $0.insert(.type2(tag)) } }
 
     /// Takes the tag with `uid` away and returns it.
     @discardableResult
