@@ -158,7 +158,7 @@ extension NFCISO7816Tag {
             (0..<fieldSize).map { UInt8(truncatingIfNeeded: message.count >> (8 * (fieldSize - 1 - $0))) } + message
         let file: [UInt8]
         do {
-            file = try await readNDEFFile(opened, selected: true)
+            file = try await readBack(expected.count, capabilityContainer: cc)
         } catch {
             throw NFCReaderError(
                 error.code == .tagConnectionLost ? .tagConnectionLost : .tagUpdateFailure,
@@ -169,6 +169,25 @@ extension NFCISO7816Tag {
             throw NFCReaderError(
                 .tagUpdateFailure, "the NDEF file reads back differently after \(purpose)", mayBeHalfWritten: true)
         }
+    }
+
+    /// The first `length` bytes of the selected NDEF file (NLEN and the message written), in as few
+    /// READ BINARY commands as MLe and the reader's frame allow: one for most messages.
+    private func readBack(_ length: Int, capabilityContainer cc: Type4CapabilityContainer)
+        async throws(NFCReaderError) -> [UInt8]
+    {
+        let piece = max(1, min(cc.maximumResponseDataSize, responseDataBudget))
+        var file: [UInt8] = []
+        while file.count < length {
+            let wanted = min(piece, length - file.count)
+            let data = try await readBinary(offset: file.count, length: wanted, what: "the NDEF file")
+            guard data.count == wanted else {
+                throw NFCReaderError(
+                    .tagResponseError, "READ BINARY at \(file.count) answered \(data.count) of \(wanted) bytes")
+            }
+            file += data
+        }
+        return file
     }
 
     /// The `length` bytes after the length field of the selected NDEF file, whatever NLEN says,
