@@ -102,7 +102,10 @@ let package = Package(
         ),
         .testTarget(
             name: "PCSCReaderTests",
-            dependencies: ["PCSCReader", "NFCSession", "CPCSC", "NDEF", "TagMemory"],
+            dependencies: [
+                "PCSCReader", "NFCSession", "CPCSC", "NDEF", "TagMemory", "SimulatorBridges", "SimulatedReader",
+                "TagSimulator",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,9 +1,15 @@
 # A private pcscd with vsmartcard's vpcd virtual readers, for the tests that go through the real
-# PC/SC stack (readers "Virtual PCD 00 00" on 127.0.0.1:35963 and "Virtual PCD 00 01" on 35964).
+# PC/SC stack. Its reader configuration (pcscd -c, written to a temporary folder) has two vpcd
+# entries of two slots each, so that the test suites of one test process never share a reader:
+#   "Virtual PCD 00 00"        127.0.0.1:35963   SimulatorBridgesTests (as Debian's stock vpcd entry)
+#   "Virtual PCD 00 01"        127.0.0.1:35964   NDEFCommandLineTests (ndeftool sim serve)
+#   "Virtual PCD Tests 00 00"  127.0.0.1:35965   PCSCReaderTests, cards
+#   "Virtual PCD Tests 00 01"  127.0.0.1:35966   PCSCReaderTests, always empty
+# pcscd loads a driver file once: the second entry points at its own copy of libifdvpcd.so.
 # Source it after common.sh:  . "$(dirname "$0")/lib/pcscd.sh"
 #
-#   start_pcscd [LOG]       starts /usr/sbin/pcscd -f -i in the background, waits until it is
-#                           ready, sets pcscd_pid; a trap stops it when the shell exits
+#   start_pcscd [LOG]       starts /usr/sbin/pcscd -f -i -c CONF in the background, waits until it
+#                           is ready, sets pcscd_pid; a trap stops it when the shell exits
 #   stop_pcscd              stops it (TERM, then KILL after 5 s) and waits for it
 #   run_with_private_pcscd CMD...
 #                           runs CMD with NDEFTOOL_PCSCD=1 next to a pcscd of its own: in private
@@ -15,6 +21,27 @@
 
 pcscd_packages=(pcscd vsmartcard-vpcd libpcsclite-dev pcsc-tools libpcsc-perl)
 pcscd_pid=""
+pcscd_config_dir=""
+pcscd_vpcd_ports=(35963 35964 35965 35966)
+pcscd_vpcd_driver=/usr/lib/pcsc/drivers/serial/libifdvpcd.so
+
+# pcscd_write_config: the reader configuration above, in a new temporary folder (pcscd_config_dir).
+pcscd_write_config() {
+    pcscd_config_dir=$(mktemp -d -t ndeftool-pcscd-conf.XXXXXX)
+    mkdir "$pcscd_config_dir/reader.conf.d"
+    cp "$pcscd_vpcd_driver" "$pcscd_config_dir/libifdvpcd-tests.so"
+    cat >"$pcscd_config_dir/reader.conf.d/vpcd" <<EOF
+FRIENDLYNAME "Virtual PCD"
+DEVICENAME   /dev/null:35963
+LIBPATH      $pcscd_vpcd_driver
+CHANNELID    35963
+
+FRIENDLYNAME "Virtual PCD Tests"
+DEVICENAME   /dev/null:35965
+LIBPATH      $pcscd_config_dir/libifdvpcd-tests.so
+CHANNELID    35965
+EOF
+}
 
 # start_pcscd [LOG]
 start_pcscd() {
@@ -28,11 +55,12 @@ start_pcscd() {
         echo "error: start_pcscd: another pcscd runs in this namespace (/run/pcscd/pcscd.comm)" >&2
         return 1
     fi
-    /usr/sbin/pcscd -f -i >"$log" 2>&1 &
+    pcscd_write_config
+    /usr/sbin/pcscd -f -i -c "$pcscd_config_dir/reader.conf.d" >"$log" 2>&1 &
     pcscd_pid=$!
     trap stop_pcscd EXIT
     local waited=0
-    # Ready: the daemon's socket exists and both vpcd ports listen (pcscd creates the readers
+    # Ready: the daemon's socket exists and every vpcd port listens (pcscd creates the readers
     # before it opens its socket; -f keeps it in the foreground, so $! is the daemon itself).
     while [ $waited -lt 100 ]; do
         if ! kill -0 "$pcscd_pid" 2>/dev/null; then
@@ -40,7 +68,7 @@ start_pcscd() {
             pcscd_pid=""
             return 1
         fi
-        if [ -S /run/pcscd/pcscd.comm ] && pcscd_port_listens 35963 && pcscd_port_listens 35964; then
+        if [ -S /run/pcscd/pcscd.comm ] && pcscd_ports_listen; then
             return 0
         fi
         sleep 0.1
@@ -56,6 +84,14 @@ pcscd_port_listens() {
     local hex
     hex=$(printf '%04X' "$1")
     grep -q ":$hex 00000000:0000 0A" /proc/net/tcp 2>/dev/null
+}
+
+# pcscd_ports_listen: whether every vpcd port listens.
+pcscd_ports_listen() {
+    local port
+    for port in "${pcscd_vpcd_ports[@]}"; do
+        pcscd_port_listens "$port" || return 1
+    done
 }
 
 # stop_pcscd: TERM, up to 5 s, then KILL; always waits, so no daemon is left behind.
@@ -74,6 +110,8 @@ stop_pcscd() {
         kill -KILL "$pid" 2>/dev/null || true
     fi
     wait "$pid" 2>/dev/null || true
+    [ -z "$pcscd_config_dir" ] || rm -rf "$pcscd_config_dir"
+    pcscd_config_dir=""
 }
 
 # run_with_private_pcscd CMD...

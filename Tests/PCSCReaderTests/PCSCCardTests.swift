@@ -1,92 +1,63 @@
 import Foundation
 import NDEF
 import NFCSession
+import SimulatedReader
+import SimulatorBridges
 import TagMemory
+import TagSimulator
 import Testing
 
 @testable import PCSCReader
 
 extension PCSCDaemonTests {
-    /// A tag behind pcscd: a minimal NTAG215 (``FakeVPCDCard``) on a vpcd reader of pcscd's own
-    /// configuration, reached on loopback.
+    /// A simulated NTAG215 served by the project's vpcd card (``SimulatorBridges/VirtualPCDCard``)
+    /// in ``PCSCTestReaders/cardReader``, reached through the test run's pcscd.
     @Suite("with a card on a vpcd reader")
     struct WithCard {
-        /// A daemon with one vpcd entry on a free port, and a card on its first reader.
-        struct Bench {
-            let daemon: PCSCDaemon
-            let card: FakeVPCDCard
-            let readerName = "Virtual PCD 00 00"
+        static let uid = SimulatedType2Tag.defaultUID
+        static let atr = hex("3B 8F 80 01 80 4F 0C A0 00 00 03 06 03 00 03 00 00 00 00 68")
+        /// NTAG215 GET_VERSION (NTAG213/215/216 datasheet 10.1).
+        static let version = hex("00 04 04 02 01 00 11 03")
 
-            /// Tries up to three random port pairs: one may be taken by another program.
-            init(answersRegisters: Bool = true) async throws {
-                var attempt = 1
-                while true {
-                    let port = UInt16.random(in: 20_000...59_998) & ~1
-                    do {
-                        let daemon = try await PCSCDaemon(vpcdPort: port)
-                        self.card = try FakeVPCDCard(port: port, answersRegisters: answersRegisters)
-                        self.daemon = daemon
-                        return
-                    } catch  where attempt < 3 {
-                        attempt += 1
-                    }
-                }
-            }
+        static func ntag215(_ profile: ContactlessReaderProfile = .combined) async throws -> CardBench {
+            try await CardBench(tag: .type2(SimulatedType2Tag(chip: .ntag215)), profile: profile)
+        }
 
-            /// Polls until the tag shows (pcscd checks vpcd every 0.4 s).
-            func poll(_ device: PCSCReaderDevice) async throws -> NFCTargetInfo {
-                for _ in 0..<100 {
-                    if let target = try await device.pollTargets().first { return target }
-                    try await Task.sleep(for: .milliseconds(30))
-                }
-                throw PCSCDaemon.DaemonError(message: "the card never showed; log: \(daemon.log())")
-            }
-
-            func stop() {
-                card.remove()
-                daemon.stop()
-            }
+        func page(_ bench: CardBench, _ page: Int) -> [UInt8] {
+            guard case .type2(let tag)? = bench.reader.field.tags.first else { return [] }
+            return tag.memory.page(page) ?? []
         }
 
         @Test("polling finds the tag: UID by GET DATA, SAK from the ATR, the ATR kept")
         func poll() async throws {
-            let bench = try await Bench()
-            defer { bench.stop() }
-            let device = PCSCReaderDevice(readerName: bench.readerName)
+            let bench = try await Self.ntag215()
+            defer { bench.card.stop() }
+            let device = PCSCReaderDevice(readerName: PCSCTestReaders.cardReader)
             let target = try await bench.poll(device)
-            #expect(target.uid == FakeVPCDCard.uid)
+            #expect(target.uid == Self.uid)
             #expect(target.sak == 0x00)
             #expect(target.kind == .type2)
-            #expect(target.atr == FakeVPCDCard.atr)
+            #expect(target.atr == Self.atr)
             #expect(target.atqa == [])
             #expect(target.ats == nil)
             #expect(try await device.pollTargets() == [target])
             await device.close()
+            await bench.stop()
         }
 
         @Test("acr122u profile: raw commands with the receive CRC off, NAK and re-selection")
         func acr122u() async throws {
-            let bench = try await Bench()
-            defer { bench.stop() }
-            let device = PCSCReaderDevice(readerName: bench.readerName)
+            let bench = try await Self.ntag215(.acr122u)
+            defer { bench.card.stop() }
+            let device = PCSCReaderDevice(readerName: PCSCTestReaders.cardReader)
             #expect(device.profile == .acr122u)
             let target = try await bench.poll(device)
             try await device.select(target)
-            #expect(try await device.transceive([0x60]) == .data(FakeVPCDCard.version))
-            // The register dance came first: ReadRegister, WriteRegister, ReadRegister of 6303h.
-            let received = bench.card.received.map { Array($0.dropFirst(5).prefix(2)) }
-            #expect(received.contains([0xD4, 0x08]))
-            let page0 = try await device.transceive([0x30, 0x00])
-            #expect(
-                page0
-                    == .data(
-                        Array(FakeVPCDCard.uid.prefix(3)) + [0x88 ^ 0x04 ^ 0xA1 ^ 0xB2] + [
-                            0xC3, 0xD4, 0xE5, 0xF6, 0xC3 ^ 0xD4 ^ 0xE5 ^ 0xF6, 0x48, 0x00, 0x00, 0xE1, 0x10, 0x3E, 0x00,
-                        ]))
+            #expect(try await device.transceive([0x60]) == .data(Self.version))
             #expect(try await device.transceive(hex("A2 05 DE AD BE EF")) == .ack)
-            #expect(bench.card.page(5) == hex("DE AD BE EF"))
+            #expect(page(bench, 5) == hex("DE AD BE EF"))
             #expect(try await device.transceive(hex("3A 04 05")) == .data(hex("03 00 FE 00 DE AD BE EF")))
-            // A READ past the end: NAK 0h, and the tag is IDLE until selected again.
+            // A READ past the end: NAK 0h (NTAG213/215/216 9.3), and the tag is IDLE until selected again.
             #expect(try await device.transceive([0x30, 0x90]) == .nak(0x0))
             #expect(
                 await asyncReaderError { _ = try await device.transceive([0x30, 0x04]) }?.code == .tagConnectionLost)
@@ -94,90 +65,75 @@ extension PCSCDaemonTests {
             #expect(
                 try await device.transceive([0x30, 0x04])
                     == .data(hex("03 00 FE 00 DE AD BE EF") + [UInt8](repeating: 0, count: 8)))
-            #expect(try await device.firmwareVersion() == nil)  // the fake reader has no firmware text
+            #expect(try await device.firmwareVersion() == "ACR122U207")
             await device.close()
+            await bench.stop()
         }
 
-        @Test("acr122u profile without register commands: reads work, a 4-bit ACK hides behind a CRC error")
-        func acr122uReaderCRC() async throws {
-            let bench = try await Bench(answersRegisters: false)
-            defer { bench.stop() }
-            let device = PCSCReaderDevice(readerName: bench.readerName)
+        @Test("pcsc-transparent profile: raw commands through the PC/SC 2.02 transparent session")
+        func transparent() async throws {
+            let bench = try await Self.ntag215(.pcsc202)
+            defer { bench.card.stop() }
+            let device = PCSCReaderDevice(readerName: PCSCTestReaders.cardReader, profile: .pcscTransparent)
             let target = try await bench.poll(device)
             try await device.select(target)
-            #expect(try await device.transceive([0x60]) == .data(FakeVPCDCard.version))
-            let write = await asyncReaderError { _ = try await device.transceive(hex("A2 05 DE AD BE EF")) }
-            #expect(write?.code == .tagResponseError)
-            #expect(write?.reason.contains("4-bit ACK or NAK") == true)
+            #expect(try await device.transceive([0x60]) == .data(Self.version))
+            #expect(try await device.transceive(hex("A2 05 DE AD BE EF")) == .ack)
+            #expect(try await device.transceive([0x30, 0x90]) == .nak(0x0))
+            try await device.select(target)
+            #expect(try await device.transceive(hex("3A 04 05")) == .data(hex("03 00 FE 00 DE AD BE EF")))
             await device.close()
+            await bench.stop()
         }
 
         @Test("an exclusive connection keeps other programs out")
         func exclusive() async throws {
-            let bench = try await Bench()
-            defer { bench.stop() }
-            let holder = PCSCReaderDevice(readerName: bench.readerName, exclusive: true)
+            let bench = try await Self.ntag215()
+            defer { bench.card.stop() }
+            let holder = PCSCReaderDevice(readerName: PCSCTestReaders.cardReader, exclusive: true)
             _ = try await bench.poll(holder)
-            let other = PCSCReaderDevice(readerName: bench.readerName)
+            let other = PCSCReaderDevice(readerName: PCSCTestReaders.cardReader)
             let busy = await asyncReaderError { _ = try await other.pollTargets() }
             #expect(busy?.code == .readerUnavailable)
             #expect(busy?.reason.contains("another program holds it exclusively") == true)
             await holder.close()
             #expect(try await other.pollTargets().count == 1)
             await other.close()
+            await bench.stop()
         }
 
         @Test("generic profile: READ BINARY and UPDATE BINARY only")
         func generic() async throws {
-            let bench = try await Bench()
-            defer { bench.stop() }
-            let device = PCSCReaderDevice(readerName: bench.readerName, profile: .generic)
+            let bench = try await Self.ntag215(.pcsc202)
+            defer { bench.card.stop() }
+            let device = PCSCReaderDevice(readerName: PCSCTestReaders.cardReader, profile: .generic)
             let target = try await bench.poll(device)
             try await device.select(target)
             #expect(
                 try await device.transceive([0x30, 0x03])
                     == .data(hex("E1 10 3E 00 03 00 FE 00") + [UInt8](repeating: 0, count: 8)))
             #expect(try await device.transceive(hex("A2 06 01 02 03 04")) == .ack)
-            #expect(bench.card.page(6) == hex("01 02 03 04"))
+            #expect(page(bench, 6) == hex("01 02 03 04"))
             let refused = await asyncReaderError { _ = try await device.transceive([0x60]) }
             #expect(refused?.code == .unsupportedFeature)
             #expect(refused?.reason.contains("GET_VERSION") == true)
             #expect(try await device.transceive([0x30, 0x90]) == .nak(0x0))  // 63 00
-            #expect(try await device.sendAPDU(hex("00 A4 04 00 07 D2 76 00 00 85 01 01 00")) == hex("6E 00"))
             await device.close()
-        }
-
-        @Test("the session identifies the NTAG215 and writes and reads NDEF through pcscd")
-        func session() async throws {
-            let bench = try await Bench()
-            defer { bench.stop() }
-            let device = PCSCReaderDevice(readerName: bench.readerName)
-            _ = try await bench.poll(device)
-            let session = NFCTagReaderSession(reader: device)
-            guard case .miFare(let tag) = try await session.nextTag(timeout: .seconds(5)) else {
-                Issue.record("not a Type 2 tag")
-                return
-            }
-            #expect(tag.chip?.name == "NTAG215")
-            let message = NFCNDEFMessage(records: [try URIRecord(uri: "https://example.com/pcsc").makeRecord()])
-            try await tag.writeNDEF(message)
-            #expect(try await tag.readNDEF() == message)
-            #expect(bench.card.page(4).first == 0x03)
-            await session.invalidate()
-            await device.close()
+            await bench.stop()
         }
 
         @Test("a tag taken away: tag-connection-lost, then nothing to poll; the card watch sees it go")
         func removal() async throws {
-            let bench = try await Bench()
-            let device = PCSCReaderDevice(readerName: bench.readerName)
+            let bench = try await Self.ntag215()
+            defer { bench.card.stop() }
+            let device = PCSCReaderDevice(readerName: PCSCTestReaders.cardReader)
             let target = try await bench.poll(device)
             try await device.select(target)
-            var events = PCSCReaders.watchCard(in: bench.readerName).makeAsyncIterator()
+            var events = PCSCReaders.watchCard(in: PCSCTestReaders.cardReader).makeAsyncIterator()
             let present = try await events.next()
             #expect(present?.presence == .present)
-            #expect(present?.atr == FakeVPCDCard.atr)
-            bench.card.remove()
+            #expect(present?.atr == Self.atr)
+            bench.card.removeTag()
             let gone = try await events.next()
             #expect(gone?.presence == .empty)
             #expect((gone?.eventCount ?? 0) > (present?.eventCount ?? 0))
@@ -185,7 +141,7 @@ extension PCSCDaemonTests {
             #expect(lost?.code == .tagConnectionLost)
             #expect(try await device.pollTargets() == [])
             await device.close()
-            bench.daemon.stop()
+            await bench.stop()
         }
     }
 }

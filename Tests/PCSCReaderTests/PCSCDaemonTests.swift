@@ -5,19 +5,17 @@ import Testing
 
 @testable import PCSCReader
 
-/// The backend against the real pcscd with vpcd's two readers and no card (test-stacks.md part
-/// A). Card-present tests come with the vpcd card bridge.
-@Suite(
-    "PC/SC through the real pcscd", .serialized,
-    .enabled(if: PCSCDaemon.isAvailable, "needs root, pcscd, unshare and vsmartcard-vpcd"))
+/// The backend against the test run's pcscd with its vpcd readers (test-stacks.md part A;
+/// Scripts/lib/pcscd.sh), one test at a time: the nested suites serve cards on
+/// ``PCSCTestReaders/cardReader``. A stopped pcscd is tested in a process of its own
+/// (``PCSCStoppedDaemonTests``).
+@Suite("PC/SC through the real pcscd", .serialized, .enabled(if: PCSCTestReaders.isAvailable, PCSCTestReaders.skipNote))
 struct PCSCDaemonTests {
-    @Test("pcscd lists the two vpcd readers; a URL opens one with the acr122u profile")
+    @Test("pcscd lists the vpcd readers; a URL opens one with the acr122u profile")
     func listing() async throws {
-        let daemon = try await PCSCDaemon()
-        defer { daemon.stop() }
-        #expect(try await PCSCReaders.names() == PCSCDaemon.virtualReaders)
-        let device = try await PCSCReaders.open(url: "pcsc:virtual%20pcd%2000%2001?exclusive=1")
-        #expect(device.name == "Virtual PCD 00 01")
+        #expect(try await PCSCReaders.names() == PCSCTestReaders.all)
+        let device = try await PCSCReaders.open(url: "pcsc:virtual%20pcd%20tests%2000%2001?exclusive=1")
+        #expect(device.name == "Virtual PCD Tests 00 01")
         #expect(device.profile == .acr122u)
         #expect(device.exclusive)
         #expect(!device.capabilities.detectsMultipleTargets)
@@ -31,15 +29,13 @@ struct PCSCDaemonTests {
 
     @Test("no card: polling finds nothing, tag commands say no tag is selected")
     func noCard() async throws {
-        let daemon = try await PCSCDaemon()
-        defer { daemon.stop() }
-        let device = PCSCReaderDevice(readerName: "Virtual PCD 00 00")
+        let device = PCSCReaderDevice(readerName: PCSCTestReaders.emptyReader)
         #expect(try await device.pollTargets() == [])
         #expect(try await device.pollTargets() == [])
         let target = NFCTargetInfo(index: 0, uid: [0x04, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06], atqa: [], sak: 0)
         let select = await asyncReaderError { try await device.select(target) }
         #expect(select?.code == .tagConnectionLost)
-        #expect(select?.reason.contains("no tag is on the reader \"Virtual PCD 00 00\"") == true)
+        #expect(select?.reason.contains("no tag is on the reader \"\(PCSCTestReaders.emptyReader)\"") == true)
         #expect(await asyncReaderError { _ = try await device.transceive([0x30, 0x04]) }?.code == .tagConnectionLost)
         #expect(
             await asyncReaderError { _ = try await device.sendAPDU(hex("00 A4 04 00 00")) }?.code == .tagConnectionLost)
@@ -51,9 +47,7 @@ struct PCSCDaemonTests {
 
     @Test("a session over a reader without a card times out")
     func sessionTimesOut() async throws {
-        let daemon = try await PCSCDaemon()
-        defer { daemon.stop() }
-        let device = PCSCReaderDevice(readerName: "Virtual PCD 00 01")
+        let device = PCSCReaderDevice(readerName: PCSCTestReaders.emptyReader)
         let session = NFCTagReaderSession(reader: device)
         let error = await asyncReaderError { _ = try await session.nextTag(timeout: .milliseconds(300)) }
         #expect(error?.code == .timeout)
@@ -63,8 +57,6 @@ struct PCSCDaemonTests {
 
     @Test("an unknown reader name is reader-unavailable")
     func unknownReader() async throws {
-        let daemon = try await PCSCDaemon()
-        defer { daemon.stop() }
         let device = PCSCReaderDevice(readerName: "ACS ACR122U PICC Interface 00 00")
         #expect(device.profile == .acr122u)
         let error = await asyncReaderError { _ = try await device.pollTargets() }
@@ -72,59 +64,25 @@ struct PCSCDaemonTests {
         #expect(error?.reason.contains("is gone") == true)
     }
 
-    @Test("pcscd stopped: reader-unavailable with the command that starts it")
-    func daemonStopped() async throws {
-        let daemon = try await PCSCDaemon()
-        let device = PCSCReaderDevice(readerName: "Virtual PCD 00 00")
-        #expect(try await device.pollTargets() == [])
-        daemon.stop()
-        let whileGone = await asyncReaderError { _ = try await device.pollTargets() }
-        #expect(whileGone?.code == .readerUnavailable)
-        #expect(whileGone?.reason.hasPrefix("pcscd is not running") == true, "\(whileGone?.reason ?? "")")
-        // The context was dropped: the next call finds no pcscd at all.
-        let again = await asyncReaderError { _ = try await device.pollTargets() }
-        #expect(again?.code == .readerUnavailable)
-        #expect(
-            again?.reason.hasPrefix("pcscd is not running: start it with `sudo systemctl start pcscd` (or `pcscd -f`)")
-                == true)
-        let listing = await asyncReaderError { _ = try await PCSCReaders.names() }
-        #expect(listing?.code == .readerUnavailable)
-        #expect(listing?.reason.contains("SCARD_E_NO_SERVICE") == true)
-        let opening = await asyncReaderError { _ = try await PCSCReaders.open(url: "pcsc:") }
-        #expect(opening?.reason.contains("pcscd is not running") == true)
-    }
-
-    @Test("the reader watch lists pcscd's readers, ends when the consumer stops, and fails when pcscd stops")
+    @Test("the reader watch lists pcscd's readers and ends when the consumer stops")
     func readerWatch() async throws {
-        let daemon = try await PCSCDaemon()
-        defer { daemon.stop() }
         var events: [PCSCReaderEvent] = []
         for try await event in PCSCReaders.watchReaders() {
             events.append(event)
-            if events.count == 2 { break }
+            if events.count == PCSCTestReaders.all.count { break }
         }
-        #expect(events == PCSCDaemon.virtualReaders.map(PCSCReaderEvent.added))
-
-        var iterator = PCSCReaders.watchReaders().makeAsyncIterator()
-        #expect(try await iterator.next() == .added("Virtual PCD 00 00"))
-        #expect(try await iterator.next() == .added("Virtual PCD 00 01"))
-        daemon.stop()
-        let failure = await asyncReaderError { _ = try await iterator.next() }
-        #expect(failure?.code == .readerUnavailable, "\(failure?.description ?? "no error")")
-        #expect(failure?.reason.hasPrefix("pcscd is not running") == true)
+        #expect(events == PCSCTestReaders.all.map(PCSCReaderEvent.added))
     }
 
     @Test("the card watch reports an empty reader and stops promptly")
     func cardWatch() async throws {
-        let daemon = try await PCSCDaemon()
-        defer { daemon.stop() }
         var first: PCSCCardEvent?
-        for try await event in PCSCReaders.watchCard(in: "Virtual PCD 00 00") {
+        for try await event in PCSCReaders.watchCard(in: PCSCTestReaders.emptyReader) {
             first = event
             break
         }
         #expect(first?.presence == .empty)
-        #expect(first?.readerName == "Virtual PCD 00 00")
+        #expect(first?.readerName == PCSCTestReaders.emptyReader)
         #expect(first?.atr == [])
 
         let unknown = try await PCSCReaders.watchCard(in: "No Such Reader").first { _ in true }
@@ -133,8 +91,6 @@ struct PCSCDaemonTests {
 
     @Test("SCardCancel ends a status wait before its timeout")
     func cancelWakesWait() async throws {
-        let daemon = try await PCSCDaemon()
-        defer { daemon.stop() }
         let watch = PCSCStatusWatch()
         let clock = ContinuousClock()
         let elapsed: Duration = try await withCheckedThrowingContinuation { continuation in
@@ -143,7 +99,7 @@ struct PCSCDaemonTests {
                     guard let context = try watch.establishContext() else {
                         throw PCSCError(code: 1, operation: "none")
                     }
-                    var states = [PCSCReaderState(readerName: "Virtual PCD 00 00", currentState: 0)]
+                    var states = [PCSCReaderState(readerName: PCSCTestReaders.emptyReader, currentState: 0)]
                     _ = try watch.wait(context, &states)  // the reader's state now
                     states[0].currentState = states[0].settledState
                     let start = clock.now
