@@ -96,6 +96,22 @@ struct PCSCDaemonTests {
         #expect(try client.transmit("FFCA000000") == "04517CA24B35809000")
     }
 
+    @Test("A tag taken out and put straight back stays out long enough for pcscd to notice, then works")
+    func quickReinsertion() throws {
+        let (card, client) = try Self.serve(Self.ntag215())
+        defer {
+            client.close()
+            card.stop()
+        }
+        _ = try client.call("connect \(PCSCClient.firstReader)")
+        card.removeTag()
+        card.insertTag()  // at once: the card still waits out pcscd's 0.4 s presence check
+        #expect(try client.wait("absent", milliseconds: 2000))
+        #expect(try client.wait("present", milliseconds: 5000))
+        #expect(try client.call("reconnect reset") == "ok")
+        #expect(try client.transmit("FFCA000000") == "04517CA24B35809000")
+    }
+
     @Test("remove-after: the card vanishes during the command (an error or an empty response), then comes back")
     func removalFault() throws {
         var field = SimulatedField(.type2(SimulatedType2Tag(chip: .ntag215)))

@@ -61,8 +61,15 @@ extension VirtualPCDCard {
 
     /// The next step, from the requests and the reinsertion deadline.
     private func next() -> Next {
-        let (stop, inserted, deadline) = control.withLock { ($0.stopRequested, $0.status.isInserted, $0.reinsertAt) }
+        let (stop, inserted, deadline, outsideUntil) = control.withLock {
+            ($0.stopRequested, $0.status.isInserted, $0.reinsertAt, $0.outsideUntil)
+        }
         if stop { return .stop }
+        if let outsideUntil {
+            let left = ContinuousClock.now.duration(to: outsideUntil)
+            if left > .zero { return .waitOutside(milliseconds: Self.milliseconds(left)) }
+            control.withLock { $0.outsideUntil = nil }
+        }
         if inserted { return .serve }
         guard let deadline else { return .waitOutside(milliseconds: -1) }
         let left = ContinuousClock.now.duration(to: deadline)
@@ -73,8 +80,14 @@ extension VirtualPCDCard {
             }
             return .serve
         }
-        let milliseconds = left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000
-        return .waitOutside(milliseconds: Int32(clamping: max(1, milliseconds)))
+        return .waitOutside(milliseconds: Self.milliseconds(left))
+    }
+
+    /// `duration` in whole milliseconds, at least 1, for a poll timeout.
+    private static func milliseconds(_ duration: Duration) -> Int32 {
+        let milliseconds =
+            duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+        return Int32(clamping: max(1, milliseconds))
     }
 
     /// A field armed with `remove-after=0` starts without tags: the card starts outside.
@@ -89,6 +102,7 @@ extension VirtualPCDCard {
         control.withLock { control in
             control.status.isInserted = false
             control.reinsertAt = delay.map { ContinuousClock.now.advanced(by: .milliseconds($0)) }
+            control.outsideUntil = ContinuousClock.now.advanced(by: VirtualPCDCard.minimumTimeOutside)
         }
     }
 
