@@ -64,6 +64,7 @@ let package = Package(
             name: "NDEFCommandLine",
             dependencies: [
                 "NDEF", "TagMemory", "NFCSession", "SimulatedReader", "TagSimulator", "SimulatorBridges",
+                "PCSCReader",
             ],
             swiftSettings: strictSettings
         ),
