@@ -81,6 +81,8 @@ public actor ReconnectingReader: NFCReaderLifecycleReporting {
     // MARK: - NFCReaderDevice
 
     /// Polls the reader, reconnecting first when it went away (and when polling finds it gone).
+    /// A connection to a tag that breaks while polling (the tag arriving or leaving) is reported
+    /// as no tag, so that the session polls again.
     public func pollTargets() async throws(NFCReaderError) -> [NFCTargetInfo] {
         try checkOpen()
         if let lostReason, isReconnectEnabled { return try await reconnect(lostReason) }
@@ -90,8 +92,12 @@ public actor ReconnectingReader: NFCReaderLifecycleReporting {
             lostReason = nil
             return targets
         } catch {
-            guard error.code == .readerUnavailable, isReconnectEnabled else { throw error }
-            return try await reconnect(error.reason)
+            guard isReconnectEnabled else { throw error }
+            switch error.code {
+            case .readerUnavailable: return try await reconnect(error.reason)
+            case .tagConnectionLost: return []
+            default: throw error
+            }
         }
     }
 
