@@ -108,7 +108,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NDEFCommandLineTests",
-            dependencies: ["NDEFCommandLine", "NDEF", "TagMemory", "NFCSession", "SimulatedReader"],
+            dependencies: ["NDEFCommandLine", "NDEF", "TagMemory", "NFCSession", "SimulatedReader", "PCSCReader"],
             swiftSettings: strictSettings
         ),
     ],

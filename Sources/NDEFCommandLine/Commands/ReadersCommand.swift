@@ -16,7 +16,7 @@ enum ReadersCommand {
     /// The command.
     static let spec = CommandSpec(
         name: "readers",
-        abstract: "List the readers: PC/SC readers with their tags, simulated ones, the remembered one.",
+        abstract: "List the readers: PC/SC, simulated, remembered.",
         discussion: """
             Lists pcscd's readers in its order, with whether a tag (card) is on each and the \
             URL that names it for --reader (pcsc:INDEX, or pcsc:NAME), then examples of \
