@@ -116,7 +116,7 @@ struct PCSCReaderCommandTests {
             let waiting = Task.detached {
                 try BinaryRunner.run(["read", "--reader", reader, "--wait", "10"], environment: env)
             }
-            try await Task.sleep(for: .milliseconds(800))
+            try await Task.sleep(for: .milliseconds(1500))
             server = try serve(file)
             let read = try await waiting.value
             try stop(server)

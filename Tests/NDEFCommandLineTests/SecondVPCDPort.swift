@@ -12,7 +12,7 @@ enum SecondVPCDPort {
     /// Runs `body` while no other test uses the port.
     static func withPort<Result>(_ body: () throws -> Result) rethrows -> Result {
         semaphore.wait()
-        defer { semaphore.signal() }
+        defer { release() }
         return try body()
     }
 
@@ -25,7 +25,14 @@ enum SecondVPCDPort {
                 continuation.resume()
             }
         }
-        defer { semaphore.signal() }
+        defer { release() }
         try await body()
+    }
+
+    /// Gives the port to the next test once pcscd has seen the last card leave (it looks every
+    /// 0.4 s), so that the next test starts with an empty reader.
+    private static func release() {
+        usleep(1_000_000)
+        semaphore.signal()
     }
 }

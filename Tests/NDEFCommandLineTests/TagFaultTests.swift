@@ -84,7 +84,9 @@ import Testing
             ["read", "--hex", "--wait", "0"], environment: ["NDEFTOOL_READER": tag.reader()])
         #expect(result.status == 0)
         #expect(result.outputText == "d1010c55046578616d706c652e636f6d\n")
-        let unavailable = try BinaryRunner.run(["read"], environment: ["NDEFTOOL_READER": "pcsc:"])
+        // A PC/SC reader that is not there (or pcscd not running): unavailable.
+        let unavailable = try BinaryRunner.run(
+            ["read", "--wait", "0"], environment: ["NDEFTOOL_READER": "pcsc:No Such Reader"])
         #expect(unavailable.status == 69)
     }
 
