@@ -1,4 +1,5 @@
 import Foundation
+import NFCSession
 import Testing
 
 @testable import NDEFCommandLine
@@ -51,8 +52,8 @@ import Testing
         let config = directory.path("config")
         #expect(RememberedReader(io: TestIO(variables: ["XDG_CONFIG_HOME": config])).save("pcsc:Gone%20Reader") == nil)
         let result = await runInProcess(["readers", "--json"], variables: ["XDG_CONFIG_HOME": config])
-        // 0 with pcscd, 69 (and the reason on standard error) without.
-        #expect(result.status == 0 || result.status == 69)
+        // In process there is no pcscd (TestIO): 69, after the list, with the reason.
+        #expect(result.status == 69)
         let json = try #require(
             try JSONSerialization.jsonObject(with: Data(result.output)) as? [String: Any])
         #expect(json["remembered"] as? String == "pcsc:Gone%20Reader")
@@ -60,6 +61,45 @@ import Testing
         let simulated = readers.filter { $0["kind"] as? String == "sim" }.compactMap { $0["url"] as? String }
         #expect(simulated.contains("sim:ntag215"))
         #expect(simulated.contains("sim:type4"))
-        if result.status == 69 { #expect(result.error.contains("pcscd")) }
+        #expect(result.error.contains("pcscd is not running"))
+    }
+
+    static func directory(_ names: [String]) -> PCSCDirectory {
+        PCSCDirectory(names: { () throws(NFCReaderError) in names }, tagPresent: { $0.hasSuffix("1") })
+    }
+
+    @Test("readers marks the remembered reader and the tags present")
+    func readersText() async throws {
+        let directory = try TemporaryDirectory()
+        let config = directory.path("config")
+        let io = TestIO(variables: ["XDG_CONFIG_HOME": config])
+        #expect(RememberedReader(io: io).save("pcsc:Reader%201") == nil)
+        io.pcsc = Self.directory(["Reader 0", "Reader 1"])
+        let status = await NDEFCommandLine.run(["readers"], io: io)
+        #expect(status == .success)
+        #expect(io.outputText.contains("pcsc:0  Reader 0  (no tag)\n"))
+        #expect(io.outputText.contains("pcsc:1  Reader 1  (tag present)  [remembered]"))
+    }
+
+    @Test("The choice without --reader: the remembered reader when connected, else the only one, else an error")
+    func choice() async throws {
+        let directory = try TemporaryDirectory()
+        let remembered = RememberedReader(io: TestIO(variables: ["XDG_CONFIG_HOME": directory.path("config")]))
+        let two = Self.directory(["Reader 0", "Reader 1"])
+        let several = await #expect(throws: CommandLineError.self) {
+            try await ReaderChoice.automatic(remembered: remembered, pcsc: two)
+        }
+        #expect(several?.status == .usage)
+        #expect(several?.message.contains("pcsc:1  Reader 1") == true)
+        let only = try await ReaderChoice.automatic(remembered: remembered, pcsc: Self.directory(["Reader 0"]))
+        #expect(only.description == "pcsc:Reader 0")
+        #expect(remembered.save("pcsc:Reader%201?profile=acr122u") == nil)
+        let chosen = try await ReaderChoice.automatic(remembered: remembered, pcsc: two)
+        #expect(chosen.description == "pcsc:Reader%201?profile=acr122u")
+        let none = await #expect(throws: CommandLineError.self) {
+            try await ReaderChoice.automatic(remembered: remembered, pcsc: .unavailable)
+        }
+        #expect(
+            none?.message.contains("No reader given, and no PC/SC reader is connected (pcscd is not running)") == true)
     }
 }

@@ -10,7 +10,7 @@ import Testing
 /// (``ReaderSocket``): reconnecting with backoff while polling, the session's events, writes
 /// that are never retried, cancelling, and turning reconnecting off.
 @Suite struct ReconnectTests {
-    let fast = ReconnectPolicy(initialDelay: .milliseconds(5), maximumDelay: .milliseconds(20), timeout: .seconds(5))
+    let fast = ReconnectPolicy(initialDelay: .milliseconds(5), maximumDelay: .milliseconds(20), timeout: .seconds(120))
 
     func makeSocket(_ message: NFCNDEFMessage? = nil) -> ReaderSocket {
         ReaderSocket(makeReader([tagHolding(message, chip: .ntag215)]))

@@ -60,13 +60,14 @@ enum ReadersCommand {
             guard let url = try? PCSCReaderURL(parsing: text), case .name(let name) = url.selector else { return nil }
             return name
         }
+        let pcsc = invocation.io.pcsc
         do {
-            let names = try await PCSCReaders.names()
+            let names = try await pcsc.names()
             for (index, name) in names.enumerated() {
                 listing.readers.append(
                     Entry(
                         kind: "pcsc", url: PCSCReaderURL(selector: .name(name)).description, name: name, index: index,
-                        tagPresent: await tagPresent(in: name), remembered: name == rememberedName))
+                        tagPresent: await pcsc.tagPresent(name), remembered: name == rememberedName))
             }
         } catch {
             listing.pcscProblem = error.reason

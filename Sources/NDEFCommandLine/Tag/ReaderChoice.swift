@@ -9,11 +9,13 @@ enum ReaderChoice {
     ///
     /// - Throws: a usage error when there is no reader (pcscd not running, or it lists none) or
     ///   several and none remembered: the message lists them and says how to choose.
-    static func automatic(remembered: RememberedReader) async throws(CommandLineError) -> ReaderAddress {
+    static func automatic(
+        remembered: RememberedReader, pcsc: PCSCDirectory
+    ) async throws(CommandLineError) -> ReaderAddress {
         let names: [String]
         var problem: String?
         do {
-            names = try await PCSCReaders.names()
+            names = try await pcsc.names()
         } catch {
             names = []
             problem = error.reason

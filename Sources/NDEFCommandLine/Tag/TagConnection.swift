@@ -14,12 +14,15 @@ struct TagConnection {
     let console: TagConsole
     /// Where the last PC/SC reader used is kept.
     let remembered: RememberedReader
+    /// pcscd's readers, for choosing one.
+    let pcsc: PCSCDirectory
 
     /// A connection with the shared options of `invocation`.
     init(_ invocation: CommandInvocation) throws(CommandLineError) {
         settings = try TagOptions.settings(invocation)
         console = TagConsole(io: invocation.io, settings: settings)
         remembered = RememberedReader(io: invocation.io)
+        pcsc = invocation.io.pcsc
     }
 
     /// Waits for a tag and runs `body` on it.
@@ -48,7 +51,7 @@ struct TagConnection {
         if let given = settings.reader {
             address = given
         } else {
-            address = try await ReaderChoice.automatic(remembered: remembered)
+            address = try await ReaderChoice.automatic(remembered: remembered, pcsc: pcsc)
         }
         let reader = TracingReader(try await address.open(console: console, wait: settings.wait), console: console)
         let console = self.console
