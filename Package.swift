@@ -64,6 +64,7 @@ let package = Package(
             name: "NDEFCommandLine",
             dependencies: [
                 "NDEF", "TagMemory", "NFCSession", "SimulatedReader", "TagSimulator", "SimulatorBridges",
+                "PCSCReader",
             ],
             swiftSettings: strictSettings
         ),
@@ -110,7 +111,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NDEFCommandLineTests",
-            dependencies: ["NDEFCommandLine", "NDEF", "TagMemory", "NFCSession", "SimulatedReader"],
+            dependencies: ["NDEFCommandLine", "NDEF", "TagMemory", "NFCSession", "SimulatedReader", "PCSCReader"],
             swiftSettings: strictSettings
         ),
     ],

@@ -52,6 +52,10 @@ import Testing
             SKIPPED: no pcscd for the PC/SC tests (NDEFTOOL_PCSCD is not 1). Run Scripts/test as root.
             """))
     func throughPCSCD() throws {
+        try SecondVPCDPort.withPort { try serveThroughPCSCD() }
+    }
+
+    func serveThroughPCSCD() throws {
         let directory = try TemporaryDirectory()
         let file = directory.path("tag.nfc")
         let server = try ServeProcess(["sim", "serve", "--vpcd", "35964", "sim:ntag213?file=\(file)"])

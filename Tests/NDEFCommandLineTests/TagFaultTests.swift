@@ -61,7 +61,7 @@ import Testing
 
     @Test(arguments: [
         (["read"], Int32(64), "No reader given"),
-        (["read", "--reader", "pcsc:ACS ACR122U"], 69, "PC/SC readers"),
+        (["read", "--reader", "pcsc:ACS ACR122U", "--wait", "0"], 69, "opening the PC/SC reader pcsc:ACS ACR122U"),
         (["info", "--reader", "libnfc:pn532_uart:/dev/ttyUSB0"], 69, "libnfc devices"),
         (["read", "--reader", "usb:0"], 64, "a reader is sim:CHIP, pcsc:NAME or libnfc:CONNSTRING"),
         (["read", "--reader", "sim:ntag999"], 64, "chip \"ntag999\" is not one the simulator has"),
@@ -69,7 +69,9 @@ import Testing
         (["read", "--reader", "sim:ntag215", "--wait", "soon"], 64, "--wait <seconds>"),
     ])
     func readerErrors(arguments: [String], status: Int32, message: String) throws {
-        let result = try BinaryRunner.run(arguments, environment: ["NDEFTOOL_READER": ""])
+        // No remembered reader: the configuration folder does not exist.
+        let result = try BinaryRunner.run(
+            arguments, environment: ["NDEFTOOL_READER": "", "XDG_CONFIG_HOME": "/nonexistent/ndeftool-tests"])
         #expect(result.status == status)
         #expect(result.error.contains(message), "\(result.error)")
         #expect(result.output.isEmpty)
@@ -82,7 +84,9 @@ import Testing
             ["read", "--hex", "--wait", "0"], environment: ["NDEFTOOL_READER": tag.reader()])
         #expect(result.status == 0)
         #expect(result.outputText == "d1010c55046578616d706c652e636f6d\n")
-        let unavailable = try BinaryRunner.run(["read"], environment: ["NDEFTOOL_READER": "pcsc:"])
+        // A PC/SC reader that is not there (or pcscd not running): unavailable.
+        let unavailable = try BinaryRunner.run(
+            ["read", "--wait", "0"], environment: ["NDEFTOOL_READER": "pcsc:No Such Reader"])
         #expect(unavailable.status == 69)
     }
 

@@ -56,9 +56,12 @@ import Testing
         USAGE: ndeftool info [--json] [--reader <url>] [--wait <seconds>] [--quiet] [--verbose]
 
         TAG OPTIONS:
-          --reader <url>          The reader: sim:CHIP[?file=PATH&...] (a simulated
-                                  tag; pcsc:NAME and libnfc:CONNSTRING are not in this
-                                  build yet). Default: $NDEFTOOL_READER.
+          --reader <url>          The reader: pcsc:NAME (a PC/SC reader: a name, its
+                                  prefix or an index; pcsc: is the first),
+                                  sim:CHIP[?file=PATH&...] (a simulated tag). Default:
+                                  $NDEFTOOL_READER, else the PC/SC reader used last if
+                                  it is connected, else the only one ('ndeftool
+                                  readers' lists them).
           --wait <seconds>        How long to wait for a tag; 0 looks once. (default:
                                   15)
           -q, --quiet             Print no progress messages (errors still are).
@@ -94,9 +97,12 @@ import Testing
         USAGE: ndeftool read [--json] [--hex] [--raw] [--output <file>] [--reader <url>] [--wait <seconds>] [--quiet] [--verbose]
 
         TAG OPTIONS:
-          --reader <url>          The reader: sim:CHIP[?file=PATH&...] (a simulated
-                                  tag; pcsc:NAME and libnfc:CONNSTRING are not in this
-                                  build yet). Default: $NDEFTOOL_READER.
+          --reader <url>          The reader: pcsc:NAME (a PC/SC reader: a name, its
+                                  prefix or an index; pcsc: is the first),
+                                  sim:CHIP[?file=PATH&...] (a simulated tag). Default:
+                                  $NDEFTOOL_READER, else the PC/SC reader used last if
+                                  it is connected, else the only one ('ndeftool
+                                  readers' lists them).
           --wait <seconds>        How long to wait for a tag; 0 looks once. (default:
                                   15)
           -q, --quiet             Print no progress messages (errors still are).
@@ -163,9 +169,12 @@ import Testing
                                   standard input).
 
         TAG OPTIONS:
-          --reader <url>          The reader: sim:CHIP[?file=PATH&...] (a simulated
-                                  tag; pcsc:NAME and libnfc:CONNSTRING are not in this
-                                  build yet). Default: $NDEFTOOL_READER.
+          --reader <url>          The reader: pcsc:NAME (a PC/SC reader: a name, its
+                                  prefix or an index; pcsc: is the first),
+                                  sim:CHIP[?file=PATH&...] (a simulated tag). Default:
+                                  $NDEFTOOL_READER, else the PC/SC reader used last if
+                                  it is connected, else the only one ('ndeftool
+                                  readers' lists them).
           --wait <seconds>        How long to wait for a tag; 0 looks once. (default:
                                   15)
           -q, --quiet             Print no progress messages (errors still are).
@@ -213,9 +222,12 @@ import Testing
         USAGE: ndeftool lock [--confirm <code>] [--dry-run] [--json] [--reader <url>] [--wait <seconds>] [--quiet] [--verbose]
 
         TAG OPTIONS:
-          --reader <url>          The reader: sim:CHIP[?file=PATH&...] (a simulated
-                                  tag; pcsc:NAME and libnfc:CONNSTRING are not in this
-                                  build yet). Default: $NDEFTOOL_READER.
+          --reader <url>          The reader: pcsc:NAME (a PC/SC reader: a name, its
+                                  prefix or an index; pcsc: is the first),
+                                  sim:CHIP[?file=PATH&...] (a simulated tag). Default:
+                                  $NDEFTOOL_READER, else the PC/SC reader used last if
+                                  it is connected, else the only one ('ndeftool
+                                  readers' lists them).
           --wait <seconds>        How long to wait for a tag; 0 looks once. (default:
                                   15)
           -q, --quiet             Print no progress messages (errors still are).
@@ -257,9 +269,12 @@ import Testing
         USAGE: ndeftool format [--force] [--dry-run] [--json] [--reader <url>] [--wait <seconds>] [--quiet] [--verbose]
 
         TAG OPTIONS:
-          --reader <url>          The reader: sim:CHIP[?file=PATH&...] (a simulated
-                                  tag; pcsc:NAME and libnfc:CONNSTRING are not in this
-                                  build yet). Default: $NDEFTOOL_READER.
+          --reader <url>          The reader: pcsc:NAME (a PC/SC reader: a name, its
+                                  prefix or an index; pcsc: is the first),
+                                  sim:CHIP[?file=PATH&...] (a simulated tag). Default:
+                                  $NDEFTOOL_READER, else the PC/SC reader used last if
+                                  it is connected, else the only one ('ndeftool
+                                  readers' lists them).
           --wait <seconds>        How long to wait for a tag; 0 looks once. (default:
                                   15)
           -q, --quiet             Print no progress messages (errors still are).
@@ -296,9 +311,12 @@ import Testing
         USAGE: ndeftool erase [--dry-run] [--json] [--reader <url>] [--wait <seconds>] [--quiet] [--verbose]
 
         TAG OPTIONS:
-          --reader <url>          The reader: sim:CHIP[?file=PATH&...] (a simulated
-                                  tag; pcsc:NAME and libnfc:CONNSTRING are not in this
-                                  build yet). Default: $NDEFTOOL_READER.
+          --reader <url>          The reader: pcsc:NAME (a PC/SC reader: a name, its
+                                  prefix or an index; pcsc: is the first),
+                                  sim:CHIP[?file=PATH&...] (a simulated tag). Default:
+                                  $NDEFTOOL_READER, else the PC/SC reader used last if
+                                  it is connected, else the only one ('ndeftool
+                                  readers' lists them).
           --wait <seconds>        How long to wait for a tag; 0 looks once. (default:
                                   15)
           -q, --quiet             Print no progress messages (errors still are).

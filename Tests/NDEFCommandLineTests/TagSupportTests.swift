@@ -1,4 +1,5 @@
 import NFCSession
+import PCSCReader
 import SimulatedReader
 import Testing
 
@@ -95,7 +96,19 @@ import Testing
     }
 
     @Test func readerAddresses() throws {
-        #expect(try ReaderAddress(parsing: "pcsc:ACS ACR122U", origin: "--reader") == .pcsc("ACS ACR122U"))
+        #expect(
+            try ReaderAddress(parsing: "pcsc:ACS ACR122U", origin: "--reader")
+                == .pcsc(PCSCReaderURL(selector: .name("ACS ACR122U")), text: "pcsc:ACS ACR122U"))
+        guard case .pcsc(let indexed, _) = try ReaderAddress(parsing: "pcsc:1?profile=acr122u", origin: "--reader")
+        else {
+            Issue.record("not a PC/SC reader")
+            return
+        }
+        #expect(indexed == PCSCReaderURL(selector: .index(1), profile: .acr122u))
+        let badProfile = #expect(throws: CommandLineError.self) {
+            try ReaderAddress(parsing: "pcsc:?profile=omnikey", origin: "--reader")
+        }
+        #expect(badProfile?.status == .usage)
         #expect(try ReaderAddress(parsing: "libnfc:", origin: "--reader") == .libnfc(""))
         guard case .simulated(let url, _) = try ReaderAddress(parsing: "sim:ntag213?file=t.nfc", origin: "--reader")
         else {

@@ -28,6 +28,10 @@ final class TestIO: CommandIO {
     func writeError(_ text: String) { error += text }
 
     func environment(_ name: String) -> String? { variables[name] }
+
+    /// No PC/SC calls from the test process (a suite of another target points pcsc-lite at a
+    /// daemon of its own): pcscd's readers as the test says, by default none.
+    var pcsc = PCSCDirectory.unavailable
 }
 
 /// The result of running a command line.

@@ -36,9 +36,8 @@ enum InfoCommand {
 
     @Sendable static func run(_ invocation: CommandInvocation) async throws(CommandLineError) -> ExitStatus {
         let connection = try TagConnection(invocation)
-        let reader = connection.settings.reader.description
-        return try await connection.run("reading the tag") { tag in
-            let report = try await TagInfoReport.read(tag, reader: reader)
+        return try await connection.run("reading the tag") { tag, address in
+            let report = try await TagInfoReport.read(tag, reader: address.description)
             if invocation.values.flag(json.long) {
                 try invocation.io.writeOutput(try MessageJSON.text(of: report) + "\n")
             } else {

@@ -23,6 +23,8 @@ protocol CommandIO: AnyObject {
     func isTerminal(_ stream: StandardStream) -> Bool
     /// One line typed on standard input, without its line break; nil at the end of input.
     func readLine() -> String?
+    /// pcscd's readers.
+    var pcsc: PCSCDirectory { get }
 }
 
 /// The three standard streams, by their file descriptors.
@@ -38,6 +40,9 @@ extension CommandIO {
 
     /// Nothing to read interactively.
     func readLine() -> String? { nil }
+
+    /// The real pcscd.
+    var pcsc: PCSCDirectory { .system }
 
     /// Writes text to standard output as UTF-8.
     func writeOutput(_ text: String) throws(CommandLineError) {

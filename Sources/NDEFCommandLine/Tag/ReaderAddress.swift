@@ -1,17 +1,18 @@
 import NFCSession
+import PCSCReader
 import SimulatedReader
 
 /// A reader named on the command line: `sim:CHIP?...` (a simulated tag, see
-/// ``SimulatedReader/SimulatedReaderURL``), `pcsc:NAME` (a PC/SC reader) or
-/// `libnfc:CONNSTRING` (a libnfc device).
+/// ``SimulatedReader/SimulatedReaderURL``), `pcsc:NAME` (a PC/SC reader, see
+/// ``PCSCReader/PCSCReaderURL``) or `libnfc:CONNSTRING` (a libnfc device).
 ///
-/// Only simulated readers can be opened in this build; the other two forms are recognised so
-/// that they fail with ``ExitStatus/unavailable`` and say so, rather than as a typo.
+/// libnfc devices cannot be opened in this build; the form is recognised so that it fails with
+/// ``ExitStatus/unavailable`` and says so, rather than as a typo.
 enum ReaderAddress: Sendable, Hashable, CustomStringConvertible {
     /// A simulated reader, with its checked URL and the text as given.
     case simulated(SimulatedReaderURL, text: String)
-    /// A PC/SC reader by name (empty: the first one).
-    case pcsc(String)
+    /// A PC/SC reader, with its checked URL and the text as given.
+    case pcsc(PCSCReaderURL, text: String)
     /// A libnfc device by connection string (empty: the first one).
     case libnfc(String)
 
@@ -20,8 +21,8 @@ enum ReaderAddress: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses `text`, given by `origin` (`--reader` or the environment variable).
     ///
-    /// - Throws: a usage error for an unknown scheme or a simulated reader URL that does not
-    ///   parse (the message names what is wrong in it).
+    /// - Throws: a usage error for an unknown scheme or a reader URL that does not parse (the
+    ///   message names what is wrong in it).
     init(parsing text: String, origin: String) throws(CommandLineError) {
         let lower = text.lowercased()
         if lower.hasPrefix("sim:") {
@@ -31,7 +32,11 @@ enum ReaderAddress: Sendable, Hashable, CustomStringConvertible {
                 throw .usage("Invalid reader in \(origin): \(error.reason)")
             }
         } else if lower.hasPrefix("pcsc:") {
-            self = .pcsc(String(text.dropFirst(5)))
+            do {
+                self = .pcsc(try PCSCReaderURL(parsing: text), text: text)
+            } catch {
+                throw .usage("Invalid reader in \(origin): \(error.reason)")
+            }
         } else if lower.hasPrefix("libnfc:") {
             self = .libnfc(String(text.dropFirst(7)))
         } else {
@@ -44,17 +49,21 @@ enum ReaderAddress: Sendable, Hashable, CustomStringConvertible {
     var description: String {
         switch self {
         case .simulated(_, let text): text
-        case .pcsc(let name): "pcsc:" + name
+        case .pcsc(_, let text): text
         case .libnfc(let connection): "libnfc:" + connection
         }
     }
 
-    /// Opens the reader.
+    /// Opens the reader. A PC/SC reader that is not there yet is waited for up to `wait`
+    /// ("Waiting for a reader..." on `console`), and is wrapped in a
+    /// ``NFCSession/ReconnectingReader`` that reopens it by its resolved name when it goes away.
     ///
-    /// - Throws: ``ExitStatus/unavailable`` for PC/SC and libnfc readers (not in this build)
-    ///   and for a tag file that cannot be read; a usage error for a tag file that does not
-    ///   match the URL.
-    func open() async throws(CommandLineError) -> any NFCReaderDevice {
+    /// - Throws: ``ExitStatus/unavailable`` for libnfc devices (not in this build), when pcscd is
+    ///   not running or the PC/SC reader did not come, and for a tag file that cannot be read; a
+    ///   usage error for a tag file that does not match the URL or an ambiguous reader name.
+    func open(console: TagConsole? = nil, wait: Duration = .zero) async throws(CommandLineError)
+        -> any NFCReaderDevice
+    {
         switch self {
         case .simulated(let url, let text):
             do {
@@ -62,16 +71,47 @@ enum ReaderAddress: Sendable, Hashable, CustomStringConvertible {
             } catch {
                 throw TagFailure.error(error, while: "opening the reader \(text)")
             }
-        case .pcsc:
-            throw CommandLineError(
-                .unavailable,
-                "PC/SC readers (\(description)) are not available in this build of ndeftool yet; "
-                    + "use a simulated reader such as --reader sim:ntag215")
+        case .pcsc(let url, let text):
+            do {
+                let device = try await Self.openPCSC(url, console: console, wait: wait)
+                let again = PCSCReaderURL(
+                    selector: .name(device.name), profile: url.profile, exclusive: url.exclusive)
+                let policy = ReconnectPolicy(timeout: max(wait, .seconds(10)))
+                return ReconnectingReader(device, policy: policy) { () throws(NFCReaderError) in
+                    try await PCSCReaders.open(again)
+                }
+            } catch {
+                throw TagFailure.error(error, while: "opening the PC/SC reader \(text)")
+            }
         case .libnfc:
             throw CommandLineError(
                 .unavailable,
                 "libnfc devices (\(description)) are not available in this build of ndeftool yet; "
-                    + "use a simulated reader such as --reader sim:ntag215")
+                    + "use a PC/SC reader (--reader pcsc:) or a simulated one such as --reader sim:ntag215")
         }
+    }
+
+    /// The PC/SC reader `url` names, waiting up to `wait` for it to be plugged in.
+    static func openPCSC(
+        _ url: PCSCReaderURL, console: TagConsole?, wait: Duration
+    ) async throws(NFCReaderError) -> PCSCReaderDevice {
+        var names = try await PCSCReaders.names()
+        if (try? url.resolve(among: names)) == nil, wait > .zero {
+            console?.note("Waiting for a reader...")
+            let clock = ContinuousClock()
+            let deadline = clock.now.advanced(by: wait)
+            while (try? url.resolve(among: names)) == nil, clock.now < deadline {
+                if Task.isCancelled { throw NFCReaderError(.cancelled, "the wait for a reader was cancelled") }
+                let remaining = clock.now.duration(to: deadline)
+                if names.isEmpty {
+                    names = try await PCSCReaders.discover(timeout: remaining)
+                } else {
+                    try? await Task.sleep(for: min(.milliseconds(250), remaining))
+                    names = try await PCSCReaders.names()
+                }
+            }
+        }
+        let name = try url.resolve(among: names)
+        return PCSCReaderDevice(readerName: name, profile: url.profile, exclusive: url.exclusive)
     }
 }

@@ -1,4 +1,5 @@
 import NFCSession
+import PCSCReader
 
 /// The way tag commands reach a tag: opens the reader the options name, waits for exactly one
 /// tag with an ``NFCSession/NFCTagReaderSession``, runs the command's operation on it, then
@@ -11,11 +12,17 @@ struct TagConnection {
     let settings: TagSettings
     /// Where progress and verbose output go.
     let console: TagConsole
+    /// Where the last PC/SC reader used is kept.
+    let remembered: RememberedReader
+    /// pcscd's readers, for choosing one.
+    let pcsc: PCSCDirectory
 
     /// A connection with the shared options of `invocation`.
     init(_ invocation: CommandInvocation) throws(CommandLineError) {
         settings = try TagOptions.settings(invocation)
         console = TagConsole(io: invocation.io, settings: settings)
+        remembered = RememberedReader(io: invocation.io)
+        pcsc = invocation.io.pcsc
     }
 
     /// Waits for a tag and runs `body` on it.
@@ -29,7 +36,24 @@ struct TagConnection {
         resume: String? = nil,
         _ body: (NFCMiFareTag) async throws -> ExitStatus
     ) async throws(CommandLineError) -> ExitStatus {
-        let reader = TracingReader(try await settings.reader.open(), console: console)
+        try await run(activity, resume: resume) { tag, _ in try await body(tag) }
+    }
+
+    /// Waits for a tag and runs `body` on it and the reader's address (the one chosen when none
+    /// was given: ``ReaderChoice``). A PC/SC reader the command used successfully is remembered
+    /// (``RememberedReader``) for the next command that names none.
+    func run(
+        _ activity: String,
+        resume: String? = nil,
+        _ body: (NFCMiFareTag, ReaderAddress) async throws -> ExitStatus
+    ) async throws(CommandLineError) -> ExitStatus {
+        let address: ReaderAddress
+        if let given = settings.reader {
+            address = given
+        } else {
+            address = try await ReaderChoice.automatic(remembered: remembered, pcsc: pcsc)
+        }
+        let reader = TracingReader(try await address.open(console: console, wait: settings.wait), console: console)
         let console = self.console
         let session = NFCTagReaderSession(reader: reader) { event in console.show(event) }
         let tag: NFCMiFareTag
@@ -41,7 +65,7 @@ struct TagConnection {
         }
         let status: ExitStatus
         do {
-            status = try await body(tag)
+            status = try await body(tag, address)
         } catch let error as NFCReaderError {
             await close(session, reader)
             throw TagFailure.error(error, while: activity, resume: resume)
@@ -53,8 +77,18 @@ struct TagConnection {
             throw CommandLineError(.tagError, "\(activity): \(error)")
         }
         await close(session, reader)
+        remember(address, reader)
         console.prompt("Done: remove the tag.")
         return status
+    }
+
+    /// Remembers the PC/SC reader used, by its full name (with the URL's options).
+    private func remember(_ address: ReaderAddress, _ reader: TracingReader) {
+        guard case .pcsc(let url, _) = address else { return }
+        let used = PCSCReaderURL(selector: .name(reader.name), profile: url.profile, exclusive: url.exclusive)
+        if let failure = remembered.save(used.description) {
+            console.trace("The reader was not remembered: \(failure)")
+        }
     }
 
     /// The one tag in the field, as a Type 2 tag.

@@ -88,6 +88,8 @@ final class TagConsole: @unchecked Sendable {
             trace(event.description)
         case .tagNotSupported:
             note(event.description + "; waiting for another tag.")
+        case .reconnectStarted, .reconnectSucceeded, .reconnectFailed:
+            note(event.description)
         case .invalidated:
             break
         }

@@ -11,8 +11,9 @@ enum TagOptions {
     static let reader = OptionSpec.option(
         "reader",
         value: "url",
-        help: "The reader: sim:CHIP[?file=PATH&...] (a simulated tag; pcsc:NAME and libnfc:CONNSTRING are not "
-            + "in this build yet). Default: $\(readerVariable)."
+        help: "The reader: pcsc:NAME (a PC/SC reader: a name, its prefix or an index; pcsc: is the first), "
+            + "sim:CHIP[?file=PATH&...] (a simulated tag). Default: $\(readerVariable), else the PC/SC reader "
+            + "used last if it is connected, else the only one ('ndeftool readers' lists them)."
     )
     static let wait = OptionSpec.option(
         "wait",
@@ -35,16 +36,13 @@ enum TagOptions {
             throw .invalidValue(
                 text, for: wait, reason: "expected a number of seconds from 0 to \(maximumWait), such as 15 or 0.5")
         }
-        let address: ReaderAddress
+        let address: ReaderAddress?
         if let given = values.value(reader.long) {
             address = try ReaderAddress(parsing: given, origin: "--reader")
         } else if let variable = invocation.io.environment(readerVariable), !variable.isEmpty {
             address = try ReaderAddress(parsing: variable, origin: readerVariable)
         } else {
-            throw .usage(
-                "No reader given: use --reader URL or set \(readerVariable), for example --reader sim:ntag215 "
-                    + "(a simulated NTAG215; add ?file=tag.nfc to keep it between runs)",
-                help: "\(reader.synopsis)  \(reader.help)")
+            address = nil
         }
         return TagSettings(
             reader: address,
@@ -57,8 +55,8 @@ enum TagOptions {
 
 /// What the shared tag options ask for.
 struct TagSettings: Sendable {
-    /// The reader.
-    var reader: ReaderAddress
+    /// The reader given; nil to choose one (``ReaderChoice``).
+    var reader: ReaderAddress?
     /// How long to wait for a tag.
     var wait: Duration
     /// Whether progress messages are left out.

@@ -8,7 +8,7 @@ import Synchronization
 /// Frames are shown as hex with the command's name (NFC Forum Type 2 Tag 1.1, 5; NTAG213/215/216
 /// section 10): `> 30 04  READ` and `< 16 bytes: ...`. PWD_AUTH arguments and its PACK answer are
 /// never shown (`**`).
-final class TracingReader: NFCReaderDevice {
+final class TracingReader: NFCReaderLifecycleReporting {
     /// The reader commands go to.
     let base: any NFCReaderDevice
     private let console: TagConsole
@@ -21,6 +21,11 @@ final class TracingReader: NFCReaderDevice {
     }
 
     var name: String { base.name }
+
+    /// Passes the registration on to the reader underneath, when it reports reconnects.
+    func observeLifecycle(_ handler: @escaping @Sendable (NFCReaderLifecycleEvent) -> Void) {
+        (base as? any NFCReaderLifecycleReporting)?.observeLifecycle(handler)
+    }
     var capabilities: NFCReaderCapabilities { base.capabilities }
 
     /// The number of frames and APDUs sent, by command name.

@@ -14,8 +14,24 @@ public enum NFCSessionEvent: Sendable, Hashable, CustomStringConvertible {
     case tagNotSupported(NFCTargetInfo)
     /// The tag left the field.
     case tagRemoved(NFCTargetInfo)
+    /// The reader went away and is being reconnected (a ``ReconnectingReader``): `reason` says
+    /// what was seen.
+    case reconnectStarted(reason: String)
+    /// The reader is back.
+    case reconnectSucceeded(readerName: String)
+    /// The reader did not come back: `error` is the last failure.
+    case reconnectFailed(NFCReaderError)
     /// The session was invalidated: no more events.
     case invalidated
+
+    /// The session event for a reader's connection change.
+    public init(_ event: NFCReaderLifecycleEvent) {
+        switch event {
+        case .reconnectStarted(let reason): self = .reconnectStarted(reason: reason)
+        case .reconnectSucceeded(let name): self = .reconnectSucceeded(readerName: name)
+        case .reconnectFailed(let error): self = .reconnectFailed(error)
+        }
+    }
 
     public var description: String {
         switch self {
@@ -27,6 +43,9 @@ public enum NFCSessionEvent: Sendable, Hashable, CustomStringConvertible {
         case .tagNotSupported(let target):
             "Tag \(target.uidDescription) is not supported (SAK \(hexText([target.sak])))"
         case .tagRemoved(let target): "Tag \(target.uidDescription) removed"
+        case .reconnectStarted: "Reader disconnected: reconnecting..."
+        case .reconnectSucceeded: "Reader back"
+        case .reconnectFailed(let error): "Reader did not come back: \(error.reason)"
         case .invalidated: "Session ended"
         }
     }

@@ -10,8 +10,9 @@ import TagMemory
 /// ``NFCSessionEvent/multipleTagsFound(count:)`` and polls again after a pause, or throws
 /// ``NFCReaderError/Code/multipleTagsFound`` when ``Options/failOnMultipleTags`` is set.
 ///
-/// Events for a person (waiting, several tags, detected, removed) arrive on ``events`` and, when
-/// given, through the event handler, in order. The session stays open until ``invalidate()``; the
+/// Events for a person (waiting, several tags, detected, removed, and a reader's reconnects when
+/// it reports them, ``NFCReaderLifecycleReporting``) arrive on ``events`` and, when given, through
+/// the event handler, in order. The session stays open until ``invalidate()``; the
 /// reader stays open too, and is the caller's to close.
 public actor NFCTagReaderSession {
     /// The reader.
@@ -45,6 +46,16 @@ public actor NFCTagReaderSession {
             of: NFCSessionEvent.self, bufferingPolicy: .bufferingNewest(256))
         self.events = stream
         self.continuation = continuation
+        // A reader that reconnects by itself reports it through the session, while it is valid.
+        if let reporting = reader as? any NFCReaderLifecycleReporting {
+            let lifetime = self.lifetime
+            reporting.observeLifecycle { event in
+                guard !lifetime.isInvalidated else { return }
+                let sessionEvent = NFCSessionEvent(event)
+                continuation.yield(sessionEvent)
+                eventHandler?(sessionEvent)
+            }
+        }
     }
 
     /// Whether ``invalidate()`` was called.

@@ -157,7 +157,11 @@ public actor PCSCReaderDevice: NFCReaderDevice {
         do {
             card = try context.connect(reader: name, exclusive: exclusive)
         } catch {
-            if [PCSCReturn.noSmartcard, PCSCReturn.removedCard, PCSCReturn.unresponsiveCard].contains(error.code) {
+            // A card that just arrived can still be unpowered for a moment: no card yet.
+            let noCardYet = [
+                PCSCReturn.noSmartcard, PCSCReturn.removedCard, PCSCReturn.unresponsiveCard, PCSCReturn.unpoweredCard,
+            ]
+            if noCardYet.contains(error.code) {
                 return nil
             }
             throw fail(error)

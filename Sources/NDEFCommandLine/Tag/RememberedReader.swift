@@ -1,0 +1,80 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The last PC/SC reader a tag command used successfully, kept in
+/// `$XDG_CONFIG_HOME/ndeftool/last-reader` (default `~/.config/ndeftool/last-reader`, XDG Base
+/// Directory Specification 0.8) as one reader URL on one line, such as
+/// `pcsc:ACS%20ACR122U%20PICC%20Interface%2000%2000`.
+///
+/// Only PC/SC readers are remembered: a simulated reader is always there, and remembering one
+/// would make it the silent default. The file is written crash-safe: a temporary file next to
+/// it, flushed, then renamed over it, so a reader of the file sees the old URL or the new one.
+struct RememberedReader: Sendable {
+    /// The file's name inside the configuration folder.
+    static let fileName = "last-reader"
+
+    /// The folder, `$XDG_CONFIG_HOME/ndeftool` or `$HOME/.config/ndeftool`; nil when neither
+    /// variable is set (nothing is remembered then).
+    let directory: String?
+
+    /// The location `io`'s environment gives.
+    init(io: any CommandIO) {
+        if let config = io.environment("XDG_CONFIG_HOME"), config.hasPrefix("/") {
+            directory = config + "/ndeftool"
+        } else if let home = io.environment("HOME"), !home.isEmpty {
+            directory = home + "/.config/ndeftool"
+        } else {
+            directory = nil
+        }
+    }
+
+    /// The file's path, if there is a folder for it.
+    var path: String? { directory.map { $0 + "/" + Self.fileName } }
+
+    /// The remembered URL; nil when there is none (a missing, unreadable or empty file).
+    func load() -> String? {
+        guard let path, let bytes = try? FileAccess.readFile(path: path, limit: 4096) else { return nil }
+        let text = String(decoding: bytes, as: UTF8.self)
+        let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        let trimmed = String(line.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+        return trimmed.isEmpty ? nil : trimmed
+    }
+
+    /// Remembers `url`, creating the folder when needed.
+    ///
+    /// - Returns: nil, or why the file could not be written (the command still succeeded).
+    @discardableResult
+    func save(_ url: String) -> String? {
+        guard let directory, let path else { return "neither XDG_CONFIG_HOME nor HOME is set" }
+        if let failure = Self.makeDirectories(directory) { return failure }
+        let temporary = path + ".tmp-\(getpid())"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard descriptor >= 0 else { return "cannot write '\(temporary)': \(FileAccess.systemError())" }
+        var failure = FileAccess.writeAll(Array((url + "\n").utf8), descriptor: descriptor)
+        if failure == nil, fsync(descriptor) != 0 { failure = FileAccess.systemError() }
+        if close(descriptor) != 0, failure == nil { failure = FileAccess.systemError() }
+        if failure == nil, rename(temporary, path) != 0 { failure = FileAccess.systemError() }
+        if let failure {
+            unlink(temporary)
+            return "cannot write '\(path)': \(failure)"
+        }
+        return nil
+    }
+
+    /// Creates `directory` and its parents (mode 0700, as the XDG specification asks).
+    private static func makeDirectories(_ directory: String) -> String? {
+        var prefix = ""
+        for component in directory.split(separator: "/") {
+            prefix += "/" + component
+            if mkdir(prefix, 0o700) != 0, errno != EEXIST {
+                return "cannot create '\(prefix)': \(FileAccess.systemError())"
+            }
+        }
+        return nil
+    }
+}

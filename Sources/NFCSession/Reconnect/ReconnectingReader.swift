@@ -1,0 +1,269 @@
+import Synchronization
+
+/// A reader that comes back by itself, as a payment terminal's SDK treats its readers: when the
+/// reader disappears (``NFCReaderError/Code/readerUnavailable``: unplugged, its service
+/// restarted), it opens it again with the `reopen` closure, with backoff (``ReconnectPolicy``),
+/// and reports ``NFCReaderLifecycleEvent`` values.
+///
+/// Reconnecting happens only where nothing can be lost: while polling, and when selecting a tag
+/// (the session then polls again). A failure while a frame or APDU is exchanged is NEVER retried:
+/// it reaches the caller as it is (a write that broke surfaces with
+/// ``NFCReaderError/mayBeHalfWritten``), and the reader reconnects on the next poll, so the
+/// write's `resume` can run. A reconnect can be cancelled (``cancelReconnect()``) and the whole
+/// behaviour turned off (``ReconnectPolicy/isEnabled``, ``setReconnectEnabled(_:)``), leaving
+/// disconnects to the caller.
+public actor ReconnectingReader: NFCReaderLifecycleReporting {
+    /// Opens the reader anew.
+    public typealias Opener = @Sendable () async throws(NFCReaderError) -> any NFCReaderDevice
+
+    /// The name of the reader first given.
+    public nonisolated let name: String
+    /// The capabilities of the reader first given.
+    public nonisolated let capabilities: NFCReaderCapabilities
+    /// How reconnecting goes.
+    public nonisolated let policy: ReconnectPolicy
+
+    private struct Control {
+        var observers: [@Sendable (NFCReaderLifecycleEvent) -> Void] = []
+        var isEnabled: Bool
+        var isReconnecting = false
+        var isCancelRequested = false
+    }
+
+    private nonisolated let control: Mutex<Control>
+    private let reopen: Opener
+    private var current: (any NFCReaderDevice)?
+    /// Why the reader must be reconnected before its next use; nil while it works.
+    private var lostReason: String?
+    private var isClosed = false
+
+    /// Wraps `reader`, opened already; `reopen` opens it again after it went away.
+    public init(_ reader: any NFCReaderDevice, policy: ReconnectPolicy = ReconnectPolicy(), reopen: @escaping Opener) {
+        name = reader.name
+        capabilities = reader.capabilities
+        self.policy = policy
+        self.reopen = reopen
+        current = reader
+        control = Mutex(Control(isEnabled: policy.isEnabled))
+    }
+
+    /// Opens a reader with `open` and wraps it, reopening with the same closure.
+    public static func open(
+        policy: ReconnectPolicy = ReconnectPolicy(), _ open: @escaping Opener
+    ) async throws(NFCReaderError) -> ReconnectingReader {
+        ReconnectingReader(try await open(), policy: policy, reopen: open)
+    }
+
+    public nonisolated func observeLifecycle(_ handler: @escaping @Sendable (NFCReaderLifecycleEvent) -> Void) {
+        control.withLock { $0.observers.append(handler) }
+    }
+
+    /// Turns reconnecting on or off from now on.
+    public nonisolated func setReconnectEnabled(_ isEnabled: Bool) {
+        control.withLock { $0.isEnabled = isEnabled }
+    }
+
+    /// Whether the reader reconnects.
+    public nonisolated var isReconnectEnabled: Bool { control.withLock { $0.isEnabled } }
+
+    /// Whether a reconnect is in progress.
+    public nonisolated var isReconnecting: Bool { control.withLock { $0.isReconnecting } }
+
+    /// Stops a reconnect in progress: it ends with ``NFCReaderLifecycleEvent/reconnectFailed(_:)``
+    /// and the call waiting on it throws ``NFCReaderError/Code/cancelled``. Does nothing when no
+    /// reconnect is in progress.
+    public nonisolated func cancelReconnect() {
+        control.withLock { control in
+            if control.isReconnecting { control.isCancelRequested = true }
+        }
+    }
+
+    // MARK: - NFCReaderDevice
+
+    /// Polls the reader, reconnecting first when it went away (and when polling finds it gone).
+    /// A connection to a tag that breaks while polling (the tag arriving or leaving) is reported
+    /// as no tag, so that the session polls again.
+    public func pollTargets() async throws(NFCReaderError) -> [NFCTargetInfo] {
+        try checkOpen()
+        if let lostReason, isReconnectEnabled { return try await reconnect(lostReason) }
+        let reader = try currentReader()
+        do {
+            let targets = try await reader.pollTargets()
+            lostReason = nil
+            return targets
+        } catch {
+            guard isReconnectEnabled else { throw error }
+            switch error.code {
+            case .readerUnavailable: return try await reconnect(error.reason)
+            case .tagConnectionLost: return []
+            default: throw error
+            }
+        }
+    }
+
+    /// Selects `target`; when the reader went away meanwhile it reconnects and throws
+    /// ``NFCReaderError/Code/tagConnectionLost`` so that the session polls again.
+    public func select(_ target: NFCTargetInfo) async throws(NFCReaderError) {
+        try checkOpen()
+        do {
+            try await currentReader().select(target)
+        } catch {
+            guard error.code == .readerUnavailable, isReconnectEnabled else { throw error }
+            _ = try await reconnect(error.reason)
+            throw NFCReaderError(
+                .tagConnectionLost, "the reader reconnected after \(error.reason): the tag must be found again")
+        }
+    }
+
+    /// Passes the frame on, never retrying it; a reader that went away is reconnected on the
+    /// next poll.
+    public func transceive(_ frame: [UInt8]) async throws(NFCReaderError) -> NFCRawResponse {
+        try checkOpen()
+        do {
+            return try await currentReader().transceive(frame)
+        } catch {
+            noteLoss(error)
+            throw error
+        }
+    }
+
+    /// Passes the APDU on, never retrying it; a reader that went away is reconnected on the next
+    /// poll.
+    public func sendAPDU(_ apdu: [UInt8]) async throws(NFCReaderError) -> [UInt8] {
+        try checkOpen()
+        do {
+            return try await currentReader().sendAPDU(apdu)
+        } catch {
+            noteLoss(error)
+            throw error
+        }
+    }
+
+    public func releaseTargets() async {
+        await current?.releaseTargets()
+    }
+
+    /// Closes the reader; a reconnect in progress is cancelled.
+    public func close() async {
+        cancelReconnect()
+        isClosed = true
+        let reader = current
+        current = nil
+        await reader?.close()
+    }
+
+    // MARK: - Reconnecting
+
+    /// Opens the reader again until it answers a poll, with backoff; returns that poll's targets.
+    private func reconnect(_ reason: String) async throws(NFCReaderError) -> [NFCTargetInfo] {
+        lostReason = reason
+        control.withLock { control in
+            control.isReconnecting = true
+            control.isCancelRequested = false
+        }
+        defer {
+            control.withLock { control in
+                control.isReconnecting = false
+                control.isCancelRequested = false
+            }
+        }
+        emit(.reconnectStarted(reason: reason))
+        if let old = current {
+            current = nil
+            await old.close()
+        }
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: max(.zero, policy.timeout))
+        var failures = 0
+        var lastError = NFCReaderError(.readerUnavailable, reason)
+        while true {
+            try checkCancelled()
+            do {
+                let targets = try await attempt()
+                emit(.reconnectSucceeded(readerName: current?.name ?? name))
+                return targets
+            } catch {
+                guard error.code == .readerUnavailable || error.code == .tagConnectionLost else {
+                    try fail(error)
+                }
+                lastError = error
+            }
+            failures += 1
+            if let maximum = policy.maximumAttempts, failures >= maximum {
+                try fail(
+                    NFCReaderError(
+                        .readerUnavailable,
+                        "the reader did not come back after \(failures) attempts: \(lastError.reason)"))
+            }
+            let delay = policy.delay(afterFailedAttempts: failures)
+            guard clock.now.advanced(by: delay) < deadline else {
+                try fail(
+                    NFCReaderError(
+                        .readerUnavailable, "the reader did not come back in \(policy.timeout): \(lastError.reason)"))
+            }
+            try await pause(delay, clock: clock)
+        }
+    }
+
+    /// One attempt: opens the reader and polls it.
+    private func attempt() async throws(NFCReaderError) -> [NFCTargetInfo] {
+        let reader = try await reopen()
+        do {
+            let targets = try await reader.pollTargets()
+            current = reader
+            lostReason = nil
+            return targets
+        } catch {
+            await reader.close()
+            throw error
+        }
+    }
+
+    /// Reports the failure and throws it.
+    private func fail(_ error: NFCReaderError) throws(NFCReaderError) -> Never {
+        emit(.reconnectFailed(error))
+        throw error
+    }
+
+    /// Sleeps `duration` in short slices, so a cancellation is seen quickly.
+    private func pause(_ duration: Duration, clock: ContinuousClock) async throws(NFCReaderError) {
+        let end = clock.now.advanced(by: duration)
+        while clock.now < end {
+            try checkCancelled()
+            let slice = min(.milliseconds(20), clock.now.duration(to: end))
+            try? await Task.sleep(for: slice)
+        }
+        try checkCancelled()
+    }
+
+    /// Throws ``NFCReaderError/Code/cancelled`` (after reporting it) when the reconnect was
+    /// cancelled, the reader closed, or the task cancelled.
+    private func checkCancelled() throws(NFCReaderError) {
+        let isCancelRequested = control.withLock { $0.isCancelRequested }
+        if isCancelRequested || isClosed || Task.isCancelled {
+            try fail(NFCReaderError(.cancelled, "reconnecting to the reader \"\(name)\" was cancelled"))
+        }
+    }
+
+    /// Remembers that the reader went away, for the next poll.
+    private func noteLoss(_ error: NFCReaderError) {
+        if error.code == .readerUnavailable { lostReason = error.reason }
+    }
+
+    private func currentReader() throws(NFCReaderError) -> any NFCReaderDevice {
+        guard let current else {
+            throw NFCReaderError(
+                .readerUnavailable, "the reader \"\(name)\" is gone: \(lostReason ?? "it did not come back")")
+        }
+        return current
+    }
+
+    private func checkOpen() throws(NFCReaderError) {
+        if isClosed { throw NFCReaderError(.readerUnavailable, "the reader \"\(name)\" is closed") }
+    }
+
+    private func emit(_ event: NFCReaderLifecycleEvent) {
+        let observers = control.withLock { $0.observers }
+        for observer in observers { observer(event) }
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+
+/// Tag commands on a PC/SC reader through the real pcscd: `ndeftool sim serve --vpcd 35964`
+/// puts a simulated tag on `Virtual PCD 00 01`, and the built binary reads and writes it with
+/// `--reader pcsc:...`, remembers the reader, chooses it by itself, and waits for the tag and
+/// the reader. Needs `NDEFTOOL_PCSCD=1` (Scripts/test starts a private pcscd).
+@Suite(
+    .serialized,
+    .enabled(
+        if: ProcessInfo.processInfo.environment["NDEFTOOL_PCSCD"] == "1",
+        "SKIPPED: no pcscd for the PC/SC CLI tests (NDEFTOOL_PCSCD is not 1). Run Scripts/test as root."))
+struct PCSCReaderCommandTests {
+    let reader = "pcsc:" + SecondVPCDPort.readerName
+
+    /// The environment of every run: the test run's pcscd (pcsc-lite's default socket, not a
+    /// private daemon another suite of this process may point PCSCLITE_CSOCK_NAME at), a
+    /// configuration folder of the test's own, and no reader from the environment.
+    func environment(_ directory: TemporaryDirectory) -> [String: String] {
+        [
+            "PCSCLITE_CSOCK_NAME": "/run/pcscd/pcscd.comm", "XDG_CONFIG_HOME": directory.path("config"),
+            "NDEFTOOL_READER": "",
+        ]
+    }
+
+    /// Serves an NTAG215 kept in `file` on the second vpcd reader until the result is dropped.
+    func serve(_ file: String) throws -> ServeProcess {
+        let server = try ServeProcess([
+            "sim", "serve", "--vpcd", String(SecondVPCDPort.port), "sim:ntag215?file=\(file)",
+        ])
+        #expect(try server.waitForError(containing: "the tag is in the reader's field"))
+        return server
+    }
+
+    func stop(_ server: ServeProcess) throws {
+        server.process.terminate()
+        #expect(try server.waitForExit() == 0)
+    }
+
+    @Test("write, read and info with --reader pcsc:NAME; the reader is remembered and chosen next time")
+    func writeReadInfo() throws {
+        try SecondVPCDPort.withPort {
+            let directory = try TemporaryDirectory()
+            let env = environment(directory)
+            let server = try serve(directory.path("tag.nfc"))
+            defer { try? stop(server) }
+            let write = try BinaryRunner.run(
+                ["write", "--reader", reader, "--json", "uri", "https://example.com/pcsc"], environment: env)
+            #expect(write.status == 0, "\(write.error)")
+            let remembered = try String(contentsOfFile: directory.path("config/ndeftool/last-reader"), encoding: .utf8)
+            #expect(remembered == "pcsc:Virtual%20PCD%2000%2001\n")
+            let read = try BinaryRunner.run(["read", "--reader", "pcsc:1", "--json"], environment: env)
+            #expect(read.status == 0, "\(read.error)")
+            #expect(read.outputText.contains("https://example.com/pcsc"))
+            let info = try BinaryRunner.run(
+                ["info", "--reader", "pcsc:Virtual PCD 00 01?profile=acr122u"], environment: env)
+            #expect(info.status == 0, "\(info.error)")
+            #expect(info.outputText.contains("NTAG215"))
+            #expect(info.outputText.contains("reader: pcsc:Virtual PCD 00 01?profile=acr122u"))
+            // No --reader: the remembered one, which is connected.
+            let chosen = try BinaryRunner.run(["read", "--json"], environment: env)
+            #expect(chosen.status == 0, "\(chosen.error)")
+            #expect(chosen.outputText.contains("https://example.com/pcsc"))
+            // The list marks it, with its tag.
+            let list = try BinaryRunner.run(["readers"], environment: env)
+            #expect(list.status == 0)
+            #expect(list.outputText.contains("pcsc:1  Virtual PCD 00 01  (tag present)  [remembered]"))
+            #expect(list.outputText.contains("pcsc:0  Virtual PCD 00 00"))
+        }
+    }
+
+    @Test("Without --reader and nothing remembered, several readers are an error that lists them")
+    func severalReaders() throws {
+        let directory = try TemporaryDirectory()
+        let result = try BinaryRunner.run(["read", "--wait", "0"], environment: environment(directory))
+        #expect(result.status == 64)
+        #expect(result.error.contains("No reader given"))
+        #expect(result.error.contains("pcsc:0  Virtual PCD 00 00"))
+        #expect(result.error.contains("pcsc:1  Virtual PCD 00 01"))
+    }
+
+    @Test("A remembered reader that is not connected is not used")
+    func rememberedButGone() throws {
+        let directory = try TemporaryDirectory()
+        let env = environment(directory)
+        try FileManager.default.createDirectory(
+            atPath: directory.path("config/ndeftool"), withIntermediateDirectories: true)
+        _ = try directory.file("config/ndeftool/last-reader", text: "pcsc:Unplugged%20Reader\n")
+        let result = try BinaryRunner.run(["read", "--wait", "0"], environment: env)
+        #expect(result.status == 64)
+        #expect(result.error.contains("2 PC/SC readers are connected"))
+    }
+
+    @Test("A reader that never comes: 'Waiting for a reader...', then 69 listing the readers there are")
+    func unknownReader() throws {
+        let directory = try TemporaryDirectory()
+        let result = try BinaryRunner.run(
+            ["read", "--reader", "pcsc:No Such Reader", "--wait", "0.5"], environment: environment(directory))
+        #expect(result.status == 69)
+        #expect(result.error.contains("Waiting for a reader..."))
+        #expect(result.error.contains("no reader is named \"No Such Reader\""))
+        #expect(result.error.contains("1: Virtual PCD 00 01"))
+    }
+
+    @Test("The card bridge stopped and started again: a waiting read gets the tag when it is back")
+    func bridgeRestarted() async throws {
+        try await SecondVPCDPort.withPortAsync {
+            let directory = try TemporaryDirectory()
+            let env = environment(directory)
+            let file = directory.path("tag.nfc")
+            var server = try serve(file)
+            let write = try BinaryRunner.run(["write", "--reader", reader, "text", "back again"], environment: env)
+            #expect(write.status == 0, "\(write.error)")
+            try stop(server)
+            let reader = self.reader
+            let waiting = Task.detached {
+                try BinaryRunner.run(["read", "--reader", reader, "--wait", "10"], environment: env)
+            }
+            try await Task.sleep(for: .milliseconds(1500))
+            server = try serve(file)
+            let read = try await waiting.value
+            try stop(server)
+            #expect(read.status == 0, "\(read.error)")
+            #expect(read.outputText.contains("back again"))
+        }
+    }
+}

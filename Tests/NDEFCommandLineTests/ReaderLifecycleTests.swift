@@ -1,0 +1,105 @@
+import Foundation
+import NFCSession
+import Testing
+
+@testable import NDEFCommandLine
+
+/// The remembered reader file (`$XDG_CONFIG_HOME/ndeftool/last-reader`) and `ndeftool readers`,
+/// in process; no pcscd needed.
+@Suite struct RememberedReaderTests {
+    @Test("The file lives under XDG_CONFIG_HOME, else ~/.config; nothing without either")
+    func location() {
+        let xdg = RememberedReader(io: TestIO(variables: ["XDG_CONFIG_HOME": "/c", "HOME": "/h"]))
+        #expect(xdg.path == "/c/ndeftool/last-reader")
+        let home = RememberedReader(io: TestIO(variables: ["HOME": "/h"]))
+        #expect(home.path == "/h/.config/ndeftool/last-reader")
+        // The XDG Base Directory Specification ignores a relative XDG_CONFIG_HOME.
+        let relative = RememberedReader(io: TestIO(variables: ["XDG_CONFIG_HOME": "c", "HOME": "/h"]))
+        #expect(relative.path == "/h/.config/ndeftool/last-reader")
+        let none = RememberedReader(io: TestIO())
+        #expect(none.path == nil)
+        #expect(none.load() == nil)
+        #expect(none.save("pcsc:x") != nil)
+    }
+
+    @Test("Saving creates the folder, replaces the URL whole, and leaves no temporary file")
+    func saveAndLoad() throws {
+        let directory = try TemporaryDirectory()
+        let io = TestIO(variables: ["XDG_CONFIG_HOME": directory.path("config")])
+        let remembered = RememberedReader(io: io)
+        #expect(remembered.load() == nil)
+        #expect(remembered.save("pcsc:ACS%20ACR122U%20PICC%20Interface%2000%2000") == nil)
+        #expect(remembered.load() == "pcsc:ACS%20ACR122U%20PICC%20Interface%2000%2000")
+        #expect(remembered.save("pcsc:Virtual%20PCD%2000%2001?profile=acr122u") == nil)
+        #expect(remembered.load() == "pcsc:Virtual%20PCD%2000%2001?profile=acr122u")
+        let folder = directory.path("config/ndeftool")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["last-reader"])
+        let text = try String(contentsOfFile: folder + "/last-reader", encoding: .utf8)
+        #expect(text == "pcsc:Virtual%20PCD%2000%2001?profile=acr122u\n")
+    }
+
+    @Test("A file that cannot be written is reported, not fatal")
+    func unwritable() throws {
+        let directory = try TemporaryDirectory()
+        let blocker = try directory.file("config", text: "a file where the folder should be")
+        let remembered = RememberedReader(io: TestIO(variables: ["XDG_CONFIG_HOME": blocker]))
+        #expect(remembered.save("pcsc:x")?.contains("cannot create") == true)
+    }
+
+    @Test("readers --json lists the simulated examples and the remembered reader")
+    func readersJSON() async throws {
+        let directory = try TemporaryDirectory()
+        let config = directory.path("config")
+        #expect(RememberedReader(io: TestIO(variables: ["XDG_CONFIG_HOME": config])).save("pcsc:Gone%20Reader") == nil)
+        let result = await runInProcess(["readers", "--json"], variables: ["XDG_CONFIG_HOME": config])
+        // In process there is no pcscd (TestIO): 69, after the list, with the reason.
+        #expect(result.status == 69)
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.output)) as? [String: Any])
+        #expect(json["remembered"] as? String == "pcsc:Gone%20Reader")
+        let readers = try #require(json["readers"] as? [[String: Any]])
+        let simulated = readers.filter { $0["kind"] as? String == "sim" }.compactMap { $0["url"] as? String }
+        #expect(simulated.contains("sim:ntag215"))
+        #expect(simulated.contains("sim:type4"))
+        #expect(result.error.contains("pcscd is not running"))
+    }
+
+    static func directory(_ names: [String]) -> PCSCDirectory {
+        PCSCDirectory(names: { () throws(NFCReaderError) in names }, tagPresent: { $0.hasSuffix("1") })
+    }
+
+    @Test("readers marks the remembered reader and the tags present")
+    func readersText() async throws {
+        let directory = try TemporaryDirectory()
+        let config = directory.path("config")
+        let io = TestIO(variables: ["XDG_CONFIG_HOME": config])
+        #expect(RememberedReader(io: io).save("pcsc:Reader%201") == nil)
+        io.pcsc = Self.directory(["Reader 0", "Reader 1"])
+        let status = await NDEFCommandLine.run(["readers"], io: io)
+        #expect(status == .success)
+        #expect(io.outputText.contains("pcsc:0  Reader 0  (no tag)\n"))
+        #expect(io.outputText.contains("pcsc:1  Reader 1  (tag present)  [remembered]"))
+    }
+
+    @Test("The choice without --reader: the remembered reader when connected, else the only one, else an error")
+    func choice() async throws {
+        let directory = try TemporaryDirectory()
+        let remembered = RememberedReader(io: TestIO(variables: ["XDG_CONFIG_HOME": directory.path("config")]))
+        let two = Self.directory(["Reader 0", "Reader 1"])
+        let several = await #expect(throws: CommandLineError.self) {
+            try await ReaderChoice.automatic(remembered: remembered, pcsc: two)
+        }
+        #expect(several?.status == .usage)
+        #expect(several?.message.contains("pcsc:1  Reader 1") == true)
+        let only = try await ReaderChoice.automatic(remembered: remembered, pcsc: Self.directory(["Reader 0"]))
+        #expect(only.description == "pcsc:Reader 0")
+        #expect(remembered.save("pcsc:Reader%201?profile=acr122u") == nil)
+        let chosen = try await ReaderChoice.automatic(remembered: remembered, pcsc: two)
+        #expect(chosen.description == "pcsc:Reader%201?profile=acr122u")
+        let none = await #expect(throws: CommandLineError.self) {
+            try await ReaderChoice.automatic(remembered: remembered, pcsc: .unavailable)
+        }
+        #expect(
+            none?.message.contains("No reader given, and no PC/SC reader is connected (pcscd is not running)") == true)
+    }
+}
