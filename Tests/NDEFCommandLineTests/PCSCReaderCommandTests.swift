@@ -88,7 +88,7 @@ struct PCSCReaderCommandTests {
         _ = try directory.file("config/ndeftool/last-reader", text: "pcsc:Unplugged%20Reader\n")
         let result = try BinaryRunner.run(["read", "--wait", "0"], environment: env)
         #expect(result.status == 64)
-        #expect(result.error.contains("2 PC/SC readers are connected"))
+        #expect(result.error.contains(" PC/SC readers are connected: choose one with --reader"))
     }
 
     @Test("A reader that never comes: 'Waiting for a reader...', then 69 listing the readers there are")
