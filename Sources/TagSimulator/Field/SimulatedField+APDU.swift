@@ -26,21 +26,9 @@ extension SimulatedField {
         let index = selectedIndex
         let uid = index.map { tags[$0].uid }
         let command = Command.type4(SimulatedType4Command(apdu: apdu))
-        commandsSinceArmed += 1
-        if tagsHaveLeft {
-            record(uid, command, apdu, .lost)
-            return .silent
-        }
-        if !removalFired, let limit = faults.removeAfterCommands, commandsSinceArmed >= limit {
-            if let index { carryOutAPDUInFlight(apdu, at: index) }
-            takeTagsOut()
-            record(uid, command, apdu, .inFlight(faults.inFlight))
-            return .silent
-        }
-        guard let index else {
-            record(uid, command, apdu, .unanswered)
-            return .silent
-        }
+        guard
+            let index = admit(command, apdu, to: index, uid: uid, inFlight: { $0.carryOutAPDUInFlight(apdu, at: $1) })
+        else { return .silent }
         var fate = LogEntry.Fate.answered
         let answer: [UInt8]?
         if let faulted = updateFault(apdu, at: index) {

@@ -69,21 +69,8 @@ extension SimulatedField {
         let uid = index.map { tags[$0].uid }
         let kind = index.map { tags[$0].type2CommandKind(of: frame) } ?? .init(frame: frame)
         let command = Command.type2(kind)
-        commandsSinceArmed += 1
-        if tagsHaveLeft {
-            record(uid, command, frame, .lost)
-            return .silent
-        }
-        if !removalFired, let limit = faults.removeAfterCommands, commandsSinceArmed >= limit {
-            if let index { carryOutInFlight(frame, at: index) }
-            takeTagsOut()
-            record(uid, command, frame, .inFlight(faults.inFlight))
-            return .silent
-        }
-        guard let index else {
-            record(uid, command, frame, .unanswered)
-            return .silent
-        }
+        guard let index = admit(command, frame, to: index, uid: uid, inFlight: { $0.carryOutInFlight(frame, at: $1) })
+        else { return .silent }
         var fate = LogEntry.Fate.answered
         var response: SimulatedType2Response
         if let faulted = writeFault(frame, at: index) {
@@ -132,5 +119,31 @@ extension SimulatedField {
 
     mutating func record(_ uid: [UInt8]?, _ command: Command, _ bytes: [UInt8], _ fate: LogEntry.Fate) {
         if isRecordingCommands { log.append(LogEntry(uid: uid, command: command, bytes: bytes, fate: fate)) }
+    }
+
+    /// Counts one command for the faults and decides whether it reaches the selected tag: nil (the
+    /// command logged, no answer) when the tags have left, when this command is the one
+    /// ``Faults/removeAfterCommands`` takes them out on (`inFlight` carries it out as
+    /// ``Faults/inFlight`` says), or when no tag is selected; else the tag's index.
+    mutating func admit(
+        _ command: Command, _ bytes: [UInt8], to index: Int?, uid: [UInt8]?,
+        inFlight: (inout SimulatedField, Int) -> Void
+    ) -> Int? {
+        commandsSinceArmed += 1
+        if tagsHaveLeft {
+            record(uid, command, bytes, .lost)
+            return nil
+        }
+        if !removalFired, let limit = faults.removeAfterCommands, commandsSinceArmed >= limit {
+            if let index { inFlight(&self, index) }
+            takeTagsOut()
+            record(uid, command, bytes, .inFlight(faults.inFlight))
+            return nil
+        }
+        guard let index else {
+            record(uid, command, bytes, .unanswered)
+            return nil
+        }
+        return index
     }
 }
