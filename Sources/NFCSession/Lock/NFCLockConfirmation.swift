@@ -161,3 +161,25 @@ public struct NFCLockConfirmation: Sendable, Hashable, Codable, CustomStringConv
         try container.encode(messageLength, forKey: .messageLength)
     }
 }
+
+extension NFCLockConfirmation {
+    /// Throws ``NFCReaderError/Code/confirmationMismatch`` unless the confirmation was made for
+    /// the tag with `identifier`: checked before any command is sent.
+    func checkTag(_ identifier: [UInt8]) throws(NFCReaderError) {
+        guard uid == identifier else {
+            throw NFCReaderError(
+                .confirmationMismatch, "the confirmation is for tag \(hexText(uid)), this is tag \(hexText(identifier))"
+            )
+        }
+    }
+
+    /// Throws ``NFCReaderError/Code/confirmationMismatch`` unless `current`, made from a fresh read
+    /// of the tag, has the same digest and code; `content` names what may have changed.
+    func checkUnchanged(_ current: NFCLockConfirmation, content: String) throws(NFCReaderError) {
+        guard current.contentDigest == contentDigest, current.code == code else {
+            throw NFCReaderError(
+                .confirmationMismatch,
+                "\(content) changed since the confirmation was made: prepare the lock again")
+        }
+    }
+}

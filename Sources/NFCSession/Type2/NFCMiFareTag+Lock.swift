@@ -41,19 +41,9 @@ extension NFCMiFareTag {
     public func writeLock(_ confirmation: NFCLockConfirmation) async throws(NFCReaderError) {
         try await beginOperation()
         defer { endOperation() }
-        guard confirmation.uid == identifier else {
-            throw NFCReaderError(
-                .confirmationMismatch,
-                "the confirmation is for tag \(hexText(confirmation.uid)), this is tag \(hexText(identifier))")
-        }
+        try confirmation.checkTag(identifier)
         let state = try await lockState(options: confirmation.options)
-        guard state.confirmation.contentDigest == confirmation.contentDigest,
-            state.confirmation.code == confirmation.code
-        else {
-            throw NFCReaderError(
-                .confirmationMismatch,
-                "the tag's content or lock state changed since the confirmation was made: prepare the lock again")
-        }
+        try confirmation.checkUnchanged(state.confirmation, content: "the tag's content or lock state")
         try await performLock(state)
     }
 

@@ -42,19 +42,9 @@ extension NFCISO7816Tag {
     public func writeLock(_ confirmation: NFCLockConfirmation) async throws(NFCReaderError) {
         try await beginOperation()
         defer { endOperation() }
-        guard confirmation.uid == identifier else {
-            throw NFCReaderError(
-                .confirmationMismatch,
-                "the confirmation is for tag \(hexText(confirmation.uid)), this is tag \(hexText(identifier))")
-        }
+        try confirmation.checkTag(identifier)
         let state = try await lockState()
-        guard state.confirmation.contentDigest == confirmation.contentDigest,
-            state.confirmation.code == confirmation.code
-        else {
-            throw NFCReaderError(
-                .confirmationMismatch,
-                "the tag's CC or NDEF file changed since the confirmation was made: prepare the lock again")
-        }
+        try confirmation.checkUnchanged(state.confirmation, content: "the tag's CC or NDEF file")
         try await performLock(state)
     }
 
