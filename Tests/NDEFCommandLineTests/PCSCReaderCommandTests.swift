@@ -79,6 +79,39 @@ struct PCSCReaderCommandTests {
         #expect(result.error.contains("pcsc:1  Virtual PCD 00 01"))
     }
 
+    @Test("Commands that write connect exclusively: refused while another program holds the tag; reads share it")
+    func writesAreExclusive() throws {
+        try SecondVPCDPort.withPort {
+            let directory = try TemporaryDirectory()
+            let env = environment(directory)
+            let server = try serve(directory.path("tag.nfc"))
+            defer { try? stop(server) }
+            // Another program holds a shared connection to the tag.
+            let other = Process()
+            other.executableURL = URL(fileURLWithPath: "/usr/bin/perl")
+            other.arguments = [packageRoot.appendingPathComponent("Scripts/lib/pcsc-client.pl").path]
+            other.environment = env
+            let input = Pipe()
+            let output = Pipe()
+            other.standardInput = input
+            other.standardOutput = output
+            try other.run()
+            defer {
+                try? input.fileHandleForWriting.close()
+                other.waitUntilExit()
+            }
+            try input.fileHandleForWriting.write(contentsOf: Data("connect \(SecondVPCDPort.readerName)\n".utf8))
+            let answer = output.fileHandleForReading.availableData
+            #expect(String(decoding: answer, as: UTF8.self).hasPrefix("ok 3B8F"))
+            let write = try BinaryRunner.run(
+                ["write", "--reader", reader, "--wait", "0", "uri", "https://example.com"], environment: env)
+            #expect(write.status == 69, "\(write.error)")
+            #expect(write.error.contains("another program holds it"), "\(write.error)")
+            let read = try BinaryRunner.run(["info", "--reader", reader, "--wait", "2"], environment: env)
+            #expect(read.status == 0, "\(read.error)")
+        }
+    }
+
     @Test("A remembered reader that is not connected is not used")
     func rememberedButGone() throws {
         let directory = try TemporaryDirectory()

@@ -31,7 +31,7 @@ enum EraseCommand {
 
     @Sendable static func run(_ invocation: CommandInvocation) async throws(CommandLineError) -> ExitStatus {
         let values = invocation.values
-        let connection = try TagConnection(invocation)
+        let connection = try TagConnection(invocation, writes: !values.flag(dryRun.long))
         return try await connection.run("erasing the tag") { tag in
             var report = TagChangeReport(tag: tag, action: "erase")
             if values.flag(dryRun.long) {

@@ -39,7 +39,7 @@ enum FormatCommand {
 
     @Sendable static func run(_ invocation: CommandInvocation) async throws(CommandLineError) -> ExitStatus {
         let values = invocation.values
-        let connection = try TagConnection(invocation)
+        let connection = try TagConnection(invocation, writes: !values.flag(dryRun.long))
         return try await connection.run("formatting the tag") { tag in
             var report = TagChangeReport(tag: tag, action: "format")
             let memory = try await tag.readMemory()

@@ -41,7 +41,7 @@ enum LockCommand {
         if code != nil && values.flag(dryRun.long) {
             throw .usage("--dry-run writes nothing; leave out --confirm")
         }
-        let connection = try TagConnection(invocation)
+        let connection = try TagConnection(invocation, writes: !values.flag(dryRun.long))
         let again = LockFlow.lockCommand(invocation.arguments, code: nil)
         return try await connection.run("locking the tag", resume: again) { tag in
             let message = try await messageSummary(tag)

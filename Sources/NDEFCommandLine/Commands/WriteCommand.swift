@@ -77,7 +77,7 @@ enum WriteCommand {
         } catch {
             throw .usage("Cannot encode the message: \(error.description)")
         }
-        let connection = try TagConnection(invocation)
+        let connection = try TagConnection(invocation, writes: !values.flag(dryRun.long))
         let resumeLine = resumeCommand(invocation.arguments, resumes: values.flag(resume.long))
         return try await connection.run("writing the message", resume: resumeLine) { tag in
             var report = WriteReport(tag: tag, message: message, length: bytes.count)

@@ -61,8 +61,8 @@ enum ReaderAddress: Sendable, Hashable, CustomStringConvertible {
     /// - Throws: ``ExitStatus/unavailable`` for libnfc devices (not in this build), when pcscd is
     ///   not running or the PC/SC reader did not come, and for a tag file that cannot be read; a
     ///   usage error for a tag file that does not match the URL or an ambiguous reader name.
-    func open(console: TagConsole? = nil, wait: Duration = .zero) async throws(CommandLineError)
-        -> any NFCReaderDevice
+    func open(console: TagConsole? = nil, wait: Duration = .zero, exclusive: Bool = false)
+        async throws(CommandLineError) -> any NFCReaderDevice
     {
         switch self {
         case .simulated(let url, let text):
@@ -71,7 +71,8 @@ enum ReaderAddress: Sendable, Hashable, CustomStringConvertible {
             } catch {
                 throw TagFailure.error(error, while: "opening the reader \(text)")
             }
-        case .pcsc(let url, let text):
+        case .pcsc(var url, let text):
+            url.exclusive = url.exclusive || exclusive
             do {
                 let device = try await Self.openPCSC(url, console: console, wait: wait)
                 let again = PCSCReaderURL(

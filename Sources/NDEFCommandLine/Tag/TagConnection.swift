@@ -16,9 +16,14 @@ struct TagConnection {
     let remembered: RememberedReader
     /// pcscd's readers, for choosing one.
     let pcsc: PCSCDirectory
+    /// Whether the command changes the tag: a PC/SC reader is then connected exclusively
+    /// (`SCARD_SHARE_EXCLUSIVE`), so no other program's commands interleave with the writes.
+    let writes: Bool
 
-    /// A connection with the shared options of `invocation`.
-    init(_ invocation: CommandInvocation) throws(CommandLineError) {
+    /// A connection with the shared options of `invocation`, for a command that changes the tag
+    /// when `writes`.
+    init(_ invocation: CommandInvocation, writes: Bool = false) throws(CommandLineError) {
+        self.writes = writes
         settings = try TagOptions.settings(invocation)
         console = TagConsole(io: invocation.io, settings: settings)
         remembered = RememberedReader(io: invocation.io)
@@ -53,7 +58,8 @@ struct TagConnection {
         } else {
             address = try await ReaderChoice.automatic(remembered: remembered, pcsc: pcsc)
         }
-        let reader = TracingReader(try await address.open(console: console, wait: settings.wait), console: console)
+        let reader = TracingReader(
+            try await address.open(console: console, wait: settings.wait, exclusive: writes), console: console)
         let console = self.console
         let session = NFCTagReaderSession(reader: reader) { event in console.show(event) }
         let tag: NFCMiFareTag
