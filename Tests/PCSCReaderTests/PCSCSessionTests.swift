@@ -241,5 +241,32 @@ extension PCSCDaemonTests {
             await device.close()
             await bench.stop()
         }
+
+        @Test(
+            "Type 4 with a writable CC (sim:type4?cc-writable=1): lock with confirmation, then read-only",
+            arguments: ProfilePair.all)
+        func type4Lock(_ pair: ProfilePair) async throws {
+            var configuration = SimulatedType4Tag.Configuration()
+            configuration.isCapabilityContainerWritable = true
+            let bench = try await CardBench(
+                SimulatedReader(tag: .type4(try SimulatedType4Tag(configuration: configuration))), profile: pair.reader)
+            defer { bench.card.stop() }
+            let (device, session, found) = try await Self.open(bench, pair)
+            guard case .iso7816(let tag) = found else {
+                Issue.record("not a Type 4 tag")
+                return
+            }
+            let message = uriMessage(length: 60, seed: 3)
+            try await tag.writeNDEF(message)
+            // T4T 3.0 5.4.5: write access FFh in the CC makes the NDEF file read-only.
+            let confirmation = try await tag.prepareLock()
+            try await tag.writeLock(confirmation)
+            #expect(try await tag.queryNDEFStatus().0 == .readOnly)
+            #expect(await asyncReaderError { try await tag.writeNDEF(uriMessage(length: 10)) }?.code == .tagNotWritable)
+            #expect(try await tag.readNDEF() == message)
+            await session.invalidate()
+            await device.close()
+            await bench.stop()
+        }
     }
 }
