@@ -98,13 +98,7 @@ struct SimulatedReaderType4URLTests {
             ("sim:type5", "type4"),
         ])
     func badURL(text: String, named: String) {
-        do {
-            let url = try SimulatedReaderURL(parsing: text)
-            Issue.record("\(text) parsed as \(url)")
-        } catch {
-            #expect(error.code == .invalidParameter)
-            #expect(error.reason.contains(named), "\(error.reason)")
-        }
+        expectRefused(text, naming: named)
     }
 
     @Test(

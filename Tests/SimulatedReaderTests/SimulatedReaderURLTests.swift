@@ -80,13 +80,7 @@ struct SimulatedReaderURLTests {
             ("sim:ntag215?file=%FF", "not UTF-8"),
         ])
     func badURL(text: String, named: String) {
-        do {
-            let url = try SimulatedReaderURL(parsing: text)
-            Issue.record("\(text) parsed as \(url)")
-        } catch {
-            #expect(error.code == .invalidParameter)
-            #expect(error.reason.contains(named), "\(error.reason)")
-        }
+        expectRefused(text, naming: named)
     }
 
     @Test("SimulatedReader(url:) reports a bad URL the same way")

@@ -47,13 +47,7 @@ struct SimulatedReaderWriteFaultTests {
             ("sim:ntag215?get-version=zz", "get-version=zz"),
         ])
     func badOptions(text: String, named: String) {
-        do {
-            let url = try SimulatedReaderURL(parsing: text)
-            Issue.record("\(text) parsed as \(url)")
-        } catch {
-            #expect(error.code == .invalidParameter)
-            #expect(error.reason.contains(named), "\(error.reason)")
-        }
+        expectRefused(text, naming: named)
     }
 
     @Test("NTAG213/215/216 9.3: nak-write=2 refuses the second WRITE with NAK 5h; the page keeps its content")
