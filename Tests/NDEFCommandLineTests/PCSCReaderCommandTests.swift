@@ -100,9 +100,20 @@ struct PCSCReaderCommandTests {
                 try? input.fileHandleForWriting.close()
                 other.waitUntilExit()
             }
-            try input.fileHandleForWriting.write(contentsOf: Data("connect \(SecondVPCDPort.readerName)\n".utf8))
-            let answer = output.fileHandleForReading.availableData
-            #expect(String(decoding: answer, as: UTF8.self).hasPrefix("ok 3B8F"))
+            /// One command line to the client, and its answer line.
+            func ask(_ line: String) throws -> String {
+                try input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
+                var answer = Data()
+                while !answer.contains(0x0A) {
+                    let chunk = output.fileHandleForReading.availableData
+                    if chunk.isEmpty { break }
+                    answer += chunk
+                }
+                return String(decoding: answer, as: UTF8.self)
+            }
+            // pcscd sees the served card within its 0.4 s presence check.
+            #expect(try ask("wait present \(SecondVPCDPort.readerName) 5000").hasPrefix("ok"))
+            #expect(try ask("connect \(SecondVPCDPort.readerName)").hasPrefix("ok 3B8F"))
             let write = try BinaryRunner.run(
                 ["write", "--reader", reader, "--wait", "0", "uri", "https://example.com"], environment: env)
             #expect(write.status == 69, "\(write.error)")

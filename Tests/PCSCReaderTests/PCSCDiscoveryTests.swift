@@ -9,9 +9,10 @@ struct PCSCDiscoveryTests {
     func discoverFindsTheReaders() async throws {
         let clock = ContinuousClock()
         let start = clock.now
-        let names = try await PCSCReaders.discover(timeout: .seconds(5))
+        let names = try await PCSCReaders.discover(timeout: .seconds(60))
         #expect(names == PCSCTestReaders.all)
-        #expect(clock.now - start < .seconds(2), "discovery waited although the readers were there")
+        // Well before the timeout (the machine may be busy: only waiting it out would fail this).
+        #expect(clock.now - start < .seconds(30), "discovery waited although the readers were there")
     }
 
     @Test("readerList() starts with the whole list of readers")
