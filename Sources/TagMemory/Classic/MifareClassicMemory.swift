@@ -84,20 +84,7 @@ public struct MifareClassicMemory: Sendable, Hashable {
         }
         let value = ndef.value(in: bytes[...])
         self.ndefMessageBytes = value
-        if value.isEmpty {
-            (message, problem) = (nil, nil)
-            return
-        }
-        do {
-            self.message = try NFCNDEFMessage(decoding: value, options: options)
-            self.problem = nil
-        } catch {
-            self.message = nil
-            let address = ndef.valueAddress ?? ndef.typeAddress
-            self.problem = TagMemoryError(
-                .malformedMessage, at: address,
-                "the NDEF message at byte \(address) is not valid NDEF: \(error.description)")
-        }
+        (message, problem) = ndef.decodedMessage(value, options: options)
     }
 
     /// The directory, the NFC sectors and the first problem met finding them.

@@ -1,3 +1,5 @@
+import NDEF
+
 /// One TLV block found in a tag's data area, with the physical byte address of each part.
 ///
 /// NFC Forum Type 2 Tag 1.1, section 2.3 (the same blocks appear in the MIFARE Classic and
@@ -131,4 +133,27 @@ public struct TagTLV: Sendable, Hashable {
 
     /// The size of the T and L bytes for a value of `length` bytes: 2 below 255, else 4.
     public static func headerSize(length: Int) -> Int { length < 0xFF ? 2 : 4 }
+}
+
+extension TagTLV {
+    /// The NDEF message this NDEF Message TLV holds in `value` (its value bytes): nil and no
+    /// problem for an empty TLV (`03 00`, an INITIALIZED tag, T2T 1.1 6.3.1); nil and a
+    /// ``TagMemoryError/Code/malformedMessage`` naming the value's address when the bytes are not
+    /// NDEF 1.0.
+    func decodedMessage(
+        _ value: [UInt8], options: NDEFDecodingOptions
+    ) -> (message: NFCNDEFMessage?, problem: TagMemoryError?) {
+        guard !value.isEmpty else { return (nil, nil) }
+        do {
+            return (try NFCNDEFMessage(decoding: value, options: options), nil)
+        } catch {
+            let address = valueAddress ?? typeAddress
+            return (
+                nil,
+                TagMemoryError(
+                    .malformedMessage, at: address,
+                    "the NDEF message at byte \(address) is not valid NDEF: \(error.description)")
+            )
+        }
+    }
 }

@@ -75,21 +75,7 @@ public struct Type2Memory: Sendable, Hashable {
         }
         let value = ndef.value(in: bytes[...])
         self.ndefMessageBytes = value
-        if value.isEmpty {
-            self.message = nil
-            self.problem = nil
-            return
-        }
-        do {
-            self.message = try NFCNDEFMessage(decoding: value, options: options)
-            self.problem = nil
-        } catch {
-            self.message = nil
-            let address = ndef.valueAddress ?? ndef.typeAddress
-            self.problem = TagMemoryError(
-                .malformedMessage, at: address,
-                "the NDEF message at byte \(address) is not valid NDEF: \(error.description)")
-        }
+        (message, problem) = ndef.decodedMessage(value, options: options)
     }
 
     /// The data area a reader uses: from byte 16, the size in the CC, cut to the chip's user
