@@ -73,6 +73,8 @@ struct ProfileAndURLTests {
             ("pcsc:?profile=Generic&exclusive=no", PCSCReaderURL(selector: .first, profile: .generic)),
             ("pcsc:1?exclusive=true", PCSCReaderURL(selector: .index(1), exclusive: true)),
             ("pcsc:%31", PCSCReaderURL(selector: .index(1))),
+            ("pcsc:ACS?apdu=Extended", PCSCReaderURL(selector: .name("ACS"), apduLength: .extended)),
+            ("pcsc:?apdu=auto", PCSCReaderURL(selector: .first)),
         ])
     func parsing(text: String, expected: PCSCReaderURL) throws {
         #expect(try PCSCReaderURL(parsing: text) == expected)
@@ -84,7 +86,7 @@ struct ProfileAndURLTests {
             ("sim:ntag215", "pcsc:NAME"), ("pcsc:x?profile=fast", "profile \"fast\""),
             ("pcsc:x?exclusive=maybe", "exclusive=maybe"), ("pcsc:x?colour=red", "unknown option \"colour\""),
             ("pcsc:x?profile=generic&profile=acr122u", "given twice"), ("pcsc:x?exclusive", "has no value"),
-            ("pcsc:%zz", "two hex digits"), ("pcsc:%FF", "not UTF-8"), ("pcsc:x?", "has no value"),
+            ("pcsc:%zz", "two hex digits"), ("pcsc:x?apdu=long", "apdu=long"), ("pcsc:%FF", "not UTF-8"), ("pcsc:x?", "has no value"),
         ])
     func errors(text: String, fragment: String) {
         let error = readerError { _ = try PCSCReaderURL(parsing: text) }
@@ -96,7 +98,7 @@ struct ProfileAndURLTests {
     func roundTrip() throws {
         for text in [
             "pcsc:", "pcsc:3", "pcsc:Virtual%20PCD%2000%2001?profile=acr122u&exclusive=1",
-            "pcsc:ACS?profile=pcsc-transparent",
+            "pcsc:ACS?profile=pcsc-transparent", "pcsc:2?exclusive=1&apdu=short",
         ] {
             let url = try PCSCReaderURL(parsing: text)
             #expect(url.description == text)

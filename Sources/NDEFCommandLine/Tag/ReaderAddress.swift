@@ -113,6 +113,7 @@ enum ReaderAddress: Sendable, Hashable, CustomStringConvertible {
             }
         }
         let name = try url.resolve(among: names)
-        return PCSCReaderDevice(readerName: name, profile: url.profile, exclusive: url.exclusive)
+        return PCSCReaderDevice(
+            readerName: name, profile: url.profile, exclusive: url.exclusive, apduLength: url.apduLength)
     }
 }

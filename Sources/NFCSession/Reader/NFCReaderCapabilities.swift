@@ -12,19 +12,30 @@ public struct NFCReaderCapabilities: Sendable, Hashable {
     public var supportsISODEP: Bool
     /// Whether the reader can report every target in the field (so two tags are detected).
     public var detectsMultipleTargets: Bool
+    /// The largest data field of an APDU exchanged with an ISO-DEP tag, in either direction (Nc
+    /// and Ne, ISO/IEC 7816-4:2020 5.1): 256 or less for a reader limited to short APDUs; above
+    /// 256 the reader passes extended-length APDUs, up to 65,536 data bytes, and Type 4 reads and
+    /// writes use them when the tag's MLe and MLc allow (NFC Forum Type 4 Tag 3.0, 5.1.2).
+    public var maximumAPDUDataSize: Int
 
-    /// Creates a capability set.
+    /// Whether extended-length APDUs pass through (``maximumAPDUDataSize`` above 256).
+    public var supportsExtendedLengthAPDUs: Bool { maximumAPDUDataSize > 256 }
+
+    /// Creates a capability set. Without `maximumAPDUDataSize` the reader exchanges short APDUs
+    /// that fit its frame: the frame less SW1 SW2, at most 256 bytes.
     public init(
         maximumFrameSize: Int,
         supportsRawCommands: Bool,
         supportsFastRead: Bool,
         supportsISODEP: Bool,
-        detectsMultipleTargets: Bool
+        detectsMultipleTargets: Bool,
+        maximumAPDUDataSize: Int? = nil
     ) {
         self.maximumFrameSize = maximumFrameSize
         self.supportsRawCommands = supportsRawCommands
         self.supportsFastRead = supportsFastRead
         self.supportsISODEP = supportsISODEP
         self.detectsMultipleTargets = detectsMultipleTargets
+        self.maximumAPDUDataSize = max(1, min(1 << 16, maximumAPDUDataSize ?? min(256, maximumFrameSize - 2)))
     }
 }

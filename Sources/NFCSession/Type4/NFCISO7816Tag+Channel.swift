@@ -3,12 +3,21 @@ import TagMemory
 /// APDU exchange for the Type 4 NDEF procedures (NFC Forum Type 4 Tag 3.0, 5.5; ISO/IEC 7816-4
 /// status words).
 extension NFCISO7816Tag {
-    /// The response data a reader frame can carry (its frame less SW1 SW2), for READ BINARY Le.
-    var responseDataBudget: Int { max(1, reader.capabilities.maximumFrameSize - 2) }
+    /// The response data a reader frame can carry (its frame less SW1 SW2), for READ BINARY Le;
+    /// the reader's extended-length limit when it passes extended APDUs.
+    var responseDataBudget: Int {
+        let capabilities = reader.capabilities
+        if capabilities.supportsExtendedLengthAPDUs { return capabilities.maximumAPDUDataSize }
+        return max(1, capabilities.maximumFrameSize - 2)
+    }
 
     /// The command data a reader frame can carry (its frame less CLA, INS, P1, P2, Lc and Le), for
-    /// UPDATE BINARY.
-    var commandDataBudget: Int { max(1, reader.capabilities.maximumFrameSize - 6) }
+    /// UPDATE BINARY; the reader's extended-length limit when it passes extended APDUs.
+    var commandDataBudget: Int {
+        let capabilities = reader.capabilities
+        if capabilities.supportsExtendedLengthAPDUs { return capabilities.maximumAPDUDataSize }
+        return max(1, capabilities.maximumFrameSize - 6)
+    }
 
     /// Sends `command` and splits the answer into data and status word.
     func transmit(_ command: Type4Command) async throws(NFCReaderError) -> Type4Response {

@@ -1,4 +1,5 @@
 import NFCSession
+import Synchronization
 
 /// A contactless reader served by pcscd, as the session layer's ``NFCSession/NFCReaderDevice``.
 ///
@@ -29,8 +30,22 @@ public actor PCSCReaderDevice: NFCReaderDevice {
     /// the tag while it lasts.
     public nonisolated let exclusive: Bool
 
-    /// The profile's capabilities (``PCSCReaderProfile/capabilities``).
-    public nonisolated var capabilities: NFCReaderCapabilities { profile.capabilities }
+    /// Which APDU lengths pass to ISO-DEP tags: forced, or asked of the driver on the first
+    /// connection (``PCSCAPDULength/automatic``).
+    public nonisolated let apduLength: PCSCAPDULength
+
+    /// The profile's capabilities (``PCSCReaderProfile/capabilities``) with the APDU data size
+    /// of ``apduLength`` (known after the first connection when automatic).
+    public nonisolated var capabilities: NFCReaderCapabilities {
+        var capabilities = profile.capabilities
+        capabilities.maximumAPDUDataSize = maximumAPDUDataSize.withLock { $0 }
+        return capabilities
+    }
+
+    /// The largest APDU data field: 256 until the driver said otherwise.
+    private nonisolated let maximumAPDUDataSize: Mutex<Int>
+    /// Whether the driver was asked for its APDU data size.
+    private var askedDriver = false
 
     private nonisolated let executor: PCSCExecutor
 
@@ -42,11 +57,17 @@ public actor PCSCReaderDevice: NFCReaderDevice {
     private var isClosed = false
 
     /// A device for the reader `readerName`, with `profile` (nil: chosen from the name by
-    /// ``PCSCReaderProfile/detect(readerName:)``). Nothing is asked of pcscd until the first call.
-    public init(readerName: String, profile: PCSCReaderProfile? = nil, exclusive: Bool = false) {
+    /// ``PCSCReaderProfile/detect(readerName:)``) and `apduLength`. Nothing is asked of pcscd
+    /// until the first call.
+    public init(
+        readerName: String, profile: PCSCReaderProfile? = nil, exclusive: Bool = false,
+        apduLength: PCSCAPDULength = .automatic
+    ) {
         self.name = readerName
         self.profile = profile ?? PCSCReaderProfile.detect(readerName: readerName)
         self.exclusive = exclusive
+        self.apduLength = apduLength
+        self.maximumAPDUDataSize = Mutex(apduLength.maximumDataSize(reported: nil))
         self.executor = PCSCExecutor(label: "ndeftool.pcsc.reader")
     }
 
@@ -175,6 +196,11 @@ public actor PCSCReaderDevice: NFCReaderDevice {
             throw error
         }
         connection = PCSCConnection(card: card, target: target, eventCount: eventCount)
+        if apduLength == .automatic, !askedDriver {
+            askedDriver = true
+            let size = apduLength.maximumDataSize(reported: card.reportedMaximumAPDUDataSize())
+            maximumAPDUDataSize.withLock { $0 = size }
+        }
         return target
     }
 

@@ -47,6 +47,31 @@ final class PCSCCard {
         return Array(answer.prefix(min(answer.count, Int(exactly: length) ?? 0)))
     }
 
+    /// Sends a control request to the reader driver (`SCardControl`) and returns its answer.
+    func control(_ code: UInt32, _ data: [UInt8] = []) throws(PCSCError) -> [UInt8] {
+        var answer = [UInt8](repeating: 0, count: 1024)
+        var length: DWORD = 0
+        let result = data.withUnsafeBufferPointer { input in
+            answer.withUnsafeMutableBufferPointer { buffer in
+                SCardControl(
+                    handle, DWORD(code), input.baseAddress, DWORD(input.count), buffer.baseAddress,
+                    DWORD(buffer.count), &length)
+            }
+        }
+        try PCSCError.check(result, "SCardControl", reader: readerName)
+        return Array(answer.prefix(min(answer.count, Int(exactly: length) ?? 0)))
+    }
+
+    /// The largest APDU data field the reader driver reports (PC/SC 2.02 Part 10,
+    /// `dwMaxAPDUDataSize`; 0 for short APDUs only); nil when the driver does not say.
+    func reportedMaximumAPDUDataSize() -> Int? {
+        guard let features = try? control(Part10Properties.featureRequestCode),
+            let code = Part10Properties.controlCode(of: Part10Properties.tlvPropertiesFeature, in: features),
+            let properties = try? control(code)
+        else { return nil }
+        return Part10Properties.property(Part10Properties.maximumAPDUDataSizeTag, in: properties)
+    }
+
     /// The card's ATR and state (`SCardStatus`).
     func status() throws(PCSCError) -> (atr: [UInt8], state: UInt32) {
         var nameBuffer = [CChar](repeating: 0, count: Int(MAX_READERNAME) + 1)

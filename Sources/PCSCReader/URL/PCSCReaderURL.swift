@@ -14,6 +14,8 @@ import NFCSession
 ///   (``PCSCReaderProfile``) instead of choosing it from the reader name.
 /// - `exclusive=1`: connect with `SCARD_SHARE_EXCLUSIVE`, so no other program talks to the tag
 ///   meanwhile (useful for writes); `0` (the default) shares the reader.
+/// - `apdu=auto|short|extended`: which APDU lengths pass to Type 4 tags (``PCSCAPDULength``);
+///   `auto` (the default) asks the reader driver.
 ///
 /// Booleans are `1`/`0`, `true`/`false` or `yes`/`no`.
 public struct PCSCReaderURL: Sendable, Hashable, CustomStringConvertible {
@@ -36,12 +38,18 @@ public struct PCSCReaderURL: Sendable, Hashable, CustomStringConvertible {
     public var profile: PCSCReaderProfile?
     /// Whether to connect exclusively.
     public var exclusive: Bool
+    /// Which APDU lengths pass to Type 4 tags.
+    public var apduLength: PCSCAPDULength
 
     /// Creates a URL value.
-    public init(selector: Selector = .first, profile: PCSCReaderProfile? = nil, exclusive: Bool = false) {
+    public init(
+        selector: Selector = .first, profile: PCSCReaderProfile? = nil, exclusive: Bool = false,
+        apduLength: PCSCAPDULength = .automatic
+    ) {
         self.selector = selector
         self.profile = profile
         self.exclusive = exclusive
+        self.apduLength = apduLength
     }
 
     /// Parses `text`.
@@ -64,6 +72,7 @@ public struct PCSCReaderURL: Sendable, Hashable, CustomStringConvertible {
         }
         profile = nil
         exclusive = false
+        apduLength = .automatic
         guard rest.count > nameText.count else { return }
         var seen: Set<String> = []
         for item in rest.dropFirst(nameText.count + 1).split(separator: "&", omittingEmptySubsequences: false) {
@@ -92,8 +101,14 @@ public struct PCSCReaderURL: Sendable, Hashable, CustomStringConvertible {
             case "0", "false", "no": exclusive = false
             default: throw Self.error(url, "exclusive=\(value) is not a boolean (1/0, true/false, yes/no)")
             }
+        case "apdu":
+            guard let length = PCSCAPDULength(name: value) else {
+                let known = PCSCAPDULength.allCases.map(\.rawValue).joined(separator: ", ")
+                throw Self.error(url, "apdu=\(value) is not one of \(known)")
+            }
+            apduLength = length
         default:
-            throw Self.error(url, "unknown option \"\(key)\"; options: profile, exclusive")
+            throw Self.error(url, "unknown option \"\(key)\"; options: profile, exclusive, apdu")
         }
     }
 
@@ -108,6 +123,7 @@ public struct PCSCReaderURL: Sendable, Hashable, CustomStringConvertible {
         var items: [String] = []
         if let profile { items.append("profile=\(profile.rawValue)") }
         if exclusive { items.append("exclusive=1") }
+        if apduLength != .automatic { items.append("apdu=\(apduLength.rawValue)") }
         return text + (items.isEmpty ? "" : "?" + items.joined(separator: "&"))
     }
 

@@ -25,7 +25,8 @@ public enum PCSCReaders {
     ///   for an ambiguous name.
     public static func open(_ url: PCSCReaderURL) async throws(NFCReaderError) -> PCSCReaderDevice {
         let name = try url.resolve(among: try await names())
-        return PCSCReaderDevice(readerName: name, profile: url.profile, exclusive: url.exclusive)
+        return PCSCReaderDevice(
+            readerName: name, profile: url.profile, exclusive: url.exclusive, apduLength: url.apduLength)
     }
 
     /// Opens the reader a `pcsc:` URL names (see ``PCSCReaderURL``).
