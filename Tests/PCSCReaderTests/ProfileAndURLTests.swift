@@ -86,7 +86,8 @@ struct ProfileAndURLTests {
             ("sim:ntag215", "pcsc:NAME"), ("pcsc:x?profile=fast", "profile \"fast\""),
             ("pcsc:x?exclusive=maybe", "exclusive=maybe"), ("pcsc:x?colour=red", "unknown option \"colour\""),
             ("pcsc:x?profile=generic&profile=acr122u", "given twice"), ("pcsc:x?exclusive", "has no value"),
-            ("pcsc:%zz", "two hex digits"), ("pcsc:x?apdu=long", "apdu=long"), ("pcsc:%FF", "not UTF-8"), ("pcsc:x?", "has no value"),
+            ("pcsc:%zz", "two hex digits"), ("pcsc:x?apdu=long", "apdu=long"), ("pcsc:%FF", "not UTF-8"),
+            ("pcsc:x?", "has no value"),
         ])
     func errors(text: String, fragment: String) {
         let error = readerError { _ = try PCSCReaderURL(parsing: text) }
