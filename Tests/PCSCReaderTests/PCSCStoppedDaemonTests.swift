@@ -34,34 +34,45 @@ struct PCSCStoppedDaemonTests {
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "the child test failed:\n\(text)")
         #expect(text.contains(PCSCStoppedDaemonChild.marker), "the child test did not run:\n\(text)")
+        #expect(text.contains(PCSCStoppedDaemonChild.restartMarker), "the restart test did not run:\n\(text)")
     }
 }
 
 /// The part of ``PCSCStoppedDaemonTests`` that runs in the child process, next to a pcscd of its
-/// own (stock /etc/reader.conf.d, private namespaces). Enabled only there.
-@Suite(.enabled(if: ProcessInfo.processInfo.environment["NDEFTOOL_PCSCD_STOP_CHILD"] == "1"))
+/// own (stock /etc/reader.conf.d, private namespaces). Enabled only there; its tests run one
+/// after the other, as each starts and stops the one pcscd of the namespace.
+@Suite(.enabled(if: ProcessInfo.processInfo.environment["NDEFTOOL_PCSCD_STOP_CHILD"] == "1"), .serialized)
 struct PCSCStoppedDaemonChild {
     static let variable = "NDEFTOOL_PCSCD_STOP_CHILD"
     static let marker = "stopped-pcscd checks ran"
+    static let restartMarker = "restarted-pcscd checks ran"
 
-    @Test("a device and a reader watch while pcscd stops, then calls with no pcscd at all")
-    func stopUnderClient() async throws {
+    /// Starts /usr/sbin/pcscd in the foreground and waits until it lists its two vpcd readers.
+    static func startDaemon() async throws -> Process {
         let daemon = Process()
         daemon.executableURL = URL(fileURLWithPath: "/usr/sbin/pcscd")
         daemon.arguments = ["-f", "-i"]
         daemon.standardOutput = FileHandle.nullDevice
         daemon.standardError = FileHandle.nullDevice
         try daemon.run()
-        defer {
-            if daemon.isRunning {
-                kill(daemon.processIdentifier, SIGKILL)
-                daemon.waitUntilExit()
-            }
-        }
         let deadline = ContinuousClock.now + .seconds(10)
         while (try? await PCSCReaders.names())?.count != 2, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))
         }
+        return daemon
+    }
+
+    /// Kills `daemon` (SIGKILL: for clients the daemon is gone either way) and waits for it.
+    static func killDaemon(_ daemon: Process) {
+        guard daemon.isRunning else { return }
+        kill(daemon.processIdentifier, SIGKILL)
+        daemon.waitUntilExit()
+    }
+
+    @Test("a device and a reader watch while pcscd stops, then calls with no pcscd at all")
+    func stopUnderClient() async throws {
+        let daemon = try await Self.startDaemon()
+        defer { Self.killDaemon(daemon) }
         let device = PCSCReaderDevice(readerName: "Virtual PCD 00 00")
         #expect(try await device.pollTargets() == [])
         var iterator = PCSCReaders.watchReaders().makeAsyncIterator()
