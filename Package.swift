@@ -70,13 +70,23 @@ let package = Package(
         ),
         .executableTarget(name: "ndeftool", dependencies: ["NDEFCommandLine"], swiftSettings: strictSettings),
         // What both benchmark executables need from the operating system.
-        .target(name: "BenchmarkSupport", swiftSettings: strictSettings),
+        .target(
+            name: "BenchmarkSupport", dependencies: ["NDEF", "TagSimulator"], swiftSettings: strictSettings),
         .executableTarget(
             name: "NDEFBenchmarks", dependencies: ["NDEF", "BenchmarkSupport"], swiftSettings: strictSettings),
         // Commands and wall time of tag operations through the simulated reader.
         .executableTarget(
             name: "TagBenchmarks",
             dependencies: ["BenchmarkSupport", "NFCSession", "SimulatedReader", "TagSimulator", "TagMemory", "NDEF"],
+            swiftSettings: strictSettings
+        ),
+        // APDUs, tag commands and wall time of tag operations through the real pcscd and vpcd.
+        .executableTarget(
+            name: "ReaderBenchmarks",
+            dependencies: [
+                "BenchmarkSupport", "PCSCReader", "SimulatorBridges", "SimulatedReader", "NFCSession", "TagSimulator",
+                "TagMemory", "NDEF",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(name: "NDEFTests", dependencies: ["NDEF", "NDEFFoundation"], swiftSettings: strictSettings),

@@ -1,3 +1,5 @@
+import BenchmarkSupport
+
 /// The table and the TSV lines of a tag benchmark run.
 struct BenchmarkReport {
     /// One operation's figures.
@@ -21,15 +23,17 @@ struct BenchmarkReport {
         lines.append(
             "of session + identification + operation, in process (\(plainIterations) iterations without latency, "
                 + "\(latencyIterations) with)")
-        var header = pad("operation", 42, left: true) + pad("total", 6) + pad("min", 5) + pad("nfcpy*", 7)
-        for latency in [0] + latencies { header += pad("\(latency) ms lat.", 13) }
+        var header =
+            Statistics.pad("operation", 42, left: true) + Statistics.pad("total", 6) + Statistics.pad("min", 5)
+            + Statistics.pad("nfcpy*", 7)
+        for latency in [0] + latencies { header += Statistics.pad("\(latency) ms lat.", 13) }
         lines.append(header + "   commands by kind")
         for row in rows {
             var line =
-                pad(row.benchmark.label, 42, left: true) + pad("\(row.tally.total)", 6)
-                + pad("\(row.benchmark.minimum.total)", 5)
-                + pad(row.benchmark.reference.map { "\($0.total)" } ?? "-", 7)
-            for median in row.medians { line += pad(formatMilliseconds(median.milliseconds), 13) }
+                Statistics.pad(row.benchmark.label, 42, left: true) + Statistics.pad("\(row.tally.total)", 6)
+                + Statistics.pad("\(row.benchmark.minimum.total)", 5)
+                + Statistics.pad(row.benchmark.reference.map { "\($0.total)" } ?? "-", 7)
+            for median in row.medians { line += Statistics.pad(Statistics.formatMilliseconds(median.milliseconds), 13) }
             lines.append(line + "   " + row.tally.kindsDescription)
         }
         lines.append("")
@@ -78,18 +82,4 @@ struct BenchmarkReport {
     }
 
     /// `value` with 3 decimals below 10 ms, 1 above.
-    private func formatMilliseconds(_ value: Double) -> String {
-        let decimals = value < 10 ? 3 : 1
-        var scale = 1
-        for _ in 0..<decimals { scale *= 10 }
-        let scaled = Int((value * Double(scale)).rounded())
-        let fraction = String(scaled % scale)
-        return "\(scaled / scale)." + String(repeating: "0", count: decimals - fraction.count) + fraction + " ms"
-    }
-
-    /// `text` padded with spaces to `width`, on the right (`left`) or the left.
-    private func pad(_ text: String, _ width: Int, left: Bool = false) -> String {
-        let fill = String(repeating: " ", count: max(0, width - text.count))
-        return left ? text + fill : fill + text
-    }
 }

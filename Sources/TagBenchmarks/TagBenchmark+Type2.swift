@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import NDEF
 import NFCSession
 import TagMemory
@@ -24,7 +25,7 @@ extension TagBenchmark {
         write(id: "write-ntag215", label: "write+verify 100-byte URI, factory NTAG215", old: nil),
         write(
             id: "rewrite-ntag215", label: "write+verify 100-byte URI over another",
-            old: TagBenchmarkMessages.uri(length: 100, seed: 7)),
+            old: BenchmarkMessages.uri(length: 100, seed: 7)),
         write(
             id: "write-ntag215-no-fast-read", label: "write+verify 100 bytes, no FAST_READ", old: nil,
             capabilities: withoutFastRead),
@@ -49,7 +50,7 @@ extension TagBenchmark {
 
     /// `readNDEF` of a `length`-byte URI message written beforehand.
     static func read(length: Int, chip: Type2Chip) -> TagBenchmark {
-        let message = TagBenchmarkMessages.uri(length: length)
+        let message = BenchmarkMessages.uri(length: length)
         let name = chip.name.lowercased()
         let prepare: @Sendable (NFCTag) async throws -> Void = { tag in try await tag.type2().writeNDEF(message) }
         let operation: @Sendable (NFCTag) async throws -> Void = { tag in
@@ -67,7 +68,7 @@ extension TagBenchmark {
     static func write(
         id: String, label: String, old: NFCNDEFMessage?, capabilities: NFCReaderCapabilities? = nil
     ) -> TagBenchmark {
-        let message = TagBenchmarkMessages.uri(length: 100)
+        let message = BenchmarkMessages.uri(length: 100)
         var prepare: (@Sendable (NFCTag) async throws -> Void)?
         if let old {
             prepare = { tag in try await tag.type2().writeNDEF(old) }
@@ -90,7 +91,7 @@ extension TagBenchmark {
     static let lock = TagBenchmark(
         id: "lock-ntag215", label: "prepareLock + writeLock, NTAG215", url: "sim:ntag215",
         prepare: { (tag: NFCTag) async throws -> Void in
-            try await tag.type2().writeNDEF(TagBenchmarkMessages.uri(length: 100))
+            try await tag.type2().writeNDEF(BenchmarkMessages.uri(length: 100))
         },
         operation: { (tag: NFCTag) async throws -> Void in
             let type2 = try tag.type2()

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import NDEF
 import NFCSession
 import TagSimulator
@@ -13,7 +14,7 @@ extension TagBenchmark {
 
     /// `writeNDEF` of a 100-byte URI message (it reads the NDEF file back).
     static func type4Write(id: String, label: String, url: String, mlc: Int) -> TagBenchmark {
-        let message = TagBenchmarkMessages.uri(length: 100)
+        let message = BenchmarkMessages.uri(length: 100)
         return TagBenchmark(
             id: id, label: label, url: url,
             operation: { (tag: NFCTag) async throws -> Void in try await tag.type4().writeNDEF(message) },

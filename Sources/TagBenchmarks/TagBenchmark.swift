@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import NDEF
 import NFCSession
 import TagMemory
@@ -28,13 +29,6 @@ struct TagBenchmark: Sendable {
     var reference: CommandBudget?
 }
 
-/// A benchmark that could not run or whose result is wrong.
-struct BenchmarkFailure: Error, CustomStringConvertible {
-    var description: String
-
-    init(_ description: String) { self.description = description }
-}
-
 extension NFCTag {
     /// The Type 2 tag, or a failure.
     func type2() throws(BenchmarkFailure) -> NFCMiFareTag {
@@ -60,26 +54,5 @@ extension SimulatedField {
     var firstType4Message: NFCNDEFMessage? {
         guard let tag = tags.first?.type4Tag else { return nil }
         return try? tag.fileImages.ndefFile().message
-    }
-}
-
-/// The messages the operations write and read.
-enum TagBenchmarkMessages {
-    /// A message of one URI record (NFC Forum URI RTD 1.0, prefix 04h `https://`) whose encoding
-    /// is exactly `length` bytes: a short record (4 header bytes) up to 259 bytes, a long one
-    /// (7 header bytes) beyond. `seed` changes every character of the path.
-    static func uri(length: Int, seed: Int = 0) -> NFCNDEFMessage {
-        let header = length - 4 <= 255 ? 4 : 7
-        let host = Array("example.com/".utf8)
-        let pathLength = max(0, length - header - 1 - host.count)
-        let path = (0..<pathLength).map { UInt8(0x61 + (seed + $0) % 26) }
-        return NFCNDEFMessage(records: [
-            NFCNDEFPayload(format: .nfcWellKnown, type: "U", payload: [0x04] + host + path)
-        ])
-    }
-
-    /// The encoded length of `message`, or -1 when it does not encode.
-    static func encodedLength(_ message: NFCNDEFMessage) -> Int {
-        (try? message.encoded().count) ?? -1
     }
 }

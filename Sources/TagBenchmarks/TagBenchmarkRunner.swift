@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import NFCSession
 import SimulatedReader
 import TagSimulator
@@ -41,11 +42,9 @@ struct TagBenchmarkRunner {
             first = first ?? tally
             times.append(milliseconds)
         }
-        times.sort()
-        let middle = times.count / 2
-        let median = times.count % 2 == 1 ? times[middle] : (times[middle - 1] + times[middle]) / 2
         return Measurement(
-            tally: first ?? CommandTally(SimulatedField()), medianMilliseconds: median, iterations: times.count)
+            tally: first ?? CommandTally(SimulatedField()), medianMilliseconds: Statistics.median(times),
+            iterations: times.count)
     }
 
     /// The benchmark's URL with the runner's latency.
@@ -110,8 +109,6 @@ struct TagBenchmarkRunner {
         if let problem = benchmark.verify(field) {
             throw BenchmarkFailure("\(benchmark.id): \(problem)")
         }
-        let milliseconds =
-            Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-        return (CommandTally(field), milliseconds)
+        return (CommandTally(field), Statistics.milliseconds(elapsed))
     }
 }

@@ -60,11 +60,11 @@ for benchmark in benchmarks where benchmark.reference?.note == "no NDEF TLV" {
 }
 let factoryWrite = NfcpyReference.modelledFactoryWrite(
     image: TagBenchmark.image(holding: nil, chip: .ntag215),
-    message: TagBenchmark.bytes(TagBenchmarkMessages.uri(length: 100)))
+    message: TagBenchmark.bytes(BenchmarkMessages.uri(length: 100)))
 if factoryWrite != NfcpyReference.handDerivedFactoryWrite {
     fail("the nfcpy model counts \(factoryWrite), the hand derivation \(NfcpyReference.handDerivedFactoryWrite)")
 }
-for length in [100, 400] where TagBenchmarkMessages.encodedLength(TagBenchmarkMessages.uri(length: length)) != length {
+for length in [100, 400] where BenchmarkMessages.encodedLength(BenchmarkMessages.uri(length: length)) != length {
     fail("the \(length)-byte test message encodes to another length")
 }
 

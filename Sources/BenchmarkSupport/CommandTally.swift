@@ -2,14 +2,14 @@ import TagSimulator
 
 /// The commands a simulated tag received during one operation: how many of each kind, and the
 /// sequence in runs of the same kind.
-struct CommandTally: Sendable, Equatable {
+public struct CommandTally: Sendable, Equatable {
     /// Commands of each kind, in a fixed order (Type 2 kinds, then Type 4), kinds not sent left out.
-    var byKind: [(kind: String, count: Int)]
+    public var byKind: [(kind: String, count: Int)]
     /// The sequence as runs of one kind: `[("GET_VERSION", 1), ("FAST_READ", 2), ("WRITE", 27), ...]`.
-    var runs: [(kind: String, count: Int)]
+    public var runs: [(kind: String, count: Int)]
 
     /// The counts and the log of `field` (whose log must have been recording).
-    init(_ field: SimulatedField) {
+    public init(_ field: SimulatedField) {
         var kinds: [(String, Int)] = []
         for command in SimulatedType2Command.allCases {
             let count = field.count(of: command)
@@ -33,19 +33,19 @@ struct CommandTally: Sendable, Equatable {
     }
 
     /// Every command received.
-    var total: Int { byKind.reduce(0) { $0 + $1.count } }
+    public var total: Int { byKind.reduce(0) { $0 + $1.count } }
 
     /// `1 GET_VERSION, 3 FAST_READ, 27 WRITE`.
-    var kindsDescription: String {
+    public var kindsDescription: String {
         byKind.map { "\($0.count) \($0.kind)" }.joined(separator: ", ")
     }
 
     /// `1 GET_VERSION + 2 FAST_READ + 27 WRITE + 1 FAST_READ`.
-    var sequenceDescription: String {
+    public var sequenceDescription: String {
         runs.map { "\($0.count) \($0.kind)" }.joined(separator: " + ")
     }
 
-    static func == (lhs: CommandTally, rhs: CommandTally) -> Bool {
+    public static func == (lhs: CommandTally, rhs: CommandTally) -> Bool {
         lhs.byKind.elementsEqual(rhs.byKind) { $0 == $1 } && lhs.runs.elementsEqual(rhs.runs) { $0 == $1 }
     }
 }

@@ -1,0 +1,192 @@
+import BenchmarkSupport
+import NDEF
+import NFCSession
+import PCSCReader
+import SimulatedReader
+import SimulatorBridges
+import TagMemory
+import TagSimulator
+
+/// Tag operations on a simulated NTAG215 served by the vpcd card bridge to the real pcscd, through
+/// ``PCSCReader/PCSCReaderDevice`` with one reader profile: the APDUs pcscd carried, the commands
+/// the tag received and the median wall time of each operation, next to the round-trip floor of
+/// one APDU measured in the same run.
+struct PCSCBenchmark {
+    /// A backend profile and the reader the vpcd card plays for it.
+    struct Profile {
+        var backend: PCSCReaderProfile
+        var card: ContactlessReaderProfile
+
+        static let all = [
+            Profile(backend: .acr122u, card: .acr122u),
+            Profile(backend: .pcscTransparent, card: .pcsc202),
+            Profile(backend: .generic, card: .pcsc202),
+        ]
+    }
+
+    /// The figures of one operation.
+    struct Operation {
+        var label: String
+        /// APDUs through pcscd in one run of the operation.
+        var apdus: Int
+        /// The commands the tag received in one run.
+        var tally: CommandTally
+        /// Median wall time, in milliseconds.
+        var medianMilliseconds: Double
+    }
+
+    /// The figures of one profile.
+    struct Outcome {
+        var profile: Profile
+        /// The median time of one APDU that pcscd and the card bridge answer without the tag
+        /// (GET DATA of the UID), in milliseconds: the floor of every APDU.
+        var floorMilliseconds: Double
+        var operations: [Operation]
+    }
+
+    var readerName: String
+    var port: UInt16
+    var iterations: Int
+    var floorSamples: Int
+
+    /// The operations, in order, on a factory tag each iteration.
+    static let labels = [
+        "session + identification", "writeNDEF 100 B (verified)", "readNDEF 100 B", "readMemory (all 135 pages)",
+    ]
+
+    /// Runs every operation `iterations` times with `profile`.
+    func run(_ profile: Profile) async throws(BenchmarkFailure) -> Outcome {
+        let reader = SimulatedReader(tag: .type2(SimulatedType2Tag(chip: .ntag215)))
+        let card: VirtualPCDCard
+        do {
+            card = try VirtualPCDCard(reader: reader, configuration: .init(port: port, profile: profile.card))
+            try card.start()
+        } catch {
+            throw BenchmarkFailure("cannot serve the simulated tag on vpcd port \(port): \(error.reason)")
+        }
+        defer { card.stop() }
+        let device = PCSCReaderDevice(readerName: readerName, profile: profile.backend, exclusive: true)
+        defer { Task { await device.close() } }
+        try await waitForTag(device)
+        let floor = try await measureFloor(device)
+        var samples = Array(repeating: [Double](), count: Self.labels.count)
+        var apdus = Array(repeating: 0, count: Self.labels.count)
+        var tallies: [CommandTally?] = Array(repeating: nil, count: Self.labels.count)
+        for iteration in 0..<iterations {
+            let figures = try await runOnce(device: device, reader: reader, card: card)
+            for (index, figure) in figures.enumerated() {
+                if let first = tallies[index], first != figure.tally || apdus[index] != figure.apdus {
+                    throw BenchmarkFailure(
+                        "\(Self.labels[index]): iteration \(iteration + 1) sent \(figure.apdus) APDUs, "
+                            + "\(figure.tally.sequenceDescription); the first \(apdus[index]), "
+                            + first.sequenceDescription)
+                }
+                tallies[index] = figure.tally
+                apdus[index] = figure.apdus
+                samples[index].append(figure.milliseconds)
+            }
+        }
+        let operations = Self.labels.indices.compactMap { index in
+            tallies[index].map {
+                Operation(
+                    label: Self.labels[index], apdus: apdus[index], tally: $0,
+                    medianMilliseconds: Statistics.median(samples[index]))
+            }
+        }
+        return Outcome(profile: profile, floorMilliseconds: floor, operations: operations)
+    }
+
+    /// Polls until pcscd reports the card and the device connects to it.
+    private func waitForTag(_ device: PCSCReaderDevice) async throws(BenchmarkFailure) {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: .seconds(10))
+        while clock.now < deadline {
+            do {
+                if try await !device.pollTargets().isEmpty { return }
+            } catch {
+                throw BenchmarkFailure("polling \(readerName): \(error.reason)")
+            }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        throw BenchmarkFailure("the card never showed in \(readerName) (is this pcscd's vpcd port \(port)?)")
+    }
+
+    /// The median time of GET DATA (UID), answered by the card bridge without the tag.
+    private func measureFloor(_ device: PCSCReaderDevice) async throws(BenchmarkFailure) -> Double {
+        let clock = ContinuousClock()
+        var times: [Double] = []
+        for _ in 0..<floorSamples {
+            let start = clock.now
+            do {
+                _ = try await device.sendAPDU([0xFF, 0xCA, 0x00, 0x00, 0x00])
+            } catch {
+                throw BenchmarkFailure("GET DATA: \(error.reason)")
+            }
+            times.append(Statistics.milliseconds(start.duration(to: clock.now)))
+        }
+        return Statistics.median(times)
+    }
+
+    /// One figure of one iteration.
+    private struct Sample {
+        var apdus: Int
+        var tally: CommandTally
+        var milliseconds: Double
+    }
+
+    /// One iteration on a factory tag: session, write, read, full read.
+    private func runOnce(
+        device: PCSCReaderDevice, reader: SimulatedReader, card: VirtualPCDCard
+    ) async throws(BenchmarkFailure) -> [Sample] {
+        let uid = SimulatedType2Tag(chip: .ntag215).uid
+        reader.withField { field in
+            _ = field.remove(uid: uid)
+            _ = field.insert(.type2(SimulatedType2Tag(chip: .ntag215)))
+            field.resetCommandCounts()
+            field.isRecordingCommands = true
+        }
+        let message = BenchmarkMessages.uri(length: 100)
+        let session = NFCTagReaderSession(reader: device)
+        var samples: [Sample] = []
+        var tag: NFCMiFareTag?
+        do {
+            try await measure(reader, card, into: &samples) {
+                guard case .miFare(let found) = try await session.nextTag(timeout: .seconds(5)) else {
+                    throw NFCReaderError(.tagNotSupported, "the tag is not a Type 2 tag")
+                }
+                tag = found
+            }
+            guard let tag else { throw NFCReaderError(.tagNotSupported, "no tag") }
+            try await measure(reader, card, into: &samples) { try await tag.writeNDEF(message) }
+            var read: NFCNDEFMessage?
+            try await measure(reader, card, into: &samples) { read = try await tag.readNDEF() }
+            guard read == message else { throw NFCReaderError(.tagResponseError, "read back another message") }
+            var memory: Type2Memory?
+            try await measure(reader, card, into: &samples) { memory = try await tag.readMemory() }
+            guard memory?.bytes.count == 135 * 4 else {
+                throw NFCReaderError(.tagResponseError, "readMemory returned \(memory?.bytes.count ?? 0) bytes")
+            }
+        } catch {
+            await session.invalidate()
+            throw BenchmarkFailure("\(error)")
+        }
+        await session.invalidate()
+        return samples
+    }
+
+    /// Runs `body`, appending its APDUs, tag commands and wall time to `samples`.
+    private func measure(
+        _ reader: SimulatedReader, _ card: VirtualPCDCard, into samples: inout [Sample],
+        _ body: () async throws -> Void
+    ) async throws {
+        reader.withField { $0.resetCommandCounts() }
+        let apdusBefore = card.status.apduCount
+        let clock = ContinuousClock()
+        let start = clock.now
+        try await body()
+        let elapsed = Statistics.milliseconds(start.duration(to: clock.now))
+        samples.append(
+            Sample(
+                apdus: card.status.apduCount - apdusBefore, tally: CommandTally(reader.field), milliseconds: elapsed))
+    }
+}
