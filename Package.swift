@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "SimulatedReader", targets: ["SimulatedReader"]),
         .library(name: "SimulatorBridges", targets: ["SimulatorBridges"]),
         .library(name: "PCSCReader", targets: ["PCSCReader"]),
+        .library(name: "LibNFCReader", targets: ["LibNFCReader"]),
         .executable(name: "ndeftool", targets: ["ndeftool"]),
     ],
     targets: [
@@ -59,12 +60,21 @@ let package = Package(
             dependencies: ["NFCSession", "CPCSC"],
             swiftSettings: strictSettings
         ),
+        // libnfc, the free NFC library: its drivers for PN532 boards (UART, SPI, I2C), PN533 and
+        // ACR122 USB readers. libnfc.pc requires libusb, hence libusb-dev.
+        .systemLibrary(name: "CLibNFC", pkgConfig: "libnfc", providers: [.apt(["libnfc-dev", "libusb-dev"])]),
+        // A reader backend over libnfc: PN532 boards on a serial port, PN533 and ACR122 readers on USB.
+        .target(
+            name: "LibNFCReader",
+            dependencies: ["NFCSession", "CLibNFC"],
+            swiftSettings: strictSettings
+        ),
         // The command-line surface as a library, so its parser can be tested directly.
         .target(
             name: "NDEFCommandLine",
             dependencies: [
                 "NDEF", "TagMemory", "NFCSession", "SimulatedReader", "TagSimulator", "SimulatorBridges",
-                "PCSCReader",
+                "PCSCReader", "LibNFCReader",
             ],
             swiftSettings: strictSettings
         ),
@@ -105,6 +115,14 @@ let package = Package(
             name: "PCSCReaderTests",
             dependencies: [
                 "PCSCReader", "NFCSession", "CPCSC", "NDEF", "TagMemory", "SimulatorBridges", "SimulatedReader",
+                "TagSimulator",
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "LibNFCReaderTests",
+            dependencies: [
+                "LibNFCReader", "NFCSession", "CLibNFC", "NDEF", "TagMemory", "SimulatorBridges", "SimulatedReader",
                 "TagSimulator",
             ],
             swiftSettings: strictSettings

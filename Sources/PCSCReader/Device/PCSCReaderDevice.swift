@@ -32,7 +32,7 @@ public actor PCSCReaderDevice: NFCReaderDevice {
     /// The profile's capabilities (``PCSCReaderProfile/capabilities``).
     public nonisolated var capabilities: NFCReaderCapabilities { profile.capabilities }
 
-    private nonisolated let executor: PCSCExecutor
+    private nonisolated let executor: SerialQueueExecutor
 
     /// The device's own serial executor: a dispatch queue.
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
@@ -47,7 +47,7 @@ public actor PCSCReaderDevice: NFCReaderDevice {
         self.name = readerName
         self.profile = profile ?? PCSCReaderProfile.detect(readerName: readerName)
         self.exclusive = exclusive
-        self.executor = PCSCExecutor(label: "ndeftool.pcsc.reader")
+        self.executor = SerialQueueExecutor(label: "ndeftool.pcsc.reader")
     }
 
     isolated deinit {
