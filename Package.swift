@@ -129,7 +129,9 @@ let package = Package(
         ),
         .testTarget(
             name: "NDEFCommandLineTests",
-            dependencies: ["NDEFCommandLine", "NDEF", "TagMemory", "NFCSession", "SimulatedReader", "PCSCReader"],
+            dependencies: [
+                "NDEFCommandLine", "NDEF", "TagMemory", "NFCSession", "SimulatedReader", "PCSCReader", "LibNFCReader",
+            ],
             swiftSettings: strictSettings
         ),
     ],
