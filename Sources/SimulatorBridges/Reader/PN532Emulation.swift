@@ -187,14 +187,18 @@ struct PN532Emulation: Sendable {
         return uid
     }
 
-    /// InDataExchange (UM0701 7.3.8): the PN532 adds and checks CRC_A and takes the Type 2
-    /// ACK itself (status 00, no data); it reports a NAK as a MIFARE error (14h; unconfirmed:
-    /// the manual does not say which code a NAK gives) and a corrupted answer as a CRC error.
-    /// For an ISO-DEP target the data is an APDU, sent in I-blocks.
+    /// InDataExchange (UM0701 7.3.8) to a listed target (error 27 for a Tg that names none; a
+    /// listed target no longer in the field times out, 01): the PN532 adds and checks CRC_A
+    /// and takes the Type 2 ACK itself (status 00, no data); it reports a NAK as a MIFARE
+    /// error (14h; unconfirmed: the manual does not say which code a NAK gives) and a
+    /// corrupted answer as a CRC error. For an ISO-DEP target the data is an APDU, sent in
+    /// I-blocks.
     private mutating func dataExchange(_ arguments: [UInt8], _ field: inout SimulatedField) -> Result {
         guard let tg = arguments.first else { return .notSupported }
+        guard targets.indices.contains(Int(tg & 0x3F) - 1) else { return .response([0xD5, 0x41, 0x27]) }
+        // A listed target that left the field does not answer.
         guard target(tg, &field) != nil, let selected = field.selectedTag else {
-            return .response([0xD5, 0x41, 0x27])
+            return .response([0xD5, 0x41, 0x01])
         }
         let data = Array(arguments.dropFirst())
         if case .type4 = selected {
