@@ -27,7 +27,7 @@ enum SimServeCommand {
         name: "serve",
         abstract: "Serve simulated tags to pcscd through vpcd, or to libnfc as a PN532.",
         discussion: """
-            Each tag becomes the card in a 'Virtual PCD' reader of pcscd (Debian package \
+            By default each tag becomes the card in a 'Virtual PCD' reader of pcscd (Debian package \
             vsmartcard-vpcd, readers 'Virtual PCD 00 00' on port 35963 and 'Virtual PCD 00 01' \
             on 35964): PC/SC programs see a contactless reader with the tag in its field, with \
             the ATR, GET DATA, READ BINARY and UPDATE BINARY of PC/SC Part 3 and the \
