@@ -45,11 +45,14 @@ let package = Package(
             dependencies: ["NFCSession", "TagSimulator", "TagMemory", "NDEF"],
             swiftSettings: strictSettings
         ),
+        // The C library's pseudo-terminal calls, which Swift's Glibc module leaves out.
+        .systemLibrary(name: "CPseudoTerminal"),
         // Simulated tags served to real reader stacks: a vpcd card for pcscd, the reader and tag
-        // pair a PC/SC client sees (Glibc sockets, one thread per card).
+        // pair a PC/SC client sees, a PN532 on a pseudo-terminal for libnfc and nfcpy (Glibc
+        // sockets and terminals, one thread per card or chip).
         .target(
             name: "SimulatorBridges",
-            dependencies: ["SimulatedReader", "NFCSession", "TagSimulator", "TagMemory", "NDEF"],
+            dependencies: ["SimulatedReader", "NFCSession", "TagSimulator", "TagMemory", "NDEF", "CPseudoTerminal"],
             swiftSettings: strictSettings
         ),
         // pcsc-lite's client library, the PC/SC API of pcscd.

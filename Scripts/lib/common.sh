@@ -38,3 +38,6 @@ ensure_packages() {
 # libnfc-dev, libusb-dev: libnfc for the CLibNFC system library (the libnfc reader backend);
 # libnfc.pc requires libusb's pkg-config file.
 swift_build_packages=(binutils libc6-dev libgcc-12-dev libstdc++-12-dev libedit2 libsqlite3-0 libxml2-dev zlib1g-dev tzdata pkg-config libssl-dev libnfc-dev libusb-dev)
+# libnfc 1.8.0: nfc-list (libnfc-bin), nfc-mfultralight and nfc-poll (libnfc-examples), the
+# library and its pkg-config file (libnfc-dev, which needs libusb-dev).
+libnfc_packages=(libnfc-bin libnfc-examples libnfc-dev libusb-dev)
