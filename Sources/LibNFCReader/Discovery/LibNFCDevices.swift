@@ -20,7 +20,7 @@ public enum LibNFCDevices {
     /// `allow_autoscan`) turns the scan off. The scan looks at USB only (ACR122, PN533): serial
     /// boards are found only through an intrusive scan (`LIBNFC_INTRUSIVE_SCAN`), which can
     /// disturb other serial devices. Nothing is opened but optional configured devices, which
-    /// libnfc probes.
+    /// libnfc probes. An empty connection string (`LIBNFC_DEVICE=`) is left out.
     ///
     /// - Throws: ``NFCSession/NFCReaderError/Code/readerUnavailable`` when libnfc cannot start.
     public static func connstrings() async throws(NFCReaderError) -> [String] {
@@ -126,10 +126,11 @@ public enum LibNFCDevices {
             let strings = buffer.baseAddress?.assumingMemoryBound(to: nfc_connstring.self)
             return nfc_list_devices(context, strings, maximumDevices)
         }
+        // An empty LIBNFC_DEVICE is listed as a device with an empty connection string: none.
         return (0..<min(count, maximumDevices)).map { index in
             let bytes = buffer[(index * size)..<((index + 1) * size)]
             return String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-        }
+        }.filter { !$0.isEmpty }
     }
 
     /// The environment variable `name`, read without changing the environment.
