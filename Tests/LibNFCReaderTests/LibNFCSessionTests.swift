@@ -21,11 +21,17 @@ struct LibNFCSessionTests {
         var query: [SimulatedType2Command: Int] = [:]
         var write: [SimulatedType2Command: Int] = [:]
         var read: [SimulatedType2Command: Int] = [:]
+        /// The wall time of writeNDEF and readNDEF (not compared).
+        var writeAndRead = Duration.zero
 
         static func text(_ counts: [SimulatedType2Command: Int]) -> String {
             let total = counts.values.reduce(0, +)
             let parts = counts.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.value) \($0.key)" }
             return "\(total)" + (parts.isEmpty ? "" : " (" + parts.joined(separator: ", ") + ")")
+        }
+
+        static func == (lhs: Steps, rhs: Steps) -> Bool {
+            lhs.open == rhs.open && lhs.query == rhs.query && lhs.write == rhs.write && lhs.read == rhs.read
         }
 
         var description: String {
@@ -53,9 +59,12 @@ struct LibNFCSessionTests {
         let (status, _) = try await tag.queryNDEFStatus()
         #expect(status == .readWrite)
         steps.query = take()
+        let clock = ContinuousClock()
+        let start = clock.now
         try await tag.writeNDEF(message)
         steps.write = take()
         #expect(try await tag.readNDEF() == message)
+        steps.writeAndRead = clock.now - start
         steps.read = take()
         await session.invalidate()
         return steps
@@ -63,7 +72,7 @@ struct LibNFCSessionTests {
 
     @Test(
         "NTAG213/215/216: query, write and read back; every step needs the tag commands SimulatedReader needs",
-        arguments: [(Type2Chip.ntag213, 130), (.ntag215, 480), (.ntag216, 860)])
+        arguments: [(Type2Chip.ntag213, 130), (.ntag215, 100), (.ntag215, 480), (.ntag216, 860)])
     func writeAndRead(_ chip: Type2Chip, _ length: Int) async throws {
         let bench = try PN532Bench(chip)
         defer { bench.stop() }
@@ -71,10 +80,7 @@ struct LibNFCSessionTests {
         #expect(device.capabilities.maximumFrameSize == 260)
         let message = uriMessage(length: length, seed: 4)
         let before = bench.simulator.status
-        let clock = ContinuousClock()
-        let start = clock.now
         let viaLibNFC = try await Self.steps(device, bench.reader, message)
-        let elapsed = clock.now - start
         let pn532Commands = bench.chipCommands(since: before)
         await device.close()
         #expect(bench.memory?.message == message)
@@ -85,7 +91,8 @@ struct LibNFCSessionTests {
         let pn532 = pn532Commands.sorted { $0.key < $1.key }.map { "\(hexByte($0.key))=\($0.value)" }
         print(
             "libnfc figures: \(chip.name) \(length)-byte URI via pn532_uart: tag commands \(viaLibNFC); "
-                + "SimulatedReader: \(viaSimulator); PN532 commands \(pn532.joined(separator: " ")); \(elapsed)")
+                + "SimulatedReader: \(viaSimulator); PN532 commands \(pn532.joined(separator: " ")); "
+                + "writeNDEF+readNDEF \(viaLibNFC.writeAndRead)")
     }
 
     @Test("lock with confirmation: read-only afterwards, a write is tag-not-writable and changes nothing")
@@ -296,5 +303,61 @@ struct LibNFCSessionTests {
         #expect(targets.first?.sak == 0x00)
         await device.close()
         #expect(await asyncReaderError { _ = try await device.pollTargets() }?.code == .readerUnavailable)
+    }
+
+    @Test("a Type 4 tag that leaves mid-write: tag-connection-lost; back in the field, resumeWrite completes")
+    func type4RemovedMidWrite() async throws {
+        let configuration = SimulatedType4Tag.Configuration(maximumNDEFFileSize: 2048)
+        let bench = try PN532Bench(SimulatedField(.type4(try SimulatedType4Tag(configuration: configuration))))
+        defer { bench.stop() }
+        let device = try await bench.open()
+        var session = NFCTagReaderSession(reader: device)
+        guard case .iso7816(let tag) = try await session.nextTag(timeout: .seconds(5)) else {
+            Issue.record("not a Type 4 tag")
+            return
+        }
+        let new = uriMessage(length: 700, seed: 5)
+        // The tag leaves at the 5th APDU: SELECTs and reads are done, the UPDATE BINARYs begin.
+        bench.reader.withField { $0.arm(.init(removeAfterCommands: 5)) }
+        let lost = await asyncReaderError { try await tag.writeNDEF(new) }
+        #expect(lost?.code == .tagConnectionLost)
+        await session.invalidate()
+        bench.reader.withField { $0.disarm() }
+        bench.simulator.insertTag()
+        session = NFCTagReaderSession(reader: device)
+        guard case .iso7816(let again) = try await session.nextTag(timeout: .seconds(5)) else {
+            Issue.record("not a Type 4 tag")
+            return
+        }
+        try await again.resumeWrite(new)
+        #expect(try await again.readNDEF() == new)
+        await session.invalidate()
+        await device.close()
+    }
+
+    @Test("the PN532 goes away: reader-unavailable; a new one on the same port is found by a ReconnectingReader")
+    func deviceGoesAway() async throws {
+        let first = try PN532Bench(.ntag213)
+        defer { first.stop() }
+        let connstring = first.simulator.connstring
+        let device = try await first.open()
+        let reconnecting = ReconnectingReader(
+            device, policy: ReconnectPolicy(timeout: .seconds(5))
+        ) { () throws(NFCReaderError) in
+            try await LibNFCReaderDevice.open(connstring: connstring)
+        }
+        #expect(try await reconnecting.pollTargets().count == 1)
+        first.simulator.stop()
+        let clock = ContinuousClock()
+        let start = clock.now
+        #expect(await asyncReaderError { _ = try await device.pollTargets() }?.code == .readerUnavailable)
+        #expect(clock.now - start < .seconds(3))
+        // A new PN532 on the same link (the stale link is replaced).
+        let reader = SimulatedReader(field: SimulatedField(.type2(SimulatedType2Tag(chip: .ntag213))))
+        let second = try PN532SerialSimulator(reader: reader, linkPath: first.folder + "/pn532")
+        try second.start()
+        defer { second.stop() }
+        #expect(try await reconnecting.pollTargets().count == 1)
+        await reconnecting.close()
     }
 }
