@@ -6,7 +6,8 @@ import TagSimulator
 ///
 /// Commands answered: Diagnose (00: tests 00 communication line, 01 ROM, 02 RAM, 06 card
 /// presence), GetFirmwareVersion (02: IC 32, version 1.6, support 07), GetGeneralStatus
-/// (04), ReadRegister (06), WriteRegister (08), SetParameters (12), SAMConfiguration (14),
+/// (04), ReadRegister (06), WriteRegister (08), SetParameters (12; bit 4 fAutomaticRATS is
+/// honoured), SAMConfiguration (14),
 /// RFConfiguration (32; item 01 switches the field), InListPassiveTarget (4A; 106 kbit/s Type A
 /// only, other modulations list no target), InDataExchange (40), InCommunicateThru (42),
 /// InDeselect (44), InRelease (52), InSelect (54). Any other payload is ``Result/notSupported``
@@ -43,6 +44,14 @@ struct PN532Emulation: Sendable {
     var rxLastBits: UInt8 = 0
     /// The UIDs of the listed targets, Tg 1 first.
     var targets: [[UInt8]] = []
+    /// The flags of SetParameters (UM0701 7.2.9); bit 4, fAutomaticRATS, is on by default.
+    var parameters: UInt8 = 0x14
+    /// The ISO-DEP block protocol of a Type 4 target reached through InCommunicateThru.
+    var isoDEP = ISODEPBlockLink()
+
+    /// Whether InListPassiveTarget sends RATS to an ISO-DEP target by itself (SetParameters
+    /// bit 4, fAutomaticRATS); nfcpy turns it off and sends RATS through InCommunicateThru.
+    var sendsRATS: Bool { parameters & 0x10 != 0 }
 
     var appendsCRC: Bool { (registers[Self.txMode] ?? 0) & Self.crcEnable != 0 }
     var checksCRC: Bool { (registers[Self.rxMode] ?? 0) & Self.crcEnable != 0 }
@@ -57,7 +66,10 @@ struct PN532Emulation: Sendable {
         case 0x04: return .response(generalStatus(field))
         case 0x06: return readRegisters(arguments)
         case 0x08: return writeRegisters(arguments)
-        case 0x12: return arguments.count == 1 ? .response([0xD5, 0x13]) : .notSupported
+        case 0x12:
+            guard let flags = arguments.first, arguments.count == 1 else { return .notSupported }
+            parameters = flags
+            return .response([0xD5, 0x13])
         case 0x14: return arguments.isEmpty ? .notSupported : .response([0xD5, 0x15])
         case 0x32: return rfConfiguration(arguments, &field)
         case 0x4A: return listPassiveTargets(arguments, &field, &activeUID)
@@ -134,14 +146,14 @@ struct PN532Emulation: Sendable {
     /// (``TagSimulator/SimulatedField/poll(_:limit:uid:)``: halted tags do not answer, tags
     /// beyond MaxTg stay IDLE for the next one), up to MaxTg (1 or 2) targets, the first one
     /// selected; for each: Tg, SENS_RES (most significant byte first), SEL_RES, NFCID1 length
-    /// and NFCID1, and the ATS of an ISO-DEP tag. Initiator data, when
-    /// given, is the UID to look for, with its cascade tags (88h) as ISO/IEC 14443-3 6.5.4
-    /// sends it (libnfc and nfcpy add them for a 7-byte UID) or without. The PN532 switches
-    /// the field on for it when it is off, and leaves the CIU set for 106 kbit/s Type A with
-    /// CRC_A on (CIU_TxMode and CIU_RxMode 80h, whatever the host wrote there before: nfcpy
-    /// reads them back and changes only the bits it needs). When no tag answers, CIU_FIFOData
-    /// still holds the REQA that went out (26h; nfcpy reads it to tell "no tag" from a Type 1
-    /// tag).
+    /// and NFCID1, and the ATS of an ISO-DEP tag (not when fAutomaticRATS is off: the host
+    /// then sends RATS itself). Initiator data, when given, is the UID to look for, with its
+    /// cascade tags (88h) as ISO/IEC 14443-3 6.5.4 sends it (libnfc and nfcpy add them for a
+    /// 7-byte UID) or without. The PN532 switches the field on for it when it is off, and
+    /// leaves the CIU set for 106 kbit/s Type A with CRC_A on (CIU_TxMode and CIU_RxMode 80h,
+    /// whatever the host wrote there before: nfcpy reads them back and changes only the bits
+    /// it needs). When no tag answers, CIU_FIFOData still holds the REQA that went out (26h;
+    /// nfcpy reads it to tell "no tag" from a Type 1 tag).
     private mutating func listPassiveTargets(
         _ arguments: [UInt8], _ field: inout SimulatedField, _ activeUID: inout [UInt8]?
     ) -> Result {
@@ -154,6 +166,7 @@ struct PN532Emulation: Sendable {
         registers[Self.bitFraming] = 0x00
         let listed = field.poll(.reqa, limit: Int(arguments[0]), uid: wanted)
         targets = listed.map(\.uid)
+        isoDEP = ISODEPBlockLink()
         guard let first = listed.first, field.select(uid: first.uid) else {
             registers[Self.fifoData] = 0x26
             return .response([0xD5, 0x4B, 0x00])
@@ -162,7 +175,7 @@ struct PN532Emulation: Sendable {
         var frame: [UInt8] = [0xD5, 0x4B, UInt8(truncatingIfNeeded: listed.count)]
         for (index, tag) in listed.enumerated() {
             frame += [UInt8(truncatingIfNeeded: index + 1)] + tag.atqa.reversed() + [tag.sak]
-            frame += [UInt8(truncatingIfNeeded: tag.uid.count)] + tag.uid + (tag.ats ?? [])
+            frame += [UInt8(truncatingIfNeeded: tag.uid.count)] + tag.uid + (sendsRATS ? tag.ats ?? [] : [])
         }
         return .response(frame)
     }
@@ -220,52 +233,6 @@ struct PN532Emulation: Sendable {
         }
     }
 
-    /// InCommunicateThru (UM0701 7.3.9): the frame goes to the tag as it is, framed by the CIU
-    /// registers. With TxCRCEn off the host has appended CRC_A (a wrong one: the tag ignores the
-    /// frame); with RxCRCEn off the answer comes with its CRC_A. A 4-bit ACK or NAK fails the
-    /// CIU's CRC check while RxCRCEn is on (status 02, as nfcpy's PN53x driver notes); with it
-    /// off it arrives as one byte (`0A` for ACK) and CIU_Control reports 4 valid bits.
-    /// HLTA (`50 00`) halts the tag, which does not answer (status 01). Frames of fewer than 8
-    /// bits in their last byte (TxLastBits, as REQA or the magic-card backdoor `40` use) are
-    /// not simulated: no tag answers them (status 01), as a genuine NTAG does not answer `40`.
-    /// Nor does a Type A tag answer a frame sent with another framing (CIU_TxMode bits 1-0 not
-    /// 00: FeliCa or Type B, as libnfc's probes for ST SRx, ASK CTS and iClass cards use). No
-    /// data at all only listens (libnfc's probe for a Thinfilm barcode, which talks first):
-    /// nothing comes (status 01).
-    private mutating func communicateThru(_ arguments: [UInt8], _ field: inout SimulatedField) -> Result {
-        rxLastBits = 0
-        let timeout = Result.response([0xD5, 0x43, 0x01])
-        guard !arguments.isEmpty, (registers[Self.txMode] ?? 0) & 0x03 == 0 else { return timeout }
-        guard (registers[Self.bitFraming] ?? 0) & 0x07 == 0 else { return timeout }
-        guard let frame = appendsCRC ? arguments : CRCA.stripping(arguments) else { return timeout }
-        if frame == [0x50, 0x00] {
-            field.haltSelected()
-            return timeout
-        }
-        switch ContactlessReaderEmulator.exchangeFrame(frame, &field) {
-        case .tagLeft: return .tagLeft
-        case .reply(.silent), .reply(.answer(.silent)), .reply(.corrupted(.silent)): return timeout
-        case .reply(.answer(.data(let bytes))):
-            return .response([0xD5, 0x43, 0x00] + (checksCRC ? bytes : CRCA.appending(to: bytes)))
-        case .reply(.corrupted(.data(let bytes))):
-            guard !checksCRC, let first = bytes.first else { return .response([0xD5, 0x43, 0x02]) }
-            let sent = [first ^ 0xFF] + bytes.dropFirst()
-            return .response([0xD5, 0x43, 0x00] + bytes + CRCA.checksum(sent))
-        case .reply(.answer(let nibble)), .reply(.corrupted(let nibble)):
-            rxLastBits = 4
-            guard !checksCRC else { return .response([0xD5, 0x43, 0x02]) }
-            return .response([0xD5, 0x43, 0x00, Self.nibble(nibble)])
-        }
-    }
-
-    /// The 4-bit answer as the byte the CIU receives: ACK Ah, a NAK its code.
-    static func nibble(_ response: SimulatedType2Response) -> UInt8 {
-        switch response {
-        case .nak(let code): code & 0x0F
-        default: 0x0A
-        }
-    }
-
     /// InDeselect (UM0701 7.3.10): HLTA (or S(DESELECT)) to the selected target.
     private mutating func deselect(_ tg: UInt8, _ field: inout SimulatedField) -> UInt8 {
         if tg == 0 || targets.indices.contains(Int(tg & 0x3F) - 1) { field.haltSelected() }
@@ -283,6 +250,7 @@ struct PN532Emulation: Sendable {
     private mutating func select(_ tg: UInt8, _ field: inout SimulatedField, _ activeUID: inout [UInt8]?) -> UInt8 {
         guard let uid = target(tg, &field) else { return 0x27 }
         activeUID = uid
+        isoDEP = ISODEPBlockLink()
         return 0x00
     }
 }
