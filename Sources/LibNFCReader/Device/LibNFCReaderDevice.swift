@@ -28,9 +28,10 @@ import NFCSession
 /// PN53x) because through InDataExchange a 4-bit answer is no data: an ACK leaves an empty answer
 /// and a NAK an error status that libnfc turns into a generic error, losing the NAK's code (4h
 /// after PWD_AUTH means the password is disabled for good); and with the CRC checked on the host,
-/// a corrupted answer is told from a silent tag, which is all `NFC_ERFTRANS` then means. ISO-DEP targets (SAK bit 6, whose RATS libnfc sends itself)
-/// keep easy framing and the PN53x's CRC: their APDUs travel in InDataExchange, which handles
-/// ISO/IEC 14443-4 blocks, chaining and waiting-time extensions.
+/// a corrupted answer is told from a silent tag, leaving `NFC_ERFTRANS` to mean a tag that did
+/// not answer (or an answer the PN53x could not even frame). ISO-DEP targets (SAK bit 6, whose
+/// RATS libnfc sends itself) keep easy framing and the PN53x's CRC: their APDUs travel in
+/// InDataExchange, which handles ISO/IEC 14443-4 blocks, chaining and waiting-time extensions.
 ///
 /// A tag that stops answering is ``NFCSession/NFCReaderError/Code/tagConnectionLost``
 /// (`NFC_ERFTRANS`: the PN53x's own timeout, 52 ms by default, ends the wait); a device that stops
@@ -175,59 +176,6 @@ public actor LibNFCReaderDevice: NFCReaderDevice {
         selected = info
     }
 
-    /// Sends one Type 2 frame in raw mode (see ``Type2RawFrame``) and returns the tag's answer.
-    ///
-    /// - Throws: ``NFCSession/NFCReaderError/Code/tagConnectionLost`` when no tag is selected or
-    ///   it does not answer; ``NFCSession/NFCReaderError/Code/tagResponseError`` for a garbled
-    ///   answer, or when the selected tag is an ISO-DEP tag.
-    public func transceive(_ frame: [UInt8]) async throws(NFCReaderError) -> NFCRawResponse {
-        let handle = try openHandle()
-        let target = try selectedTarget()
-        guard target.kind != .type4 else {
-            throw NFCReaderError(
-                .tagResponseError, "the selected tag \(target.uidDescription) is an ISO-DEP tag: it takes APDUs")
-        }
-        guard !frame.isEmpty, frame.count <= capabilities.maximumFrameSize else {
-            throw NFCReaderError(.invalidParameter, "a Type 2 frame has 1 to \(capabilities.maximumFrameSize) bytes")
-        }
-        let command = Type2RawFrame.command(frame)
-        let received: [UInt8]
-        do {
-            try useFraming(.raw, handle)
-            received = try exchange(command, handle)
-        } catch {
-            throw error.readerError
-        }
-        return try Type2RawFrame.response(received, to: frame)
-    }
-
-    /// Sends one command APDU to the selected ISO-DEP target (InDataExchange) and returns the
-    /// response APDU.
-    ///
-    /// - Throws: ``NFCSession/NFCReaderError/Code/tagConnectionLost`` when no tag is selected,
-    ///   it does not answer, or the answer is shorter than SW1 SW2;
-    ///   ``NFCSession/NFCReaderError/Code/tagResponseError`` when the selected tag is not ISO-DEP.
-    public func sendAPDU(_ apdu: [UInt8]) async throws(NFCReaderError) -> [UInt8] {
-        let handle = try openHandle()
-        let target = try selectedTarget()
-        guard target.kind == .type4 else {
-            throw NFCReaderError(
-                .tagResponseError, "the selected tag \(target.uidDescription) is not an ISO-DEP tag: it takes no APDUs")
-        }
-        let answer: [UInt8]
-        do {
-            try useFraming(.device, handle)
-            answer = try exchange(apdu, handle)
-        } catch {
-            throw error.readerError
-        }
-        guard answer.count >= 2 else {
-            throw NFCReaderError(
-                .tagConnectionLost, "the answer to the APDU has \(answer.count) byte(s), not even a status word")
-        }
-        return answer
-    }
-
     /// Deselects the selected target (HLTA, or S(DESELECT) for ISO-DEP), restores the PN53x's
     /// framing and turns the field off, so tags lose power and come back IDLE when the next poll
     /// turns it on. Failures are ignored: a device that is gone is released.
@@ -253,7 +201,7 @@ public actor LibNFCReaderDevice: NFCReaderDevice {
     static let typeA = nfc_modulation(nmt: NMT_ISO14443A, nbr: NBR_106)
 
     /// The size of the receive buffer: a PN53x extended frame's data, with room to spare.
-    private static let receiveCapacity = 300
+    static let receiveCapacity = 300
 
     /// Opens the device and sets it up; called once, by ``open(connstring:)``.
     private func connect() throws(NFCReaderError) {
@@ -278,7 +226,7 @@ public actor LibNFCReaderDevice: NFCReaderDevice {
     }
 
     /// The open device, or reader-unavailable after ``close()``.
-    private func openHandle() throws(NFCReaderError) -> LibNFCDeviceHandle {
+    func openHandle() throws(NFCReaderError) -> LibNFCDeviceHandle {
         guard !isClosed, let handle else {
             throw NFCReaderError(.readerUnavailable, "the libnfc device \(name) is closed")
         }
@@ -286,7 +234,7 @@ public actor LibNFCReaderDevice: NFCReaderDevice {
     }
 
     /// The selected target, or tag-connection-lost.
-    private func selectedTarget() throws(NFCReaderError) -> NFCTargetInfo {
+    func selectedTarget() throws(NFCReaderError) -> NFCTargetInfo {
         guard let selected else {
             throw NFCReaderError(.tagConnectionLost, "no tag is selected on \(name): poll and select first")
         }
@@ -294,7 +242,7 @@ public actor LibNFCReaderDevice: NFCReaderDevice {
     }
 
     /// Sets the framing, unless it is set already.
-    private func useFraming(_ wanted: Framing, _ handle: LibNFCDeviceHandle) throws(LibNFCError) {
+    func useFraming(_ wanted: Framing, _ handle: LibNFCDeviceHandle) throws(LibNFCError) {
         guard framing != wanted else { return }
         framing = nil
         switch wanted {
@@ -313,18 +261,5 @@ public actor LibNFCReaderDevice: NFCReaderDevice {
         try handle.set(NP_ACTIVATE_FIELD, false, "NP_ACTIVATE_FIELD")
         usleep(Self.fieldResetMicroseconds)
         try handle.set(NP_ACTIVATE_FIELD, true, "NP_ACTIVATE_FIELD")
-    }
-
-    /// `nfc_initiator_transceive_bytes` with the command timeout: the bytes received.
-    private func exchange(_ bytes: [UInt8], _ handle: LibNFCDeviceHandle) throws(LibNFCError) -> [UInt8] {
-        var buffer = [UInt8](repeating: 0, count: Self.receiveCapacity)
-        let result = bytes.withUnsafeBufferPointer { command in
-            buffer.withUnsafeMutableBufferPointer { answer in
-                nfc_initiator_transceive_bytes(
-                    handle.pointer, command.baseAddress, command.count, answer.baseAddress, answer.count, -1)
-            }
-        }
-        let count = try handle.check(result, "nfc_initiator_transceive_bytes")
-        return Array(buffer.prefix(min(count, buffer.count)))
     }
 }
