@@ -301,6 +301,10 @@ struct LibNFCSessionTests {
         #expect(targets.count == 1)
         #expect(targets.first?.atqa == [0x44, 0x00])
         #expect(targets.first?.sak == 0x00)
+        // A UID that is not in the field selects nothing.
+        var stranger = try #require(targets.first)
+        stranger.uid = [0x04, 0x99, 0x99, 0x99, 0x99, 0x99, 0x99]
+        #expect(await asyncReaderError { try await device.select(stranger) }?.code == .tagConnectionLost)
         await device.close()
         #expect(await asyncReaderError { _ = try await device.pollTargets() }?.code == .readerUnavailable)
     }
@@ -359,5 +363,28 @@ struct LibNFCSessionTests {
         defer { second.stop() }
         #expect(try await reconnecting.pollTargets().count == 1)
         await reconnecting.close()
+    }
+
+    @Test("a Type 4 tag with a random UID (08h first, ISO/IEC 14443-3 6.4.4) is selected by kind, not by UID")
+    func randomUID() async throws {
+        let configuration = SimulatedType4Tag.Configuration(uid: [0x08, 0x12, 0x34, 0x56])
+        let bench = try PN532Bench(SimulatedField(.type4(try SimulatedType4Tag(configuration: configuration))))
+        defer { bench.stop() }
+        let device = try await bench.open()
+        let session = NFCTagReaderSession(reader: device)
+        guard case .iso7816(let tag) = try await session.nextTag(timeout: .seconds(5)) else {
+            Issue.record("not a Type 4 tag")
+            return
+        }
+        #expect(tag.identifier == [0x08, 0x12, 0x34, 0x56])
+        let message = uriMessage(length: 50)
+        try await tag.writeNDEF(message)
+        #expect(try await tag.readNDEF() == message)
+        // The same target with the UID the tag had before: a random UID never names the tag again.
+        var previous = tag.targetInfo
+        previous.uid = [0x08, 0x99, 0x99, 0x99]
+        try await device.select(previous)
+        await session.invalidate()
+        await device.close()
     }
 }

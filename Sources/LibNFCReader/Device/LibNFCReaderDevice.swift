@@ -139,6 +139,10 @@ public actor LibNFCReaderDevice: NFCReaderDevice {
     /// Resets the field and selects `target` by its UID (RATS as well for an ISO-DEP target),
     /// then sets the framing its frames need.
     ///
+    /// A random UID (4 bytes starting with 08h, ISO/IEC 14443-3 6.4.4: ISO-DEP cards and phones
+    /// emulating one draw a new one at every activation) cannot name the tag after the field
+    /// reset: the tag that answers is selected instead, if it is of the same kind.
+    ///
     /// - Throws: ``NFCSession/NFCReaderError/Code/tagConnectionLost`` when the tag is not in the
     ///   field (or another UID answered).
     public func select(_ target: NFCTargetInfo) async throws(NFCReaderError) {
@@ -149,7 +153,8 @@ public actor LibNFCReaderDevice: NFCReaderDevice {
         do {
             try useFraming(.device, handle)
             try resetField(handle)
-            let result = target.uid.withUnsafeBufferPointer { uid in
+            let uid = Self.hasRandomUID(target) ? [] : target.uid
+            let result = uid.withUnsafeBufferPointer { uid in
                 nfc_initiator_select_passive_target(handle.pointer, Self.typeA, uid.baseAddress, uid.count, &found)
             }
             count = try handle.check(result, "nfc_initiator_select_passive_target")
@@ -161,7 +166,8 @@ public actor LibNFCReaderDevice: NFCReaderDevice {
                 .tagConnectionLost, "the tag \(target.uidDescription) is no longer in the field of \(name)")
         }
         let info = NFCTargetInfo(libnfc: found, index: target.index)
-        guard target.uid.isEmpty || info.uid == target.uid else {
+        let isSameTag = Self.hasRandomUID(target) ? info.kind == target.kind : info.uid == target.uid
+        guard target.uid.isEmpty || isSameTag else {
             throw NFCReaderError(
                 .tagConnectionLost,
                 "the tag \(target.uidDescription) left the field of \(name); the tag \(info.uidDescription) answered")
@@ -174,6 +180,11 @@ public actor LibNFCReaderDevice: NFCReaderDevice {
             }
         }
         selected = info
+    }
+
+    /// Whether `target`'s UID is a random one (ISO/IEC 14443-3 6.4.4: single size, UID0 08h).
+    static func hasRandomUID(_ target: NFCTargetInfo) -> Bool {
+        target.uid.count == 4 && target.uid.first == 0x08
     }
 
     /// Deselects the selected target (HLTA, or S(DESELECT) for ISO-DEP), restores the PN53x's
