@@ -355,7 +355,9 @@ struct LibNFCSessionTests {
         let clock = ContinuousClock()
         let start = clock.now
         #expect(await asyncReaderError { _ = try await device.pollTargets() }?.code == .readerUnavailable)
-        #expect(clock.now - start < .seconds(3))
+        // At once (the terminal is closed: EIO), not after libnfc's timeouts; the bound allows for a
+        // test run that keeps the cooperative pool busy.
+        #expect(clock.now - start < .seconds(20))
         // A new PN532 on the same link (the stale link is replaced).
         let reader = SimulatedReader(field: SimulatedField(.type2(SimulatedType2Tag(chip: .ntag213))))
         let second = try PN532SerialSimulator(reader: reader, linkPath: first.folder + "/pn532")
