@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "SimulatedReader", targets: ["SimulatedReader"]),
         .library(name: "SimulatorBridges", targets: ["SimulatorBridges"]),
         .library(name: "PCSCReader", targets: ["PCSCReader"]),
+        .library(name: "LibNFCReader", targets: ["LibNFCReader"]),
         .executable(name: "ndeftool", targets: ["ndeftool"]),
     ],
     targets: [
@@ -44,11 +45,14 @@ let package = Package(
             dependencies: ["NFCSession", "TagSimulator", "TagMemory", "NDEF"],
             swiftSettings: strictSettings
         ),
+        // The C library's pseudo-terminal calls, which Swift's Glibc module leaves out.
+        .systemLibrary(name: "CPseudoTerminal"),
         // Simulated tags served to real reader stacks: a vpcd card for pcscd, the reader and tag
-        // pair a PC/SC client sees (Glibc sockets, one thread per card).
+        // pair a PC/SC client sees, a PN532 on a pseudo-terminal for libnfc and nfcpy (Glibc
+        // sockets and terminals, one thread per card or chip).
         .target(
             name: "SimulatorBridges",
-            dependencies: ["SimulatedReader", "NFCSession", "TagSimulator", "TagMemory", "NDEF"],
+            dependencies: ["SimulatedReader", "NFCSession", "TagSimulator", "TagMemory", "NDEF", "CPseudoTerminal"],
             swiftSettings: strictSettings
         ),
         // pcsc-lite's client library, the PC/SC API of pcscd.
@@ -59,12 +63,21 @@ let package = Package(
             dependencies: ["NFCSession", "CPCSC"],
             swiftSettings: strictSettings
         ),
+        // libnfc, the free NFC library: its drivers for PN532 boards (UART, SPI, I2C), PN533 and
+        // ACR122 USB readers. libnfc.pc requires libusb, hence libusb-dev.
+        .systemLibrary(name: "CLibNFC", pkgConfig: "libnfc", providers: [.apt(["libnfc-dev", "libusb-dev"])]),
+        // A reader backend over libnfc: PN532 boards on a serial port, PN533 and ACR122 readers on USB.
+        .target(
+            name: "LibNFCReader",
+            dependencies: ["NFCSession", "CLibNFC"],
+            swiftSettings: strictSettings
+        ),
         // The command-line surface as a library, so its parser can be tested directly.
         .target(
             name: "NDEFCommandLine",
             dependencies: [
                 "NDEF", "TagMemory", "NFCSession", "SimulatedReader", "TagSimulator", "SimulatorBridges",
-                "PCSCReader",
+                "PCSCReader", "LibNFCReader",
             ],
             swiftSettings: strictSettings
         ),
@@ -120,8 +133,18 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "LibNFCReaderTests",
+            dependencies: [
+                "LibNFCReader", "NFCSession", "CLibNFC", "NDEF", "TagMemory", "SimulatorBridges", "SimulatedReader",
+                "TagSimulator",
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "NDEFCommandLineTests",
-            dependencies: ["NDEFCommandLine", "NDEF", "TagMemory", "NFCSession", "SimulatedReader", "PCSCReader"],
+            dependencies: [
+                "NDEFCommandLine", "NDEF", "TagMemory", "NFCSession", "SimulatedReader", "PCSCReader", "LibNFCReader",
+            ],
             swiftSettings: strictSettings
         ),
     ],

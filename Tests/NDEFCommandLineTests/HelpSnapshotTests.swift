@@ -87,7 +87,7 @@ import Testing
           lock                    Make a tag read-only for good (irreversible).
           format                  Initialise a blank or wiped tag for NDEF.
           erase                   Leave an empty NDEF message on a tag.
-          readers                 List the readers: PC/SC, simulated, remembered.
+          readers                 List readers: PC/SC, libnfc, simulated, remembered.
           sim                     Serve simulated tags to real reader stacks.
 
           See 'ndeftool help <subcommand>' for detailed help.

@@ -81,6 +81,45 @@ import Testing
         #expect(io.outputText.contains("pcsc:1  Reader 1  (tag present)  [remembered]"))
     }
 
+    @Test("readers lists libnfc's devices with the backend first, and how to name a serial board when there is none")
+    func readersLibNFC() async throws {
+        let io = TestIO(variables: ["XDG_CONFIG_HOME": try TemporaryDirectory().path("config")])
+        io.pcsc = Self.directory(["Reader 0"])
+        io.libnfc = LibNFCDirectory(connstrings: { () throws(NFCReaderError) in
+            ["pn532_uart:/dev/ttyUSB0", "acr122_usb:001:004"]
+        })
+        #expect(await NDEFCommandLine.run(["readers"], io: io) == .success)
+        #expect(io.outputText.contains("  pcsc    pcsc:0  Reader 0  (no tag)\n"))
+        #expect(io.outputText.contains("libnfc devices:\n  libnfc  libnfc:pn532_uart:/dev/ttyUSB0  (libnfc:0)\n"))
+        #expect(io.outputText.contains("  libnfc  libnfc:acr122_usb:001:004  (libnfc:1)\n"))
+        #expect(io.outputText.contains("  sim     sim:ntag215  a simulated NTAG215"))
+        let json = TestIO()
+        json.pcsc = io.pcsc
+        json.libnfc = io.libnfc
+        #expect(await NDEFCommandLine.run(["readers", "--json"], io: json) == .success)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.output)) as? [String: Any])
+        let readers = try #require(object["readers"] as? [[String: Any]])
+        let libnfc = readers.filter { $0["kind"] as? String == "libnfc" }
+        #expect(
+            libnfc.compactMap { $0["url"] as? String } == [
+                "libnfc:pn532_uart:/dev/ttyUSB0", "libnfc:acr122_usb:001:004",
+            ])
+        #expect(libnfc.compactMap { $0["index"] as? Int } == [0, 1])
+
+        let none = TestIO()
+        none.pcsc = io.pcsc
+        #expect(await NDEFCommandLine.run(["readers"], io: none) == .success)
+        #expect(none.outputText.contains("libnfc devices:\n  (none found; a PN532 on a serial port is named"))
+        let broken = TestIO()
+        broken.pcsc = io.pcsc
+        broken.libnfc = LibNFCDirectory(connstrings: { () throws(NFCReaderError) in
+            throw NFCReaderError(.readerUnavailable, "libnfc cannot start")
+        })
+        #expect(await NDEFCommandLine.run(["readers"], io: broken) == .unavailable)
+        #expect(broken.error.contains("libnfc devices cannot be listed: libnfc cannot start"))
+        #expect(broken.outputText.contains("  pcsc    pcsc:0  Reader 0"))
+    }
+
     @Test("The choice without --reader: the remembered reader when connected, else the only one, else an error")
     func choice() async throws {
         let directory = try TemporaryDirectory()

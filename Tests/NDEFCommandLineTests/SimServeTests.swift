@@ -28,6 +28,80 @@ import Testing
         #expect(await runInProcess(["sim", "serve", "--reinsert-after", "-5", "sim:ntag215"]).status == 64)
     }
 
+    @Test("--pn532: one path per tag, no path twice, not with --vpcd or --profile")
+    func pn532Usage() async {
+        let counts = await runInProcess(["sim", "serve", "--pn532", "/tmp/a", "sim:ntag215", "sim:type4"])
+        #expect(counts.status == 64)
+        #expect(counts.error.contains("one --pn532 path per tag"))
+        let twice = await runInProcess([
+            "sim", "serve", "--pn532", "/tmp/a", "--pn532", "/tmp/a", "sim:ntag215", "sim:type4",
+        ])
+        #expect(twice.status == 64)
+        let mixed = await runInProcess(["sim", "serve", "--pn532", "/tmp/a", "--vpcd", "35963", "sim:ntag215"])
+        #expect(mixed.status == 64)
+        #expect(mixed.error.contains("leave out --vpcd and --profile"))
+        #expect(
+            await runInProcess(["sim", "serve", "--pn532", "/tmp/a", "--profile", "acr122u", "sim:ntag215"]).status
+                == 64)
+    }
+
+    @Test("--pn532 refuses a path that is a regular file, and leaves the file alone")
+    func pn532RegularFile() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("keep.txt")
+        try Data("keep".utf8).write(to: URL(fileURLWithPath: path))
+        let result = await runInProcess(["sim", "serve", "--pn532", path, "sim:ntag215"])
+        #expect(result.status == 69)
+        #expect(result.error.contains("is not a symbolic link"))
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "keep")
+    }
+
+    @Test("The built binary serves a PN532 on a pseudo-terminal: the link answers GetFirmwareVersion until SIGTERM")
+    func servesPN532() throws {
+        let directory = try TemporaryDirectory()
+        let link = directory.path("pn532")
+        let file = directory.path("tag.nfc")
+        let server = try ServeProcess(["sim", "serve", "--pn532", link, "sim:ntag215?file=\(file)"])
+        #expect(try server.waitForError(containing: "Press Ctrl-C"))
+        #expect(server.errorText.contains("LIBNFC_DEVICE=pn532_uart:\(link)"))
+        let target = try FileManager.default.destinationOfSymbolicLink(atPath: link)
+        #expect(target.hasPrefix("/dev/pts/"))
+        #expect(try exchange(link, "0000FF02FED4022A00") == "0000FF00FF00" + "0000FF06FAD50332010607E800")
+        server.process.terminate()
+        #expect(try server.waitForExit() == 0)
+        #expect(!FileManager.default.fileExists(atPath: link))
+    }
+
+    /// Writes the frame `hex` to the serial port at `path` and returns what comes back within
+    /// half a second, as upper-case hex.
+    func exchange(_ path: String, _ hex: String) throws -> String {
+        let descriptor = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK)
+        guard descriptor >= 0 else { throw CommandLineTestFailure(description: "cannot open \(path)") }
+        defer { close(descriptor) }
+        var modes = termios()
+        tcgetattr(descriptor, &modes)
+        cfmakeraw(&modes)
+        tcsetattr(descriptor, TCSANOW, &modes)
+        var frame: [UInt8] = []
+        var index = hex.startIndex
+        while index < hex.endIndex {
+            let next = hex.index(index, offsetBy: 2)
+            frame.append(UInt8(hex[index..<next], radix: 16) ?? 0)
+            index = next
+        }
+        _ = frame.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        var received: [UInt8] = []
+        let deadline = ContinuousClock.now.advanced(by: .milliseconds(500))
+        while received.count < 19, ContinuousClock.now < deadline {
+            var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&entry, 1, 50) > 0 else { continue }
+            var chunk = [UInt8](repeating: 0, count: 64)
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count > 0 { received += chunk.prefix(count) }
+        }
+        return received.map { String(format: "%02X", $0) }.joined()
+    }
+
     @Test("Ports default to 35963 onwards, one per tag")
     func defaultPorts() throws {
         #expect(try SimServeCommand.ports([], count: 2) == [35963, 35964])

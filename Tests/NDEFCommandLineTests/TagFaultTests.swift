@@ -62,7 +62,10 @@ import Testing
     @Test(arguments: [
         (["read"], Int32(64), "No reader given"),
         (["read", "--reader", "pcsc:ACS ACR122U", "--wait", "0"], 69, "opening the PC/SC reader pcsc:ACS ACR122U"),
-        (["info", "--reader", "libnfc:pn532_uart:/dev/ttyUSB0"], 69, "libnfc devices"),
+        (
+            ["info", "--reader", "libnfc:pn532_uart:/nonexistent/ttyUSB0"], 69,
+            "opening the libnfc device libnfc:pn532_uart:/nonexistent/ttyUSB0: libnfc could not open the device"
+        ),
         (["read", "--reader", "usb:0"], 64, "a reader is sim:CHIP, pcsc:NAME or libnfc:CONNSTRING"),
         (["read", "--reader", "sim:ntag999"], 64, "chip \"ntag999\" is not one the simulator has"),
         (["read", "--reader", "sim:ntag215?remove-after=x"], 64, "remove-after=x"),

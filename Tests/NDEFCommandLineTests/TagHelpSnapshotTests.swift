@@ -58,10 +58,12 @@ import Testing
         TAG OPTIONS:
           --reader <url>          The reader: pcsc:NAME (a PC/SC reader: a name, its
                                   prefix or an index; pcsc: is the first),
-                                  sim:CHIP[?file=PATH&...] (a simulated tag). Default:
-                                  $NDEFTOOL_READER, else the PC/SC reader used last if
-                                  it is connected, else the only one ('ndeftool
-                                  readers' lists them).
+                                  libnfc:CONNSTRING (a libnfc device, such as
+                                  libnfc:pn532_uart:/dev/ttyUSB0; libnfc: is the first
+                                  it lists), sim:CHIP[?file=PATH&...] (a simulated
+                                  tag). Default: $NDEFTOOL_READER, else the PC/SC
+                                  reader used last if it is connected, else the only
+                                  one ('ndeftool readers' lists them).
           --wait <seconds>        How long to wait for a tag; 0 looks once. (default:
                                   15)
           -q, --quiet             Print no progress messages (errors still are).
@@ -99,10 +101,12 @@ import Testing
         TAG OPTIONS:
           --reader <url>          The reader: pcsc:NAME (a PC/SC reader: a name, its
                                   prefix or an index; pcsc: is the first),
-                                  sim:CHIP[?file=PATH&...] (a simulated tag). Default:
-                                  $NDEFTOOL_READER, else the PC/SC reader used last if
-                                  it is connected, else the only one ('ndeftool
-                                  readers' lists them).
+                                  libnfc:CONNSTRING (a libnfc device, such as
+                                  libnfc:pn532_uart:/dev/ttyUSB0; libnfc: is the first
+                                  it lists), sim:CHIP[?file=PATH&...] (a simulated
+                                  tag). Default: $NDEFTOOL_READER, else the PC/SC
+                                  reader used last if it is connected, else the only
+                                  one ('ndeftool readers' lists them).
           --wait <seconds>        How long to wait for a tag; 0 looks once. (default:
                                   15)
           -q, --quiet             Print no progress messages (errors still are).
@@ -171,10 +175,12 @@ import Testing
         TAG OPTIONS:
           --reader <url>          The reader: pcsc:NAME (a PC/SC reader: a name, its
                                   prefix or an index; pcsc: is the first),
-                                  sim:CHIP[?file=PATH&...] (a simulated tag). Default:
-                                  $NDEFTOOL_READER, else the PC/SC reader used last if
-                                  it is connected, else the only one ('ndeftool
-                                  readers' lists them).
+                                  libnfc:CONNSTRING (a libnfc device, such as
+                                  libnfc:pn532_uart:/dev/ttyUSB0; libnfc: is the first
+                                  it lists), sim:CHIP[?file=PATH&...] (a simulated
+                                  tag). Default: $NDEFTOOL_READER, else the PC/SC
+                                  reader used last if it is connected, else the only
+                                  one ('ndeftool readers' lists them).
           --wait <seconds>        How long to wait for a tag; 0 looks once. (default:
                                   15)
           -q, --quiet             Print no progress messages (errors still are).
@@ -224,10 +230,12 @@ import Testing
         TAG OPTIONS:
           --reader <url>          The reader: pcsc:NAME (a PC/SC reader: a name, its
                                   prefix or an index; pcsc: is the first),
-                                  sim:CHIP[?file=PATH&...] (a simulated tag). Default:
-                                  $NDEFTOOL_READER, else the PC/SC reader used last if
-                                  it is connected, else the only one ('ndeftool
-                                  readers' lists them).
+                                  libnfc:CONNSTRING (a libnfc device, such as
+                                  libnfc:pn532_uart:/dev/ttyUSB0; libnfc: is the first
+                                  it lists), sim:CHIP[?file=PATH&...] (a simulated
+                                  tag). Default: $NDEFTOOL_READER, else the PC/SC
+                                  reader used last if it is connected, else the only
+                                  one ('ndeftool readers' lists them).
           --wait <seconds>        How long to wait for a tag; 0 looks once. (default:
                                   15)
           -q, --quiet             Print no progress messages (errors still are).
@@ -271,10 +279,12 @@ import Testing
         TAG OPTIONS:
           --reader <url>          The reader: pcsc:NAME (a PC/SC reader: a name, its
                                   prefix or an index; pcsc: is the first),
-                                  sim:CHIP[?file=PATH&...] (a simulated tag). Default:
-                                  $NDEFTOOL_READER, else the PC/SC reader used last if
-                                  it is connected, else the only one ('ndeftool
-                                  readers' lists them).
+                                  libnfc:CONNSTRING (a libnfc device, such as
+                                  libnfc:pn532_uart:/dev/ttyUSB0; libnfc: is the first
+                                  it lists), sim:CHIP[?file=PATH&...] (a simulated
+                                  tag). Default: $NDEFTOOL_READER, else the PC/SC
+                                  reader used last if it is connected, else the only
+                                  one ('ndeftool readers' lists them).
           --wait <seconds>        How long to wait for a tag; 0 looks once. (default:
                                   15)
           -q, --quiet             Print no progress messages (errors still are).
@@ -313,10 +323,12 @@ import Testing
         TAG OPTIONS:
           --reader <url>          The reader: pcsc:NAME (a PC/SC reader: a name, its
                                   prefix or an index; pcsc: is the first),
-                                  sim:CHIP[?file=PATH&...] (a simulated tag). Default:
-                                  $NDEFTOOL_READER, else the PC/SC reader used last if
-                                  it is connected, else the only one ('ndeftool
-                                  readers' lists them).
+                                  libnfc:CONNSTRING (a libnfc device, such as
+                                  libnfc:pn532_uart:/dev/ttyUSB0; libnfc: is the first
+                                  it lists), sim:CHIP[?file=PATH&...] (a simulated
+                                  tag). Default: $NDEFTOOL_READER, else the PC/SC
+                                  reader used last if it is connected, else the only
+                                  one ('ndeftool readers' lists them).
           --wait <seconds>        How long to wait for a tag; 0 looks once. (default:
                                   15)
           -q, --quiet             Print no progress messages (errors still are).

@@ -1,3 +1,4 @@
+import LibNFCReader
 import NFCSession
 import PCSCReader
 import SimulatedReader
@@ -109,7 +110,15 @@ import Testing
             try ReaderAddress(parsing: "pcsc:?profile=omnikey", origin: "--reader")
         }
         #expect(badProfile?.status == .usage)
-        #expect(try ReaderAddress(parsing: "libnfc:", origin: "--reader") == .libnfc(""))
+        #expect(try ReaderAddress(parsing: "libnfc:", origin: "--reader") == .libnfc(LibNFCReaderURL()))
+        #expect(
+            try ReaderAddress(parsing: "libnfc:pn532_uart:/dev/ttyUSB0", origin: "--reader")
+                == .libnfc(LibNFCReaderURL(selector: .connstring("pn532_uart:/dev/ttyUSB0"))))
+        let badDriver = #expect(throws: CommandLineError.self) {
+            try ReaderAddress(parsing: "libnfc:ttyUSB0", origin: "--reader")
+        }
+        #expect(badDriver?.status == .usage)
+        #expect(badDriver?.message.contains("libnfc has no driver \"ttyUSB0\"") == true)
         guard case .simulated(let url, _) = try ReaderAddress(parsing: "sim:ntag213?file=t.nfc", origin: "--reader")
         else {
             Issue.record("not a simulated reader")

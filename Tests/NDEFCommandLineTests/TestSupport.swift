@@ -32,6 +32,9 @@ final class TestIO: CommandIO {
     /// No PC/SC calls from the test process (a suite of another target points pcsc-lite at a
     /// daemon of its own): pcscd's readers as the test says, by default none.
     var pcsc = PCSCDirectory.unavailable
+
+    /// No libnfc calls from the test process: libnfc's devices as the test says, by default none.
+    var libnfc = LibNFCDirectory.none
 }
 
 /// The result of running a command line.

@@ -31,6 +31,20 @@ struct SimulatedFieldTests {
         #expect(field.selectedTag == nil)
     }
 
+    @Test("ISO/IEC 14443-3 6.4: a loop that stops after one tag leaves the other IDLE for the next REQA")
+    func listsOneAtATime() {
+        var field = Self.twoTags()
+        #expect(field.poll(.reqa, limit: 1).map(\.uid) == [Self.firstUID])
+        #expect(Self.state(field, Self.firstUID) == .halt)
+        #expect(Self.state(field, Self.secondUID) == .idle)
+        #expect(field.poll(.reqa, limit: 1).map(\.uid) == [Self.secondUID])
+        #expect(field.poll(.reqa, limit: 1).isEmpty)
+        #expect(field.poll(.wupa, limit: 0).isEmpty)
+        #expect(field.poll(.wupa, limit: 2, uid: Self.secondUID).map(\.uid) == [Self.secondUID])
+        #expect(Self.state(field, Self.firstUID) == .halt)
+        #expect(field.poll(.wupa, limit: 2, uid: hex("04 00 00 00 00 00 00")).isEmpty)
+    }
+
     @Test("ISO/IEC 14443-3 6.3.2: HALT tags do not answer REQA but answer WUPA")
     func haltedTagsAnswerOnlyWUPA() {
         var field = Self.twoTags()

@@ -1,7 +1,8 @@
+import LibNFCReader
 import NFCSession
 import PCSCReader
 
-/// `ndeftool readers`: every reader a tag command can use.
+/// `ndeftool readers`: every reader a tag command can use, with the backend that drives it.
 enum ReadersCommand {
     static let json = OptionSpec.flag("json", help: "Print the list as JSON.")
 
@@ -16,16 +17,20 @@ enum ReadersCommand {
     /// The command.
     static let spec = CommandSpec(
         name: "readers",
-        abstract: "List the readers: PC/SC, simulated, remembered.",
+        abstract: "List readers: PC/SC, libnfc, simulated, remembered.",
         discussion: """
-            Lists pcscd's readers in its order, with whether a tag (card) is on each and the \
-            URL that names it for --reader (pcsc:INDEX, or pcsc:NAME), then examples of \
-            simulated readers (sim:), and the PC/SC reader used last, which tag commands \
-            prefer when neither --reader nor NDEFTOOL_READER names one (kept in \
-            $XDG_CONFIG_HOME/ndeftool/last-reader, by default ~/.config/ndeftool/last-reader).
+            Each line starts with the backend (pcsc, libnfc, sim), then the URL that names the \
+            reader for --reader. Lists pcscd's readers in its order, with whether a tag (card) \
+            is on each (pcsc:INDEX, or pcsc:NAME); the devices libnfc knows (libnfc:CONNSTRING): \
+            those named by LIBNFC_DEVICE or /etc/nfc/libnfc.conf and the USB readers its scan \
+            finds (a PN532 on a serial port is never scanned for: name it, as in \
+            --reader libnfc:pn532_uart:/dev/ttyUSB0); then examples of simulated readers (sim:), \
+            and the PC/SC reader used last, which tag commands prefer when neither --reader nor \
+            NDEFTOOL_READER names one (kept in $XDG_CONFIG_HOME/ndeftool/last-reader, by default \
+            ~/.config/ndeftool/last-reader).
 
-            Exits with 69 when pcscd is not running (the list still shows the simulated \
-            readers, and the message says how to start pcscd).
+            Exits with 69 when pcscd is not running or libnfc cannot be asked (the list still \
+            shows the other readers, and the message says what to do).
 
             Examples:
               ndeftool readers
@@ -37,6 +42,7 @@ enum ReadersCommand {
 
     /// One reader in the list.
     struct Entry: Encodable {
+        /// The backend: `pcsc`, `libnfc` or `sim`.
         var kind: String
         var url: String
         var name: String
@@ -51,11 +57,12 @@ enum ReadersCommand {
         var readers: [Entry]
         var remembered: String?
         var pcscProblem: String?
+        var libnfcProblem: String?
     }
 
     @Sendable static func run(_ invocation: CommandInvocation) async throws(CommandLineError) -> ExitStatus {
         let remembered = RememberedReader(io: invocation.io).load()
-        var listing = Listing(readers: [], remembered: remembered, pcscProblem: nil)
+        var listing = Listing(readers: [], remembered: remembered, pcscProblem: nil, libnfcProblem: nil)
         let rememberedName: String? = remembered.flatMap { text in
             guard let url = try? PCSCReaderURL(parsing: text), case .name(let name) = url.selector else { return nil }
             return name
@@ -72,6 +79,16 @@ enum ReadersCommand {
         } catch {
             listing.pcscProblem = error.reason
         }
+        do {
+            for (index, connstring) in try await invocation.io.libnfc.connstrings().enumerated() {
+                listing.readers.append(
+                    Entry(
+                        kind: "libnfc", url: LibNFCReaderURL(selector: .connstring(connstring)).description,
+                        name: connstring, index: index, remembered: false))
+            }
+        } catch {
+            listing.libnfcProblem = error.reason
+        }
         for example in simulatedExamples {
             listing.readers.append(
                 Entry(kind: "sim", url: example.url, name: example.url, remembered: false, about: example.about))
@@ -83,12 +100,14 @@ enum ReadersCommand {
         }
         if let problem = listing.pcscProblem {
             invocation.io.writeError("Error: PC/SC readers cannot be listed: \(problem)\n")
-            return .unavailable
         }
-        return .success
+        if let problem = listing.libnfcProblem {
+            invocation.io.writeError("Error: libnfc devices cannot be listed: \(problem)\n")
+        }
+        return listing.pcscProblem == nil && listing.libnfcProblem == nil ? .success : .unavailable
     }
 
-    /// The list for people.
+    /// The list for people: one line per reader, the backend first.
     static func lines(_ listing: Listing) -> [String] {
         var lines = ["PC/SC readers:"]
         let pcsc = listing.readers.filter { $0.kind == "pcsc" }
@@ -100,14 +119,30 @@ enum ReadersCommand {
         for entry in pcsc {
             let tag = entry.tagPresent.map { $0 ? "tag present" : "no tag" } ?? "tag unknown"
             lines.append(
-                "  pcsc:\(entry.index ?? 0)  \(entry.name)  (\(tag))" + (entry.remembered ? "  [remembered]" : ""))
+                row("pcsc", "pcsc:\(entry.index ?? 0)  \(entry.name)  (\(tag))")
+                    + (entry.remembered ? "  [remembered]" : ""))
+        }
+        lines.append("libnfc devices:")
+        let libnfc = listing.readers.filter { $0.kind == "libnfc" }
+        if listing.libnfcProblem != nil {
+            lines.append("  (libnfc cannot be asked)")
+        } else if libnfc.isEmpty {
+            lines.append("  (none found; a PN532 on a serial port is named: --reader libnfc:pn532_uart:/dev/ttyUSB0)")
+        }
+        for entry in libnfc {
+            lines.append(row("libnfc", "\(entry.url)  (libnfc:\(entry.index ?? 0))"))
         }
         lines.append("Simulated readers (examples):")
         for entry in listing.readers where entry.kind == "sim" {
-            lines.append("  \(entry.url)  \(entry.about ?? "")")
+            lines.append(row("sim", "\(entry.url)  \(entry.about ?? "")"))
         }
         lines.append("Remembered reader: " + (listing.remembered ?? "none"))
         return lines
+    }
+
+    /// One line of the list: the backend, padded to a column, then the rest.
+    static func row(_ backend: String, _ rest: String) -> String {
+        "  " + backend + String(repeating: " ", count: max(1, 8 - backend.count)) + rest
     }
 
     /// Whether a tag is on the reader now; nil when pcscd does not say.

@@ -2,7 +2,8 @@ import NFCSession
 import SimulatedReader
 import SimulatorBridges
 
-/// `ndeftool sim serve`: simulated tags as cards in pcscd's virtual readers.
+/// `ndeftool sim serve`: simulated tags as cards in pcscd's virtual readers, or each in the
+/// field of a simulated PN532 on a pseudo-terminal (`--pn532`) for libnfc and nfcpy.
 enum SimServeCommand {
     static let vpcd = OptionSpec.option(
         "vpcd", value: "port", repeatable: true,
@@ -14,13 +15,19 @@ enum SimServeCommand {
     static let reinsert = OptionSpec.option(
         "reinsert-after", value: "ms",
         help: "After the remove-after fault, put the tag back after <ms> milliseconds (default: never).")
+    static let pn532 = OptionSpec.option(
+        "pn532", value: "path", repeatable: true,
+        help: """
+            Instead of vpcd: a simulated PN532 on a pseudo-terminal, <path> a symbolic link to \
+            it (libnfc: pn532_uart:<path>); one per tag, in order.
+            """)
 
     /// The command.
     static let spec = CommandSpec(
         name: "serve",
-        abstract: "Serve simulated tags to pcscd through vpcd virtual readers.",
+        abstract: "Serve simulated tags to pcscd through vpcd, or to libnfc as a PN532.",
         discussion: """
-            Each tag becomes the card in a 'Virtual PCD' reader of pcscd (Debian package \
+            By default each tag becomes the card in a 'Virtual PCD' reader of pcscd (Debian package \
             vsmartcard-vpcd, readers 'Virtual PCD 00 00' on port 35963 and 'Virtual PCD 00 01' \
             on 35964): PC/SC programs see a contactless reader with the tag in its field, with \
             the ATR, GET DATA, READ BINARY and UPDATE BINARY of PC/SC Part 3 and the \
@@ -32,14 +39,25 @@ enum SimServeCommand {
             Runs until interrupted (Ctrl-C or SIGTERM), then exits with status 0. pcscd must \
             run (as root: /usr/sbin/pcscd -f); the card connects when it can.
 
+            With --pn532 each tag lies instead in the field of its own simulated NXP PN532 \
+            speaking the PN532's serial (HSU) frames on a pseudo-terminal: <path> becomes a \
+            symbolic link to the terminal (a stale link there is replaced, any other file is \
+            refused), and libnfc's pn532_uart driver (nfc-list, nfc-mfultralight, nfc-poll) \
+            or nfcpy reach it as a serial port. The connstring to use is printed. \
+            Two tags in one field: 'sim:ntag215?second-tag=1'. --vpcd, --profile and --pn532 \
+            do not go together.
+
             Examples:
               ndeftool sim serve 'sim:ntag215?file=tag.nfc'
               ndeftool sim serve --vpcd 35963 sim:ntag213 --vpcd 35964 sim:type4
               ndeftool sim serve --reinsert-after 500 'sim:ntag215?remove-after=20'
               ndeftool sim serve --profile acr122u sim:ntag215
+              ndeftool sim serve --pn532 /tmp/pn532 'sim:ntag215?file=tag.nfc'
+                (then: LIBNFC_DEVICE=pn532_uart:/tmp/pn532 nfc-list)
+              ndeftool sim serve --pn532 /tmp/a sim:ntag213 --pn532 /tmp/b sim:type4
             """,
         arguments: [ArgumentSpec("tag", help: "A simulated tag, as a sim: reader URL.", repeating: true)],
-        options: [vpcd, profile, reinsert],
+        options: [vpcd, profile, reinsert, pn532],
         run: run
     )
 
@@ -47,6 +65,13 @@ enum SimServeCommand {
         let values = invocation.values
         let tags = values.arguments("tag")
         guard !tags.isEmpty else { throw .missingArgument("<tag> ...") }
+        let links = values.values(pn532.long)
+        if !links.isEmpty {
+            guard !values.isGiven(vpcd.long), !values.isGiven(profile.long) else {
+                throw .usage("--pn532 serves the tags to libnfc, not to vpcd: leave out --vpcd and --profile")
+            }
+            return try await servePN532(invocation, tags: tags, links: links)
+        }
         let ports = try self.ports(values.values(vpcd.long), count: tags.count)
         let chosen = values.value(profile.long) ?? ContactlessReaderProfile.combined.name
         guard let readerProfile = ContactlessReaderProfile.named(chosen) else {
@@ -74,6 +99,42 @@ enum SimServeCommand {
         invocation.io.writeError("Press Ctrl-C to stop.\n")
         let signal = await waiter.wait()
         for card in cards { card.stop() }
+        invocation.io.writeError("Stopped (signal \(signal)).\n")
+        return .success
+    }
+
+    /// `--pn532`: one simulated PN532 per tag, each on its own pseudo-terminal.
+    static func servePN532(
+        _ invocation: CommandInvocation, tags: [String], links: [String]
+    ) async throws(CommandLineError) -> ExitStatus {
+        guard links.count == tags.count else {
+            throw .usage("Give one --pn532 path per tag: \(links.count) path(s) for \(tags.count) tag(s)")
+        }
+        guard Set(links).count == links.count else { throw .usage("A --pn532 path is given twice") }
+        let delay = try invocation.values.integer(reinsert.long, in: 0...3_600_000)
+        var readers: [SimulatedReader] = []
+        for text in tags { readers.append(try await open(text)) }
+        let waiter = SignalWaiter()
+        var chips: [PN532SerialSimulator] = []
+        for ((text, link), reader) in zip(zip(tags, links), readers) {
+            do {
+                let chip = try PN532SerialSimulator(reader: reader, linkPath: link, reinsertAfterMilliseconds: delay) {
+                    event in
+                    _ = FileAccess.writeAll(Array("[pn532 \(link)] \(event)\n".utf8), descriptor: 2)
+                }
+                try chip.start()
+                chips.append(chip)
+                invocation.io.writeError(
+                    "Serving \(text) on a simulated PN532 at \(link) (\(chip.slavePath)): "
+                        + "LIBNFC_DEVICE=\(chip.connstring)\n")
+            } catch {
+                for chip in chips { chip.stop() }
+                throw CommandLineError(.unavailable, "cannot serve \(text) on \(link): \(error.reason)")
+            }
+        }
+        invocation.io.writeError("Press Ctrl-C to stop.\n")
+        let signal = await waiter.wait()
+        for chip in chips { chip.stop() }
         invocation.io.writeError("Stopped (signal \(signal)).\n")
         return .success
     }

@@ -25,6 +25,8 @@ protocol CommandIO: AnyObject {
     func readLine() -> String?
     /// pcscd's readers.
     var pcsc: PCSCDirectory { get }
+    /// libnfc's devices.
+    var libnfc: LibNFCDirectory { get }
 }
 
 /// The three standard streams, by their file descriptors.
@@ -43,6 +45,9 @@ extension CommandIO {
 
     /// The real pcscd.
     var pcsc: PCSCDirectory { .system }
+
+    /// libnfc itself.
+    var libnfc: LibNFCDirectory { .system }
 
     /// Writes text to standard output as UTF-8.
     func writeOutput(_ text: String) throws(CommandLineError) {

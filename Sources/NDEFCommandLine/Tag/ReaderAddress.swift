@@ -1,20 +1,19 @@
+import LibNFCReader
 import NFCSession
 import PCSCReader
 import SimulatedReader
 
 /// A reader named on the command line: `sim:CHIP?...` (a simulated tag, see
 /// ``SimulatedReader/SimulatedReaderURL``), `pcsc:NAME` (a PC/SC reader, see
-/// ``PCSCReader/PCSCReaderURL``) or `libnfc:CONNSTRING` (a libnfc device).
-///
-/// libnfc devices cannot be opened in this build; the form is recognised so that it fails with
-/// ``ExitStatus/unavailable`` and says so, rather than as a typo.
+/// ``PCSCReader/PCSCReaderURL``) or `libnfc:CONNSTRING` (a libnfc device, see
+/// ``LibNFCReader/LibNFCReaderURL``).
 enum ReaderAddress: Sendable, Hashable, CustomStringConvertible {
     /// A simulated reader, with its checked URL and the text as given.
     case simulated(SimulatedReaderURL, text: String)
     /// A PC/SC reader, with its checked URL and the text as given.
     case pcsc(PCSCReaderURL, text: String)
-    /// A libnfc device by connection string (empty: the first one).
-    case libnfc(String)
+    /// A libnfc device, with its checked URL.
+    case libnfc(LibNFCReaderURL)
 
     /// The schemes recognised, as help and errors list them.
     static let schemes = ["sim:", "pcsc:", "libnfc:"]
@@ -38,7 +37,11 @@ enum ReaderAddress: Sendable, Hashable, CustomStringConvertible {
                 throw .usage("Invalid reader in \(origin): \(error.reason)")
             }
         } else if lower.hasPrefix("libnfc:") {
-            self = .libnfc(String(text.dropFirst(7)))
+            do {
+                self = .libnfc(try LibNFCReaderURL(parsing: text))
+            } catch {
+                throw .usage("Invalid reader in \(origin): \(error.reason)")
+            }
         } else {
             throw .usage(
                 "Invalid reader '\(text)' in \(origin): a reader is sim:CHIP, pcsc:NAME or libnfc:CONNSTRING, "
@@ -50,17 +53,20 @@ enum ReaderAddress: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .simulated(_, let text): text
         case .pcsc(_, let text): text
-        case .libnfc(let connection): "libnfc:" + connection
+        case .libnfc(let url): url.description
         }
     }
 
     /// Opens the reader. A PC/SC reader that is not there yet is waited for up to `wait`
     /// ("Waiting for a reader..." on `console`), and is wrapped in a
     /// ``NFCSession/ReconnectingReader`` that reopens it by its resolved name when it goes away.
+    /// A libnfc device is opened at once (libnfc has no notice of devices arriving), and wrapped
+    /// in a ``NFCSession/ReconnectingReader`` that reopens it by its connection string.
     ///
-    /// - Throws: ``ExitStatus/unavailable`` for libnfc devices (not in this build), when pcscd is
-    ///   not running or the PC/SC reader did not come, and for a tag file that cannot be read; a
-    ///   usage error for a tag file that does not match the URL or an ambiguous reader name.
+    /// - Throws: ``ExitStatus/unavailable`` when pcscd is not running or the PC/SC reader did not
+    ///   come, when libnfc cannot open the device (the message says what to check), and for a tag
+    ///   file that cannot be read; a usage error for a tag file that does not match the URL or an
+    ///   ambiguous reader name.
     func open(console: TagConsole? = nil, wait: Duration = .zero, exclusive: Bool = false)
         async throws(CommandLineError) -> any NFCReaderDevice
     {
@@ -84,11 +90,17 @@ enum ReaderAddress: Sendable, Hashable, CustomStringConvertible {
             } catch {
                 throw TagFailure.error(error, while: "opening the PC/SC reader \(text)")
             }
-        case .libnfc:
-            throw CommandLineError(
-                .unavailable,
-                "libnfc devices (\(description)) are not available in this build of ndeftool yet; "
-                    + "use a PC/SC reader (--reader pcsc:) or a simulated one such as --reader sim:ntag215")
+        case .libnfc(let url):
+            do {
+                let device = try await LibNFCDevices.open(url)
+                let connstring = device.name
+                let policy = ReconnectPolicy(timeout: max(wait, .seconds(10)))
+                return ReconnectingReader(device, policy: policy) { () throws(NFCReaderError) in
+                    try await LibNFCReaderDevice.open(connstring: connstring)
+                }
+            } catch {
+                throw TagFailure.error(error, while: "opening the libnfc device \(url)")
+            }
         }
     }
 

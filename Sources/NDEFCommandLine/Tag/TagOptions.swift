@@ -12,8 +12,9 @@ enum TagOptions {
         "reader",
         value: "url",
         help: "The reader: pcsc:NAME (a PC/SC reader: a name, its prefix or an index; pcsc: is the first), "
-            + "sim:CHIP[?file=PATH&...] (a simulated tag). Default: $\(readerVariable), else the PC/SC reader "
-            + "used last if it is connected, else the only one ('ndeftool readers' lists them)."
+            + "libnfc:CONNSTRING (a libnfc device, such as libnfc:pn532_uart:/dev/ttyUSB0; libnfc: is the first "
+            + "it lists), sim:CHIP[?file=PATH&...] (a simulated tag). Default: $\(readerVariable), else the PC/SC "
+            + "reader used last if it is connected, else the only one ('ndeftool readers' lists them)."
     )
     static let wait = OptionSpec.option(
         "wait",

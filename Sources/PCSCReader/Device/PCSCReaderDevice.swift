@@ -47,7 +47,7 @@ public actor PCSCReaderDevice: NFCReaderDevice {
     /// Whether the driver was asked for its APDU data size.
     private var askedDriver = false
 
-    private nonisolated let executor: PCSCExecutor
+    private nonisolated let executor: SerialQueueExecutor
 
     /// The device's own serial executor: a dispatch queue.
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
@@ -68,7 +68,7 @@ public actor PCSCReaderDevice: NFCReaderDevice {
         self.exclusive = exclusive
         self.apduLength = apduLength
         self.maximumAPDUDataSize = Mutex(apduLength.maximumDataSize(reported: nil))
-        self.executor = PCSCExecutor(label: "ndeftool.pcsc.reader")
+        self.executor = SerialQueueExecutor(label: "ndeftool.pcsc.reader")
     }
 
     isolated deinit {

@@ -6,7 +6,7 @@ internal import CPCSC
 /// pcsc-lite serialises the calls made on one context; a call that waits (``statusChange(_:timeoutMilliseconds:)``)
 /// holds the context until it returns, so each waiting watcher owns its own context, and
 /// ``cancel()`` (`SCardCancel`, which pcsc-lite accepts from any thread) ends the wait. Every
-/// method but ``cancel()`` blocks: call them from a ``PCSCExecutor`` or a watcher's queue.
+/// method but ``cancel()`` blocks: call them from the device's `SerialQueueExecutor` or a watcher's queue.
 final class PCSCContext: Sendable {
     /// The pcsc-lite handle.
     let handle: SCARDCONTEXT

@@ -9,7 +9,7 @@ public enum PCSCReaders {
     /// - Throws: ``NFCSession/NFCReaderError/Code/readerUnavailable`` when pcscd is not running
     ///   (the message says how to start it).
     public static func names() async throws(NFCReaderError) -> [String] {
-        let executor = PCSCExecutor(label: "ndeftool.pcsc.list")
+        let executor = SerialQueueExecutor(label: "ndeftool.pcsc.list")
         do {
             return try await executor.run { () throws(PCSCError) -> [String] in try PCSCContext().readerNames() }
         } catch {

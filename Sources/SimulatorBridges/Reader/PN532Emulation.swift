@@ -4,8 +4,10 @@ import TagSimulator
 /// host sends to reach a tag's raw commands, with the PN532's response frames (PN532 User
 /// Manual UM0701, section 7; the ACR122U passes them through, ACR122U API 2.04 section 7).
 ///
-/// Commands answered: GetFirmwareVersion (02: IC 32, version 1.6, support 07), GetGeneralStatus
-/// (04), ReadRegister (06), WriteRegister (08), SetParameters (12), SAMConfiguration (14),
+/// Commands answered: Diagnose (00: tests 00 communication line, 01 ROM, 02 RAM, 06 card
+/// presence), GetFirmwareVersion (02: IC 32, version 1.6, support 07), GetGeneralStatus
+/// (04), ReadRegister (06), WriteRegister (08), SetParameters (12; bit 4 fAutomaticRATS is
+/// honoured), SAMConfiguration (14),
 /// RFConfiguration (32; item 01 switches the field), InListPassiveTarget (4A; 106 kbit/s Type A
 /// only, other modulations list no target), InDataExchange (40), InCommunicateThru (42),
 /// InDeselect (44), InRelease (52), InSelect (54). Any other payload is ``Result/notSupported``
@@ -32,6 +34,7 @@ struct PN532Emulation: Sendable {
     static let rxMode: UInt16 = 0x6303
     static let control: UInt16 = 0x633C
     static let bitFraming: UInt16 = 0x633D
+    static let fifoData: UInt16 = 0x6339
     /// Bit 7 of CIU_TxMode and CIU_RxMode: the CIU appends (checks and strips) CRC_A.
     static let crcEnable: UInt8 = 0x80
 
@@ -41,6 +44,14 @@ struct PN532Emulation: Sendable {
     var rxLastBits: UInt8 = 0
     /// The UIDs of the listed targets, Tg 1 first.
     var targets: [[UInt8]] = []
+    /// The flags of SetParameters (UM0701 7.2.9); bit 4, fAutomaticRATS, is on by default.
+    var parameters: UInt8 = 0x14
+    /// The ISO-DEP block protocol of a Type 4 target reached through InCommunicateThru.
+    var isoDEP = ISODEPBlockLink()
+
+    /// Whether InListPassiveTarget sends RATS to an ISO-DEP target by itself (SetParameters
+    /// bit 4, fAutomaticRATS); nfcpy turns it off and sends RATS through InCommunicateThru.
+    var sendsRATS: Bool { parameters & 0x10 != 0 }
 
     var appendsCRC: Bool { (registers[Self.txMode] ?? 0) & Self.crcEnable != 0 }
     var checksCRC: Bool { (registers[Self.rxMode] ?? 0) & Self.crcEnable != 0 }
@@ -50,11 +61,15 @@ struct PN532Emulation: Sendable {
         guard payload.count >= 2, payload[0] == 0xD4 else { return .notSupported }
         let arguments = Array(payload.dropFirst(2))
         switch payload[1] {
+        case 0x00: return diagnose(arguments, field)
         case 0x02: return .response([0xD5, 0x03, 0x32, 0x01, 0x06, 0x07])
         case 0x04: return .response(generalStatus(field))
         case 0x06: return readRegisters(arguments)
         case 0x08: return writeRegisters(arguments)
-        case 0x12: return arguments.count == 1 ? .response([0xD5, 0x13]) : .notSupported
+        case 0x12:
+            guard let flags = arguments.first, arguments.count == 1 else { return .notSupported }
+            parameters = flags
+            return .response([0xD5, 0x13])
         case 0x14: return arguments.isEmpty ? .notSupported : .response([0xD5, 0x15])
         case 0x32: return rfConfiguration(arguments, &field)
         case 0x4A: return listPassiveTargets(arguments, &field, &activeUID)
@@ -70,6 +85,22 @@ struct PN532Emulation: Sendable {
                 default: select(tg, &field, &activeUID)
                 }
             return .response([0xD5, payload[1] + 1, status])
+        default: return .notSupported
+        }
+    }
+
+    /// Diagnose (UM0701 7.2.1): test 00 (communication line) echoes NumTst and its data; the
+    /// ROM (01) and RAM (02) tests pass (status 00); test 06 (card presence, ISO/IEC 14443-4)
+    /// answers 00 while the selected ISO-DEP target is in the field, 01 (time-out) otherwise.
+    /// Other tests are not simulated.
+    private func diagnose(_ arguments: [UInt8], _ field: SimulatedField) -> Result {
+        guard let test = arguments.first else { return .notSupported }
+        switch test {
+        case 0x00: return .response([0xD5, 0x01] + arguments)
+        case 0x01, 0x02: return .response([0xD5, 0x01, 0x00])
+        case 0x06:
+            guard case .type4? = field.selectedTag else { return .response([0xD5, 0x01, 0x01]) }
+            return .response([0xD5, 0x01, 0x00])
         default: return .notSupported
         }
     }
@@ -112,27 +143,51 @@ struct PN532Emulation: Sendable {
     }
 
     /// InListPassiveTarget (UM0701 7.3.5) at 106 kbit/s Type A: REQA and anticollision
-    /// (``TagSimulator/SimulatedField/poll(_:)``: halted tags do not answer), up to MaxTg (1 or 2)
-    /// targets, the first one selected; for each: Tg, SENS_RES (most significant byte first),
-    /// SEL_RES, NFCID1 length and NFCID1, and the ATS of an ISO-DEP tag. Initiator data, when
-    /// given, is the UID to look for.
+    /// (``TagSimulator/SimulatedField/poll(_:limit:uid:)``: halted tags do not answer, tags
+    /// beyond MaxTg stay IDLE for the next one), up to MaxTg (1 or 2) targets, the first one
+    /// selected; for each: Tg, SENS_RES (most significant byte first), SEL_RES, NFCID1 length
+    /// and NFCID1, and the ATS of an ISO-DEP tag (not when fAutomaticRATS is off: the host
+    /// then sends RATS itself). Initiator data, when given, is the UID to look for, with its
+    /// cascade tags (88h) as ISO/IEC 14443-3 6.5.4 sends it (libnfc and nfcpy add them for a
+    /// 7-byte UID) or without. The PN532 switches the field on for it when it is off, and
+    /// leaves the CIU set for 106 kbit/s Type A with CRC_A on (CIU_TxMode and CIU_RxMode 80h,
+    /// whatever the host wrote there before: nfcpy reads them back and changes only the bits
+    /// it needs). When no tag answers, CIU_FIFOData still holds the REQA that went out (26h;
+    /// nfcpy reads it to tell "no tag" from a Type 1 tag).
     private mutating func listPassiveTargets(
         _ arguments: [UInt8], _ field: inout SimulatedField, _ activeUID: inout [UInt8]?
     ) -> Result {
         guard arguments.count >= 2, arguments[0] == 1 || arguments[0] == 2 else { return .notSupported }
         guard arguments[1] == 0x00 else { return .response([0xD5, 0x4B, 0x00]) }
-        let wanted = arguments.count > 2 ? Array(arguments.dropFirst(2)) : nil
-        let answering = field.poll(.reqa).filter { wanted == nil || $0.uid == wanted }
-        let listed = Array(answering.prefix(Int(arguments[0])))
+        let wanted = arguments.count > 2 ? Self.withoutCascadeTags(Array(arguments.dropFirst(2))) : nil
+        if !field.isOn { field.fieldOn() }
+        registers[Self.txMode] = Self.crcEnable
+        registers[Self.rxMode] = Self.crcEnable
+        registers[Self.bitFraming] = 0x00
+        let listed = field.poll(.reqa, limit: Int(arguments[0]), uid: wanted)
         targets = listed.map(\.uid)
-        guard let first = listed.first, field.select(uid: first.uid) else { return .response([0xD5, 0x4B, 0x00]) }
+        isoDEP = ISODEPBlockLink()
+        guard let first = listed.first, field.select(uid: first.uid) else {
+            registers[Self.fifoData] = 0x26
+            return .response([0xD5, 0x4B, 0x00])
+        }
         activeUID = first.uid
         var frame: [UInt8] = [0xD5, 0x4B, UInt8(truncatingIfNeeded: listed.count)]
         for (index, tag) in listed.enumerated() {
             frame += [UInt8(truncatingIfNeeded: index + 1)] + tag.atqa.reversed() + [tag.sak]
-            frame += [UInt8(truncatingIfNeeded: tag.uid.count)] + tag.uid + (tag.ats ?? [])
+            frame += [UInt8(truncatingIfNeeded: tag.uid.count)] + tag.uid + (sendsRATS ? tag.ats ?? [] : [])
         }
         return .response(frame)
+    }
+
+    /// A UID as InListPassiveTarget's initiator data gives it, without the cascade tags of a
+    /// 7-byte (`88 u0 u1 u2 u3 ...`) or 10-byte UID (`88 u0 u1 u2 88 u3 ...`).
+    static func withoutCascadeTags(_ data: [UInt8]) -> [UInt8] {
+        switch data.count {
+        case 8 where data[0] == 0x88: Array(data.dropFirst())
+        case 12 where data[0] == 0x88 && data[4] == 0x88: Array(data[1..<4] + data[5...])
+        default: data
+        }
     }
 
     /// The listed target `tg` names (bits 5-0), selected: nil when there is no such target or
@@ -145,14 +200,18 @@ struct PN532Emulation: Sendable {
         return uid
     }
 
-    /// InDataExchange (UM0701 7.3.8): the PN532 adds and checks CRC_A and takes the Type 2
-    /// ACK itself (status 00, no data); it reports a NAK as a MIFARE error (14h; unconfirmed:
-    /// the manual does not say which code a NAK gives) and a corrupted answer as a CRC error.
-    /// For an ISO-DEP target the data is an APDU, sent in I-blocks.
+    /// InDataExchange (UM0701 7.3.8) to a listed target (error 27 for a Tg that names none; a
+    /// listed target no longer in the field times out, 01): the PN532 adds and checks CRC_A
+    /// and takes the Type 2 ACK itself (status 00, no data); it reports a NAK as a MIFARE
+    /// error (14h; unconfirmed: the manual does not say which code a NAK gives) and a
+    /// corrupted answer as a CRC error. For an ISO-DEP target the data is an APDU, sent in
+    /// I-blocks.
     private mutating func dataExchange(_ arguments: [UInt8], _ field: inout SimulatedField) -> Result {
         guard let tg = arguments.first else { return .notSupported }
+        guard targets.indices.contains(Int(tg & 0x3F) - 1) else { return .response([0xD5, 0x41, 0x27]) }
+        // A listed target that left the field does not answer.
         guard target(tg, &field) != nil, let selected = field.selectedTag else {
-            return .response([0xD5, 0x41, 0x27])
+            return .response([0xD5, 0x41, 0x01])
         }
         let data = Array(arguments.dropFirst())
         if case .type4 = selected {
@@ -174,48 +233,6 @@ struct PN532Emulation: Sendable {
         }
     }
 
-    /// InCommunicateThru (UM0701 7.3.9): the frame goes to the tag as it is, framed by the CIU
-    /// registers. With TxCRCEn off the host has appended CRC_A (a wrong one: the tag ignores the
-    /// frame); with RxCRCEn off the answer comes with its CRC_A. A 4-bit ACK or NAK fails the
-    /// CIU's CRC check while RxCRCEn is on (status 02, as nfcpy's PN53x driver notes); with it
-    /// off it arrives as one byte (`0A` for ACK) and CIU_Control reports 4 valid bits.
-    /// HLTA (`50 00`) halts the tag, which does not answer (status 01). Frames of fewer than 8
-    /// bits in their last byte (TxLastBits, as REQA or the magic-card backdoor `40` use) are
-    /// not simulated: no tag answers them (status 01), as a genuine NTAG does not answer `40`.
-    private mutating func communicateThru(_ arguments: [UInt8], _ field: inout SimulatedField) -> Result {
-        guard !arguments.isEmpty else { return .notSupported }
-        rxLastBits = 0
-        let timeout = Result.response([0xD5, 0x43, 0x01])
-        guard (registers[Self.bitFraming] ?? 0) & 0x07 == 0 else { return timeout }
-        guard let frame = appendsCRC ? arguments : CRCA.stripping(arguments) else { return timeout }
-        if frame == [0x50, 0x00] {
-            field.haltSelected()
-            return timeout
-        }
-        switch ContactlessReaderEmulator.exchangeFrame(frame, &field) {
-        case .tagLeft: return .tagLeft
-        case .reply(.silent), .reply(.answer(.silent)), .reply(.corrupted(.silent)): return timeout
-        case .reply(.answer(.data(let bytes))):
-            return .response([0xD5, 0x43, 0x00] + (checksCRC ? bytes : CRCA.appending(to: bytes)))
-        case .reply(.corrupted(.data(let bytes))):
-            guard !checksCRC, let first = bytes.first else { return .response([0xD5, 0x43, 0x02]) }
-            let sent = [first ^ 0xFF] + bytes.dropFirst()
-            return .response([0xD5, 0x43, 0x00] + bytes + CRCA.checksum(sent))
-        case .reply(.answer(let nibble)), .reply(.corrupted(let nibble)):
-            rxLastBits = 4
-            guard !checksCRC else { return .response([0xD5, 0x43, 0x02]) }
-            return .response([0xD5, 0x43, 0x00, Self.nibble(nibble)])
-        }
-    }
-
-    /// The 4-bit answer as the byte the CIU receives: ACK Ah, a NAK its code.
-    static func nibble(_ response: SimulatedType2Response) -> UInt8 {
-        switch response {
-        case .nak(let code): code & 0x0F
-        default: 0x0A
-        }
-    }
-
     /// InDeselect (UM0701 7.3.10): HLTA (or S(DESELECT)) to the selected target.
     private mutating func deselect(_ tg: UInt8, _ field: inout SimulatedField) -> UInt8 {
         if tg == 0 || targets.indices.contains(Int(tg & 0x3F) - 1) { field.haltSelected() }
@@ -233,6 +250,7 @@ struct PN532Emulation: Sendable {
     private mutating func select(_ tg: UInt8, _ field: inout SimulatedField, _ activeUID: inout [UInt8]?) -> UInt8 {
         guard let uid = target(tg, &field) else { return 0x27 }
         activeUID = uid
+        isoDEP = ISODEPBlockLink()
         return 0x00
     }
 }

@@ -108,15 +108,28 @@ public struct SimulatedField: Sendable {
     /// - Returns: the listed tags, in the order they were found.
     @discardableResult
     public mutating func poll(_ request: Request = .wupa) -> [SimulatedTag] {
+        poll(request, limit: tags.count)
+    }
+
+    /// Lists at most `limit` of the tags that answer `request` (only the one with `uid`, when
+    /// given), as a reader whose anticollision loop stops there (a PN532 with MaxTg 1 or 2, or
+    /// told the UID to look for): the listed tags end HALT as in ``poll(_:)``; the others go
+    /// back to IDLE (HALT if woken from HALT), since a tag in READY takes the SELECT of another
+    /// tag as an unexpected frame (ISO/IEC 14443-3 6.4), and answer the next request.
+    ///
+    /// - Returns: the listed tags, in the order they were found.
+    @discardableResult
+    public mutating func poll(_ request: Request, limit: Int, uid: [UInt8]? = nil) -> [SimulatedTag] {
         selectedUID = nil
         guard isOn else { return [] }
         for index in tags.indices { tags[index].returnToWaitingState() }
-        let answering = tags.indices.filter { tags[$0].answers(request) }
-        for index in answering {
+        let answering = tags.indices.filter { tags[$0].answers(request) && (uid == nil || tags[$0].uid == uid) }
+        let listed = answering.prefix(max(0, limit))
+        for index in listed {
             tags[index].select()
             tags[index].halt()
         }
-        return answering.map { tags[$0] }
+        return listed.map { tags[$0] }
     }
 
     /// WUPA, anticollision with `uid` and SELECT (ISO/IEC 14443-3 6.4): the tag with `uid`

@@ -1,35 +1,37 @@
 import Dispatch
 
-/// A serial executor over a private dispatch queue: the PC/SC calls of a reader (which block
-/// until pcscd and the reader answer) run there, never on Swift's cooperative thread pool.
+/// A serial executor over a private dispatch queue, for reader backends whose C library calls
+/// block (pcsc-lite waiting for pcscd, libnfc waiting for a serial PN532): an actor that uses it
+/// as its executor runs there, and ``run(_:)`` runs a blocking closure there from any async
+/// context, so no blocking call ever occupies Swift's cooperative thread pool.
 ///
 /// Linux has no `DispatchSerialQueue` conforming to `SerialExecutor`, so jobs are handed to the
-/// queue one by one. ``run(_:)`` runs a blocking closure on the queue from any async context.
-final class PCSCExecutor: SerialExecutor {
+/// queue one by one. Shared by the backends of this package (`package` access), not API.
+package final class SerialQueueExecutor: SerialExecutor {
     /// The queue every job and blocking call runs on.
-    let queue: DispatchQueue
+    package let queue: DispatchQueue
 
     /// An executor with a new serial queue labelled `label`.
-    init(label: String) {
+    package init(label: String) {
         queue = DispatchQueue(label: label)
     }
 
-    func enqueue(_ job: consuming ExecutorJob) {
+    package func enqueue(_ job: consuming ExecutorJob) {
         let unownedJob = UnownedJob(job)
         let executor = asUnownedSerialExecutor()
         queue.async { unownedJob.runSynchronously(on: executor) }
     }
 
-    func asUnownedSerialExecutor() -> UnownedSerialExecutor {
+    package func asUnownedSerialExecutor() -> UnownedSerialExecutor {
         UnownedSerialExecutor(ordinary: self)
     }
 
-    func checkIsolated() {
+    package func checkIsolated() {
         dispatchPrecondition(condition: .onQueue(queue))
     }
 
     /// Runs `body` on the queue and returns its result.
-    func run<Value: Sendable, Failure: Error>(
+    package func run<Value: Sendable, Failure: Error>(
         _ body: @escaping @Sendable () throws(Failure) -> Value
     ) async throws(Failure) -> Value {
         let result: Result<Value, Failure> = await withCheckedContinuation { continuation in

@@ -1,0 +1,103 @@
+import Foundation
+import NDEF
+import SimulatedReader
+import SimulatorBridges
+import TagMemory
+import TagSimulator
+import Testing
+
+/// nfcpy 1.0.4 (an independent PN532 driver and NDEF implementation) against
+/// ``PN532SerialSimulator``, through `Scripts/lib/nfcpy-tag.py`: it reads what this project's
+/// write plans put on a tag, and what it writes is found where the NFC Forum mappings say.
+///
+/// Runs when `NDEFTOOL_NFCPY_PYTHON` names a Python with nfcpy installed
+/// (`python3 -m venv /tmp/nfcpy && /tmp/nfcpy/bin/pip install nfcpy==1.0.4`, then
+/// `NDEFTOOL_NFCPY_PYTHON=/tmp/nfcpy/bin/python`); skipped otherwise, saying so.
+@Suite(.enabled(if: NfcpyPython.path != nil, NfcpyPython.skipNote))
+struct PN532NfcpyTests {
+    /// A URI record, https://www.proxmark.com (NFC Forum URI RTD 1.0, prefix 02).
+    static let message = hex("D1010D550270726F786D61726B2E636F6D")
+
+    /// `Scripts/lib/nfcpy-tag.py`, found from this file's path.
+    static var script: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Scripts/lib/nfcpy-tag.py").path
+    }
+
+    /// Runs the script with `arguments` and returns its "ndef" line's hex, failing the test
+    /// when it does not succeed.
+    static func nfcpy(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(NfcpyPython.path))
+        process.arguments = [script] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(process.terminationStatus == 0, "\(text)")
+        let line = text.split(separator: "\n").first { $0.hasPrefix("ndef") } ?? ""
+        return String(line.dropFirst(4)).trimmingCharacters(in: .whitespaces)
+    }
+
+    /// A started simulator over `tag`, with a link in `directory`.
+    static func serve(_ tag: SimulatedTag, in directory: ScratchDirectory) throws -> (PN532SerialSimulator, String) {
+        let link = directory.file("pn532")
+        let simulator = try PN532SerialSimulator(reader: SimulatedReader(tag: tag), linkPath: link)
+        try simulator.start()
+        return (simulator, link)
+    }
+
+    @Test("nfcpy reads the message this project's Type 2 write plan put on an NTAG215")
+    func readsOurType2Message() throws {
+        var tag = SimulatedType2Tag(chip: .ntag215)
+        var field = SimulatedField(.type2(tag))
+        field.select(uid: tag.uid)
+        for step in try tag.memory.writePlan(messageBytes: Self.message).steps {
+            _ = field.transceive([0xA2, UInt8(step.address)] + step.data)
+        }
+        tag = try #require(field.tags.first?.type2Tag)
+        let directory = try ScratchDirectory("nfcpy")
+        let (simulator, link) = try Self.serve(.type2(tag), in: directory)
+        defer { simulator.stop() }
+        #expect(try Self.nfcpy([link, "read"]) == text(Self.message))
+    }
+
+    @Test("What nfcpy writes on an NTAG215 is the NDEF Message TLV of the tag memory")
+    func writesType2() throws {
+        let directory = try ScratchDirectory("nfcpy")
+        let (simulator, link) = try Self.serve(.type2(SimulatedType2Tag(chip: .ntag215)), in: directory)
+        defer { simulator.stop() }
+        #expect(try Self.nfcpy([link, "write", text(Self.message)]) == text(Self.message))
+        let memory = try #require(simulator.reader.field.tags.first?.type2Tag?.memory)
+        let tlv = try #require(memory.ndefTLV)
+        #expect(tlv.valueRanges.flatMap { Array(memory.bytes[$0]) } == Self.message)
+    }
+
+    @Test("nfcpy reads and writes a Type 4 tag through ISO-DEP blocks (its own RATS and chaining)")
+    func type4() throws {
+        let tag = try SimulatedType4Tag(message: try NFCNDEFMessage(decoding: Self.message))
+        let directory = try ScratchDirectory("nfcpy")
+        let (simulator, link) = try Self.serve(.type4(tag), in: directory)
+        defer { simulator.stop() }
+        #expect(try Self.nfcpy([link, "read"]) == text(Self.message))
+        // A message longer than a frame: nfcpy chains its UPDATE BINARY and the answers chain back.
+        let text200 = hex("D1 01 C8 54 02 656E") + [UInt8](repeating: 0x41, count: 197)
+        #expect(try Self.nfcpy([link, "write", text(text200)]) == text(text200))
+        let file = try #require(simulator.reader.field.tags.first?.type4Tag?.fileImages.files[0xE104])
+        #expect(Array(file.prefix(2)) == [0x00, UInt8(text200.count)])
+        #expect(Array(file.dropFirst(2).prefix(text200.count)) == text200)
+    }
+}
+
+/// The Python with nfcpy that ``PN532NfcpyTests`` use, if one is named.
+enum NfcpyPython {
+    static let path = ProcessInfo.processInfo.environment["NDEFTOOL_NFCPY_PYTHON"]
+    static let skipNote: Comment = """
+        SKIPPED: no nfcpy (set NDEFTOOL_NFCPY_PYTHON to a Python with nfcpy 1.0.4 installed to \
+        cross-check the simulated PN532 with nfcpy's driver).
+        """
+}

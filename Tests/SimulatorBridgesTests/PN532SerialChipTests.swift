@@ -1,0 +1,156 @@
+import TagMemory
+import TagSimulator
+import Testing
+
+@testable import SimulatorBridges
+
+/// ``PN532SerialChip``: the PN532's answers on its serial link (UM0701 6.2.2 and section 7),
+/// frame in, frames out, without I/O.
+@Suite struct PN532SerialChipTests {
+    /// The chip and its field, with a factory NTAG215 (UID 04 51 7C A2 4B 35 80).
+    struct Bench {
+        var chip = PN532SerialChip()
+        var field: SimulatedField
+
+        init(_ tags: [SimulatedTag] = [.type2(SimulatedType2Tag(chip: .ntag215))]) {
+            field = SimulatedField(tags: tags)
+        }
+
+        /// The frames the chip sends back for the command `information` (hex, from D4), as hex.
+        mutating func send(_ information: String) -> [String] {
+            chip.receive(.information(hex(information)), field: &field).frames.map(text)
+        }
+
+        /// The response frame's information (TFI on), the ACK checked and stripped.
+        mutating func answer(_ information: String) -> String {
+            let frames = send(information)
+            guard frames.count == 2, frames[0] == "0000FF00FF00" else { return "frames: \(frames)" }
+            var decoder = PN532FrameDecoder(maximumLength: 0xFFFF)
+            decoder.append(hex(frames[1]))
+            guard case .frame(.information(let bytes))? = decoder.next() else { return "undecodable \(frames[1])" }
+            return text(bytes)
+        }
+    }
+
+    @Test("Each command is ACKed, then answered (SAMConfiguration as libnfc sends it)")
+    func ackThenResponse() {
+        var bench = Bench()
+        #expect(bench.send("D41401") == ["0000FF00FF00", "0000FF02FED5151600"])
+    }
+
+    @Test("Diagnose 00 echoes libnfc's 'libnfc' and nfcpy's 263-byte line test (in an extended frame)")
+    func diagnose() {
+        var bench = Bench()
+        #expect(bench.answer("D400006C69626E6663") == "D50100" + "6C69626E6663")
+        let data = "00" + text((0..<262).map { UInt8(truncatingIfNeeded: $0) })
+        let frames = bench.send("D400" + data)
+        #expect(frames.count == 2)
+        #expect(frames.last?.hasPrefix("0000FFFFFF0109F6D501" + data) == true)
+        #expect(bench.answer("D40001") == "D50100")
+    }
+
+    @Test("GetFirmwareVersion: PN532 v1.6, support 07")
+    func firmwareVersion() {
+        var bench = Bench()
+        #expect(bench.answer("D402") == "D50332010607")
+    }
+
+    @Test("SetSerialBaudRate 07 (nfcpy) is answered D5 11; the host's ACK afterwards sends nothing")
+    func serialBaudRate() {
+        var bench = Bench()
+        #expect(bench.answer("D41007") == "D511")
+        #expect(bench.chip.receive(.ack, field: &bench.field).frames.isEmpty)
+        #expect(bench.send("D41009") == ["0000FF00FF00", text(PN532Frame.errorBytes)])
+    }
+
+    @Test("PowerDown F0 (libnfc): D5 17 00, the field goes off and the tags to IDLE; bytes wake the chip")
+    func powerDown() {
+        var bench = Bench()
+        #expect(bench.answer("D44A0100").hasPrefix("D54B01"))
+        #expect(bench.answer("D416F0") == "D51700")
+        #expect(bench.chip.isPoweredDown)
+        #expect(!bench.field.isOn)
+        #expect(bench.field.tags.first?.state == .idle)
+        bench.chip.wake()
+        #expect(!bench.chip.isPoweredDown)
+        // InListPassiveTarget switches the field on again and finds the tag.
+        #expect(bench.answer("D44A0100") == "D54B01" + "0100440007" + "04517CA24B3580")
+    }
+
+    @Test("A NACK brings the last response frame again; a NACK before any response brings nothing")
+    func nackResends() {
+        var bench = Bench()
+        #expect(bench.chip.receive(.nack, field: &bench.field).frames.isEmpty)
+        let frames = bench.send("D402")
+        let again = bench.chip.receive(.nack, field: &bench.field).frames.map(text)
+        #expect(again == [frames[1]])
+    }
+
+    @Test("An unknown command, a wrong TFI and wrong parameters get ACK and the error frame")
+    func refusals() {
+        var bench = Bench()
+        for information in ["D4FE", "D5 02", "D4", "D44A05", "D416", "D400"] {
+            let reaction = bench.chip.receive(.information(hex(information)), field: &bench.field)
+            #expect(reaction.frames.map(text) == ["0000FF00FF00", text(PN532Frame.errorBytes)], "\(information)")
+            #expect(reaction.refused)
+        }
+    }
+
+    @Test("The tag leaving during InDataExchange is answered with status 01 (time-out)")
+    func tagLeaves() {
+        var bench = Bench()
+        bench.field.arm(.init(removeAfterCommands: 2))
+        #expect(bench.answer("D44A0100").hasPrefix("D54B01"))
+        #expect(bench.answer("D440013004") == "D54100" + "0300FE00" + "000000000000000000000000")
+        let reaction = bench.chip.receive(.information(hex("D440013004")), field: &bench.field)
+        #expect(reaction.tagsLeft)
+        #expect(reaction.frames.map(text).last == text(PN532Frame.information(hex("D54101")).encoded ?? []))
+        #expect(bench.answer("D44A0100") == "D54B00")
+    }
+
+    @Test("InListPassiveTarget with MaxTg 1 lists one tag at a time; the other stays IDLE for the next")
+    func twoTagsOneAtATime() {
+        var bench = Bench([
+            .type2(SimulatedType2Tag(chip: .ntag215)),
+            .type2(SimulatedType2Tag(chip: .ntag213, uid: hex("04517CA24B3581"))),
+        ])
+        #expect(bench.answer("D44A0100").hasSuffix("0704517CA24B3580"))
+        #expect(bench.answer("D44400") == "D54500")
+        #expect(bench.answer("D44A0100").hasSuffix("0704517CA24B3581"))
+        #expect(bench.answer("D44400") == "D54500")
+        #expect(bench.answer("D44A0100") == "D54B00")
+        // The field going off wakes both; MaxTg 2 lists both.
+        #expect(bench.answer("D4320100") == "D533")
+        #expect(
+            bench.answer("D44A0200")
+                == "D54B02" + "0100440007" + "04517CA24B3580" + "0200440007" + "04517CA24B3581")
+    }
+
+    @Test("Initiator data with the cascade tag (as libnfc and nfcpy send a 7-byte UID) selects that tag")
+    func cascadeTag() {
+        var bench = Bench([
+            .type2(SimulatedType2Tag(chip: .ntag215)),
+            .type2(SimulatedType2Tag(chip: .ntag213, uid: hex("04517CA24B3581"))),
+        ])
+        #expect(bench.answer("D44A0100" + "8804517CA24B3581").hasSuffix("0704517CA24B3581"))
+        #expect(bench.answer("D44A0100" + "04517CA24B3580").hasSuffix("0704517CA24B3580"))
+    }
+
+    @Test("After InListPassiveTarget the CIU is set for Type A with CRC on, whatever was written before")
+    func registersAfterListing() {
+        var bench = Bench()
+        #expect(bench.answer("D408630200630300") == "D509")
+        #expect(bench.answer("D44A0100").hasPrefix("D54B01"))
+        #expect(bench.answer("D40663026303") == "D5078080")
+        #expect(bench.answer("D4423000") == "D54300" + "04517CA1A24B35805C480000E1103E00")
+    }
+
+    @Test("Empty InCommunicateThru (libnfc's barcode probe) and Type B framing find no Type A tag: time-out")
+    func probesTimeOut() {
+        var bench = Bench()
+        #expect(bench.answer("D442") == "D54301")
+        #expect(bench.answer("D44A0100").hasPrefix("D54B01"))
+        #expect(bench.answer("D40863028363038B") == "D509")
+        #expect(bench.answer("D44206000E5A") == "D54301")
+    }
+}
