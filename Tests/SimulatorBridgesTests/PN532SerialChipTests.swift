@@ -145,6 +145,21 @@ import Testing
         #expect(bench.answer("D4423000") == "D54300" + "04517CA1A24B35805C480000E1103E00")
     }
 
+    @Test("InAutoPoll (libnfc's nfc-poll: types 20 and 10): the first type that finds tags answers")
+    func autoPoll() throws {
+        var bench = Bench()
+        #expect(bench.answer("D460140220 10") == "D56101" + "10" + "0C" + "0100440007" + "04517CA24B3580")
+        #expect(bench.answer("D440013004").hasPrefix("D54100"))
+        var type4 = Bench([.type4(try SimulatedType4Tag(configuration: .init()))])
+        let tag = try SimulatedType4Tag(configuration: .init())
+        let data = "0103442007" + text(tag.uid) + text(tag.ats)
+        #expect(type4.answer("D460140220 10") == "D56101" + "20" + text([UInt8(data.count / 2)]) + data)
+        #expect(bench.answer("D460FF0111") == "D56100")
+        // PollNr 00 and Period 00 are no valid parameters.
+        #expect(bench.chip.receive(.information(hex("D460000110")), field: &bench.field).refused)
+        #expect(bench.chip.receive(.information(hex("D460010010")), field: &bench.field).refused)
+    }
+
     @Test("Empty InCommunicateThru (libnfc's barcode probe) and Type B framing find no Type A tag: time-out")
     func probesTimeOut() {
         var bench = Bench()
