@@ -128,7 +128,8 @@ import Testing
     @Test("Payloads the PN532 does not take answer 63 00: unknown commands, no D4, malformed arguments")
     func unsupported() {
         var bench = ReaderBench.ntag215()
-        #expect(bench.send(Self.direct("D4 60 01 01 10")) == "6300")
+        #expect(bench.send(Self.direct("D4 8C 00")) == "6300")
+        #expect(bench.send(Self.direct("D4 60 00 01 10")) == "6300")
         #expect(bench.send(Self.direct("D5 02")) == "6300")
         #expect(bench.send(Self.direct("D4")) == "6300")
         #expect(bench.send(Self.direct("D4 06 63")) == "6300")

@@ -54,57 +54,90 @@ enum LibnfcTools {
     /// Runs tool `name` with `arguments` against the PN532 at `connstring`, at most
     /// `seconds` long; standard output and standard error together.
     static func run(_ name: String, _ arguments: [String] = [], connstring: String, seconds: Int = 30) throws -> Run {
-        guard let executable = path(of: name) else {
-            throw Failure(
-                description: """
-                    \(name) is not installed: install libnfc-bin and libnfc-examples \
-                    (NDEFTOOL_REQUIRE_LIBNFC=1 requires them)
-                    """)
+        let tool = try Background(name, arguments, connstring: connstring)
+        guard tool.waitForExit(milliseconds: seconds * 1000) else {
+            tool.process.terminate()
+            throw Failure(description: "\(name) did not finish within \(seconds) s:\n\(tool.output)")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["LIBNFC_DEVICE"] = connstring
-        environment["LIBNFC_AUTO_SCAN"] = "false"
-        environment["LIBNFC_INTRUSIVE_SCAN"] = "false"
-        environment["LIBNFC_LOG_LEVEL"] = "1"
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        let started = ContinuousClock.now
-        try process.run()
-        let collected = Collector(output.fileHandleForReading)
-        let deadline = started.advanced(by: .seconds(seconds))
-        while process.isRunning, ContinuousClock.now < deadline { usleep(2_000) }
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-            throw Failure(description: "\(name) did not finish within \(seconds) s:\n\(collected.text())")
-        }
-        let duration = ContinuousClock.now - started
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, output: collected.text(), duration: duration)
+        return Run(status: tool.process.terminationStatus, output: tool.output, duration: tool.duration)
     }
 
-    /// Reads a pipe to its end on a thread of its own, so that a chatty tool never blocks.
-    private final class Collector: @unchecked Sendable {
-        private let done = DispatchSemaphore(value: 0)
+    /// A tool running in the background, its output collected as it comes.
+    final class Background: @unchecked Sendable {
+        let process = Process()
+        private let lock = NSLock()
         private var data = Data()
+        private let started = ContinuousClock.now
+        private var ended: ContinuousClock.Instant?
+        /// Whether the output reached its end.
+        private var isDrained = false
 
-        init(_ handle: FileHandle) {
+        /// Starts tool `name` with `arguments` against the PN532 at `connstring`.
+        init(_ name: String, _ arguments: [String], connstring: String) throws {
+            guard let executable = LibnfcTools.path(of: name) else {
+                throw Failure(
+                    description: """
+                        \(name) is not installed: install libnfc-bin and libnfc-examples \
+                        (NDEFTOOL_REQUIRE_LIBNFC=1 requires them)
+                        """)
+            }
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+            var environment = ProcessInfo.processInfo.environment
+            environment["LIBNFC_DEVICE"] = connstring
+            environment["LIBNFC_AUTO_SCAN"] = "false"
+            environment["LIBNFC_INTRUSIVE_SCAN"] = "false"
+            environment["LIBNFC_LOG_LEVEL"] = "1"
+            process.environment = environment
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = pipe
+            process.standardInput = FileHandle.nullDevice
+            process.terminationHandler = { [self] _ in lock.withLock { ended = .now } }
+            try process.run()
+            let handle = pipe.fileHandleForReading
             Thread.detachNewThread { [self] in
-                data = handle.readDataToEndOfFile()
-                done.signal()
+                while true {
+                    let chunk = handle.availableData
+                    lock.withLock {
+                        data.append(chunk)
+                        if chunk.isEmpty { isDrained = true }
+                    }
+                    if chunk.isEmpty { return }
+                }
             }
         }
 
-        /// Everything read, once the pipe closed.
-        func text() -> String {
-            done.wait()
-            return String(decoding: data, as: UTF8.self)
+        deinit {
+            if process.isRunning { process.terminate() }
+        }
+
+        /// What the tool printed so far.
+        var output: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
+
+        /// From start to exit (or to now).
+        var duration: Duration { (lock.withLock { ended } ?? .now) - started }
+
+        /// Waits until the output contains `text`; false after `milliseconds`.
+        func waitFor(_ text: String, milliseconds: Int) -> Bool {
+            let deadline = ContinuousClock.now.advanced(by: .milliseconds(milliseconds))
+            while !output.contains(text) {
+                guard ContinuousClock.now < deadline else { return false }
+                usleep(2_000)
+            }
+            return true
+        }
+
+        /// Waits for the tool to exit and its output to be read to the end; false after
+        /// `milliseconds`.
+        func waitForExit(milliseconds: Int) -> Bool {
+            let deadline = ContinuousClock.now.advanced(by: .milliseconds(milliseconds))
+            while process.isRunning || !lock.withLock({ isDrained }) {
+                guard ContinuousClock.now < deadline else { return false }
+                usleep(1_000)
+            }
+            process.waitUntilExit()
+            return true
         }
     }
 }

@@ -92,6 +92,22 @@ struct PN532LibnfcTests {
         #expect(!run.output.contains("passive target(s) found"), "\(run.output)")
     }
 
+    @Test("nfc-poll (InAutoPoll) finds the tag, and sees it go when it is taken out of the field")
+    func pollsUntilRemoved() throws {
+        let directory = try ScratchDirectory("libnfc")
+        let simulator = try Self.serve(SimulatedField(.type2(SimulatedType2Tag(chip: .ntag215))), in: directory)
+        defer { simulator.stop() }
+        let poll = try LibnfcTools.Background("nfc-poll", [], connstring: simulator.connstring)
+        #expect(poll.waitFor("Waiting for card removing", milliseconds: 10_000), "\(poll.output)")
+        #expect(simulator.status.count(of: 0x60) == 1)
+        simulator.removeTag()
+        #expect(poll.waitForExit(milliseconds: 10_000), "\(poll.output)")
+        #expect(poll.process.terminationStatus == 0)
+        let output = LibnfcTools.Run(status: 0, output: poll.output, duration: .zero).squeezed
+        #expect(output.contains("UID (NFCID1): 04 51 7c a2 4b 35 80"), "\(poll.output)")
+        #expect(output.contains("done."), "\(poll.output)")
+    }
+
     @Test("nfc-mfultralight r dumps exactly the pages of the simulated NTAG215")
     func dumpsNTAG215() throws {
         let directory = try ScratchDirectory("libnfc")

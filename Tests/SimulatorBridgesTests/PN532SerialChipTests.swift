@@ -145,6 +145,47 @@ import Testing
         #expect(bench.answer("D4423000") == "D54300" + "04517CA1A24B35805C480000E1103E00")
     }
 
+    @Test("InAutoPoll (libnfc's nfc-poll: types 20 and 10): the first type that finds tags answers")
+    func autoPoll() throws {
+        var bench = Bench()
+        #expect(bench.answer("D460140220 10") == "D56101" + "10" + "0C" + "0100440007" + "04517CA24B3580")
+        #expect(bench.answer("D440013004").hasPrefix("D54100"))
+        var type4 = Bench([.type4(try SimulatedType4Tag(configuration: .init()))])
+        let tag = try SimulatedType4Tag(configuration: .init())
+        let data = "0103442007" + text(tag.uid) + text(tag.ats)
+        #expect(type4.answer("D460140220 10") == "D56101" + "20" + text([UInt8(data.count / 2)]) + data)
+        #expect(bench.answer("D460FF0111") == "D56100")
+        // PollNr 00 and Period 00 are no valid parameters.
+        #expect(bench.chip.receive(.information(hex("D460000110")), field: &bench.field).refused)
+        #expect(bench.chip.receive(.information(hex("D460010010")), field: &bench.field).refused)
+    }
+
+    @Test("50 000 seeded random commands (known codes, random arguments, ISO-DEP blocks) never trap")
+    func hostileCommands() throws {
+        var generator = SeededGenerator(seed: 0x4A_0532)
+        var bench = Bench([
+            .type2(SimulatedType2Tag(chip: .ntag215)), .type4(try SimulatedType4Tag(configuration: .init())),
+        ])
+        let codes: [UInt8] = [
+            0x00, 0x02, 0x04, 0x06, 0x08, 0x10, 0x12, 0x14, 0x16, 0x32, 0x40, 0x42, 0x44, 0x4A, 0x52, 0x54, 0x60, 0xFF,
+        ]
+        for round in 0..<50_000 {
+            let code = codes[Int.random(in: 0..<codes.count, using: &generator)]
+            let count = Int.random(in: 0...(round.isMultiple(of: 100) ? 300 : 12), using: &generator)
+            var arguments = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            // Aim InDataExchange and InCommunicateThru at the listed targets and at ISO-DEP PCBs.
+            if code == 0x40 || code == 0x42, !arguments.isEmpty, Bool.random(using: &generator) {
+                arguments[0] = [0x01, 0x02, 0x02, 0x03, 0x12, 0xA2, 0xB3, 0xC2, 0xE0, 0x0A][Int(arguments[0] % 10)]
+            }
+            let information = [0xD4, code] + arguments
+            guard PN532Frame.information(information).encoded != nil else { continue }
+            let reaction = bench.chip.receive(.information(information), field: &bench.field)
+            #expect(reaction.frames.count == 2)
+            #expect(reaction.frames.first == PN532Frame.ackBytes)
+            if round.isMultiple(of: 1000) { bench.field.fieldOff() }
+        }
+    }
+
     @Test("Empty InCommunicateThru (libnfc's barcode probe) and Type B framing find no Type A tag: time-out")
     func probesTimeOut() {
         var bench = Bench()

@@ -13,9 +13,10 @@ import TagSimulator
 /// commands of section 7 that reader software sends (see ``PN532SerialChip`` and
 /// ``PN532Emulation``): Diagnose, GetFirmwareVersion, GetGeneralStatus, ReadRegister,
 /// WriteRegister, SetParameters, SetSerialBaudRate, SAMConfiguration, PowerDown,
-/// RFConfiguration, InListPassiveTarget (106 kbit/s Type A), InDataExchange,
-/// InCommunicateThru, InDeselect, InRelease, InSelect. Frames with a wrong checksum are
-/// ignored, as the chip ignores them; unknown commands get the error frame.
+/// RFConfiguration, InListPassiveTarget and InAutoPoll (106 kbit/s Type A), InDataExchange,
+/// InCommunicateThru (with ISO-DEP blocks for Type 4 tags), InDeselect, InRelease, InSelect.
+/// Frames with a wrong checksum are ignored, as the chip ignores them; unknown commands get the
+/// error frame.
 ///
 /// The pseudo-terminal opens with the simulator (its slave path is ``slavePath``; with a
 /// `linkPath`, a symbolic link of that name points to it) and lives until ``stop()``:

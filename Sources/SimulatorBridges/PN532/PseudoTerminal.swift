@@ -135,14 +135,6 @@ final class PseudoTerminal: Sendable {
         tcflush(slave, TCIFLUSH)
     }
 
-    /// Whether the slave's modes carry libnfc's claim (bit 31 of `c_iflag`, its `CCLAIMED`,
-    /// set while a libnfc client has the port open).
-    var isClaimedByLibnfc: Bool {
-        var modes = termios()
-        guard tcgetattr(slave, &modes) == 0 else { return false }
-        return modes.c_iflag & 0x8000_0000 != 0
-    }
-
     /// Raw mode at 115200 baud.
     private static func makeRaw(_ descriptor: Int32) {
         var modes = termios()

@@ -10,8 +10,8 @@ import TagSimulator
 /// honoured), SAMConfiguration (14),
 /// RFConfiguration (32; item 01 switches the field), InListPassiveTarget (4A; 106 kbit/s Type A
 /// only, other modulations list no target), InDataExchange (40), InCommunicateThru (42),
-/// InDeselect (44), InRelease (52), InSelect (54). Any other payload is ``Result/notSupported``
-/// (the reader answers `63 00`).
+/// InDeselect (44), InRelease (52), InSelect (54), InAutoPoll (60, 106 kbit/s Type A types).
+/// Any other payload is ``Result/notSupported`` (the reader answers `63 00`).
 ///
 /// Status bytes (UM0701 table 15): 00 success, 01 time-out (the tag did not answer), 02 CRC
 /// error, 14 MIFARE error, 27 command not acceptable in this context.
@@ -73,6 +73,7 @@ struct PN532Emulation: Sendable {
         case 0x14: return arguments.isEmpty ? .notSupported : .response([0xD5, 0x15])
         case 0x32: return rfConfiguration(arguments, &field)
         case 0x4A: return listPassiveTargets(arguments, &field, &activeUID)
+        case 0x60: return autoPoll(arguments, &field, &activeUID)
         case 0x40: return dataExchange(arguments, &field)
         case 0x42: return communicateThru(arguments, &field)
         case 0x44, 0x52, 0x54:
@@ -160,24 +161,44 @@ struct PN532Emulation: Sendable {
         guard arguments.count >= 2, arguments[0] == 1 || arguments[0] == 2 else { return .notSupported }
         guard arguments[1] == 0x00 else { return .response([0xD5, 0x4B, 0x00]) }
         let wanted = arguments.count > 2 ? Self.withoutCascadeTags(Array(arguments.dropFirst(2))) : nil
+        prepareTypeA(&field)
+        let listed = field.poll(.reqa, limit: Int(arguments[0]), uid: wanted)
+        guard activate(listed, &field, &activeUID) else { return .response([0xD5, 0x4B, 0x00]) }
+        var frame: [UInt8] = [0xD5, 0x4B, UInt8(truncatingIfNeeded: listed.count)]
+        for (index, tag) in listed.enumerated() {
+            frame += Self.targetData(tag, number: index + 1, withATS: sendsRATS)
+        }
+        return .response(frame)
+    }
+
+    /// Before a 106 kbit/s Type A activation: the field on, the CIU set for Type A with CRC_A.
+    mutating func prepareTypeA(_ field: inout SimulatedField) {
         if !field.isOn { field.fieldOn() }
         registers[Self.txMode] = Self.crcEnable
         registers[Self.rxMode] = Self.crcEnable
         registers[Self.bitFraming] = 0x00
-        let listed = field.poll(.reqa, limit: Int(arguments[0]), uid: wanted)
+    }
+
+    /// Makes `listed` the targets, Tg 1 first, and selects the first; false when there is
+    /// none (CIU_FIFOData then holds the REQA).
+    mutating func activate(
+        _ listed: [SimulatedTag], _ field: inout SimulatedField, _ activeUID: inout [UInt8]?
+    ) -> Bool {
         targets = listed.map(\.uid)
         isoDEP = ISODEPBlockLink()
         guard let first = listed.first, field.select(uid: first.uid) else {
             registers[Self.fifoData] = 0x26
-            return .response([0xD5, 0x4B, 0x00])
+            return false
         }
         activeUID = first.uid
-        var frame: [UInt8] = [0xD5, 0x4B, UInt8(truncatingIfNeeded: listed.count)]
-        for (index, tag) in listed.enumerated() {
-            frame += [UInt8(truncatingIfNeeded: index + 1)] + tag.atqa.reversed() + [tag.sak]
-            frame += [UInt8(truncatingIfNeeded: tag.uid.count)] + tag.uid + (sendsRATS ? tag.ats ?? [] : [])
-        }
-        return .response(frame)
+        return true
+    }
+
+    /// A target's data for 106 kbit/s Type A (UM0701 7.3.5): Tg, SENS_RES (most significant
+    /// byte first), SEL_RES, NFCID1 length, NFCID1, and the ATS when asked for and there is one.
+    static func targetData(_ tag: SimulatedTag, number: Int, withATS: Bool) -> [UInt8] {
+        [UInt8(truncatingIfNeeded: number)] + tag.atqa.reversed() + [tag.sak, UInt8(truncatingIfNeeded: tag.uid.count)]
+            + tag.uid + (withATS ? tag.ats ?? [] : [])
     }
 
     /// A UID as InListPassiveTarget's initiator data gives it, without the cascade tags of a
