@@ -10,9 +10,8 @@ import Testing
 /// ``PN532SerialSimulator``, through `Scripts/lib/nfcpy-tag.py`: it reads what this project's
 /// write plans put on a tag, and what it writes is found where the NFC Forum mappings say.
 ///
-/// Runs when `NDEFTOOL_NFCPY_PYTHON` names a Python with nfcpy installed
-/// (`python3 -m venv /tmp/nfcpy && /tmp/nfcpy/bin/pip install nfcpy==1.0.4`, then
-/// `NDEFTOOL_NFCPY_PYTHON=/tmp/nfcpy/bin/python`); skipped otherwise, saying so.
+/// Runs when `NDEFTOOL_NFCPY_PYTHON` names a Python with nfcpy installed (`Scripts/test` installs
+/// nfcpy 1.0.4 in .build/nfcpy-venv, Scripts/lib/nfcpy.sh); skipped otherwise, saying so.
 @Suite(.enabled(if: NfcpyPython.path != nil, NfcpyPython.skipNote))
 struct PN532NfcpyTests {
     /// A URI record, https://www.proxmark.com (NFC Forum URI RTD 1.0, prefix 02).
@@ -24,8 +23,8 @@ struct PN532NfcpyTests {
             .deletingLastPathComponent().appendingPathComponent("Scripts/lib/nfcpy-tag.py").path
     }
 
-    /// Runs the script with `arguments` and returns its "ndef" line's hex, failing the test
-    /// when it does not succeed.
+    /// Runs the script with `arguments` and returns the message it read or wrote (the "message"
+    /// of its JSON answer, hex), failing the test when it does not succeed.
     static func nfcpy(_ arguments: [String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try #require(NfcpyPython.path))
@@ -39,8 +38,9 @@ struct PN532NfcpyTests {
         process.waitUntilExit()
         let text = String(decoding: data, as: UTF8.self)
         #expect(process.terminationStatus == 0, "\(text)")
-        let line = text.split(separator: "\n").first { $0.hasPrefix("ndef") } ?? ""
-        return String(line.dropFirst(4)).trimmingCharacters(in: .whitespaces)
+        let line = text.split(separator: "\n").first { $0.hasPrefix("{") } ?? ""
+        let answer = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        return (answer?["message"] as? String ?? "").uppercased()
     }
 
     /// A started simulator over `tag`, with a link in `directory`.
@@ -96,8 +96,9 @@ struct PN532NfcpyTests {
 /// The Python with nfcpy that ``PN532NfcpyTests`` use, if one is named.
 enum NfcpyPython {
     static let path = ProcessInfo.processInfo.environment["NDEFTOOL_NFCPY_PYTHON"]
-    static let skipNote: Comment = """
-        SKIPPED: no nfcpy (set NDEFTOOL_NFCPY_PYTHON to a Python with nfcpy 1.0.4 installed to \
-        cross-check the simulated PN532 with nfcpy's driver).
-        """
+    static let skipNote = Comment(
+        rawValue: "SKIPPED: no nfcpy: "
+            + (ProcessInfo.processInfo.environment["NDEFTOOL_NFCPY_SKIPPED"]
+                ?? "set NDEFTOOL_NFCPY_PYTHON to a Python with nfcpy 1.0.4 (Scripts/test installs one)")
+            + "; the cross-checks with nfcpy's PN532 driver and NDEF code did not run")
 }
