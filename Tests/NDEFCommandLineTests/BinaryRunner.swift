@@ -31,14 +31,15 @@ enum BinaryRunner {
         return nil
     }()
 
-    /// Runs `ndeftool` with `arguments`, `input` on standard input, in `directory`.
+    /// Runs `ndeftool` (or `program`) with `arguments`, `input` on standard input, in `directory`.
     static func run(
         _ arguments: [String],
         input: [UInt8] = [],
         environment: [String: String] = [:],
-        directory: URL? = nil
+        directory: URL? = nil,
+        program: URL? = nil
     ) throws -> RunResult {
-        let executable = try #require(executable, "ndeftool was not built next to the tests")
+        let executable = try #require(program ?? executable, "ndeftool was not built next to the tests")
         let scratch = try TemporaryDirectory()
         let inputPath = try scratch.file("stdin", input)
         let outputPath = scratch.path("stdout")
