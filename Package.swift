@@ -93,12 +93,13 @@ let package = Package(
             dependencies: ["BenchmarkSupport", "NFCSession", "SimulatedReader", "TagSimulator", "TagMemory", "NDEF"],
             swiftSettings: strictSettings
         ),
-        // APDUs, tag commands and wall time of tag operations through the real pcscd and vpcd.
+        // Tag commands and wall time of tag operations through the real pcscd (vpcd) and libnfc (simulated
+        // PN532), with nfcpy's figures beside ours.
         .executableTarget(
             name: "ReaderBenchmarks",
             dependencies: [
-                "BenchmarkSupport", "PCSCReader", "SimulatorBridges", "SimulatedReader", "NFCSession", "TagSimulator",
-                "TagMemory", "NDEF",
+                "BenchmarkSupport", "PCSCReader", "LibNFCReader", "SimulatorBridges", "SimulatedReader", "NFCSession",
+                "TagSimulator", "TagMemory", "NDEF",
             ],
             swiftSettings: strictSettings
         ),
