@@ -61,13 +61,16 @@ import Testing
           65  malformed input data (NDEF, hex, JSON or a tag dump)
           66  input file missing or unreadable
           69  no reader, or the reader cannot do this
+          70  internal error in ndeftool (please report it)
           73  the message does not fit on the tag
           74  I/O error, for example the output cannot be written
-          75  no tag in time, or several tags: nothing was changed, try again
+          75  no tag in time, or the tag left: nothing was changed, try again
           76  the tag answered with an error, is not supported or holds no valid NDEF
-          77  the tag is read-only or password-protected, or the password is wrong
+          77  the tag is read-only
+          78  password needed or wrong, or the tag's password is disabled
           79  lock refused: confirmation code missing or not for this tag
           80  a write stopped part way: the tag may be half-written (resume it)
+          81  several tags in the field: nothing was changed, keep one at the reader
           130 interrupted
 
         USAGE: ndeftool <subcommand>

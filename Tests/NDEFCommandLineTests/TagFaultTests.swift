@@ -42,13 +42,13 @@ import Testing
     @Test func twoTagsInTheField() throws {
         let tag = try SimulatedTagFile()
         let result = try tag.run(["write", "uri", "https://example.com"], faults: "&second-tag=1")
-        #expect(result.status == 75)
+        #expect(result.status == 81)
         #expect(result.error.contains("Several tags in the field: remove all but one.\n"))
         #expect(result.error.contains("(multiple-tags-found)"))
         #expect(tag.contents().isEmpty)
         let waited = try BinaryRunner.run(
             ["read", "--reader", tag.reader("&second-tag=1"), "--wait", "0.3"], environment: ["NDEFTOOL_READER": ""])
-        #expect(waited.status == 75)
+        #expect(waited.status == 81)
         #expect(waited.error.contains("for all of 0.3 seconds"))
     }
 

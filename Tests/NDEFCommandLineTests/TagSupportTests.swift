@@ -16,7 +16,7 @@ import Testing
         (.invalidParameter, 64),
         (.timeout, 75),
         (.cancelled, 130),
-        (.multipleTagsFound, 75),
+        (.multipleTagsFound, 81),
         (.tagNotSupported, 76),
         (.tagConnectionLost, 75),
         (.tagResponseError, 76),
@@ -25,9 +25,9 @@ import Testing
         (.tagUpdateFailure, 80),
         (.zeroLengthMessage, 65),
         (.invalidMessage, 76),
-        (.authenticationRequired, 77),
-        (.authenticationFailed, 77),
-        (.passwordDisabled, 77),
+        (.authenticationRequired, 78),
+        (.authenticationFailed, 78),
+        (.passwordDisabled, 78),
         (.confirmationMismatch, 79),
     ])
     func exitStatus(code: NFCReaderError.Code, status: Int32) {

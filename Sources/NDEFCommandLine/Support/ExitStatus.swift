@@ -10,23 +10,30 @@ enum ExitStatus: Int32, Sendable, Hashable, CaseIterable {
     case noInput = 66
     /// No reader, or the reader cannot do what was asked (EX_UNAVAILABLE).
     case unavailable = 69
+    /// A fault in ndeftool itself (EX_SOFTWARE): please report it.
+    case internalError = 70
     /// The message does not fit on the tag (EX_CANTCREAT).
     case tooLarge = 73
     /// An output could not be written (EX_IOERR).
     case ioError = 74
-    /// No tag came in time, or two or more tags were in the field: nothing was changed, try
-    /// again (EX_TEMPFAIL).
+    /// No tag came in time, or the tag left before anything was changed: try again
+    /// (EX_TEMPFAIL).
     case tryAgain = 75
     /// The tag answered with an error, is not supported, or holds data that is not NDEF (EX_PROTOCOL).
     case tagError = 76
-    /// The tag refuses: read-only, password-protected, wrong password (EX_NOPERM).
+    /// The tag is read-only (locked, or its CC denies writing) (EX_NOPERM).
     case notPermitted = 77
+    /// Authentication failed or is needed: the pages are password-protected, the password is
+    /// wrong, or the tag disabled its password after too many attempts.
+    case authenticationFailed = 78
     /// A lock or configuration lock was refused: the confirmation code is missing or does not
     /// match this tag and its content.
     case confirmationMismatch = 79
     /// A write stopped part way (tag removed, write error, read-back mismatch): the tag may be
     /// half-written; the message says how to resume.
     case incompleteWrite = 80
+    /// Two or more tags were in the field: nothing was changed; keep one tag at the reader.
+    case severalTags = 81
     /// Interrupted (Ctrl-C), by the shell's convention 128 + SIGINT.
     case interrupted = 130
 
@@ -38,13 +45,16 @@ enum ExitStatus: Int32, Sendable, Hashable, CaseIterable {
         case .dataError: "malformed input data (NDEF, hex, JSON or a tag dump)"
         case .noInput: "input file missing or unreadable"
         case .unavailable: "no reader, or the reader cannot do this"
+        case .internalError: "internal error in ndeftool (please report it)"
         case .tooLarge: "the message does not fit on the tag"
         case .ioError: "I/O error, for example the output cannot be written"
-        case .tryAgain: "no tag in time, or several tags: nothing was changed, try again"
+        case .tryAgain: "no tag in time, or the tag left: nothing was changed, try again"
         case .tagError: "the tag answered with an error, is not supported or holds no valid NDEF"
-        case .notPermitted: "the tag is read-only or password-protected, or the password is wrong"
+        case .notPermitted: "the tag is read-only"
+        case .authenticationFailed: "password needed or wrong, or the tag's password is disabled"
         case .confirmationMismatch: "lock refused: confirmation code missing or not for this tag"
         case .incompleteWrite: "a write stopped part way: the tag may be half-written (resume it)"
+        case .severalTags: "several tags in the field: nothing was changed, keep one at the reader"
         case .interrupted: "interrupted"
         }
     }

@@ -11,10 +11,12 @@ enum TagFailure {
         switch code {
         case .readerUnavailable, .unsupportedFeature: .unavailable
         case .invalidParameter: .usage
-        case .timeout, .multipleTagsFound, .tagConnectionLost: .tryAgain
+        case .timeout, .tagConnectionLost: .tryAgain
+        case .multipleTagsFound: .severalTags
         case .cancelled: .interrupted
         case .tagNotSupported, .tagResponseError, .invalidMessage: .tagError
-        case .tagNotWritable, .authenticationRequired, .authenticationFailed, .passwordDisabled: .notPermitted
+        case .tagNotWritable: .notPermitted
+        case .authenticationRequired, .authenticationFailed, .passwordDisabled: .authenticationFailed
         case .tagSizeTooSmall: .tooLarge
         case .tagUpdateFailure: .incompleteWrite
         case .zeroLengthMessage: .dataError
