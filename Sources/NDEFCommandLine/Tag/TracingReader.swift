@@ -59,7 +59,12 @@ final class TracingReader: NFCReaderLifecycleReporting {
             counts[name, default: 0] += 1
             return counts[name, default: 0]
         }
-        if frame.first == 0xA2, count >= Self.progressAfter { console.progress("Writing: \(count) pages written") }
+        if frame.first == 0xA2, count >= Self.progressAfter {
+            console.progress("Writing: \(count) pages written")
+        } else if frame.first != 0xA2 {
+            // The writes are over (the verification reads follow): the progress line stays as it is.
+            console.endProgress()
+        }
         let isSecret = frame.first == 0x1B
         if console.isVerbose {
             let shown = isSecret ? Array(frame.prefix(1)) : frame
