@@ -15,7 +15,7 @@ public enum NDEFCommandLine {
         do {
             outcome = try CommandParser(root: RootCommand.spec).parse(arguments)
         } catch {
-            io.writeError(HelpFormatter(path: error.path).errorMessage(error.error))
+            io.writeError(styled(HelpFormatter(path: error.path).errorMessage(error.error), io: io))
             return .usage
         }
         switch outcome {
@@ -37,10 +37,16 @@ public enum NDEFCommandLine {
     /// Prints a failure on standard error: usage errors with the command's usage lines.
     static func report(_ error: CommandLineError, path: [CommandSpec], io: any CommandIO) {
         if error.status == .usage {
-            io.writeError(HelpFormatter(path: path).errorMessage(error))
+            io.writeError(styled(HelpFormatter(path: path).errorMessage(error), io: io))
         } else {
-            io.writeError("Error: \(error.message)\n")
+            io.writeError(Style(io: io).error("Error:") + " \(error.message)\n")
         }
+    }
+
+    /// A usage message with its `Error:` in red on a terminal.
+    static func styled(_ message: String, io: any CommandIO) -> String {
+        guard message.hasPrefix("Error:") else { return message }
+        return Style(io: io).error("Error:") + message.dropFirst("Error:".count)
     }
 
     private static func show(_ text: String, io: any CommandIO) -> ExitStatus {

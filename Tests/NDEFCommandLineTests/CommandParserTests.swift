@@ -184,7 +184,7 @@ enum SampleTool {
 
     @Test func unknownSubcommand() {
         let failure = SampleTool.failure(["sim", "bogus"])
-        #expect(failure?.error.message == "Unexpected argument 'bogus'")
+        #expect(failure?.error.message == "Unknown command 'bogus'")
         #expect(failure?.path.map(\.name) == ["tool", "sim"])
     }
 
@@ -234,7 +234,9 @@ enum SampleTool {
     @Test func editDistances() {
         #expect(editDistance("", "abc") == 3)
         #expect(editDistance("kitten", "sitting") == 3)
-        #expect(editDistance("--output", "--outptu") == 2)
+        #expect(editDistance("--output", "--outptu") == 1)
+        #expect(editDistance("wrtie", "write") == 1)
+        #expect(editDistance("ca", "abc") == 3)
         #expect(editDistance("same", "same") == 0)
     }
 }

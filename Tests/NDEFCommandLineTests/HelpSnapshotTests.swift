@@ -53,7 +53,15 @@ import Testing
         lock tags.
 
         Data is read from files or standard input ('-') and written to standard output
-        or a file; messages go to standard error.
+        or a file; messages go to standard error. On a terminal, messages are in colour
+        (errors red, success green, warnings yellow) unless NO_COLOR is set.
+
+        Examples:
+          ndeftool encode uri https://example.com > message.ndef
+          ndeftool write --reader sim:ntag215 uri https://example.com
+          ndeftool read --reader 1 --json
+          ndeftool readers --watch
+          ndeftool completions bash
 
         Exit status:
           0   success
@@ -92,6 +100,7 @@ import Testing
           erase                   Leave an empty NDEF message on a tag.
           readers                 List readers: PC/SC, libnfc, simulated, remembered.
           sim                     Serve simulated tags to real reader stacks.
+          completions             Print a shell completion script (bash, zsh or fish).
 
           See 'ndeftool help <subcommand>' for detailed help.
 
@@ -209,6 +218,13 @@ import Testing
 
         Decoding is strict: the first deviation from NFC Forum NDEF 1.0 ends it with
         exit status 65 and the byte offset where it was found.
+
+        Examples:
+          ndeftool decode message.ndef
+          ndeftool encode uri https://example.com | ndeftool decode
+          ndeftool decode --json message.ndef
+          ndeftool decode --hex message.hex
+          ndeftool decode --lenient damaged.ndef
 
         USAGE: ndeftool decode [--hex] [--json] [--lenient] [<file>]
 

@@ -32,7 +32,8 @@ struct LibNFCReaderCommandTests {
         environment["LIBNFC_DEVICE"] = "pn532_uart:\(link)"
         let readers = try BinaryRunner.run(["readers"], environment: environment)
         #expect(
-            readers.outputText.contains("libnfc devices:\n  libnfc  \(reader)  (libnfc:0)\n"), "\(readers.outputText)")
+            readers.outputText.contains("libnfc  \(reader)  (libnfc:0, tag unknown)  [default]\n"),
+            "\(readers.outputText)")
         let first = try BinaryRunner.run(
             ["read", "--reader", "libnfc:", "--json", "--wait", "2"], environment: environment)
         #expect(first.status == 0, "\(first.error)")

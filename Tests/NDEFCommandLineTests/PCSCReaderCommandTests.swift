@@ -64,7 +64,7 @@ struct PCSCReaderCommandTests {
             // The list marks it, with its tag.
             let list = try BinaryRunner.run(["readers"], environment: env)
             #expect(list.status == 0)
-            #expect(list.outputText.contains("pcsc:1  Virtual PCD 00 01  (tag present)  [remembered]"))
+            #expect(list.outputText.contains("pcsc:1  Virtual PCD 00 01  (tag present)  [default]"))
             #expect(list.outputText.contains("pcsc:0  Virtual PCD 00 00"))
         }
     }

@@ -77,8 +77,8 @@ import Testing
         io.pcsc = Self.directory(["Reader 0", "Reader 1"])
         let status = await NDEFCommandLine.run(["readers"], io: io)
         #expect(status == .success)
-        #expect(io.outputText.contains("pcsc:0  Reader 0  (no tag)\n"))
-        #expect(io.outputText.contains("pcsc:1  Reader 1  (tag present)  [remembered]"))
+        #expect(io.outputText.contains("  1 pcsc    pcsc:0  Reader 0  (no tag)\n"))
+        #expect(io.outputText.contains("pcsc:1  Reader 1  (tag present)  [default]"))
     }
 
     @Test("readers lists libnfc's devices with the backend first, and how to name a serial board when there is none")
@@ -89,10 +89,12 @@ import Testing
             ["pn532_uart:/dev/ttyUSB0", "acr122_usb:001:004"]
         })
         #expect(await NDEFCommandLine.run(["readers"], io: io) == .success)
-        #expect(io.outputText.contains("  pcsc    pcsc:0  Reader 0  (no tag)\n"))
-        #expect(io.outputText.contains("libnfc devices:\n  libnfc  libnfc:pn532_uart:/dev/ttyUSB0  (libnfc:0)\n"))
-        #expect(io.outputText.contains("  libnfc  libnfc:acr122_usb:001:004  (libnfc:1)\n"))
-        #expect(io.outputText.contains("  sim     sim:ntag215  a simulated NTAG215"))
+        #expect(io.outputText.contains("  1 pcsc    pcsc:0  Reader 0  (no tag)\n"))
+        #expect(
+            io.outputText.contains(
+                "libnfc devices:\n  2 libnfc  libnfc:pn532_uart:/dev/ttyUSB0  (libnfc:0, tag unknown)\n"))
+        #expect(io.outputText.contains("  3 libnfc  libnfc:acr122_usb:001:004  (libnfc:1, tag unknown)\n"))
+        #expect(io.outputText.contains("      sim     sim:ntag215  a simulated NTAG215"))
         let json = TestIO()
         json.pcsc = io.pcsc
         json.libnfc = io.libnfc
@@ -117,7 +119,7 @@ import Testing
         })
         #expect(await NDEFCommandLine.run(["readers"], io: broken) == .unavailable)
         #expect(broken.error.contains("libnfc devices cannot be listed: libnfc cannot start"))
-        #expect(broken.outputText.contains("  pcsc    pcsc:0  Reader 0"))
+        #expect(broken.outputText.contains("  1 pcsc    pcsc:0  Reader 0"))
     }
 
     @Test("The choice without --reader: the remembered reader when connected, else the only one, else an error")
@@ -129,9 +131,9 @@ import Testing
             try await ReaderChoice.automatic(remembered: remembered, pcsc: two)
         }
         #expect(several?.status == .usage)
-        #expect(several?.message.contains("pcsc:1  Reader 1") == true)
+        #expect(several?.message.contains("--reader 2  pcsc:Reader%201") == true)
         let only = try await ReaderChoice.automatic(remembered: remembered, pcsc: Self.directory(["Reader 0"]))
-        #expect(only.description == "pcsc:Reader 0")
+        #expect(only.description == "pcsc:Reader%200")
         #expect(remembered.save("pcsc:Reader%201?profile=acr122u") == nil)
         let chosen = try await ReaderChoice.automatic(remembered: remembered, pcsc: two)
         #expect(chosen.description == "pcsc:Reader%201?profile=acr122u")
@@ -139,6 +141,8 @@ import Testing
             try await ReaderChoice.automatic(remembered: remembered, pcsc: .unavailable)
         }
         #expect(
-            none?.message.contains("No reader given, and no PC/SC reader is connected (pcscd is not running)") == true)
+            none?.message.contains(
+                "No reader given, and no PC/SC reader or libnfc device is connected (PC/SC: pcscd is not running)")
+                == true)
     }
 }

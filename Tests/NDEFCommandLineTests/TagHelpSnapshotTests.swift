@@ -56,14 +56,16 @@ import Testing
         USAGE: ndeftool info [--json] [--reader <url>] [--wait <seconds>] [--quiet] [--verbose]
 
         TAG OPTIONS:
-          --reader <url>          The reader: pcsc:NAME (a PC/SC reader: a name, its
-                                  prefix or an index; pcsc: is the first),
-                                  libnfc:CONNSTRING (a libnfc device, such as
+          --reader <url>          The reader: a number from 'ndeftool readers',
+                                  pcsc:NAME (a PC/SC reader: a name, its prefix or an
+                                  index; pcsc: is the first), libnfc:CONNSTRING (a
+                                  libnfc device, such as
                                   libnfc:pn532_uart:/dev/ttyUSB0; libnfc: is the first
                                   it lists), sim:CHIP[?file=PATH&...] (a simulated
-                                  tag). Default: $NDEFTOOL_READER, else the PC/SC
-                                  reader used last if it is connected, else the only
-                                  one ('ndeftool readers' lists them).
+                                  tag). Default: $NDEFTOOL_READER, else the reader used
+                                  last if it is connected, else the only one, else a
+                                  question on a terminal ('ndeftool readers' lists
+                                  them).
           --wait <seconds>        How long to wait for a tag; 0 looks once. (default:
                                   15)
           -q, --quiet             Print no progress messages (errors still are).
@@ -99,14 +101,16 @@ import Testing
         USAGE: ndeftool read [--json] [--hex] [--raw] [--output <file>] [--reader <url>] [--wait <seconds>] [--quiet] [--verbose]
 
         TAG OPTIONS:
-          --reader <url>          The reader: pcsc:NAME (a PC/SC reader: a name, its
-                                  prefix or an index; pcsc: is the first),
-                                  libnfc:CONNSTRING (a libnfc device, such as
+          --reader <url>          The reader: a number from 'ndeftool readers',
+                                  pcsc:NAME (a PC/SC reader: a name, its prefix or an
+                                  index; pcsc: is the first), libnfc:CONNSTRING (a
+                                  libnfc device, such as
                                   libnfc:pn532_uart:/dev/ttyUSB0; libnfc: is the first
                                   it lists), sim:CHIP[?file=PATH&...] (a simulated
-                                  tag). Default: $NDEFTOOL_READER, else the PC/SC
-                                  reader used last if it is connected, else the only
-                                  one ('ndeftool readers' lists them).
+                                  tag). Default: $NDEFTOOL_READER, else the reader used
+                                  last if it is connected, else the only one, else a
+                                  question on a terminal ('ndeftool readers' lists
+                                  them).
           --wait <seconds>        How long to wait for a tag; 0 looks once. (default:
                                   15)
           -q, --quiet             Print no progress messages (errors still are).
@@ -173,14 +177,16 @@ import Testing
                                   standard input).
 
         TAG OPTIONS:
-          --reader <url>          The reader: pcsc:NAME (a PC/SC reader: a name, its
-                                  prefix or an index; pcsc: is the first),
-                                  libnfc:CONNSTRING (a libnfc device, such as
+          --reader <url>          The reader: a number from 'ndeftool readers',
+                                  pcsc:NAME (a PC/SC reader: a name, its prefix or an
+                                  index; pcsc: is the first), libnfc:CONNSTRING (a
+                                  libnfc device, such as
                                   libnfc:pn532_uart:/dev/ttyUSB0; libnfc: is the first
                                   it lists), sim:CHIP[?file=PATH&...] (a simulated
-                                  tag). Default: $NDEFTOOL_READER, else the PC/SC
-                                  reader used last if it is connected, else the only
-                                  one ('ndeftool readers' lists them).
+                                  tag). Default: $NDEFTOOL_READER, else the reader used
+                                  last if it is connected, else the only one, else a
+                                  question on a terminal ('ndeftool readers' lists
+                                  them).
           --wait <seconds>        How long to wait for a tag; 0 looks once. (default:
                                   15)
           -q, --quiet             Print no progress messages (errors still are).
@@ -228,14 +234,16 @@ import Testing
         USAGE: ndeftool lock [--confirm <code>] [--dry-run] [--json] [--reader <url>] [--wait <seconds>] [--quiet] [--verbose]
 
         TAG OPTIONS:
-          --reader <url>          The reader: pcsc:NAME (a PC/SC reader: a name, its
-                                  prefix or an index; pcsc: is the first),
-                                  libnfc:CONNSTRING (a libnfc device, such as
+          --reader <url>          The reader: a number from 'ndeftool readers',
+                                  pcsc:NAME (a PC/SC reader: a name, its prefix or an
+                                  index; pcsc: is the first), libnfc:CONNSTRING (a
+                                  libnfc device, such as
                                   libnfc:pn532_uart:/dev/ttyUSB0; libnfc: is the first
                                   it lists), sim:CHIP[?file=PATH&...] (a simulated
-                                  tag). Default: $NDEFTOOL_READER, else the PC/SC
-                                  reader used last if it is connected, else the only
-                                  one ('ndeftool readers' lists them).
+                                  tag). Default: $NDEFTOOL_READER, else the reader used
+                                  last if it is connected, else the only one, else a
+                                  question on a terminal ('ndeftool readers' lists
+                                  them).
           --wait <seconds>        How long to wait for a tag; 0 looks once. (default:
                                   15)
           -q, --quiet             Print no progress messages (errors still are).
@@ -277,14 +285,16 @@ import Testing
         USAGE: ndeftool format [--force] [--dry-run] [--json] [--reader <url>] [--wait <seconds>] [--quiet] [--verbose]
 
         TAG OPTIONS:
-          --reader <url>          The reader: pcsc:NAME (a PC/SC reader: a name, its
-                                  prefix or an index; pcsc: is the first),
-                                  libnfc:CONNSTRING (a libnfc device, such as
+          --reader <url>          The reader: a number from 'ndeftool readers',
+                                  pcsc:NAME (a PC/SC reader: a name, its prefix or an
+                                  index; pcsc: is the first), libnfc:CONNSTRING (a
+                                  libnfc device, such as
                                   libnfc:pn532_uart:/dev/ttyUSB0; libnfc: is the first
                                   it lists), sim:CHIP[?file=PATH&...] (a simulated
-                                  tag). Default: $NDEFTOOL_READER, else the PC/SC
-                                  reader used last if it is connected, else the only
-                                  one ('ndeftool readers' lists them).
+                                  tag). Default: $NDEFTOOL_READER, else the reader used
+                                  last if it is connected, else the only one, else a
+                                  question on a terminal ('ndeftool readers' lists
+                                  them).
           --wait <seconds>        How long to wait for a tag; 0 looks once. (default:
                                   15)
           -q, --quiet             Print no progress messages (errors still are).
@@ -321,14 +331,16 @@ import Testing
         USAGE: ndeftool erase [--dry-run] [--json] [--reader <url>] [--wait <seconds>] [--quiet] [--verbose]
 
         TAG OPTIONS:
-          --reader <url>          The reader: pcsc:NAME (a PC/SC reader: a name, its
-                                  prefix or an index; pcsc: is the first),
-                                  libnfc:CONNSTRING (a libnfc device, such as
+          --reader <url>          The reader: a number from 'ndeftool readers',
+                                  pcsc:NAME (a PC/SC reader: a name, its prefix or an
+                                  index; pcsc: is the first), libnfc:CONNSTRING (a
+                                  libnfc device, such as
                                   libnfc:pn532_uart:/dev/ttyUSB0; libnfc: is the first
                                   it lists), sim:CHIP[?file=PATH&...] (a simulated
-                                  tag). Default: $NDEFTOOL_READER, else the PC/SC
-                                  reader used last if it is connected, else the only
-                                  one ('ndeftool readers' lists them).
+                                  tag). Default: $NDEFTOOL_READER, else the reader used
+                                  last if it is connected, else the only one, else a
+                                  question on a terminal ('ndeftool readers' lists
+                                  them).
           --wait <seconds>        How long to wait for a tag; 0 looks once. (default:
                                   15)
           -q, --quiet             Print no progress messages (errors still are).

@@ -28,6 +28,13 @@ enum DecodeCommand {
 
             Decoding is strict: the first deviation from NFC Forum NDEF 1.0 ends it with \
             exit status 65 and the byte offset where it was found.
+
+            Examples:
+              ndeftool decode message.ndef
+              ndeftool encode uri https://example.com | ndeftool decode
+              ndeftool decode --json message.ndef
+              ndeftool decode --hex message.hex
+              ndeftool decode --lenient damaged.ndef
             """,
         arguments: [
             ArgumentSpec("file", help: "The message, - for standard input.", optional: true, default: "-")

@@ -4,6 +4,11 @@ enum HelpCommand {
     static let spec = CommandSpec(
         name: "help",
         abstract: "Show subcommand help information.",
+        discussion: """
+            Examples:
+              ndeftool help write
+              ndeftool help sim serve
+            """,
         arguments: [ArgumentSpec("subcommands", help: "The command to describe.", optional: true, repeating: true)],
         isHidden: true,
         run: run

@@ -14,20 +14,30 @@ enum ReadersCommand {
         ("sim:type4", "a simulated NFC Forum Type 4 tag"),
     ]
 
+    static let probe = OptionSpec.flag(
+        "probe", help: "Open each libnfc device and look once for a tag (otherwise: tag unknown).")
+    static let watch = OptionSpec.flag(
+        "watch", help: "Keep watching: a line per reader or tag that comes or goes, until Ctrl-C.")
+
     /// The command.
     static let spec = CommandSpec(
         name: "readers",
         abstract: "List readers: PC/SC, libnfc, simulated, remembered.",
         discussion: """
-            Each line starts with the backend (pcsc, libnfc, sim), then the URL that names the \
-            reader for --reader. Lists pcscd's readers in its order, with whether a tag (card) \
-            is on each (pcsc:INDEX, or pcsc:NAME); the devices libnfc knows (libnfc:CONNSTRING): \
-            those named by LIBNFC_DEVICE or /etc/nfc/libnfc.conf and the USB readers its scan \
-            finds (a PN532 on a serial port is never scanned for: name it, as in \
-            --reader libnfc:pn532_uart:/dev/ttyUSB0); then examples of simulated readers (sim:), \
-            and the PC/SC reader used last, which tag commands prefer when neither --reader nor \
-            NDEFTOOL_READER names one (kept in $XDG_CONFIG_HOME/ndeftool/last-reader, by default \
-            ~/.config/ndeftool/last-reader).
+            Each reader has a number (for --reader N), its backend (pcsc, libnfc), the URL \
+            that names it for --reader, and whether a tag is on it. Lists pcscd's readers in its \
+            order, with whether a tag (card) is on each; then the devices libnfc knows \
+            (libnfc:CONNSTRING): those named by LIBNFC_DEVICE or /etc/nfc/libnfc.conf and the USB \
+            readers its scan finds (a PN532 on a serial port is never scanned for: name it, as in \
+            --reader libnfc:pn532_uart:/dev/ttyUSB0). A libnfc device is not opened just to look \
+            for a tag (its tag is 'unknown') unless --probe is given. Then examples of simulated \
+            readers (sim:), and the reader used last, marked [default]: tag commands use it when \
+            neither --reader nor NDEFTOOL_READER names one and it is connected (kept in \
+            $XDG_CONFIG_HOME/ndeftool/last-reader, by default ~/.config/ndeftool/last-reader).
+
+            With --watch the PC/SC readers are watched: a line for each reader and tag there, then \
+            one per reader or tag that comes or goes (with --json, one JSON object per line), \
+            until Ctrl-C, which ends with status 0.
 
             Exits with 69 when pcscd is not running or libnfc cannot be asked (the list still \
             shows the other readers, and the message says what to do).
@@ -35,8 +45,11 @@ enum ReadersCommand {
             Examples:
               ndeftool readers
               ndeftool readers --json
+              ndeftool readers --probe
+              ndeftool readers --watch
+              ndeftool write --reader 2 uri https://example.com
             """,
-        options: [json],
+        options: [json, probe, watch],
         run: run
     )
 
@@ -46,8 +59,12 @@ enum ReadersCommand {
         var kind: String
         var url: String
         var name: String
+        /// The number for `--reader N`, from 1 (PC/SC then libnfc); nil for the simulated examples.
+        var number: Int?
         var index: Int?
         var tagPresent: Bool?
+        /// `present`, `absent` or `unknown`.
+        var tag: String?
         var remembered: Bool
         var about: String?
     }
@@ -60,31 +77,68 @@ enum ReadersCommand {
         var libnfcProblem: String?
     }
 
+    /// `present`, `absent` or `unknown`.
+    static func tagState(_ present: Bool?) -> String {
+        present.map { $0 ? "present" : "absent" } ?? "unknown"
+    }
+
     @Sendable static func run(_ invocation: CommandInvocation) async throws(CommandLineError) -> ExitStatus {
-        let remembered = RememberedReader(io: invocation.io).load()
-        var listing = Listing(readers: [], remembered: remembered, pcscProblem: nil, libnfcProblem: nil)
-        let rememberedName: String? = remembered.flatMap { text in
-            guard let url = try? PCSCReaderURL(parsing: text), case .name(let name) = url.selector else { return nil }
-            return name
+        if invocation.values.flag(watch.long) {
+            return try await ReadersWatch.run(invocation, json: invocation.values.flag(json.long))
         }
-        let pcsc = invocation.io.pcsc
+        let listing = await list(invocation.io, probing: invocation.values.flag(probe.long))
+        if invocation.values.flag(json.long) {
+            try invocation.io.writeOutput(try MessageJSON.text(of: listing) + "\n")
+        } else {
+            try invocation.io.writeOutput(
+                lines(listing, style: Style(io: invocation.io, stream: .output)).joined(separator: "\n") + "\n")
+        }
+        let style = Style(io: invocation.io)
+        if let problem = listing.pcscProblem {
+            invocation.io.writeError(style.error("Error:") + " PC/SC readers cannot be listed: \(problem)\n")
+        }
+        if let problem = listing.libnfcProblem {
+            invocation.io.writeError(style.error("Error:") + " libnfc devices cannot be listed: \(problem)\n")
+        }
+        return listing.pcscProblem == nil && listing.libnfcProblem == nil ? .success : .unavailable
+    }
+
+    /// Every reader now; libnfc devices are opened to look for a tag only when `probing`.
+    static func list(_ io: any CommandIO, probing: Bool) async -> Listing {
+        let remembered = RememberedReader(io: io).load()
+        var listing = Listing(readers: [], remembered: remembered, pcscProblem: nil, libnfcProblem: nil)
+        let rememberedAddress = remembered.flatMap {
+            try? ReaderAddress(parsing: $0, origin: RememberedReader.fileName)
+        }
+        let pcsc = io.pcsc
+        var number = 0
         do {
             let names = try await pcsc.names()
             for (index, name) in names.enumerated() {
+                number += 1
+                let present = await pcsc.tagPresent(name)
+                var isRemembered = false
+                if case .pcsc(let url, _) = rememberedAddress, case .name(let wanted) = url.selector {
+                    isRemembered = wanted == name
+                }
                 listing.readers.append(
                     Entry(
-                        kind: "pcsc", url: PCSCReaderURL(selector: .name(name)).description, name: name, index: index,
-                        tagPresent: await pcsc.tagPresent(name), remembered: name == rememberedName))
+                        kind: "pcsc", url: PCSCReaderURL(selector: .name(name)).description, name: name,
+                        number: number, index: index, tagPresent: present, tag: tagState(present),
+                        remembered: isRemembered))
             }
         } catch {
             listing.pcscProblem = error.reason
         }
         do {
-            for (index, connstring) in try await invocation.io.libnfc.connstrings().enumerated() {
+            for (index, connstring) in try await io.libnfc.connstrings().enumerated() {
+                number += 1
+                let url = LibNFCReaderURL(selector: .connstring(connstring))
+                let present = probing ? await io.libnfc.probe(connstring) : nil
                 listing.readers.append(
                     Entry(
-                        kind: "libnfc", url: LibNFCReaderURL(selector: .connstring(connstring)).description,
-                        name: connstring, index: index, remembered: false))
+                        kind: "libnfc", url: url.description, name: connstring, number: number, index: index,
+                        tagPresent: present, tag: tagState(present), remembered: rememberedAddress == .libnfc(url)))
             }
         } catch {
             listing.libnfcProblem = error.reason
@@ -93,22 +147,11 @@ enum ReadersCommand {
             listing.readers.append(
                 Entry(kind: "sim", url: example.url, name: example.url, remembered: false, about: example.about))
         }
-        if invocation.values.flag(json.long) {
-            try invocation.io.writeOutput(try MessageJSON.text(of: listing) + "\n")
-        } else {
-            try invocation.io.writeOutput(lines(listing).joined(separator: "\n") + "\n")
-        }
-        if let problem = listing.pcscProblem {
-            invocation.io.writeError("Error: PC/SC readers cannot be listed: \(problem)\n")
-        }
-        if let problem = listing.libnfcProblem {
-            invocation.io.writeError("Error: libnfc devices cannot be listed: \(problem)\n")
-        }
-        return listing.pcscProblem == nil && listing.libnfcProblem == nil ? .success : .unavailable
+        return listing
     }
 
-    /// The list for people: one line per reader, the backend first.
-    static func lines(_ listing: Listing) -> [String] {
+    /// The list for people: one line per reader, its number and backend first.
+    static func lines(_ listing: Listing, style: Style = Style(enabled: false)) -> [String] {
         var lines = ["PC/SC readers:"]
         let pcsc = listing.readers.filter { $0.kind == "pcsc" }
         if listing.pcscProblem != nil {
@@ -117,10 +160,7 @@ enum ReadersCommand {
             lines.append("  (none connected)")
         }
         for entry in pcsc {
-            let tag = entry.tagPresent.map { $0 ? "tag present" : "no tag" } ?? "tag unknown"
-            lines.append(
-                row("pcsc", "pcsc:\(entry.index ?? 0)  \(entry.name)  (\(tag))")
-                    + (entry.remembered ? "  [remembered]" : ""))
+            lines.append(numbered(entry, "pcsc:\(entry.index ?? 0)  \(entry.name)  (\(tagText(entry, style)))", style))
         }
         lines.append("libnfc devices:")
         let libnfc = listing.readers.filter { $0.kind == "libnfc" }
@@ -130,14 +170,30 @@ enum ReadersCommand {
             lines.append("  (none found; a PN532 on a serial port is named: --reader libnfc:pn532_uart:/dev/ttyUSB0)")
         }
         for entry in libnfc {
-            lines.append(row("libnfc", "\(entry.url)  (libnfc:\(entry.index ?? 0))"))
+            lines.append(numbered(entry, "\(entry.url)  (libnfc:\(entry.index ?? 0), \(tagText(entry, style)))", style))
         }
         lines.append("Simulated readers (examples):")
         for entry in listing.readers where entry.kind == "sim" {
-            lines.append(row("sim", "\(entry.url)  \(entry.about ?? "")"))
+            lines.append("    " + row("sim", "\(entry.url)  \(entry.about ?? "")"))
         }
         lines.append("Remembered reader: " + (listing.remembered ?? "none"))
         return lines
+    }
+
+    /// `tag present`, `no tag`, `tag unknown`; present in green.
+    static func tagText(_ entry: Entry, _ style: Style) -> String {
+        switch entry.tagPresent {
+        case .some(true): style.success("tag present")
+        case .some(false): "no tag"
+        case nil: "tag unknown"
+        }
+    }
+
+    /// A numbered line: `  1 pcsc    pcsc:0  Reader 0  (no tag)  [default]`.
+    static func numbered(_ entry: Entry, _ rest: String, _ style: Style) -> String {
+        let number = String(entry.number ?? 0)
+        return String(repeating: " ", count: max(0, 3 - number.count)) + number + " "
+            + row(entry.kind, rest).dropFirst(2) + (entry.remembered ? "  " + style.bold("[default]") : "")
     }
 
     /// One line of the list: the backend, padded to a column, then the rest.

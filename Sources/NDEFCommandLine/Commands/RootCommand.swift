@@ -15,7 +15,15 @@ enum RootCommand {
         abstract: "Encode, decode and inspect NFC Forum NDEF messages; read, write and lock tags.",
         discussion: """
             Data is read from files or standard input ('-') and written to standard output or \
-            a file; messages go to standard error.
+            a file; messages go to standard error. On a terminal, messages are in colour \
+            (errors red, success green, warnings yellow) unless NO_COLOR is set.
+
+            Examples:
+              ndeftool encode uri https://example.com > message.ndef
+              ndeftool write --reader sim:ntag215 uri https://example.com
+              ndeftool read --reader 1 --json
+              ndeftool readers --watch
+              ndeftool completions bash
 
             \(exitStatusTable)
             """,
@@ -23,8 +31,8 @@ enum RootCommand {
         subcommands: [
             EncodeCommand.spec, DecodeCommand.spec, InspectCommand.spec, InfoCommand.spec, ReadCommand.spec,
             WriteCommand.spec, LockCommand.spec, FormatCommand.spec, EraseCommand.spec, ReadersCommand.spec,
-            SimCommand.spec,
-            HelpCommand.spec,
+            SimCommand.spec, CompletionsCommand.spec,
+            HelpCommand.spec, ManPageCommand.spec,
         ]
     )
 }

@@ -10,6 +10,10 @@ enum SimCommand {
             ultralight-ev1, ultralight-ev1-128 and type4; options file=PATH (keep the tag in \
             a file), uid=HEX and the faults remove-after=N, in-flight=complete|none|tear, \
             second-tag=1, latency-ms=N and corrupt-every=N (the README has them all).
+
+            Examples:
+              ndeftool sim serve 'sim:ntag215?file=tag.nfc'
+              ndeftool sim serve --pn532 /tmp/pn532 sim:ntag213
             """,
         subcommands: [SimServeCommand.spec]
     )

@@ -27,6 +27,8 @@ protocol CommandIO: AnyObject {
     var pcsc: PCSCDirectory { get }
     /// libnfc's devices.
     var libnfc: LibNFCDirectory { get }
+    /// A wait that returns when the user interrupts a long-running command (Ctrl-C, SIGTERM).
+    func interruption() -> @Sendable () async -> Void
 }
 
 /// The three standard streams, by their file descriptors.
@@ -48,6 +50,11 @@ extension CommandIO {
 
     /// libnfc itself.
     var libnfc: LibNFCDirectory { .system }
+
+    /// No interruption: the wait lasts until its task is cancelled.
+    func interruption() -> @Sendable () async -> Void {
+        { while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) } }
+    }
 
     /// Writes text to standard output as UTF-8.
     func writeOutput(_ text: String) throws(CommandLineError) {
@@ -81,6 +88,12 @@ final class StandardIO: CommandIO {
 
     func environment(_ name: String) -> String? {
         getenv(name).map { String(cString: $0) }
+    }
+
+    /// The first SIGINT or SIGTERM; from the call on, they no longer end the process.
+    func interruption() -> @Sendable () async -> Void {
+        let waiter = SignalWaiter()
+        return { _ = await waiter.wait() }
     }
 
     func isTerminal(_ stream: StandardStream) -> Bool {

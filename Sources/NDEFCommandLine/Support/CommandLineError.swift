@@ -30,6 +30,12 @@ struct CommandLineError: Error, Sendable, Hashable, CustomStringConvertible {
         return .usage("Unknown option '\(name)'")
     }
 
+    /// A command name the command does not have; `suggestion` is the closest one, if any is close.
+    static func unknownCommand(_ name: String, suggestion: String? = nil) -> CommandLineError {
+        if let suggestion { return .usage("Unknown command '\(name)'. Did you mean '\(suggestion)'?") }
+        return .usage("Unknown command '\(name)'")
+    }
+
     /// An option given without the value it takes.
     static func missingValue(for option: OptionSpec, as name: String) -> CommandLineError {
         let valueName = option.valueName ?? "value"

@@ -7,11 +7,19 @@ import NFCSession
 struct LibNFCDirectory: Sendable {
     /// The connection strings of the devices libnfc knows, in its order.
     var connstrings: @Sendable () async throws(NFCReaderError) -> [String]
+    /// Whether a tag is at the device with this connection string, found by opening it and polling
+    /// once (`ndeftool readers --probe`); nil when the device cannot be asked.
+    var probe: @Sendable (String) async -> Bool? = { _ in nil }
 
     /// libnfc itself.
-    static let system = LibNFCDirectory(connstrings: { () throws(NFCReaderError) in
-        try await LibNFCDevices.connstrings()
-    })
+    static let system = LibNFCDirectory(
+        connstrings: { () throws(NFCReaderError) in try await LibNFCDevices.connstrings() },
+        probe: { connstring in
+            guard let device = try? await LibNFCReaderDevice.open(connstring: connstring) else { return nil }
+            let targets = try? await device.pollTargets()
+            await device.close()
+            return targets.map { !$0.isEmpty }
+        })
 
     /// No device configured or found.
     static let none = LibNFCDirectory(connstrings: { () throws(NFCReaderError) in [] })

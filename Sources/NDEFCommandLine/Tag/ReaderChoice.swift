@@ -1,45 +1,124 @@
+import LibNFCReader
 import NFCSession
 import PCSCReader
 
-/// The reader a tag command uses when neither `--reader` nor `NDEFTOOL_READER` names one: the
-/// remembered PC/SC reader (``RememberedReader``) when it is connected, else the only PC/SC
-/// reader, else an error that lists the readers (with several, a script must say which).
+/// The reader a tag command uses when `--reader` gives a number or nothing.
+///
+/// The readers that can be chosen are pcscd's readers then libnfc's devices, numbered from 1 in
+/// that order, as `ndeftool readers` lists them (``ReaderCandidate``). Without `--reader` (and
+/// without `NDEFTOOL_READER`) the choice is the remembered reader (``RememberedReader``) when it
+/// is connected, else the only reader, else a question on a terminal, else an error that lists
+/// the readers with the `--reader` that names each (a script must say which).
 enum ReaderChoice {
-    /// The reader to use, chosen among the PC/SC readers connected now.
-    ///
-    /// - Throws: a usage error when there is no reader (pcscd not running, or it lists none) or
-    ///   several and none remembered: the message lists them and says how to choose.
-    static func automatic(
-        remembered: RememberedReader, pcsc: PCSCDirectory
-    ) async throws(CommandLineError) -> ReaderAddress {
-        let names: [String]
-        var problem: String?
+    /// The readers on both backends now, and why a backend could not be asked.
+    static func candidates(
+        pcsc: PCSCDirectory, libnfc: LibNFCDirectory
+    ) async -> (readers: [ReaderCandidate], problems: [String]) {
+        var readers: [ReaderCandidate] = []
+        var problems: [String] = []
         do {
-            names = try await pcsc.names()
+            for name in try await pcsc.names() {
+                let url = PCSCReaderURL(selector: .name(name))
+                readers.append(ReaderCandidate(number: readers.count + 1, address: .pcsc(url, text: url.description)))
+            }
         } catch {
-            names = []
-            problem = error.reason
+            problems.append("PC/SC: \(error.reason)")
         }
-        if let remembered = remembered.load(),
-            let url = try? PCSCReaderURL(parsing: remembered), let name = try? url.resolve(among: names),
-            case .name(let wanted) = url.selector, name == wanted
-        {
-            return .pcsc(url, text: remembered)
+        do {
+            for connstring in try await libnfc.connstrings() {
+                let url = LibNFCReaderURL(selector: .connstring(connstring))
+                readers.append(ReaderCandidate(number: readers.count + 1, address: .libnfc(url)))
+            }
+        } catch {
+            problems.append("libnfc: \(error.reason)")
         }
-        if names.count == 1 {
-            return .pcsc(PCSCReaderURL(selector: .name(names[0])), text: "pcsc:" + names[0])
-        }
-        let example = "for example --reader sim:ntag215 (a simulated NTAG215; add ?file=tag.nfc to keep it)"
-        guard names.count > 1 else {
+        return (readers, problems)
+    }
+
+    /// The reader numbered `number` in `ndeftool readers`.
+    ///
+    /// - Throws: a usage error when there is no such reader (the message lists those there are).
+    static func numbered(
+        _ number: Int, pcsc: PCSCDirectory, libnfc: LibNFCDirectory
+    ) async throws(CommandLineError) -> ReaderAddress {
+        let (readers, problems) = await candidates(pcsc: pcsc, libnfc: libnfc)
+        if let reader = readers.first(where: { $0.number == number }) { return reader.address }
+        if readers.isEmpty {
             throw .usage(
-                "No reader given, and no PC/SC reader is connected"
-                    + (problem.map { " (\($0))" } ?? "") + ": use --reader URL or set \(TagOptions.readerVariable), "
-                    + example,
+                "There is no reader \(number): no PC/SC reader or libnfc device is connected"
+                    + (problems.isEmpty ? "" : " (\(problems.joined(separator: "; ")))"))
+        }
+        throw .usage("There is no reader \(number); the readers are:\n" + list(readers))
+    }
+
+    /// The reader to use when none is named.
+    ///
+    /// - Parameter console: where to ask when several readers are connected and a person is at
+    ///   the terminal; nil (or no terminal) makes several readers an error.
+    /// - Throws: a usage error when there is no reader, or several and none remembered nor chosen:
+    ///   the message lists them and says how to choose.
+    static func automatic(
+        remembered: RememberedReader, pcsc: PCSCDirectory, libnfc: LibNFCDirectory = .none,
+        console: TagConsole? = nil
+    ) async throws(CommandLineError) -> ReaderAddress {
+        let (readers, problems) = await candidates(pcsc: pcsc, libnfc: libnfc)
+        if let text = remembered.load(), let address = rememberedAddress(text, among: readers) {
+            return address
+        }
+        if readers.count == 1, let only = readers.first { return only.address }
+        guard readers.count > 1 else {
+            let example = "for example --reader sim:ntag215 (a simulated NTAG215; add ?file=tag.nfc to keep it)"
+            throw .usage(
+                "No reader given, and no PC/SC reader or libnfc device is connected"
+                    + (problems.isEmpty ? "" : " (\(problems.joined(separator: "; ")))")
+                    + ": use --reader URL or set \(TagOptions.readerVariable), " + example,
                 help: "\(TagOptions.reader.synopsis)  \(TagOptions.reader.help)")
         }
-        let list = names.enumerated().map { "  pcsc:\($0.offset)  \($0.element)" }.joined(separator: "\n")
+        if let console, console.isInteractive {
+            let answer = console.ask(
+                "Several readers are connected:\n" + list(readers) + "\nWhich one (1-\(readers.count))? ")
+            let trimmed = answer.map { String($0.filter { !$0.isWhitespace }) } ?? ""
+            if let number = Int(trimmed), let reader = readers.first(where: { $0.number == number }) {
+                return reader.address
+            }
+            throw .usage("No reader chosen ('\(trimmed)' is not one of 1 to \(readers.count))")
+        }
         throw .usage(
-            "No reader given, and \(names.count) PC/SC readers are connected: choose one with --reader "
-                + "(or \(TagOptions.readerVariable)):\n\(list)")
+            "No reader given, and \(readers.count) readers are connected: choose one with --reader "
+                + "(or \(TagOptions.readerVariable)):\n" + list(readers))
     }
+
+    /// The remembered reader `text` when it is connected now: a PC/SC reader by its name (with the
+    /// URL's options), a libnfc device libnfc lists; any other reader URL as it is.
+    static func rememberedAddress(_ text: String, among readers: [ReaderCandidate]) -> ReaderAddress? {
+        guard let address = try? ReaderAddress(parsing: text, origin: RememberedReader.fileName) else { return nil }
+        switch address {
+        case .pcsc(let url, _):
+            guard case .name(let wanted) = url.selector else { return nil }
+            let connected = readers.contains { candidate in
+                if case .pcsc(let other, _) = candidate.address, case .name(let name) = other.selector {
+                    return name == wanted
+                }
+                return false
+            }
+            return connected ? address : nil
+        case .libnfc(let url):
+            return readers.contains { $0.address == .libnfc(url) } ? address : nil
+        case .simulated:
+            return address
+        }
+    }
+
+    /// The readers, one a line: `  --reader 1   pcsc:ACS%20ACR122U...`.
+    static func list(_ readers: [ReaderCandidate]) -> String {
+        readers.map { "  --reader \($0.number)  \($0.address.description)" }.joined(separator: "\n")
+    }
+}
+
+/// A reader that can be chosen by number: its place in `ndeftool readers`, from 1, and its URL.
+struct ReaderCandidate: Sendable, Hashable {
+    /// Its number, from 1: pcscd's readers first, then libnfc's devices.
+    var number: Int
+    /// The reader.
+    var address: ReaderAddress
 }

@@ -6,13 +6,14 @@
     import Darwin
 #endif
 
-/// The last PC/SC reader a tag command used successfully, kept in
+/// The last real reader (PC/SC or libnfc) a tag command used successfully, kept in
 /// `$XDG_CONFIG_HOME/ndeftool/last-reader` (default `~/.config/ndeftool/last-reader`, XDG Base
 /// Directory Specification 0.8) as one reader URL on one line, such as
 /// `pcsc:ACS%20ACR122U%20PICC%20Interface%2000%2000`.
 ///
-/// Only PC/SC readers are remembered: a simulated reader is always there, and remembering one
-/// would make it the silent default. The file is written crash-safe: a temporary file next to
+/// PC/SC readers (by their full name) and libnfc devices (by their connection string) are
+/// remembered, not simulated readers: a simulated reader is always there, and remembering one
+/// would make it the silent default. Reading the file, any reader URL is accepted. The file is written crash-safe: a temporary file next to
 /// it, flushed, then renamed over it, so a reader of the file sees the old URL or the new one.
 struct RememberedReader: Sendable {
     /// The file's name inside the configuration folder.

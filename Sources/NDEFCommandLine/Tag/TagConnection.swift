@@ -1,3 +1,4 @@
+import LibNFCReader
 import NFCSession
 import PCSCReader
 
@@ -16,6 +17,8 @@ struct TagConnection {
     let remembered: RememberedReader
     /// pcscd's readers, for choosing one.
     let pcsc: PCSCDirectory
+    /// libnfc's devices, for choosing one.
+    let libnfc: LibNFCDirectory
     /// Whether the command changes the tag: a PC/SC reader is then connected exclusively
     /// (`SCARD_SHARE_EXCLUSIVE`), so no other program's commands interleave with the writes.
     let writes: Bool
@@ -28,6 +31,7 @@ struct TagConnection {
         console = TagConsole(io: invocation.io, settings: settings)
         remembered = RememberedReader(io: invocation.io)
         pcsc = invocation.io.pcsc
+        libnfc = invocation.io.libnfc
     }
 
     /// Waits for a tag and runs `body` on it.
@@ -55,8 +59,11 @@ struct TagConnection {
         let address: ReaderAddress
         if let given = settings.reader {
             address = given
+        } else if let number = settings.readerNumber {
+            address = try await ReaderChoice.numbered(number, pcsc: pcsc, libnfc: libnfc)
         } else {
-            address = try await ReaderChoice.automatic(remembered: remembered, pcsc: pcsc)
+            address = try await ReaderChoice.automatic(
+                remembered: remembered, pcsc: pcsc, libnfc: libnfc, console: console)
         }
         let reader = TracingReader(
             try await address.open(console: console, wait: settings.wait, exclusive: writes), console: console)
@@ -84,15 +91,25 @@ struct TagConnection {
         }
         await close(session, reader)
         remember(address, reader)
-        console.prompt("Done: remove the tag.")
+        console.done("Done: remove the tag.")
         return status
     }
 
-    /// Remembers the PC/SC reader used, by its full name (with the URL's options).
+    /// Remembers the reader used: a PC/SC reader by its full name (with the URL's options), a
+    /// libnfc device by its connection string; never a simulated one.
     private func remember(_ address: ReaderAddress, _ reader: TracingReader) {
-        guard case .pcsc(let url, _) = address else { return }
-        let used = PCSCReaderURL(selector: .name(reader.name), profile: url.profile, exclusive: url.exclusive)
-        if let failure = remembered.save(used.description) {
+        let used: String
+        switch address {
+        case .pcsc(let url, _):
+            used =
+                PCSCReaderURL(selector: .name(reader.name), profile: url.profile, exclusive: url.exclusive)
+                .description
+        case .libnfc:
+            used = LibNFCReaderURL(selector: .connstring(reader.name)).description
+        case .simulated:
+            return
+        }
+        if let failure = remembered.save(used) {
             console.trace("The reader was not remembered: \(failure)")
         }
     }
@@ -134,6 +151,7 @@ struct TagConnection {
 
     /// Ends the session and closes the reader (a simulated reader saves its tag file then).
     private func close(_ session: NFCTagReaderSession, _ reader: TracingReader) async {
+        console.endProgress()
         await session.invalidate()
         await reader.close()
         console.trace(reader.summary)

@@ -6,7 +6,9 @@ import Synchronization
 ///
 /// Prompts such as "Hold a tag to the reader..." are for a person watching a terminal: they are
 /// printed only when standard error is one. Notes that matter in a log too ("Several tags in the
-/// field") are printed unless `--quiet`. No colour is used.
+/// field") are printed unless `--quiet`. On a terminal, warnings are yellow, failures red and
+/// success green (``Style``: never with `NO_COLOR`), and long writes show their progress on one
+/// line that updates.
 final class TagConsole: @unchecked Sendable {
     // Unchecked: `io` is used only inside `lock`, so the session's event handler and the
     // command's task never write at the same time.
@@ -22,11 +24,15 @@ final class TagConsole: @unchecked Sendable {
     let isTerminal: Bool
     /// Whether a person can answer a question: standard input and standard error are terminals.
     let isInteractive: Bool
+    /// Colour for messages.
+    let style: Style
 
     /// What the session reported last, for the message of a timeout.
     struct State {
         var tagsInField = 0
         var waitingShown = false
+        var readerName: String?
+        var progressShown = false
     }
 
     /// A console over `io` with the shared options' settings.
@@ -36,11 +42,48 @@ final class TagConsole: @unchecked Sendable {
         isVerbose = settings.isVerbose
         isTerminal = io.isTerminal(.error)
         isInteractive = io.isTerminal(.input) && io.isTerminal(.error)
+        style = Style(io: io)
     }
 
-    /// Writes `text` and a line break on standard error, whatever the options.
+    /// Writes `text` and a line break on standard error, whatever the options (after ending a
+    /// progress line).
     func write(_ text: String) {
-        lock.withLock { _ in io.writeError(text + "\n") }
+        lock.withLock { _ in
+            io.writeError(endingProgress() + text + "\n")
+        }
+    }
+
+    /// Shows `text` as the progress line: on a terminal only, not with `--quiet`, replacing the
+    /// progress shown before (carriage return, then ECMA-48 EL to clear the rest of the line).
+    func progress(_ text: String) {
+        guard isTerminal && !isQuiet && !isVerbose else { return }
+        lock.withLock { _ in
+            state.withLock { $0.progressShown = true }
+            io.writeError("\r" + text + "\u{1B}[K")
+        }
+    }
+
+    /// Ends the progress line, if one is shown.
+    func endProgress() {
+        lock.withLock { _ in io.writeError(endingProgress()) }
+    }
+
+    /// A line break when a progress line is shown (it is then done).
+    private func endingProgress() -> String {
+        state.withLock { state in
+            defer { state.progressShown = false }
+            return state.progressShown ? "\n" : ""
+        }
+    }
+
+    /// A warning worth a line in a log too, yellow on a terminal; left out with `--quiet`.
+    func warn(_ text: String) {
+        note(style.warning(text))
+    }
+
+    /// The end of a command that succeeded, for the person at the reader: green, on a terminal.
+    func done(_ text: String) {
+        prompt(style.success(text))
     }
 
     /// A note worth a line in a log too; left out with `--quiet`.
@@ -67,6 +110,12 @@ final class TagConsole: @unchecked Sendable {
         }
     }
 
+    /// `Hold a tag to the reader (NAME)...`, or without the name when it is not known.
+    static func holdPrompt(readerName: String?) -> String {
+        guard let readerName, !readerName.isEmpty else { return "Hold a tag to the reader..." }
+        return "Hold a tag to the reader (\(readerName))..."
+    }
+
     /// The most tags the session saw in the field at once while waiting.
     var tagsSeenAtOnce: Int { state.withLock { $0.tagsInField } }
 
@@ -74,22 +123,27 @@ final class TagConsole: @unchecked Sendable {
     func show(_ event: NFCSessionEvent) {
         switch event {
         case .began(let name):
+            state.withLock { $0.readerName = name }
             trace("Using reader \(name)")
         case .waitingForTag:
-            let first = state.withLock { state in
+            let (first, name) = state.withLock { state in
                 defer { state.waitingShown = true }
-                return !state.waitingShown
+                return (!state.waitingShown, state.readerName)
             }
-            if first { prompt("Hold a tag to the reader...") }
+            if first { prompt(Self.holdPrompt(readerName: name)) }
         case .multipleTagsFound(let count):
             state.withLock { $0.tagsInField = max($0.tagsInField, count) }
-            note("Several tags in the field: remove all but one.")
+            warn("Several tags in the field: remove all but one.")
         case .tagDetected, .tagRemoved:
             trace(event.description)
         case .tagNotSupported:
-            note(event.description + "; waiting for another tag.")
-        case .reconnectStarted, .reconnectSucceeded, .reconnectFailed:
-            note(event.description)
+            warn(event.description + "; waiting for another tag.")
+        case .reconnectStarted:
+            warn(event.description)
+        case .reconnectSucceeded:
+            note(style.success(event.description))
+        case .reconnectFailed:
+            note(style.error(event.description))
         case .invalidated:
             break
         }

@@ -11,10 +11,12 @@ enum TagOptions {
     static let reader = OptionSpec.option(
         "reader",
         value: "url",
-        help: "The reader: pcsc:NAME (a PC/SC reader: a name, its prefix or an index; pcsc: is the first), "
+        help:
+            "The reader: a number from 'ndeftool readers', pcsc:NAME (a PC/SC reader: a name, its prefix or an index; pcsc: is the first), "
             + "libnfc:CONNSTRING (a libnfc device, such as libnfc:pn532_uart:/dev/ttyUSB0; libnfc: is the first "
-            + "it lists), sim:CHIP[?file=PATH&...] (a simulated tag). Default: $\(readerVariable), else the PC/SC "
-            + "reader used last if it is connected, else the only one ('ndeftool readers' lists them)."
+            + "it lists), sim:CHIP[?file=PATH&...] (a simulated tag). Default: $\(readerVariable), else the reader "
+            + "used last if it is connected, else the only one, else a question on a terminal ('ndeftool readers' "
+            + "lists them)."
     )
     static let wait = OptionSpec.option(
         "wait",
@@ -37,16 +39,24 @@ enum TagOptions {
             throw .invalidValue(
                 text, for: wait, reason: "expected a number of seconds from 0 to \(maximumWait), such as 15 or 0.5")
         }
-        let address: ReaderAddress?
-        if let given = values.value(reader.long) {
-            address = try ReaderAddress(parsing: given, origin: "--reader")
-        } else if let variable = invocation.io.environment(readerVariable), !variable.isEmpty {
-            address = try ReaderAddress(parsing: variable, origin: readerVariable)
-        } else {
-            address = nil
+        var address: ReaderAddress?
+        var number: Int?
+        let named: (text: String, origin: String)? =
+            values.value(reader.long).map { ($0, "--reader") }
+            ?? invocation.io.environment(readerVariable).flatMap { $0.isEmpty ? nil : ($0, readerVariable) }
+        if let named {
+            if !named.text.isEmpty, named.text.allSatisfy(\.isASCII), named.text.allSatisfy(\.isNumber) {
+                guard let value = Int(named.text), value >= 1 else {
+                    throw .usage("Invalid reader '\(named.text)' in \(named.origin): readers are numbered from 1")
+                }
+                number = value
+            } else {
+                address = try ReaderAddress(parsing: named.text, origin: named.origin)
+            }
         }
         return TagSettings(
             reader: address,
+            readerNumber: number,
             wait: .milliseconds(Int((seconds * 1000).rounded())),
             isQuiet: values.flag(quiet.long),
             isVerbose: values.flag(verbose.long)
@@ -58,6 +68,8 @@ enum TagOptions {
 struct TagSettings: Sendable {
     /// The reader given; nil to choose one (``ReaderChoice``).
     var reader: ReaderAddress?
+    /// The reader given by its number in `ndeftool readers` (from 1); nil when not given so.
+    var readerNumber: Int? = nil
     /// How long to wait for a tag.
     var wait: Duration
     /// Whether progress messages are left out.

@@ -13,6 +13,7 @@ final class TracingReader: NFCReaderLifecycleReporting {
     let base: any NFCReaderDevice
     private let console: TagConsole
     private let counts = Mutex<[String: Int]>([:])
+    private let bytesWritten = Mutex(0)
 
     /// Wraps `base`, showing commands on `console`.
     init(_ base: any NFCReaderDevice, console: TagConsole) {
@@ -27,6 +28,9 @@ final class TracingReader: NFCReaderLifecycleReporting {
         (base as? any NFCReaderLifecycleReporting)?.observeLifecycle(handler)
     }
     var capabilities: NFCReaderCapabilities { base.capabilities }
+
+    /// The number of WRITE commands after which a write shows its progress on a terminal.
+    static let progressAfter = 8
 
     /// The number of frames and APDUs sent, by command name.
     var commandCounts: [String: Int] { counts.withLock { $0 } }
@@ -51,7 +55,16 @@ final class TracingReader: NFCReaderLifecycleReporting {
 
     func transceive(_ frame: [UInt8]) async throws(NFCReaderError) -> NFCRawResponse {
         let name = Self.commandName(frame.first)
-        counts.withLock { $0[name, default: 0] += 1 }
+        let count = counts.withLock { counts in
+            counts[name, default: 0] += 1
+            return counts[name, default: 0]
+        }
+        if frame.first == 0xA2, count >= Self.progressAfter {
+            console.progress("Writing: \(count) pages written")
+        } else if frame.first != 0xA2 {
+            // The writes are over (the verification reads follow): the progress line stays as it is.
+            console.endProgress()
+        }
         let isSecret = frame.first == 0x1B
         if console.isVerbose {
             let shown = isSecret ? Array(frame.prefix(1)) : frame
@@ -71,6 +84,15 @@ final class TracingReader: NFCReaderLifecycleReporting {
 
     func sendAPDU(_ apdu: [UInt8]) async throws(NFCReaderError) -> [UInt8] {
         counts.withLock { $0["APDU", default: 0] += 1 }
+        // UPDATE BINARY (ISO/IEC 7816-4, 11.2.5): the bytes written are its Lc.
+        let isUpdate = apdu.count > 5 && apdu[1] == 0xD6
+        let written = bytesWritten.withLock { total in
+            if isUpdate { total += Int(apdu[4]) }
+            return total
+        }
+        if isUpdate, written >= Self.progressAfter * 16 {
+            console.progress("Writing: \(written) bytes written")
+        }
         console.trace("  > APDU " + NDEFHex.encode(apdu, uppercase: true, separator: " "))
         let response = try await base.sendAPDU(apdu)
         console.trace("  < " + NDEFHex.encode(response, uppercase: true, separator: " "))

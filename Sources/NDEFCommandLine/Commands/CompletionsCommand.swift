@@ -1,0 +1,38 @@
+/// `ndeftool completions bash|zsh|fish`: prints a shell completion script.
+enum CompletionsCommand {
+    /// The command.
+    static let spec = CommandSpec(
+        name: "completions",
+        abstract: "Print a shell completion script (bash, zsh or fish).",
+        discussion: """
+            The script completes commands, subcommands, options, the values of options that \
+            list them, and file names where a command takes a file. It is generated from the \
+            same command definitions as --help, so it always matches this version.
+
+            Examples:
+              source <(ndeftool completions bash)
+              ndeftool completions bash > ~/.local/share/bash-completion/completions/ndeftool
+              ndeftool completions zsh > ~/.zfunc/_ndeftool
+              ndeftool completions fish > ~/.config/fish/completions/ndeftool.fish
+            """,
+        arguments: [
+            ArgumentSpec(
+                "shell",
+                help: "The shell: " + CompletionScript.Shell.allCases.map(\.rawValue).joined(separator: ", ")
+                    + ".")
+        ],
+        run: run
+    )
+
+    @Sendable static func run(_ invocation: CommandInvocation) throws(CommandLineError) -> ExitStatus {
+        let name = invocation.values.argument("shell") ?? ""
+        guard let shell = CompletionScript.Shell(rawValue: name) else {
+            throw .invalidValue(
+                name, for: "<shell>",
+                reason: "expected " + CommandLineError.quotedList(CompletionScript.Shell.allCases.map(\.rawValue)))
+        }
+        guard let root = invocation.path.first else { return .success }
+        try invocation.io.writeOutput(CompletionScript(root: root).script(for: shell))
+        return .success
+    }
+}
