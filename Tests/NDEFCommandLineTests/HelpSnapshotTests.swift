@@ -98,6 +98,8 @@ import Testing
           lock                    Make a tag read-only for good (irreversible).
           format                  Initialise a blank or wiped tag for NDEF.
           erase                   Leave an empty NDEF message on a tag.
+          dump                    Save a tag's whole memory to a dump file.
+          raw                     Send raw commands to a tag (for experts).
           readers                 List readers: PC/SC, libnfc, simulated, remembered.
           sim                     Serve simulated tags to real reader stacks.
           completions             Print a shell completion script (bash, zsh or fish).

@@ -45,6 +45,11 @@ import Testing
         verified) and, on a writable tag or one whose lock was interrupted, the code
         'ndeftool lock --confirm' takes.
 
+        On a Type 4 tag (ISO-DEP): the ATS, the capability container of the NDEF Tag
+        Application (mapping version, MLe, MLc, the NDEF file with its size and read
+        and write access; NFC Forum Type 4 Tag 3.0, 5.1), the NDEF status and the lock
+        code.
+
         Nothing is written. Facts the tag does not give (password-protected pages,
         commands the chip lacks) are reported as unknown; they do not change the exit
         status.
@@ -52,6 +57,7 @@ import Testing
         Examples:
           ndeftool info --reader 'sim:ntag215?file=tag.nfc'
           ndeftool info --json --wait 0
+          ndeftool info --reader 'sim:type4?file=t4.txt'
 
         USAGE: ndeftool info [--json] [--reader <url>] [--wait <seconds>] [--quiet] [--verbose]
 
@@ -83,9 +89,12 @@ import Testing
     static let read = """
         OVERVIEW: Read the NDEF message of a tag.
 
-        Waits for one tag at the reader, reads its NDEF message (NFC Forum Type 2 Tag
-        1.1, 6.4.2: the capability container and the TLVs up to the end of the NDEF
-        Message TLV, and no further) and describes it as 'ndeftool decode' does.
+        Waits for one tag at the reader, reads its NDEF message and describes it as
+        'ndeftool decode' does. On a Type 2 tag (NTAG21x, MIFARE Ultralight) that is
+        the capability container and the TLVs up to the end of the NDEF Message TLV,
+        and no further (NFC Forum Type 2 Tag 1.1, 6.4.2); on a Type 4 tag (ISO-DEP) the
+        NDEF Tag Application's CC file, then NLEN and the message of the NDEF file
+        (Type 4 Tag 3.0, 5.5.6).
 
         A tag that holds an empty NDEF message (an initialised tag) is reported as such
         with exit status 0 (JSON: no records; --raw and --hex: nothing). A tag that is
@@ -96,6 +105,7 @@ import Testing
           ndeftool read --reader 'sim:ntag215?file=tag.nfc'
           ndeftool read --json
           ndeftool read --raw -o message.ndef
+          ndeftool read --reader 'sim:type4?file=t4.txt'
           NDEFTOOL_READER=sim:ntag213 ndeftool read --hex --wait 0
 
         USAGE: ndeftool read [--json] [--hex] [--raw] [--output <file>] [--reader <url>] [--wait <seconds>] [--quiet] [--verbose]
@@ -146,6 +156,11 @@ import Testing
         interrupted write ends with exit status 80 and the command that completes it
         (the same one with --resume).
 
+        A Type 4 tag (ISO-DEP) is written the same way with UPDATE BINARY commands of
+        at most MLc bytes (NFC Forum Type 4 Tag 3.0, 5.5.7): NLEN 0 first, the message,
+        NLEN last, or one UPDATE BINARY when the length and the message fit one
+        command; then the NDEF file is read back. --dry-run shows each command APDU.
+
         --lock then makes the tag read-only for good, under the rules of 'ndeftool
         lock': a person at a terminal types the lock code back, or --confirm gives it;
         otherwise the lock is refused with exit status 79 after the write, and the lock
@@ -157,6 +172,7 @@ import Testing
           ndeftool write --from message.ndef --dry-run
           ndeftool encode --json message.json | ndeftool write --from -
           ndeftool write uri https://example.com --resume
+          ndeftool write text "Hi" --dry-run --reader 'sim:type4?file=t4.txt'
 
         USAGE: ndeftool write [--from <file>] [--json] [--dry-run] [--resume] [--lock] [--confirm <code>] [--reader <url>] [--wait <seconds>] [--quiet] [--verbose] [<record> ...]
 
@@ -226,10 +242,18 @@ import Testing
         tag locks no other. After the writes the tag is read back and must report
         read-only.
 
+        On a Type 4 tag the lock is the read-only procedure of NFC Forum Type 4 Tag
+        3.0, 5.5.8: one UPDATE BINARY writes FFh (no write access) at the NDEF file's
+        write access byte in the CC file, then the CC file is read back. Many Type 4
+        tags do not let the CC file be written (an NTAG 424 DNA changes access rights
+        only with its own commands): the lock then ends with exit status 77 and the tag
+        stays writable.
+
         Examples:
           ndeftool lock --dry-run --reader 'sim:ntag215?file=tag.nfc'
           ndeftool lock --confirm 123-456 --reader 'sim:ntag215?file=tag.nfc'
           ndeftool lock --dry-run --json
+          ndeftool lock --dry-run --reader 'sim:type4?file=t4.txt&cc-writable=1'
 
         USAGE: ndeftool lock [--confirm <code>] [--dry-run] [--json] [--reader <url>] [--wait <seconds>] [--quiet] [--verbose]
 
@@ -277,10 +301,18 @@ import Testing
         exit status 64 unless --force is given: use 'ndeftool erase' to empty a tag on
         purpose.
 
+        A Type 4 tag (ISO-DEP) cannot be formatted with the NFC Forum commands: its
+        NDEF Tag Application, CC file and NDEF file come from the manufacturer (or from
+        proprietary commands, as MIFARE DESFire's), and most tags do not let the CC
+        file be written. So on a Type 4 tag format writes an empty NDEF file (NLEN 0,
+        NFC Forum Type 4 Tag 3.0, 5.2 INITIALIZED state), under the same --force rule;
+        a tag without NDEF Tag Application ends with exit status 76.
+
         Examples:
           ndeftool format --reader 'sim:ntag215?file=tag.nfc'
           ndeftool format --dry-run
           ndeftool format --force
+          ndeftool format --reader 'sim:type4?file=t4.txt'
 
         USAGE: ndeftool format [--force] [--dry-run] [--json] [--reader <url>] [--wait <seconds>] [--quiet] [--verbose]
 
@@ -321,12 +353,16 @@ import Testing
         in memory behind the empty TLV, unread; the capability container, lock bits and
         password settings are not touched.
 
+        On a Type 4 tag the NDEF file's length (NLEN) is set to 0 with one UPDATE
+        BINARY (NFC Forum Type 4 Tag 3.0, 5.5.7); none when it is 0 already.
+
         A tag that is not NDEF formatted ends with exit status 76 (use 'ndeftool
         format'); a read-only one with 77.
 
         Examples:
           ndeftool erase --reader 'sim:ntag215?file=tag.nfc'
           ndeftool erase --dry-run
+          ndeftool erase --reader 'sim:type4?file=t4.txt'
 
         USAGE: ndeftool erase [--dry-run] [--json] [--reader <url>] [--wait <seconds>] [--quiet] [--verbose]
 

@@ -17,12 +17,16 @@ enum EraseCommand {
             in memory behind the empty TLV, unread; the capability container, lock bits and \
             password settings are not touched.
 
+            On a Type 4 tag the NDEF file's length (NLEN) is set to 0 with one UPDATE \
+            BINARY (NFC Forum Type 4 Tag 3.0, 5.5.7); none when it is 0 already.
+
             A tag that is not NDEF formatted ends with exit status 76 (use 'ndeftool \
             format'); a read-only one with 77.
 
             Examples:
               ndeftool erase --reader 'sim:ntag215?file=tag.nfc'
               ndeftool erase --dry-run
+              ndeftool erase --reader 'sim:type4?file=t4.txt'
             """,
         options: [dryRun, json],
         groups: [TagOptions.group],
@@ -32,7 +36,7 @@ enum EraseCommand {
     @Sendable static func run(_ invocation: CommandInvocation) async throws(CommandLineError) -> ExitStatus {
         let values = invocation.values
         let connection = try TagConnection(invocation, writes: !values.flag(dryRun.long))
-        return try await connection.run("erasing the tag") { tag in
+        return try await connection.runOnTag("erasing the tag") { tag in
             var report = TagChangeReport(tag: tag, action: "erase")
             if values.flag(dryRun.long) {
                 report.plan = PlanReport(try await tag.plannedErase())

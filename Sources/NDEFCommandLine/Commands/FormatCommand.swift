@@ -27,10 +27,18 @@ enum FormatCommand {
             exit status 64 unless --force is given: use 'ndeftool erase' to empty a tag on \
             purpose.
 
+            A Type 4 tag (ISO-DEP) cannot be formatted with the NFC Forum commands: its \
+            NDEF Tag Application, CC file and NDEF file come from the manufacturer (or from \
+            proprietary commands, as MIFARE DESFire's), and most tags do not let the CC \
+            file be written. So on a Type 4 tag format writes an empty NDEF file (NLEN 0, \
+            NFC Forum Type 4 Tag 3.0, 5.2 INITIALIZED state), under the same --force rule; \
+            a tag without NDEF Tag Application ends with exit status 76.
+
             Examples:
               ndeftool format --reader 'sim:ntag215?file=tag.nfc'
               ndeftool format --dry-run
               ndeftool format --force
+              ndeftool format --reader 'sim:type4?file=t4.txt'
             """,
         options: [force, dryRun, json],
         groups: [TagOptions.group],
@@ -40,7 +48,10 @@ enum FormatCommand {
     @Sendable static func run(_ invocation: CommandInvocation) async throws(CommandLineError) -> ExitStatus {
         let values = invocation.values
         let connection = try TagConnection(invocation, writes: !values.flag(dryRun.long))
-        return try await connection.run("formatting the tag") { tag in
+        return try await connection.runOnTag("formatting the tag") { tag in
+            guard case .miFare(let tag) = tag else {
+                return try await formatType4(tag, invocation: invocation)
+            }
             var report = TagChangeReport(tag: tag, action: "format")
             let memory = try await tag.readMemory()
             let status = memory.ndefStatus
@@ -79,5 +90,31 @@ enum FormatCommand {
             try report.show(json: values.flag(json.long), io: invocation.io)
             return .success
         }
+    }
+
+    /// Format on a Type 4 tag: an empty NDEF file (NLEN 0), refused without --force when the
+    /// file holds a message.
+    private static func formatType4(_ type4: NFCTag, invocation: CommandInvocation) async throws -> ExitStatus {
+        let values = invocation.values
+        var report = TagChangeReport(tag: type4, action: "format")
+        let stored = try await type4.storedMessageBytes() ?? []
+        if !stored.isEmpty, !values.flag(force.long) {
+            throw CommandLineError.usage(
+                "The tag's NDEF file holds a \(stored.count)-byte message: formatting would erase it. "
+                    + "Use 'ndeftool erase' to empty it, or add --force")
+        }
+        report.note =
+            stored.isEmpty
+            ? "The tag's NDEF file was already empty (NLEN 0)."
+            : "A Type 4 tag is formatted by emptying its NDEF file (NLEN 0), as 'ndeftool erase' does."
+        if values.flag(dryRun.long) {
+            report.plan = PlanReport(try await type4.plannedErase())
+            report.status = try await type4.ndefStatus()
+        } else {
+            try await type4.erase()
+            report.status = try await type4.statusAfterChange()
+        }
+        try report.show(json: values.flag(json.long), io: invocation.io)
+        return .success
     }
 }

@@ -21,6 +21,11 @@ enum InfoCommand {
             verified) and, on a writable tag or one whose lock was interrupted, the code \
             'ndeftool lock --confirm' takes.
 
+            On a Type 4 tag (ISO-DEP): the ATS, the capability container of the NDEF Tag \
+            Application (mapping version, MLe, MLc, the NDEF file with its size and read \
+            and write access; NFC Forum Type 4 Tag 3.0, 5.1), the NDEF status and the \
+            lock code.
+
             Nothing is written. Facts the tag does not give (password-protected pages, \
             commands the chip lacks) are reported as unknown; they do not change the exit \
             status.
@@ -28,6 +33,7 @@ enum InfoCommand {
             Examples:
               ndeftool info --reader 'sim:ntag215?file=tag.nfc'
               ndeftool info --json --wait 0
+              ndeftool info --reader 'sim:type4?file=t4.txt'
             """,
         options: [json],
         groups: [TagOptions.group],
@@ -36,8 +42,12 @@ enum InfoCommand {
 
     @Sendable static func run(_ invocation: CommandInvocation) async throws(CommandLineError) -> ExitStatus {
         let connection = try TagConnection(invocation)
-        return try await connection.run("reading the tag") { tag, address in
-            let report = try await TagInfoReport.read(tag, reader: address.description)
+        return try await connection.runOnTag("reading the tag") { tag, address in
+            let report: TagInfoReport
+            switch tag {
+            case .miFare(let tag): report = try await TagInfoReport.read(tag, reader: address.description)
+            case .iso7816(let tag): report = try await TagInfoReport.read(type4: tag, reader: address.description)
+            }
             if invocation.values.flag(json.long) {
                 try invocation.io.writeOutput(try MessageJSON.text(of: report) + "\n")
             } else {
@@ -99,6 +109,34 @@ extension TagInfoReport {
                 if isFatal(error) { throw error }
                 if report.status.status == .readWrite { report.lockProblem = error.reason }
             }
+        }
+        return report
+    }
+
+    /// Reads the facts of a Type 4 tag: the CC, the NDEF file and the lock code.
+    static func read(type4 tag: NFCISO7816Tag, reader: String) async throws -> TagInfoReport {
+        var report = TagInfoReport(
+            reader: reader, target: tag.targetInfo,
+            identification: Type2Identification(chip: nil, version: nil, method: .unidentified))
+        var facts = Type4InfoFacts(ats: tag.targetInfo.ats, historicalBytes: tag.historicalBytes)
+        let cc = try await tag.readCapabilityContainer()
+        facts.capabilityContainer = cc
+        report.type4 = facts
+        report.status = cc.ndefStatus
+        guard cc.ndefStatus.status != .notSupported else { return report }
+        do {
+            let bytes = try await tag.readNDEFMessageBytes()
+            report.memoryRead = true
+            report.ndef = bytes
+            report.recordCount = bytes.isEmpty ? 0 : (try? NFCNDEFMessage(decoding: bytes))?.records.count
+        } catch {
+            if isFatal(error) { throw error }
+        }
+        do {
+            report.lockCode = try await tag.prepareLock().code
+        } catch {
+            if isFatal(error) { throw error }
+            if report.status.status == .readWrite { report.lockProblem = error.reason }
         }
         return report
     }

@@ -25,10 +25,18 @@ enum LockCommand {
             tag locks no other. After the writes the tag is read back and must report \
             read-only.
 
+            On a Type 4 tag the lock is the read-only procedure of NFC Forum Type 4 Tag \
+            3.0, 5.5.8: one UPDATE BINARY writes FFh (no write access) at the NDEF file's \
+            write access byte in the CC file, then the CC file is read back. Many Type 4 \
+            tags do not let the CC file be written (an NTAG 424 DNA changes access rights \
+            only with its own commands): the lock then ends with exit status 77 and the tag \
+            stays writable.
+
             Examples:
               ndeftool lock --dry-run --reader 'sim:ntag215?file=tag.nfc'
               ndeftool lock --confirm 123-456 --reader 'sim:ntag215?file=tag.nfc'
               ndeftool lock --dry-run --json
+              ndeftool lock --dry-run --reader 'sim:type4?file=t4.txt&cc-writable=1'
             """,
         options: [LockFlow.confirm, dryRun, json],
         groups: [TagOptions.group],
@@ -43,7 +51,7 @@ enum LockCommand {
         }
         let connection = try TagConnection(invocation, writes: !values.flag(dryRun.long))
         let again = LockFlow.lockCommand(invocation.arguments, code: nil)
-        return try await connection.run("locking the tag", resume: again) { tag in
+        return try await connection.runOnTag("locking the tag", resume: again) { tag in
             let message = try await messageSummary(tag)
             let confirmation = try await tag.prepareLock()
             var report = LockReport(tag: tag, confirmation: confirmation, message: message)
@@ -74,7 +82,7 @@ enum LockCommand {
 
     /// The message on the tag: nil for an empty one; a malformed one is reported, not fatal
     /// (locking keeps whatever the tag holds).
-    static func messageSummary(_ tag: NFCMiFareTag) async throws -> LockReport.Content {
+    static func messageSummary(_ tag: NFCTag) async throws -> LockReport.Content {
         do {
             let message = try await tag.readNDEF()
             let size = (try? message.encoded().count) ?? 0

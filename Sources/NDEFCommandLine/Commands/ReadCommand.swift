@@ -15,9 +15,12 @@ enum ReadCommand {
         name: "read",
         abstract: "Read the NDEF message of a tag.",
         discussion: """
-            Waits for one tag at the reader, reads its NDEF message (NFC Forum Type 2 Tag \
-            1.1, 6.4.2: the capability container and the TLVs up to the end of the NDEF \
-            Message TLV, and no further) and describes it as 'ndeftool decode' does.
+            Waits for one tag at the reader, reads its NDEF message and describes it as \
+            'ndeftool decode' does. On a Type 2 tag (NTAG21x, MIFARE Ultralight) that is \
+            the capability container and the TLVs up to the end of the NDEF Message TLV, \
+            and no further (NFC Forum Type 2 Tag 1.1, 6.4.2); on a Type 4 tag (ISO-DEP) \
+            the NDEF Tag Application's CC file, then NLEN and the message of the NDEF file \
+            (Type 4 Tag 3.0, 5.5.6).
 
             A tag that holds an empty NDEF message (an initialised tag) is reported as such \
             with exit status 0 (JSON: no records; --raw and --hex: nothing). A tag that is \
@@ -28,6 +31,7 @@ enum ReadCommand {
               ndeftool read --reader 'sim:ntag215?file=tag.nfc'
               ndeftool read --json
               ndeftool read --raw -o message.ndef
+              ndeftool read --reader 'sim:type4?file=t4.txt'
               NDEFTOOL_READER=sim:ntag213 ndeftool read --hex --wait 0
             """,
         options: [json, hex, raw, output],
@@ -42,7 +46,7 @@ enum ReadCommand {
             throw .usage("Choose one output format: \(CommandLineError.quotedList(formats.map { "--" + $0.long }))")
         }
         let connection = try TagConnection(invocation)
-        return try await connection.run("reading the tag") { tag in
+        return try await connection.runOnTag("reading the tag") { tag in
             let result = try await read(tag, exactBytes: values.flag(raw.long) || values.flag(hex.long))
             let output = try render(result, values: values, console: connection.console)
             if let path = values.value(Self.output.long), path != "-" {
@@ -80,7 +84,7 @@ enum ReadCommand {
     /// The bytes are the tag's own (read with the whole memory) when `exactBytes`, so that a
     /// message with chunked records or long-form headers comes out as stored; otherwise they
     /// are the message encoded again, which gives its size.
-    static func read(_ tag: NFCMiFareTag, exactBytes: Bool) async throws -> (NFCNDEFMessage, [UInt8])? {
+    static func read(_ tag: NFCTag, exactBytes: Bool) async throws -> (NFCNDEFMessage, [UInt8])? {
         let message: NFCNDEFMessage
         do {
             message = try await tag.readNDEF()
@@ -88,7 +92,7 @@ enum ReadCommand {
             if error.code == .zeroLengthMessage { return nil }
             throw error
         }
-        if exactBytes, let stored = try await tag.readMemory().ndefMessageBytes {
+        if exactBytes, let stored = try await tag.storedMessageBytes() {
             return (message, stored)
         }
         do {

@@ -35,6 +35,11 @@ enum WriteCommand {
             interrupted write ends with exit status 80 and the command that completes it \
             (the same one with --resume).
 
+            A Type 4 tag (ISO-DEP) is written the same way with UPDATE BINARY commands of \
+            at most MLc bytes (NFC Forum Type 4 Tag 3.0, 5.5.7): NLEN 0 first, the message, \
+            NLEN last, or one UPDATE BINARY when the length and the message fit one command; \
+            then the NDEF file is read back. --dry-run shows each command APDU.
+
             --lock then makes the tag read-only for good, under the rules of 'ndeftool \
             lock': a person at a terminal types the lock code back, or --confirm gives it; \
             otherwise the lock is refused with exit status 79 after the write, and the lock \
@@ -46,6 +51,7 @@ enum WriteCommand {
               ndeftool write --from message.ndef --dry-run
               ndeftool encode --json message.json | ndeftool write --from -
               ndeftool write uri https://example.com --resume
+              ndeftool write text "Hi" --dry-run --reader 'sim:type4?file=t4.txt'
             """,
         arguments: [
             ArgumentSpec(
@@ -79,7 +85,7 @@ enum WriteCommand {
         }
         let connection = try TagConnection(invocation, writes: !values.flag(dryRun.long))
         let resumeLine = resumeCommand(invocation.arguments, resumes: values.flag(resume.long))
-        return try await connection.run("writing the message", resume: resumeLine) { tag in
+        return try await connection.runOnTag("writing the message", resume: resumeLine) { tag in
             var report = WriteReport(tag: tag, message: message, length: bytes.count)
             if values.flag(dryRun.long) {
                 // Exactly the writes the session would send, in its order.
@@ -136,7 +142,7 @@ enum WriteCommand {
 
     /// The lock flow after a verified write; returns true once the tag is locked.
     private static func lockAfterWrite(
-        _ tag: NFCMiFareTag, code: String?, connection: TagConnection, invocation: CommandInvocation
+        _ tag: NFCTag, code: String?, connection: TagConnection, invocation: CommandInvocation
     ) async throws -> Bool {
         do {
             let confirmation = try await tag.prepareLock()

@@ -36,10 +36,10 @@ enum LockFlow {
     ///   confirmed; the session's errors (a wrong `--confirm` code is
     ///   ``NFCSession/NFCReaderError/Code/confirmationMismatch``).
     static func lock(
-        _ tag: NFCMiFareTag, confirmation: NFCLockConfirmation, code: String?, console: TagConsole, again: String
+        _ tag: NFCTag, confirmation: NFCLockConfirmation, code: String?, console: TagConsole, again: String
     ) async throws {
         if let code {
-            try await tag.writeLock(code: code, options: confirmation.options)
+            try await tag.writeLock(code: code, confirmation: confirmation)
             return
         }
         let question =

@@ -19,9 +19,17 @@ struct LockReport: Encodable {
     var isDryRun = false
     var isLocked = false
 
+    /// What one write of the plan is: `page write` or `UPDATE BINARY`.
+    var writeUnit = "page write"
+
     init(tag: NFCMiFareTag, confirmation: NFCLockConfirmation, message: Content) {
+        self.init(tag: .miFare(tag), confirmation: confirmation, message: message)
+    }
+
+    init(tag: NFCTag, confirmation: NFCLockConfirmation, message: Content) {
         uid = tag.targetInfo.uidDescription
-        chip = tag.chip?.name
+        chip = tag.chipName
+        writeUnit = tag.writeUnit
         content = message
         code = confirmation.code
         plan = PlanReport(confirmation.plan)
@@ -63,7 +71,7 @@ struct LockReport: Encodable {
         case .unreadable(let reason):
             lines.append("NDEF message: not readable: \(reason)")
         }
-        lines.append("Lock plan: \(MessageDescription.count(plan.steps.count, "page write")), irreversible:")
+        lines.append("Lock plan: \(PlanReport.count(plan.steps.count, writeUnit)), irreversible:")
         lines += plan.lines
         lines.append("Lock code: \(code)")
         return lines

@@ -1,16 +1,38 @@
 import NDEF
 import TagMemory
 
-/// A plan of page writes as `--dry-run` shows it: one line per WRITE with the page, the four
-/// bytes and why (NFC Forum Type 2 Tag 1.1, 5.2), or as JSON. Password bytes would be shown
-/// as `**` (``TagMemory/PlanStep/displayedData``); no plan shown here carries one.
+/// A plan of writes as `--dry-run` shows it: one line per Type 2 WRITE with the page, the four
+/// bytes and why (NFC Forum Type 2 Tag 1.1, 5.2), or per Type 4 UPDATE BINARY with the file,
+/// the offset, the bytes and the command APDU (Type 4 Tag 3.0, 5.4.4), or as JSON. Password
+/// bytes would be shown as `**` (``TagMemory/PlanStep/displayedData``); no plan shown here
+/// carries one.
 struct PlanReport: Encodable {
-    /// One page write.
+    /// One page write or UPDATE BINARY.
     struct Step: Encodable {
+        /// The page of a Type 2 write; the offset in ``file`` of a Type 4 one.
         var page: Int
         /// The bytes as lower-case hex, or `**` per byte for a secret.
         var data: String
         var reason: String
+        /// The Type 4 file (`E104`); nil for a Type 2 page write.
+        var file: String?
+        /// The UPDATE BINARY command APDU of a Type 4 step, as lower-case hex.
+        var apdu: String?
+
+        private enum CodingKeys: String, CodingKey { case page, file, offset, data, apdu, reason }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            if let file {
+                try container.encode(file, forKey: .file)
+                try container.encode(page, forKey: .offset)
+            } else {
+                try container.encode(page, forKey: .page)
+            }
+            try container.encode(data, forKey: .data)
+            try container.encodeIfPresent(apdu, forKey: .apdu)
+            try container.encode(reason, forKey: .reason)
+        }
     }
 
     /// The writes, in the order they would be sent.
@@ -19,18 +41,31 @@ struct PlanReport: Encodable {
     /// The report of `plan`.
     init(_ plan: TagWritePlan) {
         steps = plan.steps.map {
-            Step(
+            let apdu = $0.file == nil || $0.isSecret ? nil : (try? Type4Command.updateBinary($0)).map(\.bytes)
+            return Step(
                 page: $0.address,
                 data: $0.isSecret ? String(repeating: "*", count: 2 * $0.data.count) : NDEFHex.encode($0.data),
-                reason: $0.reason)
+                reason: $0.reason,
+                file: $0.file.map {
+                    NDEFHex.encode([UInt8($0 >> 8), UInt8($0 & 0xFF)], uppercase: true, separator: "")
+                },
+                apdu: apdu.map { NDEFHex.encode($0) })
         }
-        lines = plan.steps.map { "  " + $0.description }
+        lines = zip(plan.steps, steps).flatMap { step, shown in
+            ["  " + step.description] + (shown.apdu.map { ["    APDU \($0)"] } ?? [])
+        }
     }
 
-    /// The lines of text, indented by two spaces.
+    /// The lines of text, indented by two spaces (a Type 4 step's APDU by four).
     let lines: [String]
 
     private enum CodingKeys: String, CodingKey { case steps }
+
+    /// `3 page writes`, `2 UPDATE BINARY commands`.
+    static func count(_ count: Int, _ unit: String) -> String {
+        unit == "page write"
+            ? MessageDescription.count(count, unit) : "\(count) \(unit) command\(count == 1 ? "" : "s")"
+    }
 
     /// `17 of 492 bytes used`.
     static func usage(_ used: Int, of capacity: Int) -> String {

@@ -15,9 +15,17 @@ struct TagChangeReport: Encodable {
     /// What the command did instead of the plain action (`format` on a formatted tag erases).
     var note: String?
 
+    /// What one write of the plan is: `page write` or `UPDATE BINARY`.
+    var writeUnit = "page write"
+
     init(tag: NFCMiFareTag, action: String) {
+        self.init(tag: .miFare(tag), action: action)
+    }
+
+    init(tag: NFCTag, action: String) {
         uid = tag.targetInfo.uidDescription
-        chip = tag.chip?.name
+        chip = tag.chipName
+        writeUnit = tag.writeUnit
         self.action = action
     }
 
@@ -51,7 +59,7 @@ struct TagChangeReport: Encodable {
         var lines: [String] = []
         if let plan {
             lines.append(
-                "Plan to \(action) \(tag): \(MessageDescription.count(plan.steps.count, "page write")) "
+                "Plan to \(action) \(tag): \(PlanReport.count(plan.steps.count, writeUnit)) "
                     + "(--dry-run: nothing was written)")
             lines += plan.lines
         } else {

@@ -48,13 +48,40 @@ struct TagConnection {
         try await run(activity, resume: resume) { tag, _ in try await body(tag) }
     }
 
-    /// Waits for a tag and runs `body` on it and the reader's address (the one chosen when none
-    /// was given: ``ReaderChoice``). A PC/SC reader the command used successfully is remembered
-    /// (``RememberedReader``) for the next command that names none.
+    /// Waits for a Type 2 tag and runs `body` on it and the reader's address; a Type 4 tag is
+    /// refused (exit status 76), for the commands that handle Type 2 tags only.
     func run(
         _ activity: String,
         resume: String? = nil,
         _ body: (NFCMiFareTag, ReaderAddress) async throws -> ExitStatus
+    ) async throws(CommandLineError) -> ExitStatus {
+        try await runOnTag(activity, resume: resume) { tag, address in
+            guard case .miFare(let tag) = tag else {
+                throw CommandLineError(
+                    .tagError,
+                    "tag \(tag.targetInfo.uidDescription) is an ISO-DEP (Type 4) tag: this command handles NFC "
+                        + "Forum Type 2 tags (NTAG21x, MIFARE Ultralight) in this version")
+            }
+            return try await body(tag, address)
+        }
+    }
+
+    /// Waits for a tag of either kind (Type 2 or Type 4) and runs `body` on it.
+    func runOnTag(
+        _ activity: String,
+        resume: String? = nil,
+        _ body: (NFCTag) async throws -> ExitStatus
+    ) async throws(CommandLineError) -> ExitStatus {
+        try await runOnTag(activity, resume: resume) { tag, _ in try await body(tag) }
+    }
+
+    /// Waits for a tag of either kind and runs `body` on it and the reader's address (the one
+    /// chosen when none was given: ``ReaderChoice``). A PC/SC reader the command used
+    /// successfully is remembered (``RememberedReader``) for the next command that names none.
+    func runOnTag(
+        _ activity: String,
+        resume: String? = nil,
+        _ body: (NFCTag, ReaderAddress) async throws -> ExitStatus
     ) async throws(CommandLineError) -> ExitStatus {
         let address: ReaderAddress
         if let given = settings.reader {
@@ -69,7 +96,7 @@ struct TagConnection {
             try await address.open(console: console, wait: settings.wait, exclusive: writes), console: console)
         let console = self.console
         let session = NFCTagReaderSession(reader: reader) { event in console.show(event) }
-        let tag: NFCMiFareTag
+        let tag: NFCTag
         do {
             tag = try await waitForTag(session)
         } catch {
@@ -114,8 +141,8 @@ struct TagConnection {
         }
     }
 
-    /// The one tag in the field, as a Type 2 tag.
-    private func waitForTag(_ session: NFCTagReaderSession) async throws(CommandLineError) -> NFCMiFareTag {
+    /// The one tag in the field.
+    private func waitForTag(_ session: NFCTagReaderSession) async throws(CommandLineError) -> NFCTag {
         let tag: NFCTag
         do {
             tag = try await session.nextTag(timeout: settings.wait)
@@ -138,15 +165,12 @@ struct TagConnection {
             throw TagFailure.error(error, while: "waiting for a tag")
         }
         switch tag {
-        case .miFare(let tag):
-            console.trace("Tag \(tag.targetInfo.uidDescription): \(tag.identification)")
-            return tag
-        case .iso7816(let tag):
-            throw CommandLineError(
-                .tagError,
-                "tag \(tag.targetInfo.uidDescription) is an ISO-DEP (Type 4) tag: the tag commands handle NFC "
-                    + "Forum Type 2 tags (NTAG21x, MIFARE Ultralight) in this version")
+        case .miFare(let type2):
+            console.trace("Tag \(type2.targetInfo.uidDescription): \(type2.identification)")
+        case .iso7816(let type4):
+            console.trace("Tag \(type4.targetInfo.uidDescription): ISO-DEP (Type 4)")
         }
+        return tag
     }
 
     /// Ends the session and closes the reader (a simulated reader saves its tag file then).

@@ -34,11 +34,19 @@ struct TagInfoReport: Encodable {
     var lockProblem: String?
     /// Whether the whole memory could be read (not when pages are read-protected).
     var memoryRead = false
+    /// The Type 4 facts; nil for a Type 2 tag.
+    var type4: Type4InfoFacts?
 
     init(tag: NFCMiFareTag, reader: String) {
         self.reader = reader
         target = tag.targetInfo
         identification = tag.identification
+    }
+
+    init(reader: String, target: NFCTargetInfo, identification: Type2Identification) {
+        self.reader = reader
+        self.target = target
+        self.identification = identification
     }
 
     /// Takes the facts of the memory image, when it was read, and the NDEF status.
@@ -58,7 +66,7 @@ struct TagInfoReport: Encodable {
     private enum CodingKeys: String, CodingKey {
         case reader, uid, atqa, sak, chip, typeCode, identifiedBy, getVersion, pages, memorySize, status
         case statusReason, capacity, used, records, capabilityContainer, locks, password, nfcCounter
-        case nfcCounterState, signature, lockCode, lockProblem
+        case nfcCounterState, signature, lockCode, lockProblem, tagType, type4
     }
 
     private enum PasswordKeys: String, CodingKey {
@@ -68,9 +76,21 @@ struct TagInfoReport: Encodable {
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(reader, forKey: .reader)
+        try container.encode(type4 == nil ? "type2" : "type4", forKey: .tagType)
         try container.encode(NDEFHex.encode(target.uid), forKey: .uid)
         try container.encode(NDEFHex.encode(target.atqa.reversed()), forKey: .atqa)
         try container.encode(NDEFHex.encode([target.sak]), forKey: .sak)
+        if let type4 {
+            try container.encode(NFCTag.type4Name, forKey: .chip)
+            try container.encode(type4, forKey: .type4)
+            try container.encode(status.status, forKey: .status)
+            try container.encode(status.capacity, forKey: .capacity)
+            try container.encode(ndef?.count, forKey: .used)
+            try container.encode(recordCount, forKey: .records)
+            try container.encode(lockCode, forKey: .lockCode)
+            try container.encode(lockProblem, forKey: .lockProblem)
+            return
+        }
         try container.encode(chip?.name, forKey: .chip)
         try container.encode(chip?.typeCode, forKey: .typeCode)
         try container.encode(identification.method.rawValue, forKey: .identifiedBy)
@@ -124,6 +144,15 @@ struct TagInfoReport: Encodable {
     /// The report as text, one fact per line.
     var lines: [String] {
         var lines = ["reader: \(reader)"]
+        if let type4 {
+            lines.append(type4.chipLine)
+            lines.append(
+                "UID: \(target.uidDescription) (ATQA \(InspectFormatting.hex(target.atqa.reversed())), "
+                    + "SAK \(InspectFormatting.hex([target.sak])))")
+            lines.append(ndefLine)
+            if !memoryRead, status.status != .notSupported { lines.append("  the NDEF file could not be read") }
+            return lines + type4.lines + [lockLine]
+        }
         var chipLine = "chip: " + (chip.map(Self.name) ?? "unknown Type 2 chip")
         switch identification.method {
         case .version:

@@ -22,11 +22,19 @@ struct WriteReport: Encodable {
     /// Whether the tag was locked afterwards (`--lock`).
     var locked = false
 
-    init(tag: NFCMiFareTag, message: NFCNDEFMessage, length: Int) {
+    /// What one write of the plan is: `page write` or `UPDATE BINARY`.
+    var writeUnit = "page write"
+
+    init(tag: NFCTag, message: NFCNDEFMessage, length: Int) {
         uid = tag.targetInfo.uidDescription
-        chip = tag.chip?.name
+        chip = tag.chipName
+        writeUnit = tag.writeUnit
         self.message = message
         self.length = length
+    }
+
+    init(tag: NFCMiFareTag, message: NFCNDEFMessage, length: Int) {
+        self.init(tag: .miFare(tag), message: message, length: length)
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -55,7 +63,7 @@ struct WriteReport: Encodable {
         var lines: [String]
         if let plan {
             lines = [
-                "Plan for \(tag): \(MessageDescription.count(plan.steps.count, "page write")) "
+                "Plan for \(tag): \(PlanReport.count(plan.steps.count, writeUnit)) "
                     + "(--dry-run: nothing was written)"
             ]
             lines += plan.lines

@@ -1,0 +1,166 @@
+import NDEF
+import NFCSession
+import TagMemory
+
+/// `ndeftool dump`: saves the whole readable memory of the tag at the reader in a dump format
+/// that `ndeftool inspect` (and other tools) read.
+enum DumpCommand {
+    static let output = OptionSpec.option(
+        "output", short: "o", value: "file", help: "Save the dump to <file> (- for standard output, text formats).")
+    static let format = OptionSpec.option(
+        "format", value: "format",
+        help: "flipper, raw, hex, proxmark-json or proxmark-bin (default: from the file extension).")
+    static let json = OptionSpec.flag("json", help: "Print what was saved as JSON.")
+
+    /// The command.
+    static let spec = CommandSpec(
+        name: "dump",
+        abstract: "Save a tag's whole memory to a dump file.",
+        discussion: """
+            Reads every readable page of a Type 2 tag (PWD and PACK read as 00h; \
+            NTAG213/215/216 8.8.1) with its UID, ATQA and SAK, and where the chip has them \
+            the GET_VERSION answer, the originality signature (READ_SIG) and the counters \
+            (READ_CNT), and saves them in a dump format that 'ndeftool inspect' reads: \
+            flipper (Flipper Zero .nfc), raw (the pages back to back), hex (one page per \
+            line), proxmark-json or proxmark-bin (proxmark3 'hf mfu dump'). Without \
+            --format the format follows the file extension: .nfc flipper, .bin \
+            proxmark-bin, .json proxmark-json, .txt or .hex hex, .mfd or .raw raw. With \
+            -o - a text format (hex by default) goes to standard output.
+
+            A dump is also a simulated tag: 'sim:ntag215?file=tag.nfc' opens one. Nothing \
+            is written to the tag. Pages behind a read password end with exit status 78. \
+            Type 4 tags are not supported yet (exit status 69).
+
+            Examples:
+              ndeftool dump -o tag.nfc --reader 'sim:ntag215?file=tag.nfc'
+              ndeftool dump -o tag.json
+              ndeftool dump -o - --format hex
+              ndeftool dump -o tag.bin && ndeftool inspect tag.bin
+            """,
+        options: [output, format, json],
+        groups: [TagOptions.group],
+        run: run
+    )
+
+    /// The formats by their command-line names.
+    static let formats: [(name: String, format: TagDumpFormat)] = [
+        ("flipper", .flipper), ("raw", .raw), ("hex", .hexText), ("proxmark-json", .proxmarkJSON),
+        ("proxmark-bin", .proxmarkBinary),
+    ]
+
+    /// What was saved, for `--json`.
+    struct Report: Encodable {
+        var uid: String
+        var chip: String?
+        var pages: Int
+        var format: String
+        var path: String
+    }
+
+    @Sendable static func run(_ invocation: CommandInvocation) async throws(CommandLineError) -> ExitStatus {
+        let values = invocation.values
+        guard let path = values.value(output.long) else {
+            throw .missingArgument(
+                "--output <file>", help: "-o, --output <file>  The dump file (- for standard output).")
+        }
+        let (name, chosen) = try chooseFormat(values.value(format.long), path: path)
+        if path == "-", !chosen.isText {
+            throw .usage("The \(name) format is binary: give a file with -o, or choose a text format (hex, flipper)")
+        }
+        let connection = try TagConnection(invocation)
+        return try await connection.runOnTag("dumping the tag") { tag in
+            guard case .miFare(let type2) = tag else {
+                throw CommandLineError(
+                    .unavailable,
+                    "tag \(tag.targetInfo.uidDescription) is a Type 4 tag: Type 4 dumps are not supported yet "
+                        + "('ndeftool read --raw' saves its NDEF message)")
+            }
+            let dump = try await read(type2)
+            let bytes: [UInt8]
+            do throws(TagMemoryError) {
+                bytes = try dump.encoded(as: chosen)
+            } catch {
+                throw CommandLineError(.internalError, "the dump cannot be written as \(chosen): \(error.reason)")
+            }
+            if path == "-" {
+                try invocation.io.writeOutput(bytes)
+                return .success
+            }
+            try FileAccess.writeFile(bytes, path: path)
+            let report = Report(
+                uid: type2.targetInfo.uidDescription, chip: type2.chip?.name, pages: dump.pageCount, format: name,
+                path: path)
+            if values.flag(json.long) {
+                try invocation.io.writeOutput(try MessageJSON.text(of: report) + "\n")
+            } else {
+                try invocation.io.writeOutput(
+                    "Saved tag \(report.uid)" + (report.chip.map { " (\($0))" } ?? "")
+                        + ": \(MessageDescription.count(report.pages, "page")) to \(path) (\(chosen))\n")
+            }
+            return .success
+        }
+    }
+
+    /// The format named by `--format`, else by the extension of `path` (hex for `-`).
+    static func chooseFormat(_ given: String?, path: String) throws(CommandLineError) -> (String, TagDumpFormat) {
+        if let given {
+            guard let found = formats.first(where: { $0.name == given }) else {
+                throw .invalidValue(
+                    given, for: format,
+                    reason: "choose one of \(CommandLineError.quotedList(formats.map(\.name)))")
+            }
+            return found
+        }
+        if path == "-" { return ("hex", .hexText) }
+        let fileName = path.split(separator: "/").last.map(String.init) ?? path
+        let parts = fileName.split(separator: ".")
+        let ext = parts.count > 1 ? parts.last.map { $0.lowercased() } ?? "" : ""
+        switch ext {
+        case "nfc": return ("flipper", .flipper)
+        case "bin": return ("proxmark-bin", .proxmarkBinary)
+        case "json": return ("proxmark-json", .proxmarkJSON)
+        case "txt", "hex": return ("hex", .hexText)
+        case "mfd", "raw", "dump": return ("raw", .raw)
+        default:
+            throw .usage(
+                "Cannot tell the dump format from '\(fileName)': use --format "
+                    + CommandLineError.quotedList(formats.map(\.name)))
+        }
+    }
+
+    /// The memory and the chip's extra facts, each only where the chip has it.
+    static func read(_ tag: NFCMiFareTag) async throws -> TagDump {
+        let memory = try await tag.readMemory()
+        let features = tag.chip?.features ?? []
+        var signature: [UInt8]?
+        if features.contains(.readSignature) {
+            signature = try await optional { () async throws(NFCReaderError) in try await tag.readSignature() }
+        }
+        var counters: [UInt32]?
+        if features.contains(.nfcCounter) {
+            var values: [UInt32] = []
+            for number in UInt8(0)...2 {
+                let value = try await optional { () async throws(NFCReaderError) in
+                    try await tag.readCounter(number: number)
+                }
+                values.append(value ?? 0)
+            }
+            counters = values
+        }
+        return TagDump(
+            memory: memory.bytes, uid: tag.targetInfo.uid, atqa: tag.targetInfo.atqa, sak: tag.targetInfo.sak,
+            version: tag.identification.version, signature: signature, counters: counters,
+            chipName: tag.chip?.name, readPageCount: memory.bytes.count / Type2Page.size)
+    }
+
+    /// The answer of `body`, or nil when the tag refuses it (a NAK, a command the reader lacks);
+    /// errors that end the session are thrown.
+    private static func optional<T>(_ body: () async throws(NFCReaderError) -> T) async throws(NFCReaderError) -> T? {
+        do {
+            return try await body()
+        } catch {
+            if [.tagConnectionLost, .cancelled, .readerUnavailable].contains(error.code) { throw error }
+            return nil
+        }
+    }
+}
