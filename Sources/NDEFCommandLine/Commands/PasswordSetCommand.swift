@@ -115,7 +115,8 @@ enum PasswordSetCommand {
     }
 
     /// AUTH0, PROT and AUTHLIM as the options give them.
-    static func settings(_ values: ParsedValues) throws(CommandLineError) -> (page: Int?, readProtect: Bool, limit: Int) {
+    static func settings(_ values: ParsedValues) throws(CommandLineError) -> (page: Int?, readProtect: Bool, limit: Int)
+    {
         var page: Int?
         if let text = values.value(fromPage.long) {
             guard let number = Int(text), (0...255).contains(number) else {

@@ -22,7 +22,8 @@ enum RootCommand {
         version: NDEFToolVersion.current,
         subcommands: [
             EncodeCommand.spec, DecodeCommand.spec, InspectCommand.spec, InfoCommand.spec, ReadCommand.spec,
-            WriteCommand.spec, LockCommand.spec, PasswordCommand.spec, FormatCommand.spec, EraseCommand.spec, ReadersCommand.spec,
+            WriteCommand.spec, LockCommand.spec, PasswordCommand.spec, FormatCommand.spec, EraseCommand.spec,
+            ReadersCommand.spec,
             SimCommand.spec,
             HelpCommand.spec,
         ]

@@ -1,7 +1,7 @@
 import NDEF
 import NFCSession
-import TagMemory
 import Synchronization
+import TagMemory
 
 /// A reader that passes everything to another and counts the commands sent to tags, showing
 /// each one with its answer on the console with `--verbose`.
@@ -98,7 +98,8 @@ final class TracingReader: NFCReaderLifecycleReporting {
         }
         guard let hidden, frame.count > hidden else { return NDEFHex.encode(frame, uppercase: true, separator: " ") }
         let masked = Array(repeating: "**", count: frame.count - hidden).joined(separator: " ")
-        return hidden == 0 ? masked : NDEFHex.encode(frame.prefix(hidden), uppercase: true, separator: " ") + " " + masked
+        return hidden == 0
+            ? masked : NDEFHex.encode(frame.prefix(hidden), uppercase: true, separator: " ") + " " + masked
     }
 
     func sendAPDU(_ apdu: [UInt8]) async throws(NFCReaderError) -> [UInt8] {

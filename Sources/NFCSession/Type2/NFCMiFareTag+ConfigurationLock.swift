@@ -52,7 +52,9 @@ extension NFCMiFareTag {
         let steps = [
             PlanStep(
                 address: pages.cfg1, data: locked.cfg1,
-                reason: "CFG1 ACCESS \(hexByte(locked.access).uppercased())h: CFGLCK set, the configuration is locked for good")
+                reason:
+                    "CFG1 ACCESS \(hexByte(locked.access).uppercased())h: CFGLCK set, the configuration is locked for good"
+            )
         ]
         try checkAuthentication(steps, memory: memory, purpose: "locking the configuration")
         let expected = try expectedImage(memory, steps)
