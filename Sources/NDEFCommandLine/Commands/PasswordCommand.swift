@@ -9,7 +9,7 @@ enum PasswordCommand {
     /// The command group.
     static let spec = CommandSpec(
         name: "password",
-        abstract: "Set, check, remove or show a tag's password protection (NTAG21x, Ultralight EV1).",
+        abstract: "Set, check, remove or show a tag's password.",
         discussion: """
             NTAG213/215/216 and MIFARE Ultralight EV1 protect pages from AUTH0 on with a \
             4-byte password (PWD_AUTH) answered by a 2-byte PACK: writing only, or reading \
