@@ -8,7 +8,8 @@ enum PasswordSetCommand {
         help: "AUTH0, the first protected page. Default: the first user page (4): the whole NDEF area, "
             + "the dynamic lock bytes and the configuration.")
     static let readProtect = OptionSpec.flag(
-        "read-protect", help: "PROT: reading the protected pages needs the password too (phones then cannot read what it protects).")
+        "read-protect",
+        help: "PROT: reading the protected pages needs the password too (phones then cannot read them).")
     static let attemptLimit = OptionSpec.option(
         "attempt-limit", value: "n", default: "0",
         help: "AUTHLIM: 1-7 wrong passwords disable the password for good; 0: unlimited.")
