@@ -11,6 +11,10 @@ public enum NDEFCommandLine {
 
     /// Runs the command line `arguments` (without the program name) with the given I/O.
     static func run(_ arguments: [String], io: any CommandIO) async -> ExitStatus {
+        if let refusal = PasswordArguments.refusal(arguments) {
+            report(refusal, path: [RootCommand.spec, PasswordCommand.spec], io: io)
+            return refusal.status
+        }
         let outcome: CommandParser.Outcome
         do {
             outcome = try CommandParser(root: RootCommand.spec).parse(arguments)

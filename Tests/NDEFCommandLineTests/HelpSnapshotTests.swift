@@ -96,6 +96,7 @@ import Testing
           read                    Read the NDEF message of a tag.
           write                   Write an NDEF message to a tag.
           lock                    Make a tag read-only for good (irreversible).
+          password                Set, check, remove or show a tag's password.
           format                  Initialise a blank or wiped tag for NDEF.
           erase                   Leave an empty NDEF message on a tag.
           dump                    Save a tag's whole memory to a dump file.

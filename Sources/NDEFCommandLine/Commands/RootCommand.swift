@@ -30,9 +30,9 @@ enum RootCommand {
         version: NDEFToolVersion.current,
         subcommands: [
             EncodeCommand.spec, DecodeCommand.spec, InspectCommand.spec, InfoCommand.spec, ReadCommand.spec,
-            WriteCommand.spec, LockCommand.spec, FormatCommand.spec, EraseCommand.spec, DumpCommand.spec,
-            RawCommand.spec, ReadersCommand.spec, SimCommand.spec, CompletionsCommand.spec, HelpCommand.spec,
-            ManPageCommand.spec,
+            WriteCommand.spec, LockCommand.spec, PasswordCommand.spec, FormatCommand.spec, EraseCommand.spec,
+            DumpCommand.spec, RawCommand.spec, ReadersCommand.spec, SimCommand.spec, CompletionsCommand.spec,
+            HelpCommand.spec, ManPageCommand.spec,
         ]
     )
 }

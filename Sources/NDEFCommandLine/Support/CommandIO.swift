@@ -23,6 +23,9 @@ protocol CommandIO: AnyObject {
     func isTerminal(_ stream: StandardStream) -> Bool
     /// One line typed on standard input, without its line break; nil at the end of input.
     func readLine() -> String?
+    /// One line typed on a terminal at standard input without showing it (a password); nil when
+    /// standard input is not a terminal.
+    func readSecretLine() -> String?
     /// pcscd's readers.
     var pcsc: PCSCDirectory { get }
     /// libnfc's devices.
@@ -44,6 +47,9 @@ extension CommandIO {
 
     /// Nothing to read interactively.
     func readLine() -> String? { nil }
+
+    /// No terminal to read a secret on.
+    func readSecretLine() -> String? { nil }
 
     /// The real pcscd.
     var pcsc: PCSCDirectory { .system }
@@ -113,5 +119,12 @@ final class StandardIO: CommandIO {
         }
         if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Reads a line with echo off (``TerminalEcho``), then ends the line the person typed.
+    func readSecretLine() -> String? {
+        let line = TerminalEcho.withoutEcho(descriptor: 0) { readLine() }
+        if line != nil { writeError("\n") }
+        return line ?? nil
     }
 }

@@ -1,19 +1,28 @@
 import NDEF
 import NFCSession
 import Synchronization
+import TagMemory
 
 /// A reader that passes everything to another and counts the commands sent to tags, showing
 /// each one with its answer on the console with `--verbose`.
 ///
 /// Frames are shown as hex with the command's name (NFC Forum Type 2 Tag 1.1, 5; NTAG213/215/216
 /// section 10): `> 30 04  READ` and `< 16 bytes: ...`. PWD_AUTH arguments and its PACK answer are
-/// never shown (`**`).
+/// never shown (`**`), nor the data of a WRITE (or COMPATIBILITY_WRITE) to the PWD or PACK page:
+/// those of the chip GET_VERSION named, else those of every chip in the catalogue.
 final class TracingReader: NFCReaderLifecycleReporting {
     /// The reader commands go to.
     let base: any NFCReaderDevice
     private let console: TagConsole
     private let counts = Mutex<[String: Int]>([:])
     private let bytesWritten = Mutex(0)
+    /// The PWD and PACK pages whose writes are hidden, and whether the next frame is the data
+    /// of a COMPATIBILITY_WRITE to one of them.
+    private let secrets = Mutex<(pages: Set<Int>, nextFrameSecret: Bool)>((allPasswordPages, false))
+
+    /// The PWD and PACK pages of every chip with PWD_AUTH, for a chip not identified (yet).
+    static let allPasswordPages = Set(
+        Type2ChipCatalogue.all.compactMap(\.configurationPages).flatMap { [$0.password, $0.passwordAcknowledge] })
 
     /// Wraps `base`, showing commands on `console`.
     init(_ base: any NFCReaderDevice, console: TagConsole) {
@@ -67,19 +76,43 @@ final class TracingReader: NFCReaderLifecycleReporting {
         }
         let isSecret = frame.first == 0x1B
         if console.isVerbose {
-            let shown = isSecret ? Array(frame.prefix(1)) : frame
-            console.trace(
-                "  > " + NDEFHex.encode(shown, uppercase: true, separator: " ")
-                    + (isSecret ? " ** ** ** **" : "") + "  \(name)")
+            console.trace("  > " + shown(frame) + "  \(name)")
         }
         do {
             let response = try await base.transceive(frame)
+            if frame.first == 0x60, case .data(let version) = response,
+                let chip = Type2ChipCatalogue.chip(forVersion: version)
+            {
+                let pages = chip.configurationPages.map { Set([$0.password, $0.passwordAcknowledge]) } ?? []
+                secrets.withLock { $0.pages = pages }
+            }
             if console.isVerbose { console.trace("  < " + Self.describe(response, secret: isSecret)) }
             return response
         } catch {
             console.trace("  < no answer: \(error.reason)")
             throw error
         }
+    }
+
+    /// `30 04`, `1B ** ** ** **`, `A2 85 ** ** ** **`: the frame as hex, the password bytes hidden.
+    private func shown(_ frame: [UInt8]) -> String {
+        let hidden = secrets.withLock { state -> Int? in
+            if state.nextFrameSecret {
+                state.nextFrameSecret = false
+                return 0
+            }
+            guard let opcode = frame.first else { return nil }
+            if opcode == 0x1B { return 1 }
+            guard opcode == 0xA2 || opcode == 0xA0, frame.count > 1, state.pages.contains(Int(frame[1])) else {
+                return nil
+            }
+            if opcode == 0xA0 { state.nextFrameSecret = true }
+            return 2
+        }
+        guard let hidden, frame.count > hidden else { return NDEFHex.encode(frame, uppercase: true, separator: " ") }
+        let masked = Array(repeating: "**", count: frame.count - hidden).joined(separator: " ")
+        return hidden == 0
+            ? masked : NDEFHex.encode(frame.prefix(hidden), uppercase: true, separator: " ") + " " + masked
     }
 
     func sendAPDU(_ apdu: [UInt8]) async throws(NFCReaderError) -> [UInt8] {

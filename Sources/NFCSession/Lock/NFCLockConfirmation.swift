@@ -61,7 +61,7 @@ public struct NFCLockConfirmation: Sendable, Hashable, Codable, CustomStringConv
         self.init(uid: uid, digest: digest, options: none, plan: plan, messageLength: messageLength)
     }
 
-    private init(uid: [UInt8], digest: [UInt8], options: Type2LockOptions, plan: TagWritePlan, messageLength: Int) {
+    init(uid: [UInt8], digest: [UInt8], options: Type2LockOptions, plan: TagWritePlan, messageLength: Int) {
         self.uid = uid
         self.contentDigest = digest
         self.code = Self.code(for: digest)
@@ -73,7 +73,7 @@ public struct NFCLockConfirmation: Sendable, Hashable, Codable, CustomStringConv
 
     /// SHA-256 of `domain`, a 00h byte, then each field preceded by its length
     /// (``lengthPrefix(_:)``).
-    private static func digest(domain: String, fields: [[UInt8]]) throws(NFCReaderError) -> [UInt8] {
+    static func digest(domain: String, fields: [[UInt8]]) throws(NFCReaderError) -> [UInt8] {
         var input = Array(domain.utf8) + [0x00]
         for field in fields { input += lengthPrefix(field.count) + field }
         guard let digest = ContentDigest.sha256(input) else {

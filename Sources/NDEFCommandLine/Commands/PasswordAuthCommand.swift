@@ -1,0 +1,79 @@
+import NFCSession
+
+/// `ndeftool password auth`: one PWD_AUTH, never repeated.
+enum PasswordAuthCommand {
+    static let spec = CommandSpec(
+        name: "auth",
+        abstract: "Check a password against a tag: one PWD_AUTH, never retried.",
+        discussion: """
+            Sends PWD_AUTH once (NTAG213/215/216 8.8). A correct password is answered with \
+            the PACK, which is checked against --pack when given. A wrong one exits with \
+            status 78 and says whether the attempt counted against the attempt limit; the \
+            chip does not tell how many attempts are left. A password disabled for good \
+            (the attempt limit reached: PWD_AUTH answers NAK 4h) exits with status 78 too, \
+            saying so. The authentication ends with the command.
+
+            Examples:
+              ndeftool password auth --password-file pw.txt --reader pcsc:ACS
+              NDEFTOOL_PASSWORD=DEADBEEF ndeftool password auth --pack 8080 --json
+            """,
+        options: [PasswordInput.passwordFile, PasswordInput.pack, PasswordCommand.json],
+        groups: [TagOptions.group],
+        run: run
+    )
+
+    @Sendable static func run(_ invocation: CommandInvocation) async throws(CommandLineError) -> ExitStatus {
+        let values = invocation.values
+        let expected = try PasswordInput.acknowledge(values)
+        let password = try PasswordInput.password(.current, invocation)
+        let json = values.flag(PasswordCommand.json.long)
+        let connection = try TagConnection(invocation)
+        return try await connection.run("authenticating") { tag in
+            var report = PasswordReport(tag: tag, status: try await PasswordCommand.passwordStatus(tag))
+            let acknowledge: [UInt8]
+            do {
+                acknowledge = try await tag.authenticate(password: password)
+            } catch let error as NFCReaderError
+                where error.code == .authenticationFailed || error.code == .passwordDisabled
+            {
+                let disabled = error.code == .passwordDisabled
+                report.action = disabled ? "disabled" : "refused"
+                if disabled { report.isPasswordDisabled = true }
+                if json { try invocation.io.writeOutput(try MessageJSON.text(of: report) + "\n") }
+                throw CommandLineError(
+                    .authenticationFailed,
+                    disabled
+                        ? "the password is disabled for good: the attempt limit (AUTHLIM) is reached and PWD_AUTH "
+                            + "answers NAK 4h to every password, the right one too"
+                        : "the tag refused the password (not retried). " + counterNote(report.attemptLimit))
+            }
+            report.action = "authenticated"
+            report.isPasswordDisabled = false
+            if let expected {
+                guard expected == acknowledge else {
+                    report.acknowledgeCheck = "differs from --pack"
+                    if json { try invocation.io.writeOutput(try MessageJSON.text(of: report) + "\n") }
+                    throw CommandLineError(
+                        .authenticationFailed,
+                        "the tag accepted the password but answered another PACK than --pack: it may not be genuine")
+                }
+                report.acknowledgeCheck = "matches --pack"
+            } else {
+                report.acknowledgeCheck = "not checked (no --pack given)"
+            }
+            try PasswordCommand.show(report, json: json, closing: "Password accepted.", io: invocation.io)
+            return .success
+        }
+    }
+
+    /// What a refused password did to the attempt counter, as far as CFG1 tells.
+    static func counterNote(_ limit: Int?) -> String {
+        guard let limit else {
+            return "The attempt limit is unknown (the configuration is read-protected): if one is set, "
+                + "this attempt counted."
+        }
+        if limit == 0 { return "No attempt limit is set (AUTHLIM 0): failed attempts are not counted." }
+        return "The attempt limit is \(limit) (AUTHLIM): this attempt counted; the chip does not tell how many "
+            + "are left, and when they are used up the password is disabled for good."
+    }
+}
