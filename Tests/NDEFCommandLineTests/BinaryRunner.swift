@@ -52,6 +52,9 @@ enum BinaryRunner {
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
         var variables = ProcessInfo.processInfo.environment
+        // libnfc's nfc_init in this test process (the libnfc tests) sets LIBNFC_LOG_LEVEL in its
+        // environment; children start without it, as from a shell, unless a test sets it.
+        variables["LIBNFC_LOG_LEVEL"] = nil
         variables.merge(environment) { $1 }
         process.environment = variables
         process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: inputPath))

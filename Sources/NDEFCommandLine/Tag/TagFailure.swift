@@ -48,7 +48,14 @@ enum TagFailure {
         case .timeout: "Nothing was changed. Hold the tag to the reader and try again (or wait longer: --wait)."
         case .multipleTagsFound: "Nothing was changed. Keep one tag at the reader and try again."
         case .tagConnectionLost: "Nothing was changed. Hold the tag still at the reader and try again."
-        case .authenticationRequired: "The pages needed are password-protected."
+        case .authenticationRequired:
+            "The pages needed are password-protected: 'ndeftool password auth' checks a password, "
+                + "'ndeftool password status' shows what is protected."
+        case .authenticationFailed: "The password was tried once and not retried (tags count wrong attempts)."
+        case .tagSizeTooSmall:
+            "Nothing was written. Shorten the message (a shorter URL, fewer records) or use a larger tag "
+                + "(NTAG213: 137 bytes, NTAG215: 492, NTAG216: 868)."
+        case .tagNotWritable: "Nothing was written. 'ndeftool info' shows what makes the tag read-only."
         case .confirmationMismatch:
             "Nothing was written. 'ndeftool lock --dry-run' shows the code of the tag as it is now."
         default: nil
