@@ -157,7 +157,9 @@ import Testing
         process.arguments = [packageRoot.appendingPathComponent("Scripts/lib/pcsc-client.pl").path]
         // The pcscd of the test run, not a private one another suite of this process points
         // PCSCLITE_CSOCK_NAME at.
-        process.environment = ProcessInfo.processInfo.environment.filter { !["PCSCLITE_CSOCK_NAME", "LIBNFC_LOG_LEVEL"].contains($0.key) }
+        process.environment = ProcessInfo.processInfo.environment.filter {
+            !["PCSCLITE_CSOCK_NAME", "LIBNFC_LOG_LEVEL"].contains($0.key)
+        }
         let input = Pipe()
         let output = Pipe()
         process.standardInput = input
