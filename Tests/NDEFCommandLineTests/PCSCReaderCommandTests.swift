@@ -75,8 +75,10 @@ struct PCSCReaderCommandTests {
         let result = try BinaryRunner.run(["read", "--wait", "0"], environment: environment(directory))
         #expect(result.status == 64)
         #expect(result.error.contains("No reader given"))
-        #expect(result.error.contains("pcsc:0  Virtual PCD 00 00"))
-        #expect(result.error.contains("pcsc:1  Virtual PCD 00 01"))
+        #expect(
+            result.error.contains("--reader 1  pcsc:Virtual%20PCD%2000%2000  (Virtual PCD 00 00)\n"), "\(result.error)")
+        #expect(
+            result.error.contains("--reader 2  pcsc:Virtual%20PCD%2000%2001  (Virtual PCD 00 01)\n"), "\(result.error)")
     }
 
     @Test("Commands that write connect exclusively: refused while another program holds the tag; reads share it")
@@ -132,7 +134,7 @@ struct PCSCReaderCommandTests {
         _ = try directory.file("config/ndeftool/last-reader", text: "pcsc:Unplugged%20Reader\n")
         let result = try BinaryRunner.run(["read", "--wait", "0"], environment: env)
         #expect(result.status == 64)
-        #expect(result.error.contains(" PC/SC readers are connected: choose one with --reader"))
+        #expect(result.error.contains(" readers are connected: choose one with --reader"), "\(result.error)")
     }
 
     @Test("A reader that never comes: 'Waiting for a reader...', then 69 listing the readers there are")

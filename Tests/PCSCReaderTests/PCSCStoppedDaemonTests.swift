@@ -4,13 +4,18 @@ import PCSCReader
 import Testing
 
 /// pcscd stopping under a client, without stopping the test run's pcscd: this test process runs
-/// itself again (only ``PCSCStoppedDaemonChild``) in private mount and network namespaces, where
-/// /run/pcscd is an empty tmpfs of its own, so the child starts, uses and stops a pcscd that no
-/// other test sees.
+/// itself again (one test of ``PCSCStoppedDaemonChild`` each time) in private mount and network
+/// namespaces, where /run/pcscd is an empty tmpfs of its own, so the child starts, uses and
+/// stops a pcscd that no other test sees.
 @Suite(.enabled(if: PCSCTestReaders.isAvailable, PCSCTestReaders.skipNote))
 struct PCSCStoppedDaemonTests {
-    @Test("pcscd stopped: reader-unavailable with the command that starts it (in a child process)")
-    func daemonStopped() throws {
+    @Test(
+        "pcscd stopped and restarted under clients (each in a child process of its own)",
+        arguments: [
+            ("stopUnderClient", PCSCStoppedDaemonChild.marker),
+            ("restartUnderReconnectingReader", PCSCStoppedDaemonChild.restartMarker),
+        ])
+    func daemonStopped(test: String, marker: String) throws {
         let arguments = CommandLine.arguments
         let executable = try #require(arguments.first)
         let process = Process()
@@ -19,7 +24,7 @@ struct PCSCStoppedDaemonTests {
             "-m", "-n", "--propagation", "private", "sh", "-c",
             "ip link set lo up && mkdir -p /run/pcscd && mount -t tmpfs -o mode=0755 tmpfs /run/pcscd && exec \"$@\"",
             "sh",
-            executable, "--testing-library", "swift-testing", "--filter", "PCSCStoppedDaemonChild",
+            executable, "--testing-library", "swift-testing", "--filter", "PCSCStoppedDaemonChild/\(test)",
         ]
         var environment = ProcessInfo.processInfo.environment
         environment["NDEFTOOL_PCSCD"] = nil
@@ -33,15 +38,14 @@ struct PCSCStoppedDaemonTests {
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "the child test failed:\n\(text)")
-        #expect(text.contains(PCSCStoppedDaemonChild.marker), "the child test did not run:\n\(text)")
-        #expect(text.contains(PCSCStoppedDaemonChild.restartMarker), "the restart test did not run:\n\(text)")
+        #expect(text.contains(marker), "the child test did not run:\n\(text)")
     }
 }
 
 /// The part of ``PCSCStoppedDaemonTests`` that runs in the child process, next to a pcscd of its
-/// own (stock /etc/reader.conf.d, private namespaces). Enabled only there; its tests run one
-/// after the other, as each starts and stops the one pcscd of the namespace.
-@Suite(.enabled(if: ProcessInfo.processInfo.environment["NDEFTOOL_PCSCD_STOP_CHILD"] == "1"), .serialized)
+/// own (stock /etc/reader.conf.d, private namespaces). Enabled only there; each child process
+/// runs one of its tests, as each starts and stops the one pcscd of its namespace.
+@Suite(.enabled(if: ProcessInfo.processInfo.environment["NDEFTOOL_PCSCD_STOP_CHILD"] == "1"))
 struct PCSCStoppedDaemonChild {
     static let variable = "NDEFTOOL_PCSCD_STOP_CHILD"
     static let marker = "stopped-pcscd checks ran"

@@ -109,9 +109,19 @@ enum ReaderChoice {
         }
     }
 
-    /// The readers, one a line: `  --reader 1   pcsc:ACS%20ACR122U...`.
+    /// The readers, one a line: `  --reader 1  pcsc:ACS%20ACR122U%2000%2000  (ACS ACR122U 00 00)`,
+    /// with a PC/SC reader's name as pcscd gives it when its URL had to encode it.
     static func list(_ readers: [ReaderCandidate]) -> String {
-        readers.map { "  --reader \($0.number)  \($0.address.description)" }.joined(separator: "\n")
+        readers.map { candidate in
+            let url = candidate.address.description
+            var line = "  --reader \(candidate.number)  \(url)"
+            if case .pcsc(let pcsc, _) = candidate.address, case .name(let name) = pcsc.selector,
+                url != PCSCReaderURL.scheme + name
+            {
+                line += "  (\(name))"
+            }
+            return line
+        }.joined(separator: "\n")
     }
 }
 
