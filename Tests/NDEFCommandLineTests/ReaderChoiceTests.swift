@@ -31,7 +31,7 @@ import Testing
             try await ReaderChoice.numbered(4, pcsc: fakePCSC(["Reader 0"]), libnfc: .none)
         }
         #expect(missing?.status == .usage)
-        #expect(missing?.message == "There is no reader 4; the readers are:\n  --reader 1  pcsc:Reader%200")
+        #expect(missing?.message == "There is no reader 4; the readers are:\n  --reader 1  pcsc:Reader%200  (Reader 0)")
         let none = await #expect(throws: CommandLineError.self) {
             try await ReaderChoice.numbered(1, pcsc: .unavailable, libnfc: .none)
         }
@@ -59,7 +59,7 @@ import Testing
         #expect(
             error?.message == """
                 No reader given, and 2 readers are connected: choose one with --reader (or NDEFTOOL_READER):
-                  --reader 1  pcsc:Reader%200
+                  --reader 1  pcsc:Reader%200  (Reader 0)
                   --reader 2  libnfc:pn532_uart:/dev/x
                 """)
     }
@@ -88,7 +88,7 @@ import Testing
         #expect(chosen.description == "pcsc:Reader%201")
         #expect(
             io.error
-                == "Several readers are connected:\n  --reader 1  pcsc:Reader%200\n  --reader 2  pcsc:Reader%201\n"
+                == "Several readers are connected:\n  --reader 1  pcsc:Reader%200  (Reader 0)\n  --reader 2  pcsc:Reader%201  (Reader 1)\n"
                 + "Which one (1-2)? ")
         let wrong = TerminalTestIO(answers: ["7"])
         let error = await #expect(throws: CommandLineError.self) {
@@ -105,7 +105,7 @@ import Testing
         let io = TestIO(variables: ["XDG_CONFIG_HOME": try TemporaryDirectory().path("config")])
         io.pcsc = fakePCSC(["Reader 0"])
         #expect(await NDEFCommandLine.run(["read", "--reader", "2", "--wait", "0"], io: io) == .usage)
-        #expect(io.error.contains("There is no reader 2; the readers are:\n  --reader 1  pcsc:Reader%200"))
+        #expect(io.error.contains("There is no reader 2; the readers are:\n  --reader 1  pcsc:Reader%200  (Reader 0)"))
         let zero = await runInProcess(["read", "--reader", "0"])
         #expect(zero.status == 64)
         #expect(zero.error.contains("readers are numbered from 1"))
