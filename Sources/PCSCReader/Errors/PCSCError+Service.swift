@@ -14,14 +14,20 @@ extension PCSCError {
     /// returned `SCARD_W_SECURITY_VIOLATION`, and `SCARD_F_COMM_ERROR` is common): for any code
     /// that does not explain itself, a new context is tried, and if pcscd is not there that is
     /// the error reported, with its hint. Blocks: call it where PC/SC calls may block.
+    ///
+    /// The new context can itself fail with an odd code while the old daemon's socket is still
+    /// being torn down (pcsc-lite reports a connection closed before its handshake as
+    /// `SCARD_W_SECURITY_VIOLATION`, as for a polkit refusal); then the daemon's socket is
+    /// asked directly (``PCSCDaemonSocket/isAccepting()``): nothing listening is a stopped pcscd.
     func confirmingService() -> PCSCError {
         guard !Self.selfExplaining.contains(code) else { return self }
+        let noService = PCSCError(code: PCSCReturn.noService, operation: operation, readerName: readerName)
         do {
             _ = try PCSCContext()
             return self
         } catch {
-            return error.code == PCSCReturn.noService
-                ? PCSCError(code: error.code, operation: operation, readerName: readerName) : self
+            if error.code == PCSCReturn.noService { return noService }
+            return PCSCDaemonSocket.isAccepting() ? self : noService
         }
     }
 }
