@@ -6,7 +6,8 @@ public enum NDEFCommandLine {
     /// Runs `ndeftool` with the process's arguments (the program name first) and returns
     /// the exit status.
     public static func main(_ arguments: [String]) async -> Int32 {
-        await run(Array(arguments.dropFirst()), io: StandardIO()).rawValue
+        InterruptGuard.install()
+        return await run(Array(arguments.dropFirst()), io: StandardIO()).rawValue
     }
 
     /// Runs the command line `arguments` (without the program name) with the given I/O.

@@ -104,6 +104,8 @@ struct TagConnection {
             throw error
         }
         let status: ExitStatus
+        // A Ctrl-C held during writes (InterruptGuard) stops the process when the operation ends.
+        defer { InterruptGuard.leave() }
         do {
             status = try await body(tag, address)
         } catch let error as NFCReaderError {

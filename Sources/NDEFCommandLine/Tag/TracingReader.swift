@@ -15,6 +15,8 @@ final class TracingReader: NFCReaderLifecycleReporting {
     let base: any NFCReaderDevice
     private let console: TagConsole
     private let counts = Mutex<[String: Int]>([:])
+    /// Whether the last frame was a COMPATIBILITY_WRITE, whose data frame follows.
+    private let compatibilityWritePending = Mutex(false)
     private let bytesWritten = Mutex(0)
     /// The PWD and PACK pages whose writes are hidden, and whether the next frame is the data
     /// of a COMPATIBILITY_WRITE to one of them.
@@ -63,6 +65,12 @@ final class TracingReader: NFCReaderLifecycleReporting {
     }
 
     func transceive(_ frame: [UInt8]) async throws(NFCReaderError) -> NFCRawResponse {
+        let afterCompatibilityWrite = compatibilityWritePending.withLock { pending in
+            defer { pending = frame.first == 0xA0 }
+            return pending
+        }
+        InterruptGuard.commandStarting(
+            isWrite: InterruptGuard.isWrite(frame: frame, afterCompatibilityWrite: afterCompatibilityWrite))
         let name = Self.commandName(frame.first)
         let count = counts.withLock { counts in
             counts[name, default: 0] += 1
@@ -116,6 +124,7 @@ final class TracingReader: NFCReaderLifecycleReporting {
     }
 
     func sendAPDU(_ apdu: [UInt8]) async throws(NFCReaderError) -> [UInt8] {
+        InterruptGuard.commandStarting(isWrite: InterruptGuard.isWrite(apdu: apdu))
         counts.withLock { $0["APDU", default: 0] += 1 }
         // UPDATE BINARY (ISO/IEC 7816-4, 11.2.5): the bytes written are its Lc.
         let isUpdate = apdu.count > 5 && apdu[1] == 0xD6

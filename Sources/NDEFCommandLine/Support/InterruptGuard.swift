@@ -1,0 +1,100 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Keeps Ctrl-C (SIGINT) and SIGTERM from stopping the process in the middle of a run of writes
+/// to a tag, where stopping would leave the tag half-written.
+///
+/// Outside writes the signals act as usual: the process ends at once (nothing is lost, the tag
+/// is as it was or completely written). While the last command sent to the tag was a write
+/// (Type 2 WRITE, COMPATIBILITY_WRITE, WRITE_SIG, LOCK_SIG, INCR_CNT; Type 4 UPDATE BINARY,
+/// WRITE BINARY), a signal is held: a note goes to standard error, and the process stops as soon
+/// as the run of writes ends (at the next command that is not a write, usually the read-back,
+/// or when the operation ends). A second signal while one is held stops the process at once.
+///
+/// Installed by the real process only (``NDEFCommandLine/main(_:)``); commands that wait for a
+/// signal themselves (``SignalWaiter``) replace it for their run.
+enum InterruptGuard {
+    /// 1 while the last command sent to a tag was a write. Read by the signal handler.
+    nonisolated(unsafe) private static var isWriting: Int32 = 0
+    /// The signal held until the writes end, 0 when none.
+    nonisolated(unsafe) private static var held: Int32 = 0
+
+    private static let note = Array(
+        "\nInterrupt received: finishing the writes in progress so the tag is not left half-written "
+            .utf8) + Array("(press Ctrl-C again to stop at once).\n".utf8)
+
+    /// Installs the handler for SIGINT and SIGTERM.
+    static func install() {
+        for number in [SIGINT, SIGTERM] {
+            var action = sigaction()
+            #if canImport(Darwin)
+                action.__sigaction_u.__sa_handler = { number in InterruptGuard.received(number) }
+            #else
+                action.__sigaction_handler.sa_handler = { number in InterruptGuard.received(number) }
+            #endif
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = SA_RESTART
+            sigaction(number, &action, nil)
+        }
+    }
+
+    /// The handler: only async-signal-safe calls (write, signal, raise).
+    private static func received(_ number: Int32) {
+        if isWriting != 0, held == 0 {
+            held = number
+            note.withUnsafeBufferPointer { _ = write(2, $0.baseAddress, $0.count) }
+            return
+        }
+        stop(number)
+    }
+
+    /// Ends the process by `number` with its default action, as if it had not been caught: sent to
+    /// the process (any thread that does not block it takes it; the calling thread may be one of
+    /// the pool's, which block signals), with exit status 128 + `number` if it is not taken
+    /// within a second.
+    private static func stop(_ number: Int32) {
+        signal(number, SIG_DFL)
+        kill(getpid(), number)
+        var pause = timespec(tv_sec: 1, tv_nsec: 0)
+        nanosleep(&pause, nil)
+        _exit(128 + number)
+    }
+
+    /// Called before each command to a tag: `isWrite` tells whether it writes. A held signal
+    /// stops the process before a command that does not write.
+    static func commandStarting(isWrite: Bool) {
+        if !isWrite, held != 0 {
+            leave()
+        }
+        isWriting = isWrite ? 1 : 0
+    }
+
+    /// Called when an operation on the tag ends: a held signal stops the process now.
+    static func leave() {
+        isWriting = 0
+        let number = held
+        guard number != 0 else { return }
+        let text = Array("Stopped after the writes in progress completed.\n".utf8)
+        text.withUnsafeBufferPointer { _ = write(2, $0.baseAddress, $0.count) }
+        stop(number)
+    }
+
+    /// Whether a Type 2 frame writes to the tag: WRITE (A2h), COMPATIBILITY_WRITE (A0h) and its
+    /// data frame (`afterCompatibilityWrite`), INCR_CNT (A5h), WRITE_SIG (A9h), LOCK_SIG (ACh).
+    static func isWrite(frame: [UInt8], afterCompatibilityWrite: Bool) -> Bool {
+        if afterCompatibilityWrite { return true }
+        guard let opcode = frame.first else { return false }
+        return [0xA2, 0xA0, 0xA5, 0xA9, 0xAC].contains(opcode)
+    }
+
+    /// Whether an APDU writes to the tag: UPDATE BINARY (D6h, D7h), WRITE BINARY (D0h, D1h),
+    /// UPDATE RECORD (DCh), APPEND RECORD (E2h) (ISO/IEC 7816-4, 11.2 and 11.3).
+    static func isWrite(apdu: [UInt8]) -> Bool {
+        apdu.count > 1 && [0xD6, 0xD7, 0xD0, 0xD1, 0xDC, 0xE2].contains(apdu[1])
+    }
+}
