@@ -24,9 +24,10 @@ enum InterruptGuard {
     /// The signal held until the writes end, 0 when none.
     nonisolated(unsafe) private static var held: Int32 = 0
 
-    private static let note = Array(
-        "\nInterrupt received: finishing the writes in progress so the tag is not left half-written "
-            .utf8) + Array("(press Ctrl-C again to stop at once).\n".utf8)
+    private static let note =
+        Array(
+            "\nInterrupt received: finishing the writes in progress so the tag is not left half-written "
+                .utf8) + Array("(press Ctrl-C again to stop at once).\n".utf8)
 
     /// Installs the handler for SIGINT and SIGTERM.
     static func install() {
