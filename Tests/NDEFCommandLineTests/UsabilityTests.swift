@@ -84,6 +84,14 @@ import Testing
             (["frobnicate"], "Error: Unknown command 'frobnicate'\n"),
             (["read", "--wiat", "3"], "Error: Unknown option '--wiat'. Did you mean '--wait'?"),
             (["sim", "serv"], "Error: Unknown command 'serv'. Did you mean 'serve'?"),
+            (["password", "sett"], "Error: Unknown command 'sett'. Did you mean 'set'?"),
+            (["password", "stauts"], "Error: Unknown command 'stauts'. Did you mean 'status'?"),
+            (
+                ["password", "set", "--attempt-limt", "3"],
+                "Error: Unknown option '--attempt-limt'. Did you mean '--attempt-limit'?"
+            ),
+            (["password", "auth", "--pak", "8080"], "Error: Unknown option '--pak'. Did you mean '--pack'?"),
+            (["password", "set", "--pasword", "DEADBEEF"], "Error: Passwords are not taken from the command line"),
         ])
     func typos(arguments: [String], message: String) async {
         let result = await runInProcess(arguments)

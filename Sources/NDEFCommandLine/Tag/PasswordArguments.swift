@@ -25,7 +25,8 @@ enum PasswordArguments {
                 return index < arguments.count ? refused("a word after '--'") : nil
             }
             guard word.hasPrefix("-"), word.count > 1 else {
-                if index == 2, subcommands.contains(word) { continue }
+                // A subcommand, or a mistyped one (the parser suggests the closest).
+                if index == 2, subcommands.contains(where: { editDistance($0, word) <= 2 }) { continue }
                 return refused("a command-line word")
             }
             let name = word.split(separator: "=", maxSplits: 1).first.map(String.init) ?? word
@@ -35,9 +36,15 @@ enum PasswordArguments {
             }
             let lowered = name.lowercased()
             let secretWords = ["pass", "pwd", "pin", "secret", "key"]
-            if refusedShortOptions.contains(name) || secretWords.contains(where: { lowered.contains($0) }) {
+            let bare = String(lowered.drop { $0 == "-" })
+            if refusedShortOptions.contains(name) || secretWords.contains(where: { lowered.contains($0) })
+                || ["password", "passwd", "passphrase"].contains(where: { editDistance($0, bare) <= 2 })
+            {
                 return refused("option '\(name)'")
             }
+            // Another unknown option, most likely a mistyped one (the parser suggests the
+            // closest): the word after it is taken as its value, not as a password.
+            if !word.contains("="), index < arguments.count, !arguments[index].hasPrefix("-") { index += 1 }
         }
         return nil
     }
