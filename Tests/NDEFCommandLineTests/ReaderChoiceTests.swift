@@ -110,7 +110,7 @@ import Testing
         #expect(zero.status == 64)
         #expect(zero.error.contains("readers are numbered from 1"))
         let variable = TestIO(variables: ["NDEFTOOL_READER": "3"])
-        #expect(await NDEFCommandLine.run(["read", "--wait", "0"], io: variable) == .usage)
+        #expect(await NDEFCommandLine.run(["read", "--wait", "0"], io: variable) == .unavailable)
         #expect(variable.error.contains("There is no reader 3"))
     }
 }

@@ -60,7 +60,7 @@ import Testing
     }
 
     @Test(arguments: [
-        (["read"], Int32(64), "No reader given"),
+        (["read"], Int32(69), "No reader given"),
         (["read", "--reader", "pcsc:ACS ACR122U", "--wait", "0"], 69, "opening the PC/SC reader pcsc:ACS ACR122U"),
         (
             ["info", "--reader", "libnfc:pn532_uart:/nonexistent/ttyUSB0"], 69,

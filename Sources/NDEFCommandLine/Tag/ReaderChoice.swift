@@ -44,7 +44,8 @@ enum ReaderChoice {
         let (readers, problems) = await candidates(pcsc: pcsc, libnfc: libnfc)
         if let reader = readers.first(where: { $0.number == number }) { return reader.address }
         if readers.isEmpty {
-            throw .usage(
+            throw CommandLineError(
+                .unavailable,
                 "There is no reader \(number): no PC/SC reader or libnfc device is connected"
                     + (problems.isEmpty ? "" : " (\(problems.joined(separator: "; ")))"))
         }
@@ -55,8 +56,8 @@ enum ReaderChoice {
     ///
     /// - Parameter console: where to ask when several readers are connected and a person is at
     ///   the terminal; nil (or no terminal) makes several readers an error.
-    /// - Throws: a usage error when there is no reader, or several and none remembered nor chosen:
-    ///   the message lists them and says how to choose.
+    /// - Throws: ``ExitStatus/unavailable`` when there is no reader; a usage error when there are
+    ///   several and none is remembered nor chosen: the message lists them and says how to choose.
     static func automatic(
         remembered: RememberedReader, pcsc: PCSCDirectory, libnfc: LibNFCDirectory = .none,
         console: TagConsole? = nil
@@ -68,11 +69,11 @@ enum ReaderChoice {
         if readers.count == 1, let only = readers.first { return only.address }
         guard readers.count > 1 else {
             let example = "for example --reader sim:ntag215 (a simulated NTAG215; add ?file=tag.nfc to keep it)"
-            throw .usage(
+            throw CommandLineError(
+                .unavailable,
                 "No reader given, and no PC/SC reader or libnfc device is connected"
                     + (problems.isEmpty ? "" : " (\(problems.joined(separator: "; ")))")
-                    + ": use --reader URL or set \(TagOptions.readerVariable), " + example,
-                help: "\(TagOptions.reader.synopsis)  \(TagOptions.reader.help)")
+                    + ": connect one, or use --reader URL or set \(TagOptions.readerVariable), " + example)
         }
         if let console, console.isInteractive {
             let answer = console.ask(
