@@ -147,7 +147,7 @@ import Testing
         let tag = try SimulatedType4TagFile("&cc-writable=1")
         let refused = try tag.run(["write", "text", "Hi", "--lock"])
         #expect(refused.status == 79)
-        #expect(refused.error.contains("the message was written and verified; "))
+        #expect(refused.error.contains("the message was written and verified, but the tag was not locked: "))
         let code = try #require(
             SimulatedTagFile.object(try tag.run(["lock", "--dry-run", "--json"]))["code"] as? String)
         let result = try tag.run(["write", "text", "Hi", "--lock", "--confirm", code])

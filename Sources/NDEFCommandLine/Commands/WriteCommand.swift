@@ -158,14 +158,20 @@ enum WriteCommand {
             return true
         } catch let error as NFCReaderError {
             let again = LockFlow.lockCommand(invocation.arguments, code: nil)
-            var failure = TagFailure.error(error, while: "locking the tag", resume: again)
-            failure.message = "the message was written and verified; " + failure.message
-            throw failure
+            throw notLocked(TagFailure.error(error, while: "locking the tag", resume: again))
         } catch let error as CommandLineError {
-            var failure = error
-            failure.message = "the message was written and verified; " + failure.message
-            throw failure
+            throw notLocked(error)
         }
+    }
+
+    /// `failure` of the lock after a verified write, saying that the write stands and that the
+    /// lock changed nothing (where the lock's message says nothing was written).
+    static func notLocked(_ failure: CommandLineError) -> CommandLineError {
+        var failure = failure
+        let message = failure.message.replacing("Nothing was written", with: "The lock wrote nothing")
+            .replacing("nothing was written", with: "the lock wrote nothing")
+        failure.message = "the message was written and verified, but the tag was not locked: " + message
+        return failure
     }
 
     /// The command line that completes an interrupted write: the same one without the lock

@@ -37,7 +37,9 @@ enum TagFailure {
                 ?? " Hold it to the reader again and repeat the command."
             return CommandLineError(.incompleteWrite, message)
         }
-        if let hint = hint(for: error.code) { message += "\n" + hint }
+        if let hint = hint(for: error.code), !(error.code == .tagNotWritable && activity.hasPrefix("locking")) {
+            message += "\n" + hint
+        }
         return CommandLineError(status(for: error.code), message)
     }
 
