@@ -95,9 +95,9 @@ public struct DeviceInformationRecord: NDEFRecordConvertible {
 
     /// A one-line summary for people.
     public var description: String {
-        var text = "Device \(manufacturer.debugDescription) \(model.debugDescription)"
-        if let deviceName { text += " name \(deviceName.debugDescription)" }
-        if let firmwareVersion { text += " firmware \(firmwareVersion.debugDescription)" }
+        var text = "Device \(manufacturer.quotedForDescription) \(model.quotedForDescription)"
+        if let deviceName { text += " name \(deviceName.quotedForDescription)" }
+        if let firmwareVersion { text += " firmware \(firmwareVersion.quotedForDescription)" }
         if let uuidString { text += " UUID \(uuidString)" }
         return text
     }

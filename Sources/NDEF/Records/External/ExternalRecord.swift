@@ -72,7 +72,7 @@ public struct ExternalRecord: NDEFRecordConvertible {
 
     /// A one-line summary for people.
     public var description: String {
-        if let text { return "External \(type): \(text.debugDescription)" }
+        if let text { return "External \(type): \(text.quotedForDescription)" }
         return "External \(type) (\(RecordText.byteCount(data.count)))"
     }
 

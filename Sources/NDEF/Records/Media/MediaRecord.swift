@@ -69,7 +69,7 @@ public struct MediaRecord: NDEFRecordConvertible {
 
     /// A one-line summary for people.
     public var description: String {
-        if let text { return "Media \(mediaType): \(text.debugDescription)" }
+        if let text { return "Media \(mediaType): \(text.quotedForDescription)" }
         return "Media \(mediaType) (\(RecordText.byteCount(data.count)))"
     }
 

@@ -71,7 +71,7 @@ public struct SmartPosterRecord: NDEFRecordConvertible {
     /// A one-line summary for people.
     public var description: String {
         var text = "Smart poster: \(uri)"
-        if let title = titles.first { text += " \(title.text.debugDescription)" }
+        if let title = titles.first { text += " \(title.text.quotedForDescription)" }
         if let action { text += ", action \(action)" }
         return text
     }

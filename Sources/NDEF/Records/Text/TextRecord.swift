@@ -136,7 +136,7 @@ public struct TextRecord: NDEFRecordConvertible {
     /// A one-line summary for people.
     public var description: String {
         let suffix = encoding == .utf16 ? ", UTF-16" : ""
-        return "Text (\(language)\(suffix)): \(text.debugDescription)"
+        return "Text (\(language)\(suffix)): \(text.quotedForDescription)"
     }
 }
 
