@@ -70,9 +70,7 @@ enum TagPasswordOptions {
             try await type2.authenticate(password: password, expectedAcknowledge: given.acknowledge)
         } catch {
             guard error.code == .authenticationFailed else { throw error }
-            throw NFCReaderError(
-                .authenticationFailed,
-                "the password was tried once and not retried; nothing was changed. " + error.reason)
+            throw NFCReaderError(.authenticationFailed, error.reason + "; nothing was changed")
         }
     }
 
