@@ -168,4 +168,19 @@ import Testing
         #expect(write.outputText.contains("Locked: the tag is read-only for good."))
         #expect(try tag.run(["read", "--hex"]).outputText == "d1010c55046578616d706c652e6f7267\n")
     }
+
+    /// A password option on a tag command's command line is refused with 64 before the tag is
+    /// touched, and its value is not repeated.
+    @Test(arguments: [
+        ["write", "--password", "DEADBEEF", "text", "x"], ["read", "--pwd=DEADBEEF"], ["erase", "--Password"],
+    ])
+    func passwordOnTheCommandLineIsRefused(command: [String]) throws {
+        let tag = try protectedTag()
+        let result = try tag.run(command + ["-v"])
+        #expect(result.status == 64)
+        #expect(result.error.contains("--password-file FILE"))
+        #expect(PasswordTagFile.passwordAuthCount(result) == 0)
+        expectNoPassword(result)
+        #expect(try tag.run(["read", "--hex"]).outputText == Self.exampleCom)
+    }
 }

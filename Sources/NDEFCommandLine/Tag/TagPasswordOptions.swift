@@ -74,6 +74,27 @@ enum TagPasswordOptions {
         }
     }
 
+    /// The commands with these options.
+    static let commands: Set<String> = ["write", "erase", "format", "lock", "read", "info", "dump"]
+
+    /// The refusal of a password option on the command line of a tag command (`--password X`,
+    /// `--pwd=X`), before the parser, so the message names where passwords come from
+    /// (``PasswordInput/sources``); nil when there is none.
+    static func refusal(_ arguments: [String]) -> CommandLineError? {
+        guard let command = arguments.first, commands.contains(command) else { return nil }
+        for word in arguments.dropFirst() {
+            if word == "--" { break }
+            guard word.hasPrefix("--") else { continue }
+            let name = String(word.split(separator: "=", maxSplits: 1).first ?? "").lowercased()
+            guard name != "--" + PasswordInput.passwordFile.long, name.contains("pass") || name.contains("pwd")
+            else { continue }
+            return .usage(
+                "Passwords are not taken from the command line (option '\(name)' was given; its value is not "
+                    + "shown). " + PasswordInput.sources)
+        }
+        return nil
+    }
+
     /// Whether `protection` covers pages that `access` touches; `configurationStart` is CFG0's page.
     static func needsPassword(_ protection: NFCPasswordStatus.Protection, access: Access, configurationStart: Int?)
         -> Bool
