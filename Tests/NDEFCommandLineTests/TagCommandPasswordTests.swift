@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import NDEFCommandLine
+
 /// The tag commands (`write`, `erase`, `format`, `lock`, `read`, `info`, `dump`) on a
 /// password-protected simulated NTAG215: one PWD_AUTH in the command's own session, since
 /// authentication ends when the tag is selected again (NTAG213/215/216 8.8 and 10.7).
@@ -182,5 +184,26 @@ import Testing
         #expect(PasswordTagFile.passwordAuthCount(result) == 0)
         expectNoPassword(result)
         #expect(try tag.run(["read", "--hex"]).outputText == Self.exampleCom)
+    }
+
+    /// At a terminal a protected tag and no password given: one prompt without echo, one
+    /// PWD_AUTH; an unprotected tag: no prompt.
+    @Test func terminalPromptsOnceWhenTheTagNeedsIt() async throws {
+        let tag = try protectedTag()
+        let io = SecretPromptTestIO(typed: ["DEADBEEF"])
+        let status = await NDEFCommandLine.run(
+            ["write", "--reader", tag.reader(), "--wait", "0", "-q", "uri", "https://example.org"], io: io)
+        #expect(status == .success, "\(io.error)")
+        #expect(io.secretReads == 1)
+        #expect(io.error.contains("The tag is password-protected. Enter the password"))
+        #expect(!io.error.uppercased().contains("DEADBEEF"))
+        #expect(try tag.run(["read", "--hex"]).outputText == "d1010c55046578616d706c652e6f7267\n")
+
+        let free = try PasswordTagFile()
+        let quiet = SecretPromptTestIO(typed: ["DEADBEEF"])
+        let written = await NDEFCommandLine.run(
+            ["write", "--reader", free.reader(), "--wait", "0", "-q", "text", "x"], io: quiet)
+        #expect(written == .success, "\(quiet.error)")
+        #expect(quiet.secretReads == 0)
     }
 }
