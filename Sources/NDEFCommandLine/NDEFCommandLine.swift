@@ -12,6 +12,10 @@ public enum NDEFCommandLine {
 
     /// Runs the command line `arguments` (without the program name) with the given I/O.
     static func run(_ arguments: [String], io: any CommandIO) async -> ExitStatus {
+        if let refusal = TagPasswordOptions.refusal(arguments) {
+            io.writeError(Style(io: io).error("Error:") + " \(refusal.message)\n")
+            return refusal.status
+        }
         if let refusal = PasswordArguments.refusal(arguments) {
             report(refusal, path: [RootCommand.spec, PasswordCommand.spec], io: io)
             return refusal.status

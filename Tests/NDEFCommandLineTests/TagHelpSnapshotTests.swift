@@ -59,7 +59,15 @@ import Testing
           ndeftool info --json --wait 0
           ndeftool info --reader 'sim:type4?file=t4.txt'
 
-        USAGE: ndeftool info [--json] [--reader <url>] [--wait <seconds>] [--quiet] [--verbose]
+        USAGE: ndeftool info [--json] [--password-file <file>] [--pack <hex>] [--reader <url>] [--wait <seconds>] [--quiet] [--verbose]
+
+        PASSWORD OPTIONS:
+          --password-file <file>  Read the password from the first line of <file> ('-':
+                                  standard input): 8 hex digits or 4 ASCII characters.
+                                  Else $NDEFTOOL_PASSWORD, else a prompt on a terminal.
+          --pack <hex>            PACK, the 2 bytes (4 hex digits) the tag answers a
+                                  correct password with. Not a secret: the tag sends it
+                                  in the clear.
 
         TAG OPTIONS:
           --reader <url>          The reader: a number from 'ndeftool readers',
@@ -108,7 +116,15 @@ import Testing
           ndeftool read --reader 'sim:type4?file=t4.txt'
           NDEFTOOL_READER=sim:ntag213 ndeftool read --hex --wait 0
 
-        USAGE: ndeftool read [--json] [--hex] [--raw] [--output <file>] [--reader <url>] [--wait <seconds>] [--quiet] [--verbose]
+        USAGE: ndeftool read [--json] [--hex] [--raw] [--output <file>] [--password-file <file>] [--pack <hex>] [--reader <url>] [--wait <seconds>] [--quiet] [--verbose]
+
+        PASSWORD OPTIONS:
+          --password-file <file>  Read the password from the first line of <file> ('-':
+                                  standard input): 8 hex digits or 4 ASCII characters.
+                                  Else $NDEFTOOL_PASSWORD, else a prompt on a terminal.
+          --pack <hex>            PACK, the 2 bytes (4 hex digits) the tag answers a
+                                  correct password with. Not a secret: the tag sends it
+                                  in the clear.
 
         TAG OPTIONS:
           --reader <url>          The reader: a number from 'ndeftool readers',
@@ -174,7 +190,7 @@ import Testing
           ndeftool write uri https://example.com --resume
           ndeftool write text "Hi" --dry-run --reader 'sim:type4?file=t4.txt'
 
-        USAGE: ndeftool write [--from <file>] [--json] [--dry-run] [--resume] [--lock] [--confirm <code>] [--reader <url>] [--wait <seconds>] [--quiet] [--verbose] [<record> ...]
+        USAGE: ndeftool write [<options>] [<record> ...]
 
         ARGUMENTS:
           <record>                Record specifications, as for 'ndeftool encode'.
@@ -191,6 +207,14 @@ import Testing
           raw                     A record given field by field.
           message                 Every record of the NDEF message in <file> (- for
                                   standard input).
+
+        PASSWORD OPTIONS:
+          --password-file <file>  Read the password from the first line of <file> ('-':
+                                  standard input): 8 hex digits or 4 ASCII characters.
+                                  Else $NDEFTOOL_PASSWORD, else a prompt on a terminal.
+          --pack <hex>            PACK, the 2 bytes (4 hex digits) the tag answers a
+                                  correct password with. Not a secret: the tag sends it
+                                  in the clear.
 
         TAG OPTIONS:
           --reader <url>          The reader: a number from 'ndeftool readers',
@@ -255,7 +279,15 @@ import Testing
           ndeftool lock --dry-run --json
           ndeftool lock --dry-run --reader 'sim:type4?file=t4.txt&cc-writable=1'
 
-        USAGE: ndeftool lock [--confirm <code>] [--dry-run] [--json] [--reader <url>] [--wait <seconds>] [--quiet] [--verbose]
+        USAGE: ndeftool lock [--confirm <code>] [--dry-run] [--json] [--password-file <file>] [--pack <hex>] [--reader <url>] [--wait <seconds>] [--quiet] [--verbose]
+
+        PASSWORD OPTIONS:
+          --password-file <file>  Read the password from the first line of <file> ('-':
+                                  standard input): 8 hex digits or 4 ASCII characters.
+                                  Else $NDEFTOOL_PASSWORD, else a prompt on a terminal.
+          --pack <hex>            PACK, the 2 bytes (4 hex digits) the tag answers a
+                                  correct password with. Not a secret: the tag sends it
+                                  in the clear.
 
         TAG OPTIONS:
           --reader <url>          The reader: a number from 'ndeftool readers',
@@ -314,7 +346,15 @@ import Testing
           ndeftool format --force
           ndeftool format --reader 'sim:type4?file=t4.txt'
 
-        USAGE: ndeftool format [--force] [--dry-run] [--json] [--reader <url>] [--wait <seconds>] [--quiet] [--verbose]
+        USAGE: ndeftool format [--force] [--dry-run] [--json] [--password-file <file>] [--pack <hex>] [--reader <url>] [--wait <seconds>] [--quiet] [--verbose]
+
+        PASSWORD OPTIONS:
+          --password-file <file>  Read the password from the first line of <file> ('-':
+                                  standard input): 8 hex digits or 4 ASCII characters.
+                                  Else $NDEFTOOL_PASSWORD, else a prompt on a terminal.
+          --pack <hex>            PACK, the 2 bytes (4 hex digits) the tag answers a
+                                  correct password with. Not a secret: the tag sends it
+                                  in the clear.
 
         TAG OPTIONS:
           --reader <url>          The reader: a number from 'ndeftool readers',
@@ -364,7 +404,15 @@ import Testing
           ndeftool erase --dry-run
           ndeftool erase --reader 'sim:type4?file=t4.txt'
 
-        USAGE: ndeftool erase [--dry-run] [--json] [--reader <url>] [--wait <seconds>] [--quiet] [--verbose]
+        USAGE: ndeftool erase [--dry-run] [--json] [--password-file <file>] [--pack <hex>] [--reader <url>] [--wait <seconds>] [--quiet] [--verbose]
+
+        PASSWORD OPTIONS:
+          --password-file <file>  Read the password from the first line of <file> ('-':
+                                  standard input): 8 hex digits or 4 ASCII characters.
+                                  Else $NDEFTOOL_PASSWORD, else a prompt on a terminal.
+          --pack <hex>            PACK, the 2 bytes (4 hex digits) the tag answers a
+                                  correct password with. Not a secret: the tag sends it
+                                  in the clear.
 
         TAG OPTIONS:
           --reader <url>          The reader: a number from 'ndeftool readers',

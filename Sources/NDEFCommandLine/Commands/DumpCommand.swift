@@ -38,7 +38,7 @@ enum DumpCommand {
               ndeftool dump -o tag.bin && ndeftool inspect tag.bin
             """,
         options: [output, format, json],
-        groups: [TagOptions.group],
+        groups: [TagPasswordOptions.group, TagOptions.group],
         run: run
     )
 
@@ -67,8 +67,10 @@ enum DumpCommand {
         if path == "-", !chosen.isText {
             throw .usage("The \(name) format is binary: give a file with -o, or choose a text format (hex, flipper)")
         }
+        let password = try TagPasswordOptions.given(invocation)
         let connection = try TagConnection(invocation)
         return try await connection.runOnTag("dumping the tag") { tag in
+            try await TagPasswordOptions.unlock(tag, access: .read, given: password)
             guard case .miFare(let type2) = tag else {
                 throw CommandLineError(
                     .unavailable,

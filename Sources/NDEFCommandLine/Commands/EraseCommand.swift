@@ -29,14 +29,16 @@ enum EraseCommand {
               ndeftool erase --reader 'sim:type4?file=t4.txt'
             """,
         options: [dryRun, json],
-        groups: [TagOptions.group],
+        groups: [TagPasswordOptions.group, TagOptions.group],
         run: run
     )
 
     @Sendable static func run(_ invocation: CommandInvocation) async throws(CommandLineError) -> ExitStatus {
         let values = invocation.values
+        let password = try TagPasswordOptions.given(invocation)
         let connection = try TagConnection(invocation, writes: !values.flag(dryRun.long))
         return try await connection.runOnTag("erasing the tag") { tag in
+            try await TagPasswordOptions.unlock(tag, access: values.flag(dryRun.long) ? .read : .write, given: password)
             var report = TagChangeReport(tag: tag, action: "erase")
             if values.flag(dryRun.long) {
                 report.plan = PlanReport(try await tag.plannedErase())

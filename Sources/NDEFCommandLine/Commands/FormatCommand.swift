@@ -41,14 +41,16 @@ enum FormatCommand {
               ndeftool format --reader 'sim:type4?file=t4.txt'
             """,
         options: [force, dryRun, json],
-        groups: [TagOptions.group],
+        groups: [TagPasswordOptions.group, TagOptions.group],
         run: run
     )
 
     @Sendable static func run(_ invocation: CommandInvocation) async throws(CommandLineError) -> ExitStatus {
         let values = invocation.values
+        let password = try TagPasswordOptions.given(invocation)
         let connection = try TagConnection(invocation, writes: !values.flag(dryRun.long))
         return try await connection.runOnTag("formatting the tag") { tag in
+            try await TagPasswordOptions.unlock(tag, access: values.flag(dryRun.long) ? .read : .write, given: password)
             guard case .miFare(let tag) = tag else {
                 return try await formatType4(tag, invocation: invocation)
             }

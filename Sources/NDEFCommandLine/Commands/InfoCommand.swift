@@ -36,13 +36,15 @@ enum InfoCommand {
               ndeftool info --reader 'sim:type4?file=t4.txt'
             """,
         options: [json],
-        groups: [TagOptions.group],
+        groups: [TagPasswordOptions.group, TagOptions.group],
         run: run
     )
 
     @Sendable static func run(_ invocation: CommandInvocation) async throws(CommandLineError) -> ExitStatus {
+        let password = try TagPasswordOptions.given(invocation)
         let connection = try TagConnection(invocation)
         return try await connection.runOnTag("reading the tag") { tag, address in
+            try await TagPasswordOptions.unlock(tag, access: .read, given: password)
             let report: TagInfoReport
             switch tag {
             case .miFare(let tag): report = try await TagInfoReport.read(tag, reader: address.description)

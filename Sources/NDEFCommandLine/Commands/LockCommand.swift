@@ -39,7 +39,7 @@ enum LockCommand {
               ndeftool lock --dry-run --reader 'sim:type4?file=t4.txt&cc-writable=1'
             """,
         options: [LockFlow.confirm, dryRun, json],
-        groups: [TagOptions.group],
+        groups: [TagPasswordOptions.group, TagOptions.group],
         run: run
     )
 
@@ -49,9 +49,11 @@ enum LockCommand {
         if code != nil && values.flag(dryRun.long) {
             throw .usage("--dry-run writes nothing; leave out --confirm")
         }
+        let password = try TagPasswordOptions.given(invocation)
         let connection = try TagConnection(invocation, writes: !values.flag(dryRun.long))
         let again = LockFlow.lockCommand(invocation.arguments, code: nil)
         return try await connection.runOnTag("locking the tag", resume: again) { tag in
+            try await TagPasswordOptions.unlock(tag, access: values.flag(dryRun.long) ? .read : .write, given: password)
             let message = try await messageSummary(tag)
             let confirmation = try await tag.prepareLock()
             var report = LockReport(tag: tag, confirmation: confirmation, message: message)

@@ -35,7 +35,7 @@ enum ReadCommand {
               NDEFTOOL_READER=sim:ntag213 ndeftool read --hex --wait 0
             """,
         options: [json, hex, raw, output],
-        groups: [TagOptions.group],
+        groups: [TagPasswordOptions.group, TagOptions.group],
         run: run
     )
 
@@ -45,8 +45,10 @@ enum ReadCommand {
         if formats.count > 1 {
             throw .usage("Choose one output format: \(CommandLineError.quotedList(formats.map { "--" + $0.long }))")
         }
+        let password = try TagPasswordOptions.given(invocation)
         let connection = try TagConnection(invocation)
         return try await connection.runOnTag("reading the tag") { tag in
+            try await TagPasswordOptions.unlock(tag, access: .read, given: password)
             let result = try await read(tag, exactBytes: values.flag(raw.long) || values.flag(hex.long))
             let output = try render(result, values: values, console: connection.console)
             if let path = values.value(Self.output.long), path != "-" {

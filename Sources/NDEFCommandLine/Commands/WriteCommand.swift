@@ -62,7 +62,7 @@ enum WriteCommand {
             )
         ],
         options: [from, json, dryRun, resume, lock, LockFlow.confirm],
-        groups: [TagOptions.group],
+        groups: [TagPasswordOptions.group, TagOptions.group],
         helpSections: [RecordSpecGrammar.standard.kindSection],
         run: run
     )
@@ -83,9 +83,11 @@ enum WriteCommand {
         } catch {
             throw .usage("Cannot encode the message: \(error.description)")
         }
+        let password = try TagPasswordOptions.given(invocation)
         let connection = try TagConnection(invocation, writes: !values.flag(dryRun.long))
         let resumeLine = resumeCommand(invocation.arguments, resumes: values.flag(resume.long))
         return try await connection.runOnTag("writing the message", resume: resumeLine) { tag in
+            try await TagPasswordOptions.unlock(tag, access: values.flag(dryRun.long) ? .read : .write, given: password)
             var report = WriteReport(tag: tag, message: message, length: bytes.count)
             if values.flag(dryRun.long) {
                 // Exactly the writes the session would send, in its order.

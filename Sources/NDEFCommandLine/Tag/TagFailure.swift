@@ -51,8 +51,7 @@ enum TagFailure {
         case .multipleTagsFound: "Nothing was changed. Keep one tag at the reader and try again."
         case .tagConnectionLost: "Nothing was changed. Hold the tag still at the reader and try again."
         case .authenticationRequired:
-            "The pages needed are password-protected: 'ndeftool password auth' checks a password, "
-                + "'ndeftool password status' shows what is protected."
+            "The pages needed are password-protected. " + TagPasswordOptions.advice
         case .authenticationFailed: "The password was tried once and not retried (tags count wrong attempts)."
         case .tagSizeTooSmall:
             "Nothing was written. Shorten the message (a shorter URL, fewer records) or use a larger tag "
