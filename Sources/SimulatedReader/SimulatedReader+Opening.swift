@@ -20,6 +20,10 @@ extension SimulatedReader {
     /// - Throws: as ``init(url:)``.
     public convenience init(url: SimulatedReaderURL, name: String? = nil) async throws(NFCReaderError) {
         let readerName = name ?? url.description
+        if let supply = url.supply {
+            self.init(url: url, supply: supply, name: readerName)
+            return
+        }
         guard let path = url.filePath else {
             var field = SimulatedField(try Self.newTag(url, readerName: readerName))
             field.arm(url.faults)
@@ -46,6 +50,19 @@ extension SimulatedReader {
         var field = SimulatedField(tag)
         field.arm(url.faults)
         self.init(name: readerName, field: field, store: store, persistedUID: tag.uid)
+    }
+
+    /// A reader fed by a supply of factory tags of `url`'s chip.
+    private convenience init(url: SimulatedReaderURL, supply: SimulatedReaderURL.Supply, name: String) {
+        let stack = SimulatedTagSupply(
+            count: supply.count, seed: supply.seed, duplicateAt: supply.duplicate, faults: url.faults
+        ) { uid in
+            var tagURL = url
+            tagURL.uid = uid
+            return try? Self.newTag(tagURL, readerName: name)
+        }
+        self.init(
+            name: name, supply: stack, swapTime: .milliseconds(supply.swapMilliseconds), directory: url.filePath)
     }
 
     /// A factory tag as `url` describes it.

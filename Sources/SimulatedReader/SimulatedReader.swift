@@ -50,6 +50,14 @@ public final class SimulatedReader: NFCReaderDevice {
         var savedSnapshot: SimulatedTagSnapshot?
         /// The number of the last save requested.
         var saveGeneration = 0
+        /// The tags still to present, for a reader opened with `supply=N`.
+        var supply: SimulatedTagSupply?
+        /// How long the operator takes between taking a tag away and putting the next in.
+        var swapTime: Duration = .zero
+        /// When the next tag of the supply goes in; nil: at the next poll.
+        var nextArrival: ContinuousClock.Instant?
+        /// The signals shown, in order (``SimulatedReader/signals``).
+        var signals: [NFCReaderSignal] = []
     }
 
     public let name: String
@@ -58,15 +66,25 @@ public final class SimulatedReader: NFCReaderDevice {
     private let store: SimulatedTagStore?
     /// The path of the file the tag is kept in, if any.
     public let filePath: String?
+    /// The directory the tags of a supply are saved in, ending in `/`, if any.
+    public let supplyDirectory: String?
 
     /// A reader over `field`, keeping nothing on disk.
-    public init(name: String = "sim", field: SimulatedField, capabilities: NFCReaderCapabilities = defaultCapabilities)
-    {
+    public convenience init(
+        name: String = "sim", field: SimulatedField, capabilities: NFCReaderCapabilities = defaultCapabilities
+    ) {
+        self.init(name: name, field: field, capabilities: capabilities, supplyDirectory: nil)
+    }
+
+    /// A reader over `field`, keeping nothing on disk but, when given, the tags of a supply in
+    /// `supplyDirectory`.
+    init(name: String, field: SimulatedField, capabilities: NFCReaderCapabilities, supplyDirectory: String?) {
         self.name = name
         self.capabilities = capabilities
         self.state = Mutex(State(field: field))
         self.store = nil
         self.filePath = nil
+        self.supplyDirectory = supplyDirectory
     }
 
     /// A reader over one tag, keeping nothing on disk.
@@ -81,6 +99,7 @@ public final class SimulatedReader: NFCReaderDevice {
         self.state = Mutex(State(field: field, persistedUID: persistedUID, savedSnapshot: baseline))
         self.store = store
         self.filePath = store.file.path
+        self.supplyDirectory = nil
     }
 
     // MARK: - The field
@@ -92,6 +111,11 @@ public final class SimulatedReader: NFCReaderDevice {
         _ body: (inout SimulatedField) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         try state.withLock { (state: inout State) throws(Failure) -> Result in try body(&state.field) }
+    }
+
+    /// Runs `body` with the reader's whole state, under its lock.
+    func withState<Result>(_ body: (inout State) -> Result) -> Result {
+        state.withLock { body(&$0) }
     }
 
     /// A copy of the field as it is now.
@@ -161,13 +185,17 @@ public final class SimulatedReader: NFCReaderDevice {
     // MARK: - NFCReaderDevice
 
     public func pollTargets() async throws(NFCReaderError) -> [NFCTargetInfo] {
-        try state.withLock { (state: inout State) throws(NFCReaderError) -> [NFCTargetInfo] in
+        let (targets, leaving) = try state.withLock {
+            (state: inout State) throws(NFCReaderError) -> ([NFCTargetInfo], SimulatedTag?) in
             try Self.checkOpen(state)
+            let leaving = Self.operateSupply(&state)
             let targets = state.field.poll(.wupa).enumerated().map { index, tag in
                 NFCTargetInfo(index: index, uid: tag.uid, atqa: tag.atqa, sak: tag.sak, ats: tag.ats)
             }
-            return capabilities.detectsMultipleTargets ? targets : Array(targets.prefix(1))
+            return (capabilities.detectsMultipleTargets ? targets : Array(targets.prefix(1)), leaving)
         }
+        if let leaving { try await saveSupplied(leaving) }
+        return targets
     }
 
     public func select(_ target: NFCTargetInfo) async throws(NFCReaderError) {
@@ -269,6 +297,9 @@ public final class SimulatedReader: NFCReaderDevice {
     /// Saves a changed stored tag (ignoring a failure to write) and closes the reader.
     public func close() async {
         try? await flush()
+        if let current = state.withLock({ state in state.supply?.currentUID.flatMap { state.field.tag(uid: $0) } }) {
+            try? await saveSupplied(current)
+        }
         state.withLock { $0.isClosed = true }
     }
 

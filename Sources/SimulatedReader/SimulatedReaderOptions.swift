@@ -20,6 +20,8 @@ struct SimulatedReaderOptions {
     var writeFaults = WriteFaultOptions()
     /// The Type 4 options read so far.
     var type4 = SimulatedReaderURL.Type4Settings()
+    /// The supply options read so far.
+    var supply = SupplyOptions()
     /// `v1=`, another way to say `version=1`.
     var versionOne: Bool?
     /// The keys met so far.
@@ -36,7 +38,7 @@ struct SimulatedReaderOptions {
     /// The keys only Type 2 chips understand.
     static let type2Keys = ["nak-code", "get-version"]
     /// Every key understood.
-    static let keys = commonKeys + ["nak-write", "lose-write"] + type2Keys + type4Keys
+    static let keys = commonKeys + ["nak-write", "lose-write"] + type2Keys + type4Keys + supplyKeys
 
     init(url: String, isType4: Bool) {
         self.url = url
@@ -65,6 +67,7 @@ struct SimulatedReaderOptions {
             throw error("option \"\(key)\" is for Type 4 tags only (sim:\(SimulatedReaderURL.type4ChipName))")
         }
         if try takeWriteFault(key: key, value: value) { return }
+        if try takeSupply(key: key, value: value) { return }
         if Self.type4Keys.contains(key) {
             try takeType4(key: key, value: value)
             return

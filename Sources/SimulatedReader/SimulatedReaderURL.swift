@@ -67,8 +67,10 @@ public struct SimulatedReaderURL: Sendable, Hashable, CustomStringConvertible {
     /// The UID of a new tag (one not loaded from a file); nil: ``TagSimulator/SimulatedType2Tag/defaultUID``
     /// or ``TagSimulator/SimulatedType4Tag/defaultUID``.
     public var uid: [UInt8]?
-    /// The faults to arm.
+    /// The faults to arm (for each tag of a supply as it goes in).
     public var faults: SimulatedField.Faults
+    /// A supply of tags presented one after another instead of one tag; nil: one tag.
+    public var supply: Supply?
 
     /// The scheme, with its colon.
     public static let scheme = "sim:"
@@ -156,6 +158,7 @@ public struct SimulatedReaderURL: Sendable, Hashable, CustomStringConvertible {
         filePath = options.filePath
         uid = options.uid
         faults = try options.faults()
+        supply = try options.supplySettings()
     }
 
     /// The Type 2 chip a name denotes: one of ``chipNames`` or a catalogue type code,
@@ -182,6 +185,7 @@ public struct SimulatedReaderURL: Sendable, Hashable, CustomStringConvertible {
         if let filePath { items.append("file=" + SimulatedReaderOptions.percentEncoded(filePath)) }
         if let uid { items.append("uid=" + NDEFHex.encode(uid, uppercase: true, separator: "")) }
         items += type4Items
+        if let supply { items += supply.items }
         if let count = faults.removeAfterCommands {
             items.append("remove-after=\(count)")
             items.append("in-flight=\(faults.inFlight.rawValue)")

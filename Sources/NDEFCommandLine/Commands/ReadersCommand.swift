@@ -35,6 +35,11 @@ enum ReadersCommand {
             neither --reader nor NDEFTOOL_READER names one and it is connected (kept in \
             $XDG_CONFIG_HOME/ndeftool/last-reader, by default ~/.config/ndeftool/last-reader).
 
+            With --identify READER (a number or URL, as --reader takes) the reader blinks its \
+            lights a few times so you can tell which one it is: ACR122U-style PC/SC readers \
+            (profile acr122u, which take the LED command only while a tag is on them) and simulated \
+            readers; other readers have no lights ndeftool drives, and the command exits with 69.
+
             With --watch the PC/SC readers are watched: a line for each reader and tag there, then \
             one per reader or tag that comes or goes (with --json, one JSON object per line), \
             until Ctrl-C, which ends with status 0.
@@ -47,9 +52,10 @@ enum ReadersCommand {
               ndeftool readers --json
               ndeftool readers --probe
               ndeftool readers --watch
+              ndeftool readers --identify 2
               ndeftool write --reader 2 uri https://example.com
             """,
-        options: [json, probe, watch],
+        options: [json, probe, watch, ReadersIdentify.option],
         run: run
     )
 
@@ -83,6 +89,9 @@ enum ReadersCommand {
     }
 
     @Sendable static func run(_ invocation: CommandInvocation) async throws(CommandLineError) -> ExitStatus {
+        if let identify = invocation.values.value(ReadersIdentify.option.long) {
+            return try await ReadersIdentify.run(identify, invocation)
+        }
         if invocation.values.flag(watch.long) {
             return try await ReadersWatch.run(invocation, json: invocation.values.flag(json.long))
         }

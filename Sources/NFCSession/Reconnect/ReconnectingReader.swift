@@ -22,6 +22,9 @@ public actor ReconnectingReader: NFCReaderLifecycleReporting {
     public nonisolated let capabilities: NFCReaderCapabilities
     /// How reconnecting goes.
     public nonisolated let policy: ReconnectPolicy
+    /// Whether the first reader has lights or a buzzer (``NFCReaderSignalling``); a reopened
+    /// reader is the same device.
+    public nonisolated let supportsSignals: Bool
 
     private struct Control {
         var observers: [@Sendable (NFCReaderLifecycleEvent) -> Void] = []
@@ -41,6 +44,7 @@ public actor ReconnectingReader: NFCReaderLifecycleReporting {
     public init(_ reader: any NFCReaderDevice, policy: ReconnectPolicy = ReconnectPolicy(), reopen: @escaping Opener) {
         name = reader.name
         capabilities = reader.capabilities
+        supportsSignals = (reader as? any NFCReaderSignalling)?.supportsSignals ?? false
         self.policy = policy
         self.reopen = reopen
         current = reader
@@ -250,7 +254,7 @@ public actor ReconnectingReader: NFCReaderLifecycleReporting {
         if error.code == .readerUnavailable { lostReason = error.reason }
     }
 
-    private func currentReader() throws(NFCReaderError) -> any NFCReaderDevice {
+    func currentReader() throws(NFCReaderError) -> any NFCReaderDevice {
         guard let current else {
             throw NFCReaderError(
                 .readerUnavailable, "the reader \"\(name)\" is gone: \(lostReason ?? "it did not come back")")

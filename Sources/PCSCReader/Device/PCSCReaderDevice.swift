@@ -54,7 +54,7 @@ public actor PCSCReaderDevice: NFCReaderDevice {
 
     private var context: PCSCContext?
     var connection: PCSCConnection?
-    private var isClosed = false
+    var isClosed = false
 
     /// A device for the reader `readerName`, with `profile` (nil: chosen from the name by
     /// ``PCSCReaderProfile/detect(readerName:)``) and `apduLength`. Nothing is asked of pcscd
@@ -235,7 +235,7 @@ public actor PCSCReaderDevice: NFCReaderDevice {
     }
 
     /// The PC/SC context, established on first use.
-    private func establishedContext() throws(NFCReaderError) -> PCSCContext {
+    func establishedContext() throws(NFCReaderError) -> PCSCContext {
         if let context { return context }
         do {
             let established = try PCSCContext()

@@ -1,3 +1,4 @@
+import NFCSession
 import TagSimulator
 
 extension ContactlessReaderEmulator {
@@ -7,7 +8,8 @@ extension ContactlessReaderEmulator {
     ///   does not take.
     /// - `FF 00 48 00 00` firmware version: the ASCII version alone, without status word
     ///   (`ACR122U207`).
-    /// - `FF 00 40 P2 04 T1 T2 N L` LED and buzzer: `90` and the LED state after the command.
+    /// - `FF 00 40 P2 04 T1 T2 N L` Bi-Color LED and Buzzer Control (6.2): `90` and the LED state
+    ///   after the command; each command is recorded in ``lightCommands``.
     /// - `FF 00 51 P2 00` PICC operating parameter: `90 P2`; `FF 00 52 P2 00` buzzer on card
     ///   detection: `90 00`.
     /// Any other P1, or a profile without these commands: `6A 81`.
@@ -31,7 +33,11 @@ extension ContactlessReaderEmulator {
         case 0x48: return .response(Array(firmwareVersion.utf8))
         case 0x40:
             guard command.data.count == 4 else { return .response(ReaderStatus.failed) }
-            ledState = Self.ledState(after: command.p2, from: ledState)
+            let data = Array(command.data)
+            let light = ACR122ULightCommand(
+                control: command.p2, t1: data[0], t2: data[1], repetitions: data[2], buzzer: data[3])
+            lightCommands.append(light)
+            ledState = light.ledState(after: ledState)
             return .response([0x90, ledState])
         case 0x51: return .response([0x90, command.p2])
         case 0x52: return .response(ReaderStatus.success)
@@ -43,10 +49,7 @@ extension ContactlessReaderEmulator {
     /// bit 1 final green state, bit 2 red state mask, bit 3 green state mask (only masked LEDs
     /// change).
     static func ledState(after control: UInt8, from state: UInt8) -> UInt8 {
-        var next = state
-        if control & 0x04 != 0 { next = (next & ~0x01) | (control & 0x01) }
-        if control & 0x08 != 0 { next = (next & ~0x02) | (control & 0x02) }
-        return next
+        ACR122ULightCommand(control: control, t1: 0, t2: 0, repetitions: 0, buzzer: 0).ledState(after: state)
     }
 }
 

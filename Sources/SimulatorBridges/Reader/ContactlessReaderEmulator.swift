@@ -1,3 +1,4 @@
+import NFCSession
 import TagSimulator
 
 /// What a PC/SC contactless reader shows of the tags in its field: the card it activates, the
@@ -47,6 +48,8 @@ public struct ContactlessReaderEmulator: Sendable {
     public internal(set) var activeUID: [UInt8]?
     /// The ACR122U's LED state (bit 0 red, bit 1 green), as `FF 00 40` reports it.
     public internal(set) var ledState: UInt8 = 0
+    /// The LED and buzzer commands (`FF 00 40`) answered, in order.
+    public internal(set) var lightCommands: [ACR122ULightCommand] = []
     /// The emulated PN532 behind Direct Transmit.
     var pn532 = PN532Emulation()
     /// The PC/SC 2.02 transparent session.

@@ -152,6 +152,11 @@ extension VirtualPCDCard {
             control.withLock { $0.status.apduCount += 1 }
             waitLatency()
             let outcome = reader.withField { emulator.respond(to: apdu, in: &$0) }
+            if !emulator.lightCommands.isEmpty {
+                let lights = emulator.lightCommands
+                emulator.lightCommands = []
+                control.withLock { $0.status.lightCommands += lights }
+            }
             save()
             switch outcome {
             case .response(let response):

@@ -90,6 +90,12 @@ public final class VirtualPCDCard: Sendable {
         public var apduCount = 0
         /// The connections made to vpcd.
         public var connectionCount = 0
+        /// The ACR122U LED and buzzer commands (`FF 00 40`, ACR122U API 2.04, 6.2) answered, in
+        /// order, over every connection.
+        public var lightCommands: [ACR122ULightCommand] = []
+        /// The signals those commands show (``NFCSession/NFCReaderSignal``), in order; commands that
+        /// show none of them are left out.
+        public var signals: [NFCReaderSignal] { lightCommands.compactMap(\.signal) }
     }
 
     /// The requests to the serving thread and its status.
