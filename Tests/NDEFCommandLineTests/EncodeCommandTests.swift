@@ -178,7 +178,10 @@ import Testing
             "Invalid record 0 (raw): an unknown record (TNF 5) has no type"
         ),
         (["encode", "raw", "--tnf", "0", "--payload", "x"], "Invalid record 0 (raw): an empty record (TNF 0)"),
-        (["encode", "mime", "a/b", "--hex", "0g"], "The value '0g' is invalid for '--hex <hex>': not a hex digit: g"),
+        (
+            ["encode", "mime", "a/b", "--hex", "0g"],
+            "The value '0g' is invalid for '--hex <hex>': not a hex digit: 'g'"
+        ),
         (["encode", "mime", "plain", "x"], "The value 'plain' is invalid for '<type>'"),
         (["encode", "external", "nocolon"], "The value 'nocolon' is invalid for '<domain:type>'"),
         (["encode", "uri", "x", "--id", String(repeating: "i", count: 256)], "an ID has at most 255 bytes"),
@@ -212,7 +215,7 @@ import Testing
         )
         result = await runInProcess(["encode", "message", "-", "--hex"], input: Array("d1 0x".utf8))
         #expect(result.status == 65)
-        #expect(result.error == "Error: invalid hex in standard input at character 4: not a hex digit: x\n")
+        #expect(result.error == "Error: invalid hex in standard input at character 4: not a hex digit: 'x'\n")
         result = await runInProcess(["encode", "--json"], input: Array(#"{"records":[{"tnf":9}]}"#.utf8))
         #expect(result.status == 65)
         #expect(result.error.hasPrefix("Error: invalid JSON message in standard input: tnf must be 0-7, not 9"))

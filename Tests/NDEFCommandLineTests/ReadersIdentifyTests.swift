@@ -17,10 +17,10 @@ struct ReadersIdentifyTests {
         #expect(result.status == 64, "\(result.error)")
     }
 
-    @Test("A reader number with no readers connected is a usage error naming it")
+    @Test("A reader number with no readers connected is exit 69 (no reader), naming it")
     func missingNumber() async {
         let result = await runInProcess(["readers", "--identify", "3"])
-        #expect(result.status == 64)
+        #expect(result.status == 69)
         #expect(result.error.contains("There is no reader 3"), "\(result.error)")
     }
 }

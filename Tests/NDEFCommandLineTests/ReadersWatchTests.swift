@@ -12,6 +12,9 @@ import Testing
     /// and goes; then pcscd's watch ends.
     static func changingPCSC() -> PCSCDirectory {
         var directory = fakePCSC(["Reader 0"])
+        // The reader list ends only after Reader 0's card events are all out, however busy the
+        // machine (the watch ends with the list).
+        let (cardEventsOut, cardEventsOutContinuation) = AsyncStream<Void>.makeStream()
         directory.watchReaders = {
             AsyncThrowingStream { continuation in
                 Task {
@@ -20,6 +23,7 @@ import Testing
                     continuation.yield(.added("Reader 1"))
                     try? await Task.sleep(for: .milliseconds(100))
                     continuation.yield(.removed("Reader 1"))
+                    for await _ in cardEventsOut { break }
                     try? await Task.sleep(for: .milliseconds(100))
                     continuation.finish()
                 }
@@ -39,6 +43,7 @@ import Testing
                         try? await Task.sleep(for: .milliseconds(10))
                     }
                     continuation.finish()
+                    cardEventsOutContinuation.yield()
                 }
             }
         }

@@ -44,8 +44,14 @@ public enum NDEFHex {
             case UInt8(ascii: ":") where allowSeparators, UInt8(ascii: "-") where allowSeparators:
                 continue
             default:
-                throw NDEFError(
-                    .invalidValue, at: offset, "not a hex digit: \(String(decoding: [char], as: UTF8.self))")
+                // Printable ASCII is shown as it is, any other byte as its value: an error message
+                // never carries control characters or broken UTF-8 to a terminal.
+                let printable = (0x21...0x7E).contains(char)
+                let shown =
+                    printable
+                    ? "'\(String(decoding: [char], as: UTF8.self))'"
+                    : "byte \(encode([char], uppercase: true, separator: ""))h"
+                throw NDEFError(.invalidValue, at: offset, "not a hex digit: \(shown)")
             }
             if let pending = high {
                 out.append(pending << 4 | value)
