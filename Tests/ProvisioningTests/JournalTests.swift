@@ -60,7 +60,10 @@ struct JournalTests {
             lines[3]
                 == #"{"event":"writing","row":1,"uid":"04A1A1A1A1A1A1","digest":"# + "\""
                 + String(repeating: "01", count: 32) + #"","time":"t3"}"#)
-        #expect(lines[14] == #"{"event":"failed","row":4,"uid":"04C3C3C3C3C3C3","reason":"tag removed \"early\"\nduring write","time":"t14"}"#)
+        #expect(
+            lines[14]
+                == #"{"event":"failed","row":4,"uid":"04C3C3C3C3C3C3","reason":"tag removed \"early\"\nduring write","time":"t14"}"#
+        )
         let state = try ProvisioningJournal.recover(path)
         #expect(state.header == SampleJob.header)
         #expect(state.doneRows == [1, 2])
@@ -123,7 +126,9 @@ struct JournalTests {
 
     @Test func createRefusesAnExistingFile() throws {
         let path = try writeJob([])
-        #expect(throws: ProvisioningError(.io, "")) { try ProvisioningJournal.create(at: path, header: SampleJob.header) }
+        #expect(throws: ProvisioningError(.io, "")) {
+            try ProvisioningJournal.create(at: path, header: SampleJob.header)
+        }
     }
 
     @Test func tornLastLineIsIgnoredAndTruncatedOnResume() throws {
