@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "SimulatorBridges", targets: ["SimulatorBridges"]),
         .library(name: "PCSCReader", targets: ["PCSCReader"]),
         .library(name: "LibNFCReader", targets: ["LibNFCReader"]),
+        .library(name: "Provisioning", targets: ["Provisioning"]),
         .executable(name: "ndeftool", targets: ["ndeftool"]),
     ],
     targets: [
@@ -72,6 +73,9 @@ let package = Package(
             dependencies: ["NFCSession", "CLibNFC"],
             swiftSettings: strictSettings
         ),
+        // Batch provisioning: plans, message templates, the crash-safe journal, row dispensing,
+        // per-tag password derivation and reports (Glibc file I/O, libcrypto for SHA-256 and HMAC).
+        .target(name: "Provisioning", dependencies: ["NDEF", "CCrypto"], swiftSettings: strictSettings),
         // The command-line surface as a library, so its parser can be tested directly.
         .target(
             name: "NDEFCommandLine",
@@ -141,6 +145,7 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        .testTarget(name: "ProvisioningTests", dependencies: ["Provisioning", "NDEF"], swiftSettings: strictSettings),
         .testTarget(
             name: "NDEFCommandLineTests",
             dependencies: [

@@ -1,0 +1,170 @@
+import Glibc
+import Synchronization
+
+/// The record of a provisioning job that makes it exactly-once and resumable: an append-only
+/// JSON Lines file, a header line with the job's identity, then one line per event (see
+/// ``JournalEvent``). Each line is written with a single `write()` and `fsync`ed before
+/// ``append(_:)`` returns; a new journal's directory is `fsync`ed too, so its name survives
+/// a crash.
+///
+/// The journal is write-ahead: a caller records `writing` (the tag's UID and the digest of the
+/// message) before it touches the tag, and `written` only after reading the message back. A
+/// crash then leaves one of three situations, all resolved by ``ProvisioningState``: the row
+/// was only claimed (it goes back to the pool), the row was bound to a tag that may or may not
+/// hold the message (only that tag may finish it: compare its content digest, then mark it
+/// written or write it again), or the row was done (the tag is refused if presented again).
+///
+/// Why JSON Lines and `fsync` rather than SQLite: no extra system library for a tool that
+/// otherwise needs only libcrypto and a reader stack; an append-only text file is readable
+/// and diffable by people auditing a batch; a crash can only damage the last line (an event
+/// is one `write()` ending in a line feed, so a torn write is a last line without its line
+/// feed or one that is not JSON), which recovery detects and truncates away; and one `fsync`
+/// per event is the durability point, the same guarantee a database commit gives here, since
+/// events are rare (a few per tag, each tag taking a human's hand). Anything damaged before
+/// the last line is reported with its line number rather than silently repaired.
+///
+/// The journal never holds a secret: the header carries the plan's digest, the template and
+/// option names and values chosen by the caller (a password mode, never a password).
+///
+/// Appending is synchronous and blocks for the `fsync`: call it off the cooperative thread
+/// pool when that matters. The journal is safe to share between readers' tasks.
+public final class ProvisioningJournal: Sendable {
+    /// The longest line a journal may hold.
+    public static let maximumLineBytes = 1 << 20
+    /// The largest journal read.
+    public static let maximumFileBytes = 1 << 30
+
+    private struct Inner {
+        var fd: Int32
+        var state: ProvisioningState
+        var size: Int
+        var broken: ProvisioningError?
+    }
+
+    /// The journal's path.
+    public let path: String
+    private let inner: Mutex<Inner>
+
+    private init(path: String, fd: Int32, state: ProvisioningState, size: Int) {
+        self.path = path
+        self.inner = Mutex(Inner(fd: fd, state: state, size: size, broken: nil))
+    }
+
+    deinit {
+        inner.withLock { inner in
+            if inner.fd >= 0 { _ = Glibc.close(inner.fd) }
+        }
+    }
+
+    /// The state after every event appended so far.
+    public var state: ProvisioningState { inner.withLock { $0.state } }
+
+    /// Creates the journal of a new job at `path` (which must not exist) and writes its header.
+    public static func create(at path: String, header: JournalHeader) throws(ProvisioningError) -> ProvisioningJournal {
+        let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw FileSystem.failure("cannot create", path) }
+        let bytes = Array((header.line + "\n").utf8)
+        do throws(ProvisioningError) {
+            try FileSystem.writeOnce(fd, bytes, path: path)
+            try FileSystem.sync(fd, path: path)
+            try FileSystem.syncDirectory(of: path)
+        } catch {
+            _ = Glibc.close(fd)
+            throw error
+        }
+        return ProvisioningJournal(path: path, fd: fd, state: ProvisioningState(header: header), size: bytes.count)
+    }
+
+    /// Continues the job whose journal is at `path`: recovers its state, truncates a torn last
+    /// line away, checks that `header` describes the same job, and appends `resumed` (which
+    /// gives back the stopped run's claims).
+    public static func resume(at path: String, header: JournalHeader) throws(ProvisioningError) -> ProvisioningJournal {
+        let bytes = try FileSystem.read(path, limit: maximumFileBytes)
+        let recovery = try recover(bytes: bytes)
+        guard recovery.state.header.isSameJob(as: header) else {
+            throw ProvisioningError(
+                .journalMismatch, line: 1,
+                "\(path) records another job (its plan digest, template or options differ)")
+        }
+        let fd = Glibc.open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
+        guard fd >= 0 else { throw FileSystem.failure("cannot open", path) }
+        let journal: ProvisioningJournal
+        do throws(ProvisioningError) {
+            if recovery.discardedBytes > 0 {
+                guard ftruncate(fd, off_t(recovery.validLength)) == 0 else {
+                    throw FileSystem.failure("cannot truncate", path)
+                }
+                try FileSystem.sync(fd, path: path)
+            }
+            journal = ProvisioningJournal(path: path, fd: fd, state: recovery.state, size: recovery.validLength)
+        } catch {
+            _ = Glibc.close(fd)
+            throw error
+        }
+        try journal.append(.resumed(time: JournalClock.now()))
+        return journal
+    }
+
+    /// Opens the journal at `path` for the job `header` describes: creates it when absent (or
+    /// when it holds only a torn header, from a crash while it was being created), else resumes it.
+    public static func open(at path: String, header: JournalHeader) throws(ProvisioningError) -> ProvisioningJournal {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            guard errno == ENOENT else { throw FileSystem.failure("cannot stat", path) }
+            return try create(at: path, header: header)
+        }
+        let bytes = try FileSystem.read(path, limit: maximumFileBytes)
+        if !bytes.contains(0x0A) {
+            guard unlink(path) == 0 else { throw FileSystem.failure("cannot remove", path) }
+            return try create(at: path, header: header)
+        }
+        return try resume(at: path, header: header)
+    }
+
+    /// The state recorded in the journal at `path`, without changing the file. Claims of the
+    /// run that wrote it are given back, as resuming would.
+    public static func recover(_ path: String) throws(ProvisioningError) -> ProvisioningState {
+        try recover(bytes: FileSystem.read(path, limit: maximumFileBytes)).state
+    }
+
+    /// Replays journal `bytes`: a torn last line is ignored, damage anywhere else is an error
+    /// with its line number.
+    public static func recover(bytes: [UInt8]) throws(ProvisioningError) -> JournalRecovery {
+        try JournalReplay.replay(bytes)
+    }
+
+    /// Records `event` durably: checks it against the state (a refused event is not written),
+    /// writes its line with one `write()`, `fsync`s, then applies it. After a failed write or
+    /// `fsync` the journal refuses every further event: resume from the file instead.
+    public func append(_ event: JournalEvent) throws(ProvisioningError) {
+        try inner.withLock { inner throws(ProvisioningError) in
+            if let broken = inner.broken { throw broken }
+            var next = inner.state
+            do throws(ProvisioningError) {
+                try next.apply(event)
+            } catch {
+                throw ProvisioningError(.refusedEvent, error.reason)
+            }
+            let bytes = Array((event.line + "\n").utf8)
+            do throws(ProvisioningError) {
+                try FileSystem.writeOnce(inner.fd, bytes, path: path)
+                try FileSystem.sync(inner.fd, path: path)
+            } catch {
+                _ = ftruncate(inner.fd, off_t(inner.size))
+                inner.broken = ProvisioningError(.io, "the journal could not be written (\(error.reason)); resume it")
+                throw error
+            }
+            inner.size += bytes.count
+            inner.state = next
+        }
+    }
+
+    /// Closes the file; later appends fail.
+    public func close() {
+        inner.withLock { inner in
+            if inner.fd >= 0 { _ = Glibc.close(inner.fd) }
+            inner.fd = -1
+            inner.broken = ProvisioningError(.io, "the journal is closed")
+        }
+    }
+}

@@ -1,0 +1,225 @@
+/// What a job's journal says, event by event: which rows are done and on which tag, which are
+/// in flight, which tags are used, and which rows are left to hand out.
+///
+/// The rules it enforces (an event breaking one is refused live and, on replay, makes the
+/// journal inconsistent):
+/// - a row is claimed by one reader at a time, and only while it is not done;
+/// - `writing` binds a row to one tag UID for good: a different tag never gets that row, and
+///   a tag bound to (or done with) one row never gets another;
+/// - `written`, `locked`, `password` and `done` name the row's bound tag, and need a claim;
+/// - `released` gives a claim back (a row not yet bound returns to the pool);
+/// - `resumed` gives back every claim of the previous run.
+public struct ProvisioningState: Sendable {
+    /// How far a row has come.
+    public enum Stage: String, Sendable, Hashable {
+        /// Never claimed, or given back: in the pool.
+        case pending
+        /// Claimed by a reader, no tag chosen yet.
+        case claimed
+        /// Bound to a tag; the write may or may not have happened.
+        case writing
+        /// Written and verified.
+        case written
+        /// Made read-only.
+        case locked
+        /// Password set.
+        case password
+        /// Finished.
+        case done
+        /// The last attempt failed (the row stays bound if it had a tag).
+        case failed
+    }
+
+    /// One row's progress.
+    public struct RowStatus: Sendable, Hashable {
+        /// The row number.
+        public var row: Int
+        /// How far it has come.
+        public var stage: Stage = .pending
+        /// The reader holding the claim, if claimed.
+        public var reader: String?
+        /// The tag the row is bound to (from its `writing` event on).
+        public var uid: [UInt8]?
+        /// The SHA-256 of the message being written to that tag.
+        public var digest: [UInt8]?
+        /// The outcome of `done`.
+        public var outcome: String?
+        /// The reason of the last `failed`.
+        public var reason: String?
+        /// The time of the row's last event.
+        public var time: String?
+        /// The steps taken since the last write began, in order (`written`, `locked`, `password`).
+        public var steps: [Stage] = []
+    }
+
+    /// What to do with a tag that has just been presented.
+    public enum TagAssignment: Sendable, Hashable {
+        /// The tag was already provisioned in this job (row given): refuse it.
+        case alreadyDone(row: Int)
+        /// The tag holds (or may hold) an unfinished row: finish that row on this tag.
+        case unfinished(row: Int)
+        /// The tag is new to this job: give it the next row.
+        case fresh
+    }
+
+    /// How to finish an unfinished row on its own tag.
+    public enum ResumeAction: Sendable, Hashable {
+        /// The tag holds the intended message: record `written` and take the remaining steps.
+        case markWritten
+        /// The tag does not hold it (half-written, or never written): write the row again.
+        case rewrite
+        /// The message was verified before; take the steps after those in `completed`.
+        case continueSteps(completed: [Stage])
+    }
+
+    /// The job's identity.
+    public let header: JournalHeader
+    private var statuses: [Int: RowStatus] = [:]
+    private var tags: [[UInt8]: Int] = [:]
+
+    /// An empty state for the job `header` describes.
+    public init(header: JournalHeader) { self.header = header }
+
+    /// The number of rows in the plan.
+    public var rowCount: Int { header.planRowCount }
+
+    /// The status of `row` (pending if no event names it).
+    public func status(of row: Int) -> RowStatus { statuses[row] ?? RowStatus(row: row) }
+
+    /// Every row some event named, in row order.
+    public var touchedRows: [RowStatus] { statuses.values.sorted { $0.row < $1.row } }
+
+    /// The rows done, in order.
+    public var doneRows: [Int] { rows { $0.stage == .done } }
+
+    /// The rows whose last attempt failed, in order.
+    public var failedRows: [Int] { rows { $0.stage == .failed } }
+
+    /// Rows bound to a tag but not done: they wait for that tag to come back.
+    public var unfinishedRows: [Int] { rows { $0.uid != nil && $0.stage != .done } }
+
+    /// Rows claimed by a reader and not bound to a tag.
+    public var claimedRows: [Int] { rows { $0.stage == .claimed } }
+
+    /// Rows to hand out, in order: never claimed or given back; with `includingFailed`, also
+    /// rows that failed before being bound to a tag.
+    public func pendingRows(includingFailed: Bool = false) -> [Int] {
+        guard rowCount > 0 else { return [] }
+        return (1...rowCount).filter { number in
+            guard let status = statuses[number] else { return true }
+            if status.stage == .pending { return true }
+            return includingFailed && status.stage == .failed && status.uid == nil && status.reader == nil
+        }
+    }
+
+    /// The row the tag `uid` is bound to or done with, if any.
+    public func row(forUID uid: [UInt8]) -> Int? { tags[uid] }
+
+    /// What to do with the tag `uid`.
+    public func assignment(forUID uid: [UInt8]) -> TagAssignment {
+        guard let row = tags[uid] else { return .fresh }
+        return statuses[row]?.stage == .done ? .alreadyDone(row: row) : .unfinished(row: row)
+    }
+
+    /// How to finish unfinished `row` on its tag, given the SHA-256 of the NDEF message the
+    /// tag holds now (nil when it holds none or could not be read).
+    public func resumeAction(row: Int, currentDigest: [UInt8]?) -> ResumeAction {
+        let status = self.status(of: row)
+        if status.steps.contains(.written) { return .continueSteps(completed: status.steps) }
+        if let expected = status.digest, let currentDigest, expected == currentDigest { return .markWritten }
+        return .rewrite
+    }
+
+    private func rows(where predicate: (RowStatus) -> Bool) -> [Int] {
+        statuses.values.filter(predicate).map(\.row).sorted()
+    }
+
+    /// Applies `event`, or throws `inconsistentJournal` (at `line`) if it breaks a rule.
+    public mutating func apply(_ event: JournalEvent, line: Int = 0) throws(ProvisioningError) {
+        func refuse(_ reason: String) -> ProvisioningError {
+            ProvisioningError(.inconsistentJournal, line: line, "\(event.name): \(reason)")
+        }
+        guard let row = event.row else {
+            releaseAllClaims()
+            return
+        }
+        guard row >= 1 && row <= rowCount else { throw refuse("row \(row) is not in the plan (1...\(rowCount))") }
+        var status = self.status(of: row)
+        guard status.stage != .done else { throw refuse("row \(row) is already done") }
+        func checkTag(_ uid: [UInt8]) throws(ProvisioningError) {
+            guard status.reader != nil else { throw refuse("row \(row) is not claimed") }
+            guard status.uid == uid else {
+                let bound = status.uid.map { hexString($0) } ?? "no tag"
+                throw refuse("row \(row) is bound to \(bound), not \(hexString(uid))")
+            }
+        }
+        switch event {
+        case .claimed(_, let reader, let time):
+            if let holder = status.reader { throw refuse("row \(row) is already claimed by \(holder)") }
+            status.reader = reader
+            if status.uid == nil { status.stage = .claimed }
+            status.time = time
+        case .writing(_, let uid, let digest, let time):
+            guard status.reader != nil else { throw refuse("row \(row) is not claimed") }
+            if let bound = status.uid, bound != uid {
+                throw refuse("row \(row) is bound to \(hexString(bound)); tag \(hexString(uid)) may not take it")
+            }
+            if let other = tags[uid], other != row { throw refuse("tag \(hexString(uid)) already has row \(other)") }
+            status.uid = uid
+            status.digest = digest
+            status.stage = .writing
+            status.steps = []
+            status.time = time
+            tags[uid] = row
+        case .written(_, let uid, let time), .locked(_, let uid, let time), .password(_, let uid, let time):
+            try checkTag(uid)
+            let stage: Stage =
+                switch event {
+                case .written: .written
+                case .locked: .locked
+                default: .password
+                }
+            if stage != .written && !status.steps.contains(.written) { throw refuse("row \(row) is not written") }
+            status.stage = stage
+            status.steps.append(stage)
+            status.time = time
+        case .done(_, let uid, let outcome, let time):
+            try checkTag(uid)
+            guard status.steps.contains(.written) else { throw refuse("row \(row) is not written") }
+            status.stage = .done
+            status.outcome = outcome
+            status.reader = nil
+            status.time = time
+        case .failed(_, let uid, let reason, let time):
+            guard status.reader != nil else { throw refuse("row \(row) is not claimed") }
+            if let uid, let bound = status.uid, uid != bound {
+                throw refuse("row \(row) is bound to \(hexString(bound)), not \(hexString(uid))")
+            }
+            status.stage = .failed
+            status.reason = reason
+            status.reader = nil
+            status.time = time
+        case .released(_, let time):
+            guard status.reader != nil else { throw refuse("row \(row) is not claimed") }
+            status.reader = nil
+            if status.stage == .claimed { status.stage = .pending }
+            status.time = time
+        case .resumed:
+            break
+        }
+        statuses[row] = status
+    }
+
+    /// Gives back every claim: rows not bound to a tag return to the pool; bound rows keep
+    /// their tag and wait for it. This is what recovery does for the run that stopped.
+    mutating func releaseAllClaims() {
+        for (row, var status) in statuses where status.reader != nil {
+            status.reader = nil
+            if status.stage == .claimed { status.stage = .pending }
+            statuses[row] = status
+        }
+    }
+
+    /// Whether any row is claimed.
+    var hasClaims: Bool { statuses.values.contains { $0.reader != nil } }
+}

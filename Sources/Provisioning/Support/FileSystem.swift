@@ -1,0 +1,74 @@
+import Glibc
+
+/// The few file operations provisioning needs, over Glibc, each failure a
+/// ``ProvisioningError`` with code `io` naming the path and the C library's message.
+enum FileSystem {
+    /// An `io` error for `operation` on `path` from the current `errno`.
+    static func failure(_ operation: String, _ path: String, errno code: Int32 = errno) -> ProvisioningError {
+        let message = strerror(code).map { String(cString: $0) } ?? "error \(code)"
+        return ProvisioningError(.io, "\(operation) \(path): \(message)")
+    }
+
+    /// The whole content of the file at `path`, refusing files larger than `limit` bytes.
+    static func read(_ path: String, limit: Int) throws(ProvisioningError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw failure("cannot open", path) }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw failure("cannot read", path)
+            }
+            if count == 0 { return bytes }
+            bytes += chunk[0..<count]
+            guard bytes.count <= limit else {
+                throw ProvisioningError(.limitExceeded, "\(path) is larger than \(limit) bytes")
+            }
+        }
+    }
+
+    /// Writes `bytes` with one `write()` call (retried only when interrupted before writing
+    /// anything). A short write is an error: the caller truncates it away.
+    static func writeOnce(_ fd: Int32, _ bytes: [UInt8], path: String) throws(ProvisioningError) {
+        while true {
+            let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if written < 0 && errno == EINTR { continue }
+            guard written >= 0 else { throw failure("cannot write", path) }
+            guard written == bytes.count else {
+                throw ProvisioningError(.io, "short write to \(path): \(written) of \(bytes.count) bytes")
+            }
+            return
+        }
+    }
+
+    /// Flushes `fd` to stable storage.
+    static func sync(_ fd: Int32, path: String) throws(ProvisioningError) {
+        while fsync(fd) != 0 {
+            guard errno == EINTR else { throw failure("cannot fsync", path) }
+        }
+    }
+
+    /// Flushes the directory holding `path`, so that a newly created file's name is durable.
+    static func syncDirectory(of path: String) throws(ProvisioningError) {
+        let directory: String
+        if let slash = path.lastIndex(of: "/") {
+            directory = slash == path.startIndex ? "/" : String(path[..<slash])
+        } else {
+            directory = "."
+        }
+        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw failure("cannot open directory", directory) }
+        defer { close(fd) }
+        try sync(fd, path: directory)
+    }
+
+    /// The size of the open file `fd`.
+    static func size(_ fd: Int32, path: String) throws(ProvisioningError) -> Int {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw failure("cannot stat", path) }
+        return Int(info.st_size)
+    }
+}

@@ -1,0 +1,112 @@
+/// The message each tag gets, as command-line record-specification words with placeholders:
+/// `uri https://example.com/t/{serial}` renders, for a row whose `serial` is `0042`, to
+/// `["uri", "https://example.com/t/0042"]`, which the record-specification grammar of the
+/// command line then builds into records.
+///
+/// Placeholders: `{FIELD}` (a plan field), `{uid}` (the tag's UID in upper-case hex),
+/// `{uid:lower}` (lower-case hex), `{row}` (the row number), `{row:WIDTH}` (zero-padded);
+/// `{{` and `}}` stand for literal braces. A placeholder the plan does not provide is an
+/// error when the template is made, naming it and listing the plan's fields. Values are
+/// substituted verbatim (no percent-encoding); a value holding a control character is refused.
+///
+/// As text, words are separated by spaces, tabs or line breaks; `'...'` quotes literally and
+/// `"..."` quotes with `\"` and `\\` escapes, so a word may hold spaces. A substituted value
+/// always stays inside its word.
+public struct MessageTemplate: Sendable, Hashable {
+    /// One piece of a word.
+    enum Segment: Sendable, Hashable {
+        case literal(String)
+        case field(String)
+        case uid(uppercase: Bool)
+        case row(width: Int)
+    }
+
+    /// The template as canonical text (words quoted where needed): what a journal records.
+    public let text: String
+    /// The words, each a list of segments.
+    let words: [[Segment]]
+
+    /// Parses template `text` against the plan's `fields`.
+    public init(_ text: String, fields: [String]) throws(ProvisioningError) {
+        let tokens = try TemplateTokenizer.words(of: text)
+        try self.init(tokens: tokens, fields: fields)
+    }
+
+    /// A template from words already split (as a shell splits them), against the plan's `fields`.
+    public init(arguments: [String], fields: [String]) throws(ProvisioningError) {
+        try self.init(tokens: arguments.map { (text: $0, line: 1, column: 0) }, fields: fields)
+    }
+
+    private init(tokens: [(text: String, line: Int, column: Int)], fields: [String]) throws(ProvisioningError) {
+        guard !tokens.isEmpty else { throw ProvisioningError(.malformedTemplate, "the template is empty") }
+        var words: [[Segment]] = []
+        for token in tokens {
+            words.append(
+                try TemplateTokenizer.segments(of: token.text, line: token.line, column: token.column, fields: fields))
+        }
+        self.words = words
+        self.text = tokens.map { TemplateTokenizer.quoted($0.text) }.joined(separator: " ")
+    }
+
+    /// The placeholder names used, in order of first use (`uid`, `row` and field names).
+    public var placeholders: [String] {
+        var names: [String] = []
+        for segment in words.joined() {
+            let name: String? =
+                switch segment {
+                case .literal: nil
+                case .field(let field): field
+                case .uid: "uid"
+                case .row: "row"
+                }
+            if let name, !names.contains(name) { names.append(name) }
+        }
+        return names
+    }
+
+    /// The record-specification words for `row` on the tag with `uid`.
+    public func render(_ row: ProvisioningRow, uid: [UInt8]) throws(ProvisioningError) -> [String] {
+        var out: [String] = []
+        out.reserveCapacity(words.count)
+        for word in words {
+            var text = ""
+            for segment in word {
+                switch segment {
+                case .literal(let literal): text += literal
+                case .uid(let uppercase): text += hexString(uid, uppercase: uppercase)
+                case .row(let width):
+                    let digits = String(row.number)
+                    text += String(repeating: "0", count: max(0, width - digits.count)) + digits
+                case .field(let name):
+                    guard let value = row.values[name] else {
+                        throw ProvisioningError(
+                            .unknownPlaceholder, line: row.line, "row \(row.number) has no field '\(name)'")
+                    }
+                    if value.unicodeScalars.contains(where: Self.isControl) {
+                        throw ProvisioningError(
+                            .controlCharacter, line: row.line,
+                            "row \(row.number): field '\(name)' holds a control character ('\(printable(value))')")
+                    }
+                    text += value
+                }
+            }
+            out.append(text)
+        }
+        return out
+    }
+
+    /// Renders every row of `plan` with a sample UID, so that a bad value is found before the
+    /// first tag is written.
+    public func check(_ plan: ProvisioningPlan) throws(ProvisioningError) {
+        guard let numbers = plan.rowNumbers else { return }
+        for number in numbers {
+            guard let row = plan.row(number) else { continue }
+            _ = try render(row, uid: [0x04, 0, 0, 0, 0, 0, 0])
+        }
+    }
+
+    /// C0 and C1 control characters and DEL.
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+    }
+}
