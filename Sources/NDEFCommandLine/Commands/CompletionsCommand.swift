@@ -11,7 +11,7 @@ enum CompletionsCommand {
 
             Examples:
               source <(ndeftool completions bash)
-              ndeftool completions bash > ~/.local/share/bash-completion/completions/ndeftool
+              ndeftool completions bash | sudo tee /etc/bash_completion.d/ndeftool
               ndeftool completions zsh > ~/.zfunc/_ndeftool
               ndeftool completions fish > ~/.config/fish/completions/ndeftool.fish
             """,

@@ -47,7 +47,7 @@ enum PasswordSetCommand {
             Examples:
               ndeftool password set --password-file pw.txt --reader pcsc:ACS
               NDEFTOOL_PASSWORD=n0tE ndeftool password set --pack 8080 --attempt-limit 3
-              ndeftool password set --password-file - --read-protect --from-page 16 < pw.txt
+              ndeftool password set --password-file - --read-protect < pw.txt
               ndeftool password set --password-file pw.txt --lock-config --confirm 123-456
             """,
         options: [
