@@ -22,6 +22,16 @@ import Testing
         #expect(inspected.outputText.contains("NTAG215"))
     }
 
+    @Test("--format takes inspect's names too (proxmark-binary for proxmark-bin)")
+    func formatNamesOfInspect() throws {
+        let tag = try SimulatedTagFile()
+        let path = tag.folder.path("dump.data")
+        #expect(try tag.run(["dump", "-o", path, "--format", "proxmark-binary"]).status == 0)
+        let inspected = try BinaryRunner.run(["inspect", path, "--format", "proxmark-binary"])
+        #expect(inspected.status == 0, "\(inspected.error)")
+        #expect(inspected.outputText.contains("proxmark3 binary dump"))
+    }
+
     @Test func aFlipperDumpIsASimulatedTag() throws {
         let tag = try SimulatedTagFile()
         #expect(try tag.run(["write", "text", "Round trip"]).status == 0)

@@ -106,7 +106,7 @@ enum DumpCommand {
     /// The format named by `--format`, else by the extension of `path` (hex for `-`).
     static func chooseFormat(_ given: String?, path: String) throws(CommandLineError) -> (String, TagDumpFormat) {
         if let given {
-            guard let found = formats.first(where: { $0.name == given }) else {
+            guard let found = formats.first(where: { $0.name == given || $0.format.rawValue == given }) else {
                 throw .invalidValue(
                     given, for: format,
                     reason: "choose one of \(CommandLineError.quotedList(formats.map(\.name)))")

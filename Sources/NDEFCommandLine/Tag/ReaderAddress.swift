@@ -75,6 +75,10 @@ enum ReaderAddress: Sendable, Hashable, CustomStringConvertible {
             do {
                 return try await SimulatedReader(url: url, name: text)
             } catch {
+                // A tag file whose content is no tag the simulator knows is bad input data.
+                if error.code == .invalidParameter, error.reason.hasPrefix("the tag file") {
+                    throw CommandLineError(.dataError, "opening the reader \(text): \(error.reason)")
+                }
                 throw TagFailure.error(error, while: "opening the reader \(text)")
             }
         case .pcsc(var url, let text):
