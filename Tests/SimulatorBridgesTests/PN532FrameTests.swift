@@ -1,3 +1,4 @@
+import TagSimulator
 import Testing
 
 @testable import SimulatorBridges
@@ -128,7 +129,7 @@ import Testing
 
     @Test("100 000 seeded random byte streams never trap and never grow the buffer past one frame")
     func hostileStreams() {
-        var generator = SeededGenerator(seed: 0x0532)
+        var generator = SplitMix64(seed: 0x0532)
         let good = hex("0000FF02FED4022A00")
         var decodedGood = 0
         for round in 0..<100_000 {
@@ -160,22 +161,5 @@ import Testing
         }
         // A good frame after noise is found unless the noise opened a frame that swallowed it.
         #expect(decodedGood >= 20_000)
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so that failures reproduce.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
     }
 }

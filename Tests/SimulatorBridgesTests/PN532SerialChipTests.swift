@@ -162,7 +162,7 @@ import Testing
 
     @Test("50 000 seeded random commands (known codes, random arguments, ISO-DEP blocks) never trap")
     func hostileCommands() throws {
-        var generator = SeededGenerator(seed: 0x4A_0532)
+        var generator = SplitMix64(seed: 0x4A_0532)
         var bench = Bench([
             .type2(SimulatedType2Tag(chip: .ntag215)), .type4(try SimulatedType4Tag(configuration: .init())),
         ])

@@ -105,12 +105,7 @@ extension TagInfoReport {
         }
         // A read-only tag gets a code too when its lock was interrupted (lock bits still clear).
         if report.status.status != .notSupported {
-            do {
-                report.lockCode = try await tag.prepareLock().code
-            } catch {
-                if isFatal(error) { throw error }
-                if report.status.status == .readWrite { report.lockProblem = error.reason }
-            }
+            try await addLockCode(to: &report) { () throws(NFCReaderError) in try await tag.prepareLock().code }
         }
         return report
     }
@@ -134,17 +129,24 @@ extension TagInfoReport {
         } catch {
             if isFatal(error) { throw error }
         }
-        do {
-            report.lockCode = try await tag.prepareLock().code
-        } catch {
-            if isFatal(error) { throw error }
-            if report.status.status == .readWrite { report.lockProblem = error.reason }
-        }
+        try await addLockCode(to: &report) { () throws(NFCReaderError) in try await tag.prepareLock().code }
         return report
     }
 
     /// Whether `error` ends the report (the tag left, the session ended) rather than leaving one
     /// fact unknown (a NAK, a command the chip or reader lacks).
+    /// The lock code `prepare` gives, or why there is none (kept only for a writable tag).
+    private static func addLockCode(
+        to report: inout TagInfoReport, _ prepare: () async throws(NFCReaderError) -> String
+    ) async throws(NFCReaderError) {
+        do {
+            report.lockCode = try await prepare()
+        } catch {
+            if isFatal(error) { throw error }
+            if report.status.status == .readWrite { report.lockProblem = error.reason }
+        }
+    }
+
     private static func isFatal(_ error: NFCReaderError) -> Bool {
         [.tagConnectionLost, .cancelled, .readerUnavailable].contains(error.code)
     }

@@ -41,11 +41,7 @@ extension NFCISO7816Tag {
     public func readNDEF() async throws(NFCReaderError) -> NFCNDEFMessage {
         try await beginOperation()
         defer { endOperation() }
-        let opened = try await openNDEF()
-        guard opened.capabilityContainer.ndefStatus.status != .notSupported else {
-            throw NFCReaderError(.tagNotSupported, "the CC grants no read access to the NDEF file")
-        }
-        let file = try await readNDEFFile(opened)
+        let (opened, file) = try await readReadableNDEFFile()
         let parsed: Type4NDEFFile
         do {
             parsed = try Type4NDEFFile(parsing: file, capabilityContainer: opened.capabilityContainer)
@@ -56,6 +52,16 @@ extension NFCISO7816Tag {
             throw NFCReaderError(.zeroLengthMessage, "the tag holds an empty NDEF message (NLEN 0)")
         }
         return message
+    }
+
+    /// Selects the NDEF application and files and reads the NDEF file (NLEN and the message),
+    /// refusing a CC that grants no read access.
+    func readReadableNDEFFile() async throws(NFCReaderError) -> (OpenedNDEF, [UInt8]) {
+        let opened = try await openNDEF()
+        guard opened.capabilityContainer.ndefStatus.status != .notSupported else {
+            throw NFCReaderError(.tagNotSupported, "the CC grants no read access to the NDEF file")
+        }
+        return (opened, try await readNDEFFile(opened))
     }
 
     /// Writes `message` (T4T 3.0, 5.5.7) with TagMemory's

@@ -22,11 +22,7 @@ extension NFCISO7816Tag {
     public func readNDEFMessageBytes() async throws(NFCReaderError) -> [UInt8] {
         try await beginOperation()
         defer { endOperation() }
-        let opened = try await openNDEF()
-        guard opened.capabilityContainer.ndefStatus.status != .notSupported else {
-            throw NFCReaderError(.tagNotSupported, "the CC grants no read access to the NDEF file")
-        }
-        let file = try await readNDEFFile(opened)
+        let (opened, file) = try await readReadableNDEFFile()
         return Array(file.dropFirst(opened.capabilityContainer.messageLengthFieldSize))
     }
 

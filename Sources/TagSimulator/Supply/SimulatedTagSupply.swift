@@ -56,7 +56,7 @@ public struct SimulatedTagSupply: Sendable {
     /// seed: UID0 04h (NXP's manufacturer code, ISO/IEC 7816-6, as NTAG21x carry), then six bytes
     /// of a SplitMix64 sequence started at `seed`. None starts with 88h (the cascade tag).
     public static func uids(count: Int, seed: UInt64) -> [[UInt8]] {
-        var generator = SplitMix64(state: seed)
+        var generator = SplitMix64(seed: seed)
         var seen: Set<[UInt8]> = []
         var result: [[UInt8]] = []
         while result.count < max(0, count) {
@@ -130,11 +130,15 @@ public struct SimulatedTagSupply: Sendable {
 }
 
 /// SplitMix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number generators", 2014):
-/// a small deterministic sequence for test UIDs, not for anything secret.
-struct SplitMix64 {
+/// a small deterministic sequence for simulated UIDs and seeded tests, not for anything secret.
+public struct SplitMix64: RandomNumberGenerator, Sendable {
     var state: UInt64
 
-    mutating func next() -> UInt64 {
+    /// A sequence starting from `seed`.
+    public init(seed: UInt64) { state = seed }
+
+    /// The next value.
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var mixed = state
         mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
