@@ -75,7 +75,8 @@ let package = Package(
         ),
         // Batch provisioning: plans, message templates, the crash-safe journal, row dispensing,
         // per-tag password derivation and reports (Glibc file I/O, libcrypto for SHA-256 and HMAC).
-        .target(name: "Provisioning", dependencies: ["NDEF", "CCrypto"], swiftSettings: strictSettings),
+        .target(
+            name: "Provisioning", dependencies: ["NDEF", "CCrypto", "NFCSession", "TagMemory"], swiftSettings: strictSettings),
         // The command-line surface as a library, so its parser can be tested directly.
         .target(
             name: "NDEFCommandLine",
@@ -145,7 +146,11 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "ProvisioningTests", dependencies: ["Provisioning", "NDEF"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "ProvisioningTests",
+            dependencies: ["Provisioning", "NDEF", "NFCSession", "SimulatedReader", "TagSimulator", "TagMemory"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "NDEFCommandLineTests",
             dependencies: [

@@ -105,7 +105,7 @@ public struct NFCLockConfirmation: Sendable, Hashable, Codable, CustomStringConv
 
     /// The code of `digest`: its first 4 bytes as a big-endian number modulo 1 000 000, as
     /// `ddd-ddd` (the modulo bias, under 0.03 %, does not matter for a typed-back check).
-    static func code(for digest: [UInt8]) -> String {
+    public static func code(for digest: [UInt8]) -> String {
         let value = digest.prefix(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) } % 1_000_000
         let digits = String(value)
         let padded = String(repeating: "0", count: max(0, 6 - digits.count)) + digits

@@ -232,9 +232,12 @@ extension NFCMiFareTag {
         }
     }
 
-    /// The chip, when it has PWD_AUTH and the reader passes raw commands.
+    /// The chip, when it has PWD_AUTH (NTAG213/215/216 10.7, MF0ULX1 8.6) and the reader passes
+    /// raw commands; checked without a command, so a caller can refuse a tag before writing it.
+    ///
+    /// - Throws: ``NFCReaderError/Code/unsupportedFeature`` naming what is missing.
     @discardableResult
-    private nonisolated func checkPasswordSupport() throws(NFCReaderError) -> Type2Chip {
+    public nonisolated func checkPasswordSupport() throws(NFCReaderError) -> Type2Chip {
         guard reader.capabilities.supportsRawCommands else {
             throw NFCReaderError(
                 .unsupportedFeature, "the reader \(reader.name) cannot send PWD_AUTH (no raw commands)")

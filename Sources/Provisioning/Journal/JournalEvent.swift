@@ -16,14 +16,19 @@ public struct JournalHeader: Sendable, Hashable {
     public var options: [String: String]
     /// When the job was created (ISO 8601 UTC).
     public var time: String
+    /// Where the plan came from, for a resume that names only the journal: a file path, or a
+    /// counter range `counter:FROM-TO[:WIDTH]`. Not part of the job's identity (a plan file
+    /// may move; its digest must not change).
+    public var planSource: String?
 
     /// A header for `plan` provisioned with `template` and `options`.
     public init(
         plan: ProvisioningPlan, template: MessageTemplate, options: [String: String] = [:],
-        time: String = JournalClock.now()
+        time: String = JournalClock.now(), planSource: String? = nil
     ) {
         self.init(
             planDigest: plan.digest, planRowCount: plan.count, template: template.text, options: options, time: time)
+        self.planSource = planSource
     }
 
     /// A header from its parts.
@@ -51,7 +56,7 @@ public struct JournalHeader: Sendable, Hashable {
             ("plan_sha256", JSONText.quoted(hexString(planDigest, uppercase: false))),
             ("plan_rows", String(planRowCount)), ("template", JSONText.quoted(template)), ("options", options),
             ("time", JSONText.quoted(time)),
-        ])
+        ] + (planSource.map { [("plan", JSONText.quoted($0))] } ?? []))
     }
 
     /// Reads a header line.
@@ -72,6 +77,10 @@ public struct JournalHeader: Sendable, Hashable {
             options[member.key] = text
         }
         self.init(planDigest: digest, planRowCount: rows, template: template, options: options, time: time)
+        if let source = value["plan"] {
+            guard let text = source.string else { throw fail("the plan member is not a string") }
+            planSource = text
+        }
     }
 }
 
@@ -94,6 +103,10 @@ public enum JournalEvent: Sendable, Hashable {
     case failed(row: Int, uid: [UInt8]?, reason: String, time: String)
     /// The reader gave the row back; a row already bound to a tag stays bound.
     case released(row: Int, time: String)
+    /// The tag `uid` refused the row before anything was written to it (not NDEF formatted,
+    /// read-only, too small, password-protected): the binding of its `writing` event is undone
+    /// and the row returns to the pool.
+    case refused(row: Int, uid: [UInt8], reason: String, time: String)
     /// A new run started over this journal: every claim of the previous run is given back.
     case resumed(time: String)
 
@@ -108,6 +121,7 @@ public enum JournalEvent: Sendable, Hashable {
         case .done: "done"
         case .failed: "failed"
         case .released: "released"
+        case .refused: "refused"
         case .resumed: "resumed"
         }
     }
@@ -116,7 +130,8 @@ public enum JournalEvent: Sendable, Hashable {
     public var row: Int? {
         switch self {
         case .claimed(let row, _, _), .writing(let row, _, _, _), .written(let row, _, _), .locked(let row, _, _),
-            .password(let row, _, _), .done(let row, _, _, _), .failed(let row, _, _, _), .released(let row, _):
+            .password(let row, _, _), .done(let row, _, _, _), .failed(let row, _, _, _), .released(let row, _),
+            .refused(let row, _, _, _):
             row
         case .resumed: nil
         }
@@ -144,6 +159,9 @@ public enum JournalEvent: Sendable, Hashable {
         case .failed(_, let uid, let reason, let at):
             if let uid { members.append(uidMember(uid)) }
             members.append(("reason", JSONText.quoted(reason)))
+            time = at
+        case .refused(_, let uid, let reason, let at):
+            members += [uidMember(uid), ("reason", JSONText.quoted(reason))]
             time = at
         case .released(_, let at), .resumed(let at):
             time = at
@@ -187,6 +205,7 @@ public enum JournalEvent: Sendable, Hashable {
             let tag = value["uid"] == nil ? nil : try uid()
             self = .failed(row: row, uid: tag, reason: try text("reason"), time: time)
         case "released": self = .released(row: row, time: time)
+        case "refused": self = .refused(row: row, uid: try uid(), reason: try text("reason"), time: time)
         default: throw fail("unknown event '\(printable(name))'")
         }
     }

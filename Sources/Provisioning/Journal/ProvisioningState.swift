@@ -8,6 +8,8 @@
 ///   a tag bound to (or done with) one row never gets another;
 /// - `written`, `locked`, `password` and `done` name the row's bound tag, and need a claim;
 /// - `released` gives a claim back (a row not yet bound returns to the pool);
+/// - `refused` undoes a `writing` binding after which nothing was written (the tag refused the
+///   row in the checks before the first write) and gives the row back to the pool;
 /// - `resumed` gives back every claim of the previous run.
 public struct ProvisioningState: Sendable {
     /// How far a row has come.
@@ -203,6 +205,18 @@ public struct ProvisioningState: Sendable {
             guard status.reader != nil else { throw refuse("row \(row) is not claimed") }
             status.reader = nil
             if status.stage == .claimed { status.stage = .pending }
+            status.time = time
+        case .refused(_, let uid, let reason, let time):
+            try checkTag(uid)
+            guard status.stage == .writing, status.steps.isEmpty else {
+                throw refuse("row \(row) is past its write on \(hexString(uid)): it cannot be given back")
+            }
+            tags[uid] = nil
+            status.uid = nil
+            status.digest = nil
+            status.reader = nil
+            status.stage = .pending
+            status.reason = reason
             status.time = time
         case .resumed:
             break

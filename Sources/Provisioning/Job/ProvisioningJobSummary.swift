@@ -1,0 +1,30 @@
+/// How a run of a job ended: what it did, and what is left for a resume or for the report.
+public struct ProvisioningJobSummary: Sendable, Hashable {
+    /// The rows in the plan.
+    public var rowCount: Int
+    /// The rows done, in this run and earlier runs of the journal.
+    public var doneRows: Int
+    /// The rows this run finished.
+    public var doneThisRun: Int
+    /// The tags this run locked.
+    public var lockedThisRun: Int
+    /// The tags this run gave a password.
+    public var passwordsThisRun: Int
+    /// Tags this run refused (already done, refused the write, no row left).
+    public var refusedTags: Int
+    /// Rows whose message cannot be built, in order.
+    public var failedRows: [Int]
+    /// Rows bound to a tag and not done: that tag must come back to finish them.
+    public var unfinishedRows: [Int]
+    /// Rows never given to a tag.
+    public var pendingRows: Int
+    /// Why the run stopped before every row was done (nil when the job is complete).
+    public var stopReason: String?
+    /// The journal failure that stopped the run, if one did.
+    public var journalFailure: ProvisioningError?
+    /// How long the run took.
+    public var elapsed: Duration
+
+    /// Whether every row is done.
+    public var isComplete: Bool { doneRows == rowCount }
+}

@@ -1,0 +1,140 @@
+import NFCSession
+
+/// One station's loop in a job: wait for a tag, give it its row (``ProvisioningTagRun``),
+/// signal the outcome, wait for the tag to be taken away, again; until the job ends, is
+/// stopped, or the reader goes.
+struct ProvisioningWorker: Sendable {
+    /// The job.
+    let job: ProvisioningJob
+    /// The station.
+    let station: ProvisioningStation
+
+    /// Consecutive reader errors (other than a reader gone) after which the station stops.
+    static let maximumConsecutiveErrors = 5
+
+    /// Runs the station until the job ends or it cannot go on.
+    func run() async {
+        let name = station.name
+        let onEvent = job.onEvent
+        let session = NFCTagReaderSession(reader: station.reader, options: job.settings.sessionOptions) { event in
+            switch event {
+            case .reconnectStarted:
+                onEvent(.session(station: name, event))
+                onEvent(.stationState(station: name, .reconnecting))
+            case .reconnectSucceeded, .reconnectFailed, .multipleTagsFound:
+                onEvent(.session(station: name, event))
+            default:
+                break
+            }
+        }
+        let reason = await loop(session)
+        await session.invalidate()
+        onEvent(.stationState(station: name, .stopped(reason: reason)))
+    }
+
+    /// The loop; returns why it stopped.
+    private func loop(_ session: NFCTagReaderSession) async -> String {
+        var errors = 0
+        while true {
+            let waited = await nextTag(session)
+            let tag: NFCTag
+            switch waited {
+            case .tag(let found):
+                tag = found
+                errors = 0
+            case .stop(let reason):
+                return reason
+            case .error(let error):
+                errors += 1
+                job.onEvent(.readerError(station: station.name, reason: error.reason))
+                if errors >= Self.maximumConsecutiveErrors {
+                    return "\(errors) reader errors in a row, the last: \(error.reason)"
+                }
+                try? await Task.sleep(for: job.settings.checkInterval)
+                continue
+            }
+            let succeeded = await ProvisioningTagRun(job: job, station: station.name, tag: tag).run()
+            await signal(succeeded ? .success : .failure)
+            if await job.isStopping { return "stopped after the tag in progress" }
+            job.onEvent(.stationState(station: station.name, .removeTag))
+            if let reason = await waitForRemoval(of: tag, session) { return reason }
+        }
+    }
+
+    /// What waiting for a tag gave.
+    private enum Waited {
+        case tag(NFCTag)
+        case stop(String)
+        case error(NFCReaderError)
+    }
+
+    /// Waits for the next tag in slices of the check interval, so a stop, the end of the job or
+    /// a used-up supply ends the wait quickly.
+    private func nextTag(_ session: NFCTagReaderSession) async -> Waited {
+        job.onEvent(.stationState(station: station.name, .waitingForTag))
+        let settings = job.settings
+        let clock = ContinuousClock()
+        let start = clock.now
+        while true {
+            if await job.shouldStop() {
+                return .stop(await job.isStopping ? "stopped" : "the job is complete")
+            }
+            if let hasNoMoreTags = station.hasNoMoreTags, await hasNoMoreTags() {
+                return .stop("no more tags at this reader")
+            }
+            var slice = settings.checkInterval
+            if let wait = settings.tagWait {
+                let left = wait - start.duration(to: clock.now)
+                if left <= .zero { return .stop("no tag came within \(Self.text(wait))") }
+                slice = min(slice, left)
+            }
+            do {
+                return .tag(try await session.nextTag(timeout: slice))
+            } catch {
+                switch error.code {
+                case .timeout: continue
+                case .readerUnavailable, .cancelled: return .stop("the reader is gone: \(error.reason)")
+                default: return .error(error)
+                }
+            }
+        }
+    }
+
+    /// Waits until `tag` leaves; returns a reason to stop the station, or nil to go on. A tag
+    /// left at the reader counts as no new tag: the wait for the next tag runs meanwhile.
+    private func waitForRemoval(of tag: NFCTag, _ session: NFCTagReaderSession) async -> String? {
+        let clock = ContinuousClock()
+        let start = clock.now
+        while true {
+            if await job.shouldStop() { return await job.isStopping ? "stopped" : "the job is complete" }
+            var slice = job.settings.checkInterval
+            if let wait = job.settings.tagWait {
+                let left = wait - start.duration(to: clock.now)
+                if left <= .zero { return "the tag stayed at the reader and no other came within \(Self.text(wait))" }
+                slice = min(slice, left)
+            }
+            do {
+                try await session.waitForRemoval(of: tag, timeout: slice)
+                return nil
+            } catch {
+                switch error.code {
+                case .timeout: continue
+                case .readerUnavailable, .cancelled: return "the reader is gone: \(error.reason)"
+                default: return nil
+                }
+            }
+        }
+    }
+
+    /// Shows `signal` on readers with lights and a buzzer; never fails the job.
+    private func signal(_ signal: NFCReaderSignal) async {
+        guard let signalling = station.reader as? any NFCReaderSignalling, signalling.supportsSignals else { return }
+        await signalling.signal(signal)
+    }
+
+    /// `2.5 s`.
+    static func text(_ duration: Duration) -> String {
+        let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+        return milliseconds % 1000 == 0 ? "\(milliseconds / 1000) s" : "\(Double(milliseconds) / 1000) s"
+    }
+}

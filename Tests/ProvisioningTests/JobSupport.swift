@@ -1,0 +1,65 @@
+import NDEF
+import Synchronization
+import NFCSession
+import Provisioning
+import SimulatedReader
+
+/// A job over a counter plan whose rows become `https://example.com/t/{counter}` URIs.
+struct CounterJob {
+    let plan: ProvisioningPlan
+    let header: JournalHeader
+    let path: String
+
+    init(rows: Int, options: [String: String] = ["lock": "no", "password": "none"]) throws {
+        plan = try ProvisioningPlan.counter(from: 1, to: rows, width: 4)
+        let template = try MessageTemplate("uri https://example.com/t/{counter}", fields: plan.fields)
+        header = JournalHeader(plan: plan, template: template, options: options)
+        path = temporaryDirectory() + "/job.journal"
+    }
+
+    /// The message of row `row`.
+    static func message(row: Int) -> NFCNDEFMessage {
+        let digits = String(row)
+        let counter = String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+        let uri = "https://example.com/t/" + counter
+        guard let record = try? URIRecord(uri: uri).makeRecord() else { return NFCNDEFMessage(records: []) }
+        return NFCNDEFMessage(records: [record])
+    }
+
+    /// The builder the job uses.
+    static let build: ProvisioningJob.MessageBuilder = { row, _ in message(row: row.number) }
+
+    /// Runs the job (created or resumed) on `stations`, collecting its events.
+    func run(
+        _ stations: [ProvisioningStation], settings: ProvisioningJobSettings = CounterJob.settings,
+        build: @escaping ProvisioningJob.MessageBuilder = CounterJob.build,
+        whileRunning: (@Sendable (ProvisioningJob) async -> Void)? = nil
+    ) async throws -> (ProvisioningJobSummary, [ProvisioningJobEvent], ProvisioningJournal) {
+        let journal = try ProvisioningJournal.open(at: path, header: header)
+        let events = EventLog()
+        let job = ProvisioningJob(
+            plan: plan, journal: journal, settings: settings, build: build, onEvent: { events.append($0) })
+        async let summary = job.run(stations)
+        if let whileRunning { await whileRunning(job) }
+        let result = await summary
+        journal.close()
+        return (result, events.events, journal)
+    }
+
+    /// Short waits, for tests.
+    static let settings = ProvisioningJobSettings(
+        tagWait: .milliseconds(300), checkInterval: .milliseconds(20),
+        sessionOptions: NFCTagReaderSession.Options(pollInterval: .milliseconds(5)))
+}
+
+/// A station on a simulated reader that stops when its supply is used up.
+func station(_ reader: SimulatedReader, _ name: String) -> ProvisioningStation {
+    ProvisioningStation(name: name, reader: reader) { !reader.supplyHasMore }
+}
+
+/// Events collected from several tasks.
+final class EventLog: Sendable {
+    private let storage = Mutex<[ProvisioningJobEvent]>([])
+    func append(_ event: ProvisioningJobEvent) { storage.withLock { $0.append(event) } }
+    var events: [ProvisioningJobEvent] { storage.withLock { $0 } }
+}
