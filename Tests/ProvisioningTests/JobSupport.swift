@@ -1,8 +1,8 @@
 import NDEF
-import Synchronization
 import NFCSession
 import Provisioning
 import SimulatedReader
+import Synchronization
 
 /// A job over a counter plan whose rows become `https://example.com/t/{counter}` URIs.
 struct CounterJob {

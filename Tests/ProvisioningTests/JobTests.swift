@@ -141,7 +141,9 @@ import Testing
         // Row 1's message (about 210 bytes) fits an NTAG215 (496) but not an NTAG213 (144).
         let build: ProvisioningJob.MessageBuilder = { row, _ in
             let text = row.number == 1 ? big : "small"
-            return NFCNDEFMessage(records: [NFCNDEFPayload(format: .nfcWellKnown, type: "T", payload: [2] + Array("en\(text)".utf8))])
+            return NFCNDEFMessage(records: [
+                NFCNDEFPayload(format: .nfcWellKnown, type: "T", payload: [2] + Array("en\(text)".utf8))
+            ])
         }
         let small = try await SimulatedReader(url: "sim:ntag213?supply=1&seed=1")
         let large = try await SimulatedReader(url: "sim:ntag215?supply=2&seed=2")
@@ -163,10 +165,12 @@ import Testing
     func stopAndResume() async throws {
         let job = try CounterJob(rows: 60)
         let reader = try await SimulatedReader(url: "sim:ntag215?supply=60&seed=21")
-        let (first, _, _) = try await job.run([station(reader, "r1")], whileRunning: { job in
-            while job.journal.state.doneRows.count < 20 { try? await Task.sleep(for: .milliseconds(2)) }
-            await job.stop(reason: "interrupted")
-        })
+        let (first, _, _) = try await job.run(
+            [station(reader, "r1")],
+            whileRunning: { job in
+                while job.journal.state.doneRows.count < 20 { try? await Task.sleep(for: .milliseconds(2)) }
+                await job.stop(reason: "interrupted")
+            })
         #expect(!first.isComplete)
         #expect(first.doneRows >= 20 && first.doneRows < 60)
         let state = try ProvisioningJournal.recover(job.path)

@@ -50,13 +50,14 @@ public struct JournalHeader: Sendable, Hashable {
     var line: String {
         let options = JSONText.object(
             self.options.sorted { $0.key < $1.key }.map { ($0.key, JSONText.quoted($0.value)) })
-        return JSONText.object([
-            ("event", JSONText.quoted("job")), ("format", JSONText.quoted(Self.format)),
-            ("version", String(Self.version)),
-            ("plan_sha256", JSONText.quoted(hexString(planDigest, uppercase: false))),
-            ("plan_rows", String(planRowCount)), ("template", JSONText.quoted(template)), ("options", options),
-            ("time", JSONText.quoted(time)),
-        ] + (planSource.map { [("plan", JSONText.quoted($0))] } ?? []))
+        return JSONText.object(
+            [
+                ("event", JSONText.quoted("job")), ("format", JSONText.quoted(Self.format)),
+                ("version", String(Self.version)),
+                ("plan_sha256", JSONText.quoted(hexString(planDigest, uppercase: false))),
+                ("plan_rows", String(planRowCount)), ("template", JSONText.quoted(template)), ("options", options),
+                ("time", JSONText.quoted(time)),
+            ] + (planSource.map { [("plan", JSONText.quoted($0))] } ?? []))
     }
 
     /// Reads a header line.
