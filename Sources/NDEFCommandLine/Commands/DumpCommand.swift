@@ -90,13 +90,13 @@ enum DumpCommand {
             }
             try FileAccess.writeFile(bytes, path: path)
             let report = Report(
-                uid: type2.targetInfo.uidDescription, chip: type2.chip?.name, pages: dump.pageCount, format: name,
+                uid: type2.targetInfo.uidJSON, chip: type2.chip?.name, pages: dump.pageCount, format: name,
                 path: path)
             if values.flag(json.long) {
                 try invocation.io.writeOutput(try MessageJSON.text(of: report) + "\n")
             } else {
                 try invocation.io.writeOutput(
-                    "Saved tag \(report.uid)" + (report.chip.map { " (\($0))" } ?? "")
+                    "Saved tag \(type2.targetInfo.uidDescription)" + (report.chip.map { " (\($0))" } ?? "")
                         + ": \(MessageDescription.count(report.pages, "page")) to \(path) (\(chosen))\n")
             }
             return .success

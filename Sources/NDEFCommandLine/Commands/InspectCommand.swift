@@ -42,7 +42,8 @@ enum InspectCommand {
             signature and counters when the dump has them, the NDEF status and capacity, \
             and the message, described as 'ndeftool decode' does. PWD and PACK are never \
             shown: only whether the dump records them and whether they differ from the \
-            factory values.
+            factory values. With -v the text ends with every page (MIFARE Classic: block) \
+            as hex, the PWD, PACK and key bytes shown as **.
 
             What the tag holds does not change the exit status: a blank, locked or damaged \
             tag is reported with status 0 (see 'status' and 'problem' in the JSON). A \
@@ -55,11 +56,16 @@ enum InspectCommand {
               ndeftool inspect --json hf-mfu-dump.json
               ndeftool inspect --format raw --chip ntag215 dump.bin
               ndeftool inspect - < pages.txt
+              ndeftool inspect -v tag.nfc
             """,
         arguments: [
             ArgumentSpec("file", help: "The dump, - for standard input.", optional: true, default: "-")
         ],
         options: [format, chip, json],
+        groups: [
+            MessageOptions.group(
+                verbose: "Also print every page (or block) as hex, PWD, PACK and keys as ** (text output).")
+        ],
         run: run
     )
 
@@ -85,7 +91,13 @@ enum InspectCommand {
         if values.flag(json.long) {
             try invocation.io.writeOutput(try MessageJSON.text(of: report) + "\n")
         } else {
-            try invocation.io.writeOutput(report.text)
+            var text = report.text
+            if MessageOptions.level(values).isVerbose {
+                let lines = InspectMemoryLines.lines(
+                    dump, chip: report.chip?.chip, unitCount: report.dump.usedUnitCount)
+                text += lines.joined(separator: "\n") + "\n"
+            }
+            try invocation.io.writeOutput(text)
         }
         return .success
     }

@@ -56,6 +56,10 @@ enum ReadersCommand {
               ndeftool write --reader 2 uri https://example.com
             """,
         options: [json, probe, watch, ReadersIdentify.option],
+        groups: [
+            MessageOptions.group(
+                verbose: "Also say on standard error what each backend answered (pcscd, libnfc).")
+        ],
         run: run
     )
 
@@ -102,6 +106,12 @@ enum ReadersCommand {
             try invocation.io.writeOutput(
                 lines(listing, style: Style(io: invocation.io, stream: .output)).joined(separator: "\n") + "\n")
         }
+        let messages = CommandMessages(invocation)
+        let counts = Dictionary(grouping: listing.readers, by: \.kind).mapValues(\.count)
+        messages.detail(
+            "pcscd: " + (listing.pcscProblem ?? MessageDescription.count(counts["pcsc"] ?? 0, "reader")))
+        messages.detail(
+            "libnfc: " + (listing.libnfcProblem ?? MessageDescription.count(counts["libnfc"] ?? 0, "device")))
         let style = Style(io: invocation.io)
         if let problem = listing.pcscProblem {
             invocation.io.writeError(style.error("Error:") + " PC/SC readers cannot be listed: \(problem)\n")
