@@ -299,7 +299,7 @@ import Testing
         OPTIONS:
           --format <format>       Read the dump as <format> instead of detecting it.
                                   (values: raw, proxmark-binary, hex, flipper,
-                                  proxmark-json)
+                                  proxmark-json, proxmark-bin)
           --chip <name>           Read the memory as this chip's, whatever the dump
                                   says. (values: ntag210, ntag212, ntag213, ntag215,
                                   ntag216, ultralight, ultralight-c, mf0ul11, mf0ul21)

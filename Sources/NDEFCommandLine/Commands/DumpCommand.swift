@@ -10,7 +10,7 @@ enum DumpCommand {
     static let format = OptionSpec.option(
         "format", value: "format",
         help: "flipper, raw, hex, proxmark-json or proxmark-bin (default: from the file extension).")
-    static let json = OptionSpec.flag("json", help: "Print what was saved as JSON.")
+    static let json = OptionSpec.flag("json", help: "Print what was saved as JSON (not with -o -).")
 
     /// The command.
     static let spec = CommandSpec(
@@ -25,7 +25,8 @@ enum DumpCommand {
             line), proxmark-json or proxmark-bin (proxmark3 'hf mfu dump'). Without \
             --format the format follows the file extension: .nfc flipper, .bin \
             proxmark-bin, .json proxmark-json, .txt or .hex hex, .mfd or .raw raw. With \
-            -o - a text format (hex by default) goes to standard output.
+            -o - a text format (hex by default) goes to standard output (then --json, \
+            which prints what was saved, is refused with exit status 64).
 
             A dump is also a simulated tag: 'sim:ntag215?file=tag.nfc' opens one. Nothing \
             is written to the tag. Pages behind a read password end with exit status 78. \
@@ -66,6 +67,11 @@ enum DumpCommand {
         let (name, chosen) = try chooseFormat(values.value(format.long), path: path)
         if path == "-", !chosen.isText {
             throw .usage("The \(name) format is binary: give a file with -o, or choose a text format (hex, flipper)")
+        }
+        if path == "-", values.flag(json.long) {
+            throw .usage(
+                "With -o - the dump itself goes to standard output, so --json has nowhere to go: give a file with -o, "
+                    + "or leave out --json")
         }
         let password = try TagPasswordOptions.given(invocation)
         let connection = try TagConnection(invocation)

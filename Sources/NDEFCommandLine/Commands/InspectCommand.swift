@@ -13,9 +13,16 @@ enum InspectCommand {
     static let format = OptionSpec.option(
         "format",
         value: "format",
-        values: TagDumpFormat.allCases.map(\.rawValue),
+        values: TagDumpFormat.allCases.map(\.rawValue) + DumpCommand.formats.map(\.name).filter {
+            TagDumpFormat(rawValue: $0) == nil
+        },
         help: "Read the dump as <format> instead of detecting it."
     )
+
+    /// The format a `--format` value names: its raw value, or the name `ndeftool dump` gives it.
+    static func dumpFormat(named name: String) -> TagDumpFormat? {
+        TagDumpFormat(rawValue: name) ?? DumpCommand.formats.first { $0.name == name }?.format
+    }
     static let chip = OptionSpec.option(
         "chip",
         value: "name",
@@ -75,7 +82,7 @@ enum InspectCommand {
         let source = InputReader.name(of: path)
         var inputs = InputReader(io: invocation.io)
         let bytes = try inputs.read(path, for: "<file>")
-        let forcedFormat = values.value(format.long).flatMap(TagDumpFormat.init(rawValue:))
+        let forcedFormat = values.value(format.long).flatMap(dumpFormat(named:))
         let forcedChip = values.value(chip.long).flatMap { name in chips.first { $0.name == name }?.chip }
         var format: TagDumpFormat? = forcedFormat
         let dump: TagDump
