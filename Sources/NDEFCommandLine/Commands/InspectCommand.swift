@@ -13,11 +13,12 @@ enum InspectCommand {
     static let format = OptionSpec.option(
         "format",
         value: "format",
-        values: TagDumpFormat.allCases.map(\.rawValue) + DumpCommand.formats.map(\.name).filter {
-            TagDumpFormat(rawValue: $0) == nil
-        },
+        values: TagDumpFormat.allCases.map(\.rawValue) + extraFormatNames,
         help: "Read the dump as <format> instead of detecting it."
     )
+
+    /// The names `ndeftool dump` gives formats that are not their raw values (`proxmark-bin`).
+    static let extraFormatNames = DumpCommand.formats.map(\.name).filter { TagDumpFormat(rawValue: $0) == nil }
 
     /// The format a `--format` value names: its raw value, or the name `ndeftool dump` gives it.
     static func dumpFormat(named name: String) -> TagDumpFormat? {
