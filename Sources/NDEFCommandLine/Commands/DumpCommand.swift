@@ -83,7 +83,12 @@ enum DumpCommand {
                     "tag \(tag.targetInfo.uidDescription) is a Type 4 tag: Type 4 dumps are not supported yet "
                         + "('ndeftool read --raw' saves its NDEF message)")
             }
-            let dump = try await read(type2)
+            let dump: TagDump
+            do {
+                dump = try await read(type2)
+            } catch let error as NFCReaderError where error.code == .authenticationRequired {
+                throw await ReadProtection.failure(error, tag: tag, activity: "dumping the tag")
+            }
             let bytes: [UInt8]
             do throws(TagMemoryError) {
                 bytes = try dump.encoded(as: chosen)
