@@ -117,7 +117,14 @@ enum WriteCommand {
         }
     }
 
-    /// The message of the record specifications, or of `--from`, read through `inputs`.
+    /// The message of the record specifications, or of `--from`.
+    static func message(_ invocation: CommandInvocation) throws(CommandLineError) -> NFCNDEFMessage {
+        var inputs = InputReader(io: invocation.io)
+        return try message(invocation, inputs: &inputs)
+    }
+
+    /// The message of the record specifications, or of `--from`, read through `inputs` (which
+    /// then tells whether standard input was read).
     static func message(
         _ invocation: CommandInvocation, inputs: inout InputReader
     ) throws(CommandLineError) -> NFCNDEFMessage {
