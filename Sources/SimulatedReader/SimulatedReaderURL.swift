@@ -37,6 +37,9 @@ import TagSimulator
 ///   `nak-status=HHHH`, for `type4`.
 /// - `lose-write=N`: the N-th write is acknowledged but not stored
 ///   (``TagSimulator/SimulatedField/Faults/loseWrite``): only reading back reveals it.
+/// - `unplug-after=N`: the reader is pulled out after N tag commands (frames and APDUs, across
+///   every tag of a supply; 0: from the start), and `unplug-ms=M`: it is back M ms later, with
+///   the field as it was (``Unplug``, ``SimulatedReader/unplug(afterCommands:for:)``).
 /// - `get-version=HEX`: a Type 2 chip answers GET_VERSION with these bytes (1 to 64) instead of
 ///   its own (``TagSimulator/SimulatedField/Faults/versionAnswer``): a chip outside the
 ///   catalogue, or a garbled answer.
@@ -71,6 +74,8 @@ public struct SimulatedReaderURL: Sendable, Hashable, CustomStringConvertible {
     public var faults: SimulatedField.Faults
     /// A supply of tags presented one after another instead of one tag; nil: one tag.
     public var supply: Supply?
+    /// When the reader is unplugged and for how long; nil: never.
+    public var unplug: Unplug?
 
     /// The scheme, with its colon.
     public static let scheme = "sim:"
@@ -159,6 +164,7 @@ public struct SimulatedReaderURL: Sendable, Hashable, CustomStringConvertible {
         uid = options.uid
         faults = try options.faults()
         supply = try options.supplySettings()
+        unplug = try options.unplugSettings()
     }
 
     /// The Type 2 chip a name denotes: one of ``chipNames`` or a catalogue type code,
@@ -194,6 +200,7 @@ public struct SimulatedReaderURL: Sendable, Hashable, CustomStringConvertible {
         if let latency = faults.latencyMilliseconds { items.append("latency-ms=\(latency)") }
         if let every = faults.corruptEveryNthResponse { items.append("corrupt-every=\(every)") }
         items += SimulatedReaderOptions.writeFaultItems(faults, isType4: chip == nil)
+        if let unplug { items += unplug.items }
         return Self.scheme + name + (items.isEmpty ? "" : "?" + items.joined(separator: "&"))
     }
 
