@@ -19,7 +19,11 @@ import TagSimulator
 /// Options (each at most once; values may be percent-encoded, `%20`):
 /// - `file=PATH`: keep the tag in this file (see ``SimulatedReader``): a dump for a Type 2
 ///   chip, the tag's state text for `type4` (in a `.t4t` file, though the extension is not
-///   checked; loading tells the kinds apart by content).
+///   checked; loading tells the kinds apart by content). With `supply=N`, a directory ending
+///   in `/`: each tag is kept in `DIR/UID.nfc` (`UID.t4t`), loaded from there when the reader
+///   opens (``Supply``).
+/// - `supply=N`, `seed=S`, `duplicate=K`, `swap-ms=MS`: a stack of tags presented one after
+///   another (``Supply``).
 /// - `uid=HEX`: the UID of a new tag: 7 bytes for a Type 2 chip, 4, 7 or 10 for `type4`
 ///   (`04A1B2C3D4E5F6`, `:` or `-` between bytes allowed).
 /// - `remove-after=N`: the tags leave the field during the N-th command
