@@ -154,8 +154,8 @@ public final class SimulatedReader: NFCReaderDevice {
     // MARK: - NFCReaderDevice
 
     /// Lists the tags in the field. With a supply, the operator acts first (see
-    /// ``SimulatedTagSupply``), even while the reader is unplugged: the operator watches the
-    /// job, not the reader.
+    /// ``TagSimulator/SimulatedTagSupply``), even while the reader is unplugged: the operator
+    /// watches the job, not the reader.
     public func pollTargets() async throws(NFCReaderError) -> [NFCTargetInfo] {
         let (targets, leaving) = try state.withLock {
             (state: inout State) throws(NFCReaderError) -> ([NFCTargetInfo]?, PendingSave?) in
