@@ -185,10 +185,16 @@ enum SimServeCommand {
         return ports
     }
 
-    /// Opens the simulated reader `text` names.
+    /// Opens the simulated reader `text` names (without `unplug-after`, which the bridges do not
+    /// take).
     static func open(_ text: String) async throws(CommandLineError) -> SimulatedReader {
         guard case .simulated(let url, _) = try ReaderAddress(parsing: text, origin: "<tag>") else {
             throw .usage("A tag to serve is a simulated reader URL (sim:CHIP?OPTIONS), not '\(text)'")
+        }
+        if url.unplug != nil {
+            throw .usage(
+                "unplug-after pulls out a simulated reader used with --reader; a served tag's reader is pcscd's "
+                    + "or the PN532's: leave it out of '\(text)'")
         }
         do {
             return try await SimulatedReader(url: url, name: text)
