@@ -1,3 +1,4 @@
+import NDEF
 import NFCSession
 import TagMemory
 import TagSimulator
@@ -21,13 +22,15 @@ extension SimulatedReader {
     public convenience init(url: SimulatedReaderURL, name: String? = nil) async throws(NFCReaderError) {
         let readerName = name ?? url.description
         if let supply = url.supply {
-            self.init(url: url, supply: supply, name: readerName)
+            try await self.init(url: url, supply: supply, name: readerName)
+            armUnplug(url.unplug)
             return
         }
         guard let path = url.filePath else {
             var field = SimulatedField(try Self.newTag(url, readerName: readerName))
             field.arm(url.faults)
             self.init(name: readerName, field: field)
+            armUnplug(url.unplug)
             return
         }
         let tag: SimulatedTag
@@ -50,19 +53,53 @@ extension SimulatedReader {
         var field = SimulatedField(tag)
         field.arm(url.faults)
         self.init(name: readerName, field: field, store: store, persistedUID: tag.uid)
+        armUnplug(url.unplug)
     }
 
-    /// A reader fed by a supply of factory tags of `url`'s chip.
-    private convenience init(url: SimulatedReaderURL, supply: SimulatedReaderURL.Supply, name: String) {
-        let stack = SimulatedTagSupply(
-            count: supply.count, seed: supply.seed, duplicateAt: supply.duplicate, faults: url.faults
-        ) { uid in
+    /// Arms the unplug a URL describes, if any.
+    private func armUnplug(_ unplug: SimulatedReaderURL.Unplug?) {
+        guard let unplug else { return }
+        self.unplug(afterCommands: unplug.afterCommands, for: unplug.duration)
+    }
+
+    /// A reader fed by a supply of factory tags of `url`'s chip; with `file=DIR/`, a tag that has
+    /// a file in DIR (`UID.nfc`, `UID.t4t` for `sim:type4`) is loaded from it instead, as the
+    /// last process left it.
+    private convenience init(
+        url: SimulatedReaderURL, supply: SimulatedReaderURL.Supply, name: String
+    ) async throws(NFCReaderError) {
+        let uids = SimulatedTagSupply.uids(count: supply.count, seed: supply.seed)
+        var loaded: [[UInt8]: (tag: SimulatedTag, file: SimulatedTagFile)] = [:]
+        if let directory = url.filePath {
+            let isType4 = url.chip == nil
+            let paths = uids.map { Self.supplyFilePath(uid: $0, directory: directory, isType4: isType4) }
+            for (uid, found) in zip(uids, try await SimulatedTagStore.loadAll(paths: paths)) {
+                guard let found else { continue }
+                try Self.check(found.tag, from: found.file.path, against: url, readerName: name)
+                guard found.tag.uid == uid else {
+                    throw SimulatedReaderURL.error(
+                        name,
+                        "the tag file \(found.file.path) holds the tag with UID "
+                            + "\(NDEFHex.encode(found.tag.uid, uppercase: true, separator: "")), not the one its name gives"
+                    )
+                }
+                loaded[uid] = found
+            }
+        }
+        var tags: [SimulatedTag] = []
+        for uid in uids {
+            if let found = loaded[uid] {
+                tags.append(found.tag)
+                continue
+            }
             var tagURL = url
             tagURL.uid = uid
-            return try? Self.newTag(tagURL, readerName: name)
+            if let tag = try? Self.newTag(tagURL, readerName: name) { tags.append(tag) }
         }
+        let stack = SimulatedTagSupply(tags: tags, duplicateAt: supply.duplicate, faults: url.faults)
         self.init(
-            name: name, supply: stack, swapTime: .milliseconds(supply.swapMilliseconds), directory: url.filePath)
+            name: name, supply: stack, swapTime: .milliseconds(supply.swapMilliseconds), directory: url.filePath,
+            files: loaded.mapValues(\.file), capabilities: Self.defaultCapabilities)
     }
 
     /// A factory tag as `url` describes it.
@@ -80,7 +117,7 @@ extension SimulatedReader {
     }
 
     /// Checks that the tag loaded from `path` is the one `url` names.
-    private static func check(
+    static func check(
         _ tag: SimulatedTag, from path: String, against url: SimulatedReaderURL, readerName: String
     ) throws(NFCReaderError) {
         switch (url.tagKind, tag) {

@@ -32,7 +32,13 @@ import TagSimulator
 /// that dies mid-operation leaves the file as the tag would be. Changes made through
 /// ``withField(_:)`` are saved at the next command, ``releaseTargets()``, ``close()`` or
 /// ``flush()``. Each save replaces the file atomically. A Type 2 tag is kept in a dump file, a
-/// Type 4 tag in its state text (see ``SimulatedReaderURL``).
+/// Type 4 tag in its state text (see ``SimulatedReaderURL``). A reader fed by a supply of tags
+/// with a directory (`supply=N&file=DIR/`) keeps each tag the same way in `DIR/UID.nfc` (or
+/// `.t4t`) while it is in the field, and loads the tags that have a file there when it opens.
+///
+/// The reader can be pulled out and plugged back (``unplug(afterCommands:for:)``, `unplug-after`
+/// in a URL): while it is away every call throws ``NFCSession/NFCReaderError/Code/readerUnavailable``
+/// until ``reconnect()`` finds it back.
 public final class SimulatedReader: NFCReaderDevice {
     /// What a simulated reader reports: frames up to 252 bytes (enough for a FAST_READ of 63
     /// pages), raw commands, FAST_READ and ISO-DEP pass through, several tags are told apart.
@@ -40,30 +46,9 @@ public final class SimulatedReader: NFCReaderDevice {
         maximumFrameSize: 252, supportsRawCommands: true, supportsFastRead: true, supportsISODEP: true,
         detectsMultipleTargets: true)
 
-    /// The reader's state, behind ``state``'s lock.
-    struct State: Sendable {
-        var field: SimulatedField
-        var isClosed = false
-        /// The UID of the tag kept in the file.
-        var persistedUID: [UInt8]?
-        /// The state last handed to the file (nil: unknown, save at the next chance).
-        var savedSnapshot: SimulatedTagSnapshot?
-        /// The number of the last save requested.
-        var saveGeneration = 0
-        /// The tags still to present, for a reader opened with `supply=N`.
-        var supply: SimulatedTagSupply?
-        /// How long the operator takes between taking a tag away and putting the next in.
-        var swapTime: Duration = .zero
-        /// When the next tag of the supply goes in; nil: at the next poll.
-        var nextArrival: ContinuousClock.Instant?
-        /// The signals shown, in order (``SimulatedReader/signals``).
-        var signals: [NFCReaderSignal] = []
-    }
-
     public let name: String
     public let capabilities: NFCReaderCapabilities
     private let state: Mutex<State>
-    private let store: SimulatedTagStore?
     /// The path of the file the tag is kept in, if any.
     public let filePath: String?
     /// The directory the tags of a supply are saved in, ending in `/`, if any.
@@ -82,7 +67,6 @@ public final class SimulatedReader: NFCReaderDevice {
         self.name = name
         self.capabilities = capabilities
         self.state = Mutex(State(field: field))
-        self.store = nil
         self.filePath = nil
         self.supplyDirectory = supplyDirectory
     }
@@ -96,8 +80,7 @@ public final class SimulatedReader: NFCReaderDevice {
         self.name = name
         self.capabilities = Self.defaultCapabilities
         let baseline = field.tag(uid: persistedUID).map(SimulatedTagSnapshot.init)
-        self.state = Mutex(State(field: field, persistedUID: persistedUID, savedSnapshot: baseline))
-        self.store = store
+        self.state = Mutex(State(field: field, persistedUID: persistedUID, store: store, savedSnapshot: baseline))
         self.filePath = store.file.path
         self.supplyDirectory = nil
     }
@@ -114,8 +97,8 @@ public final class SimulatedReader: NFCReaderDevice {
     }
 
     /// Runs `body` with the reader's whole state, under its lock.
-    func withState<Result>(_ body: (inout State) -> Result) -> Result {
-        state.withLock { body(&$0) }
+    func withState<Result, Failure: Error>(_ body: (inout State) throws(Failure) -> Result) throws(Failure) -> Result {
+        try state.withLock { (state: inout State) throws(Failure) -> Result in try body(&state) }
     }
 
     /// A copy of the field as it is now.
@@ -139,13 +122,8 @@ public final class SimulatedReader: NFCReaderDevice {
     ///
     /// - Throws: ``NFCSession/NFCReaderError/Code/readerUnavailable`` when the file cannot be written.
     public func flush() async throws(NFCReaderError) {
-        guard let store, let pending = pendingSave() else { return }
-        do {
-            try await store.save(pending.snapshot, generation: pending.generation)
-        } catch {
-            forgetSave(pending.generation)
-            throw error
-        }
+        guard let pending = state.withLock({ $0.pendingSave() }) else { return }
+        try await write(pending)
     }
 
     /// Saves the stored tag now, as ``flush()`` does, blocking the calling thread until the
@@ -154,47 +132,43 @@ public final class SimulatedReader: NFCReaderDevice {
     ///
     /// - Throws: ``NFCSession/NFCReaderError/Code/readerUnavailable`` when the file cannot be written.
     public func flushBlocking() throws(NFCReaderError) {
-        guard let store, let pending = pendingSave() else { return }
+        guard let pending = state.withLock({ $0.pendingSave() }) else { return }
         do {
-            try store.saveBlocking(pending.snapshot, generation: pending.generation)
+            try pending.store.saveBlocking(pending.snapshot, generation: pending.generation)
         } catch {
-            forgetSave(pending.generation)
+            state.withLock { $0.forgetSave(pending.generation) }
             throw error
         }
     }
 
-    /// The snapshot to save and its generation, when the stored tag changed since the last save.
-    private func pendingSave() -> (snapshot: SimulatedTagSnapshot, generation: Int)? {
-        state.withLock { state in
-            guard let uid = state.persistedUID, let tag = state.field.tag(uid: uid) else { return nil }
-            let snapshot = SimulatedTagSnapshot(tag)
-            guard snapshot != state.savedSnapshot else { return nil }
-            state.savedSnapshot = snapshot
-            state.saveGeneration += 1
-            return (snapshot, state.saveGeneration)
-        }
-    }
-
-    /// After a failed save: the file's state is unknown, so the next chance saves again.
-    private func forgetSave(_ generation: Int) {
-        state.withLock { state in
-            if state.saveGeneration == generation { state.savedSnapshot = nil }
+    /// Writes `pending`; after a failure the next chance saves again.
+    func write(_ pending: PendingSave) async throws(NFCReaderError) {
+        do {
+            try await pending.write()
+        } catch {
+            state.withLock { $0.forgetSave(pending.generation) }
+            throw error
         }
     }
 
     // MARK: - NFCReaderDevice
 
+    /// Lists the tags in the field. With a supply, the operator acts first (see
+    /// ``TagSimulator/SimulatedTagSupply``), even while the reader is unplugged: the operator
+    /// watches the job, not the reader.
     public func pollTargets() async throws(NFCReaderError) -> [NFCTargetInfo] {
         let (targets, leaving) = try state.withLock {
-            (state: inout State) throws(NFCReaderError) -> ([NFCTargetInfo], SimulatedTag?) in
-            try Self.checkOpen(state)
-            let leaving = Self.operateSupply(&state)
+            (state: inout State) throws(NFCReaderError) -> ([NFCTargetInfo]?, PendingSave?) in
+            if state.isClosed { try Self.checkOpen(state) }
+            let leaving = Self.operateSupply(&state, directory: supplyDirectory)
+            guard !state.unplugging.isAway else { return (nil, leaving) }
             let targets = state.field.poll(.wupa).enumerated().map { index, tag in
                 NFCTargetInfo(index: index, uid: tag.uid, atqa: tag.atqa, sak: tag.sak, ats: tag.ats)
             }
             return (capabilities.detectsMultipleTargets ? targets : Array(targets.prefix(1)), leaving)
         }
-        if let leaving { try await saveSupplied(leaving) }
+        if let leaving { try await write(leaving) }
+        guard let targets else { throw withState { Unplugging.error($0.unplugging) } }
         return targets
     }
 
@@ -218,7 +192,9 @@ public final class SimulatedReader: NFCReaderDevice {
                     .tagResponseError,
                     "the selected tag (\(selected.summary)) is a Type 4 tag: it takes APDUs, not Type 2 frames")
             }
-            return state.field.transceive(frame)
+            let reply = state.field.transceive(frame)
+            Self.noteCommand(&state)
+            return reply
         }
         try await flush()
         switch reply {
@@ -267,7 +243,9 @@ public final class SimulatedReader: NFCReaderDevice {
                     .tagResponseError,
                     "the selected tag (\(selected.summary)) is a Type 2 tag: it takes Type 2 frames, not APDUs")
             }
-            return state.field.transceiveAPDU(apdu)
+            let reply = state.field.transceiveAPDU(apdu)
+            Self.noteCommand(&state)
+            return reply
         }
         try await flush()
         switch reply {
@@ -284,21 +262,23 @@ public final class SimulatedReader: NFCReaderDevice {
     }
 
     /// Turns the field off and on: every tag returns to IDLE. Saves a changed stored tag,
-    /// ignoring a failure to write (this call cannot fail).
+    /// ignoring a failure to write (this call cannot fail). Does nothing to the field of a
+    /// closed or unplugged reader.
     public func releaseTargets() async {
         state.withLock { state in
-            guard !state.isClosed else { return }
+            guard !state.isClosed, !state.unplugging.isAway else { return }
             state.field.fieldOff()
             state.field.fieldOn()
         }
         try? await flush()
     }
 
-    /// Saves a changed stored tag (ignoring a failure to write) and closes the reader.
+    /// Saves a changed stored tag (ignoring a failure to write) and closes the reader; a supply's
+    /// tag in the field is saved whether it changed or not. ``reconnect()`` opens it again.
     public func close() async {
         try? await flush()
-        if let current = state.withLock({ state in state.supply?.currentUID.flatMap { state.field.tag(uid: $0) } }) {
-            try? await saveSupplied(current)
+        if let pending = state.withLock({ Self.saveOfSuppliedTag(&$0, directory: supplyDirectory) }) {
+            try? await write(pending)
         }
         state.withLock { $0.isClosed = true }
     }
@@ -318,7 +298,10 @@ public final class SimulatedReader: NFCReaderDevice {
         }
     }
 
+    /// Throws ``NFCSession/NFCReaderError/Code/readerUnavailable`` while the reader is unplugged
+    /// or closed.
     private static func checkOpen(_ state: State) throws(NFCReaderError) {
+        if state.unplugging.isAway { throw Unplugging.error(state.unplugging) }
         guard !state.isClosed else { throw NFCReaderError(.readerUnavailable, "the simulated reader is closed") }
     }
 

@@ -22,6 +22,8 @@ struct SimulatedReaderOptions {
     var type4 = SimulatedReaderURL.Type4Settings()
     /// The supply options read so far.
     var supply = SupplyOptions()
+    /// The unplug options read so far.
+    var unplug = UnplugOptions()
     /// `v1=`, another way to say `version=1`.
     var versionOne: Bool?
     /// The keys met so far.
@@ -38,7 +40,7 @@ struct SimulatedReaderOptions {
     /// The keys only Type 2 chips understand.
     static let type2Keys = ["nak-code", "get-version"]
     /// Every key understood.
-    static let keys = commonKeys + ["nak-write", "lose-write"] + type2Keys + type4Keys + supplyKeys
+    static let keys = commonKeys + ["nak-write", "lose-write"] + type2Keys + type4Keys + supplyKeys + unplugKeys
 
     init(url: String, isType4: Bool) {
         self.url = url
@@ -68,6 +70,7 @@ struct SimulatedReaderOptions {
         }
         if try takeWriteFault(key: key, value: value) { return }
         if try takeSupply(key: key, value: value) { return }
+        if try takeUnplug(key: key, value: value) { return }
         if Self.type4Keys.contains(key) {
             try takeType4(key: key, value: value)
             return

@@ -19,7 +19,11 @@ import TagSimulator
 /// Options (each at most once; values may be percent-encoded, `%20`):
 /// - `file=PATH`: keep the tag in this file (see ``SimulatedReader``): a dump for a Type 2
 ///   chip, the tag's state text for `type4` (in a `.t4t` file, though the extension is not
-///   checked; loading tells the kinds apart by content).
+///   checked; loading tells the kinds apart by content). With `supply=N`, a directory ending
+///   in `/`: each tag is kept in `DIR/UID.nfc` (`UID.t4t`), loaded from there when the reader
+///   opens (``Supply``).
+/// - `supply=N`, `seed=S`, `duplicate=K`, `swap-ms=MS`: a stack of tags presented one after
+///   another (``Supply``).
 /// - `uid=HEX`: the UID of a new tag: 7 bytes for a Type 2 chip, 4, 7 or 10 for `type4`
 ///   (`04A1B2C3D4E5F6`, `:` or `-` between bytes allowed).
 /// - `remove-after=N`: the tags leave the field during the N-th command
@@ -37,6 +41,9 @@ import TagSimulator
 ///   `nak-status=HHHH`, for `type4`.
 /// - `lose-write=N`: the N-th write is acknowledged but not stored
 ///   (``TagSimulator/SimulatedField/Faults/loseWrite``): only reading back reveals it.
+/// - `unplug-after=N`: the reader is pulled out after N tag commands (frames and APDUs, across
+///   every tag of a supply; 0: from the start), and `unplug-ms=M`: it is back M ms later, with
+///   the field as it was (``Unplug``, ``SimulatedReader/unplug(afterCommands:for:)``).
 /// - `get-version=HEX`: a Type 2 chip answers GET_VERSION with these bytes (1 to 64) instead of
 ///   its own (``TagSimulator/SimulatedField/Faults/versionAnswer``): a chip outside the
 ///   catalogue, or a garbled answer.
@@ -71,6 +78,8 @@ public struct SimulatedReaderURL: Sendable, Hashable, CustomStringConvertible {
     public var faults: SimulatedField.Faults
     /// A supply of tags presented one after another instead of one tag; nil: one tag.
     public var supply: Supply?
+    /// When the reader is unplugged and for how long; nil: never.
+    public var unplug: Unplug?
 
     /// The scheme, with its colon.
     public static let scheme = "sim:"
@@ -159,6 +168,7 @@ public struct SimulatedReaderURL: Sendable, Hashable, CustomStringConvertible {
         uid = options.uid
         faults = try options.faults()
         supply = try options.supplySettings()
+        unplug = try options.unplugSettings()
     }
 
     /// The Type 2 chip a name denotes: one of ``chipNames`` or a catalogue type code,
@@ -194,6 +204,7 @@ public struct SimulatedReaderURL: Sendable, Hashable, CustomStringConvertible {
         if let latency = faults.latencyMilliseconds { items.append("latency-ms=\(latency)") }
         if let every = faults.corruptEveryNthResponse { items.append("corrupt-every=\(every)") }
         items += SimulatedReaderOptions.writeFaultItems(faults, isType4: chip == nil)
+        if let unplug { items += unplug.items }
         return Self.scheme + name + (items.isEmpty ? "" : "?" + items.joined(separator: "&"))
     }
 

@@ -25,9 +25,11 @@ import TagSimulator
 /// `ndeftool-type4-tag` is a Type 4 tag, any other a Type 2 dump.
 ///
 /// Writes are crash-safe: the new content goes to a temporary file in the same directory,
-/// which is flushed to disk (`fsync`) and then renamed over the file (POSIX `rename` replaces
-/// it atomically), so the file always holds either the old or the new state. The calls block:
-/// run them off the cooperative thread pool.
+/// which is flushed to disk (`fsync`, unless ``syncsToDisk`` is off) and then renamed over the
+/// file (POSIX `rename` replaces it atomically), so the file always holds either the old or the
+/// new state. Without the `fsync` that holds across a process killed at any point (the kernel
+/// keeps the written pages), not across a power cut. The calls block: run them off the
+/// cooperative thread pool.
 struct SimulatedTagFile: Sendable {
     /// How a file holds its tag.
     enum Format: Sendable, Hashable {
@@ -48,6 +50,10 @@ struct SimulatedTagFile: Sendable {
     let path: String
     /// The format the file is written in.
     let format: Format
+    /// Whether each write is flushed to disk before the rename (`fsync`): on for a single tag's
+    /// file; off for a supply's files, written after every changing command, where surviving
+    /// the process is enough.
+    var syncsToDisk = true
 
     /// A new file at `path`: a Type 4 tag's state text when `holdsType4Tag`, else a dump in the
     /// format the extension names.
@@ -135,7 +141,7 @@ struct SimulatedTagFile: Sendable {
         let name = path.split(separator: "/").last.map(String.init) ?? path
         let temporary = "\(directory).\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
         do throws(NFCReaderError) {
-            try Self.writeSynced(bytes, to: temporary, modeLike: path)
+            try Self.create(temporary, with: bytes, modeLike: path, synced: syncsToDisk)
             guard rename(temporary, path) == 0 else { throw Self.systemError("rename to \(path)") }
         } catch {
             unlink(temporary)
@@ -168,8 +174,10 @@ struct SimulatedTagFile: Sendable {
     }
 
     /// Creates `path` (which must not exist) with `bytes`, the permissions of `model` if it
-    /// exists (else 0644 less the umask), and flushes it to disk.
-    private static func writeSynced(_ bytes: [UInt8], to path: String, modeLike model: String) throws(NFCReaderError) {
+    /// exists (else 0644 less the umask), and flushes it to disk when `synced`.
+    private static func create(
+        _ path: String, with bytes: [UInt8], modeLike model: String, synced: Bool
+    ) throws(NFCReaderError) {
         var status = stat()
         let hasModel = stat(model, &status) == 0
         let mode: mode_t = hasModel ? status.st_mode & 0o7777 : 0o644
@@ -189,7 +197,7 @@ struct SimulatedTagFile: Sendable {
             written += count
         }
         if hasModel { fchmod(descriptor, mode) }
-        guard fsync(descriptor) == 0 else {
+        guard !synced || fsync(descriptor) == 0 else {
             let error = systemError("fsync \(path)")
             close(descriptor)
             throw error

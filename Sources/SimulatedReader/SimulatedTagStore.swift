@@ -39,6 +39,26 @@ final class SimulatedTagStore: Sendable {
         return (loaded.tag, SimulatedTagStore(file: loaded.file))
     }
 
+    /// Loads each of `paths` off the cooperative pool, in one turn of the files queue: nil for a
+    /// file that does not exist.
+    ///
+    /// - Throws: as ``SimulatedTagFile/load(path:)``, for the first file that cannot be used.
+    static func loadAll(
+        paths: [String]
+    ) async throws(NFCReaderError) -> [(tag: SimulatedTag, file: SimulatedTagFile)?] {
+        let result: Result<[(tag: SimulatedTag, file: SimulatedTagFile)?], NFCReaderError> =
+            await withCheckedContinuation { continuation in
+                queue.async {
+                    do throws(NFCReaderError) {
+                        continuation.resume(returning: .success(try paths.map(SimulatedTagFile.load(path:))))
+                    } catch {
+                        continuation.resume(returning: .failure(error))
+                    }
+                }
+            }
+        return try result.get()
+    }
+
     /// Writes `snapshot` (state number `generation`) off the cooperative pool, unless a newer
     /// state was written already.
     func save(_ snapshot: SimulatedTagSnapshot, generation: Int) async throws(NFCReaderError) {

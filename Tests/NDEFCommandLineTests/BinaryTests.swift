@@ -74,12 +74,9 @@ import Testing
         #expect(result.status == 64)
         #expect(result.output.isEmpty)
         #expect(
-            result.error == """
-                Error: Unknown option '--foo'
-                Usage: ndeftool encode [--output <file>] [--hex] [--chunk-size <n>] [--json] [<record> ...]
-                  See 'ndeftool encode --help' for more information.
-
-                """
+            result.error == "Error: Unknown option '--foo'\n"
+                + "Usage: ndeftool encode [--output <file>] [--hex] [--chunk-size <n>] [--json] [--quiet] [--verbose] "
+                + "[<record> ...]\n  See 'ndeftool encode --help' for more information.\n"
         )
         let missing = try BinaryRunner.run(["encode", "message"])
         #expect(missing.status == 64)

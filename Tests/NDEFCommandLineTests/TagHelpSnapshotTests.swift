@@ -82,7 +82,7 @@ import Testing
                                   them).
           --wait <seconds>        How long to wait for a tag; 0 looks once. (default:
                                   15)
-          -q, --quiet             Print no progress messages (errors still are).
+          -q, --quiet             Print no progress or other notes (errors still are).
           -v, --verbose           Print each command sent to the tag and its answer,
                                   and the count.
 
@@ -139,7 +139,7 @@ import Testing
                                   them).
           --wait <seconds>        How long to wait for a tag; 0 looks once. (default:
                                   15)
-          -q, --quiet             Print no progress messages (errors still are).
+          -q, --quiet             Print no progress or other notes (errors still are).
           -v, --verbose           Print each command sent to the tag and its answer,
                                   and the count.
 
@@ -229,7 +229,7 @@ import Testing
                                   them).
           --wait <seconds>        How long to wait for a tag; 0 looks once. (default:
                                   15)
-          -q, --quiet             Print no progress messages (errors still are).
+          -q, --quiet             Print no progress or other notes (errors still are).
           -v, --verbose           Print each command sent to the tag and its answer,
                                   and the count.
 
@@ -302,7 +302,7 @@ import Testing
                                   them).
           --wait <seconds>        How long to wait for a tag; 0 looks once. (default:
                                   15)
-          -q, --quiet             Print no progress messages (errors still are).
+          -q, --quiet             Print no progress or other notes (errors still are).
           -v, --verbose           Print each command sent to the tag and its answer,
                                   and the count.
 
@@ -369,7 +369,7 @@ import Testing
                                   them).
           --wait <seconds>        How long to wait for a tag; 0 looks once. (default:
                                   15)
-          -q, --quiet             Print no progress messages (errors still are).
+          -q, --quiet             Print no progress or other notes (errors still are).
           -v, --verbose           Print each command sent to the tag and its answer,
                                   and the count.
 
@@ -427,7 +427,7 @@ import Testing
                                   them).
           --wait <seconds>        How long to wait for a tag; 0 looks once. (default:
                                   15)
-          -q, --quiet             Print no progress messages (errors still are).
+          -q, --quiet             Print no progress or other notes (errors still are).
           -v, --verbose           Print each command sent to the tag and its answer,
                                   and the count.
 

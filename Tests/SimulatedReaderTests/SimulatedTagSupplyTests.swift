@@ -120,6 +120,36 @@ struct SimulatedTagSupplyTests {
         await reader.close()
     }
 
+    @Test("supplyHasMore counts the tag in the field until the operator takes the last one away")
+    func supplyUsedUp() async throws {
+        let reader = try await SimulatedReader(url: "sim:ntag215?supply=2&swap-ms=50")
+        let uids = SimulatedTagSupply.uids(count: 2, seed: SimulatedReaderURL.Supply.defaultSeed)
+        #expect(reader.supplyHasMore)
+        #expect(reader.suppliedTagInField == uids[0])
+        try await reader.selectFirst()
+        #expect(try await reader.pollTargets().isEmpty)  // taken away; the next comes 50 ms later
+        #expect(reader.suppliedTagInField == nil)
+        #expect(reader.supplyHasMore)
+        var next: [NFCTargetInfo] = []
+        let clock = ContinuousClock()
+        let start = clock.now
+        while next.isEmpty, clock.now - start < .seconds(5) {
+            try await Task.sleep(for: .milliseconds(10))
+            next = try await reader.pollTargets()
+        }
+        #expect(next.map(\.uid) == [uids[1]])
+        try await reader.select(try #require(next.first))
+        // The last tag, worked on, is still in the field until the next poll.
+        #expect(reader.supplyHasMore)
+        #expect(reader.suppliedTagInField == uids[1])
+        #expect(try await reader.pollTargets().isEmpty)
+        #expect(!reader.supplyHasMore)
+        #expect(reader.suppliedTagInField == nil)
+        #expect(reader.field.tags.isEmpty)
+        #expect(reader.field.removedTags.isEmpty)
+        await reader.close()
+    }
+
     @Test("swap-ms: the next tag goes in that long after the last was taken away")
     func swapTime() async throws {
         let reader = try await SimulatedReader(url: "sim:ntag215?supply=2&swap-ms=150")

@@ -6,7 +6,9 @@ enum CompletionsCommand {
         abstract: "Print a shell completion script (bash, zsh or fish).",
         discussion: """
             The script completes commands, subcommands, options, the values of options that \
-            list them, and file names where a command takes a file. It is generated from the \
+            list them, and file names where a command takes a file; after encode and write \
+            the record kinds and the options of the last kind typed; for --reader the \
+            prefixes sim:, pcsc:, libnfc: and the simulated chips. It is generated from the \
             same command definitions as --help, so it always matches this version.
 
             Examples:

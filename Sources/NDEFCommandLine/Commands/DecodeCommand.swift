@@ -24,7 +24,9 @@ enum DecodeCommand {
             Prints the record count and size, then for each record its index, type name \
             format, type, ID, payload size, chunk count, and what the record says when \
             ndeftool knows its type. Records nested in Smart Posters and Handover records \
-            are shown under theirs.
+            are shown under theirs. With -v each record also shows where it lies in the \
+            input: its header byte and flags, and the bytes of its type, ID and payload, a \
+            line per chunk. -q leaves out the warnings of --lenient (the exit status stays 0).
 
             Decoding is strict: the first deviation from NFC Forum NDEF 1.0 ends it with \
             exit status 65 and the byte offset where it was found.
@@ -35,16 +37,23 @@ enum DecodeCommand {
               ndeftool decode --json message.ndef
               ndeftool decode --hex message.hex
               ndeftool decode --lenient damaged.ndef
+              ndeftool decode -v message.ndef
             """,
         arguments: [
             ArgumentSpec("file", help: "The message, - for standard input.", optional: true, default: "-")
         ],
         options: [hex, json, lenient],
+        groups: [
+            MessageOptions.group(
+                verbose: "Show where each record lies: its header byte and flags, the bytes of its type, ID and "
+                    + "payload (text output).")
+        ],
         run: run
     )
 
     @Sendable static func run(_ invocation: CommandInvocation) throws(CommandLineError) -> ExitStatus {
         let values = invocation.values
+        let messages = CommandMessages(invocation)
         let path = values.argument("file") ?? "-"
         let source = InputReader.name(of: path)
         var inputs = InputReader(io: invocation.io)
@@ -60,7 +69,7 @@ enum DecodeCommand {
             }
             for issue in recovery.issues {
                 let offset = issue.offset.map { " at byte \($0)" } ?? ""
-                invocation.io.writeError("warning: skipped\(offset): \(issue.reason) (\(issue.code.rawValue))\n")
+                messages.note("warning: skipped\(offset): \(issue.reason) (\(issue.code.rawValue))")
             }
             message = recovery.message
         } else {
@@ -73,7 +82,9 @@ enum DecodeCommand {
         if values.flag(json.long) {
             try invocation.io.writeOutput(try MessageJSON.text(of: message) + "\n")
         } else {
-            try invocation.io.writeOutput(MessageDescription(message: message, size: bytes.count).text)
+            var description = MessageDescription(message: message, size: bytes.count)
+            if messages.level.isVerbose { description.layouts = RecordLayout.scan(bytes) }
+            try invocation.io.writeOutput(description.text)
         }
         return .success
     }

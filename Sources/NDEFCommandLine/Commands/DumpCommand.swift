@@ -10,7 +10,7 @@ enum DumpCommand {
     static let format = OptionSpec.option(
         "format", value: "format",
         help: "flipper, raw, hex, proxmark-json or proxmark-bin (default: from the file extension).")
-    static let json = OptionSpec.flag("json", help: "Print what was saved as JSON.")
+    static let json = OptionSpec.flag("json", help: "Print what was saved as JSON (not with -o -).")
 
     /// The command.
     static let spec = CommandSpec(
@@ -25,7 +25,8 @@ enum DumpCommand {
             line), proxmark-json or proxmark-bin (proxmark3 'hf mfu dump'). Without \
             --format the format follows the file extension: .nfc flipper, .bin \
             proxmark-bin, .json proxmark-json, .txt or .hex hex, .mfd or .raw raw. With \
-            -o - a text format (hex by default) goes to standard output.
+            -o - a text format (hex by default) goes to standard output (then --json, \
+            which prints what was saved, is refused with exit status 64).
 
             A dump is also a simulated tag: 'sim:ntag215?file=tag.nfc' opens one. Nothing \
             is written to the tag. Pages behind a read password end with exit status 78. \
@@ -67,6 +68,11 @@ enum DumpCommand {
         if path == "-", !chosen.isText {
             throw .usage("The \(name) format is binary: give a file with -o, or choose a text format (hex, flipper)")
         }
+        if path == "-", values.flag(json.long) {
+            throw .usage(
+                "With -o - the dump itself goes to standard output, so --json has nowhere to go: give a file with -o, "
+                    + "or leave out --json")
+        }
         let password = try TagPasswordOptions.given(invocation)
         let connection = try TagConnection(invocation)
         return try await connection.runOnTag("dumping the tag") { tag in
@@ -77,7 +83,12 @@ enum DumpCommand {
                     "tag \(tag.targetInfo.uidDescription) is a Type 4 tag: Type 4 dumps are not supported yet "
                         + "('ndeftool read --raw' saves its NDEF message)")
             }
-            let dump = try await read(type2)
+            let dump: TagDump
+            do {
+                dump = try await read(type2)
+            } catch let error as NFCReaderError where error.code == .authenticationRequired {
+                throw await ReadProtection.failure(error, tag: tag, activity: "dumping the tag")
+            }
             let bytes: [UInt8]
             do throws(TagMemoryError) {
                 bytes = try dump.encoded(as: chosen)
@@ -90,13 +101,13 @@ enum DumpCommand {
             }
             try FileAccess.writeFile(bytes, path: path)
             let report = Report(
-                uid: type2.targetInfo.uidDescription, chip: type2.chip?.name, pages: dump.pageCount, format: name,
+                uid: type2.targetInfo.uidJSON, chip: type2.chip?.name, pages: dump.pageCount, format: name,
                 path: path)
             if values.flag(json.long) {
                 try invocation.io.writeOutput(try MessageJSON.text(of: report) + "\n")
             } else {
                 try invocation.io.writeOutput(
-                    "Saved tag \(report.uid)" + (report.chip.map { " (\($0))" } ?? "")
+                    "Saved tag \(type2.targetInfo.uidDescription)" + (report.chip.map { " (\($0))" } ?? "")
                         + ": \(MessageDescription.count(report.pages, "page")) to \(path) (\(chosen))\n")
             }
             return .success

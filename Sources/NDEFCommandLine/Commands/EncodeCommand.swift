@@ -32,7 +32,8 @@ enum EncodeCommand {
 
             Every kind also takes --id <id> or --id-hex <hex>. An option value that \
             starts with -- is written --option=value; record values that start with - \
-            come after --, which ends options.
+            come after --, which ends options. With -v, standard error says what was \
+            encoded: the size, and where each record lies (as 'ndeftool decode -v').
 
             Examples:
               ndeftool encode uri https://www.proxmark.com --hex
@@ -49,6 +50,10 @@ enum EncodeCommand {
             )
         ],
         options: [output, hex, chunkSize, json],
+        groups: [
+            MessageOptions.group(
+                verbose: "Say on standard error what was encoded: the records and the bytes each one takes.")
+        ],
         helpSections: [RecordSpecGrammar.standard.kindSection, RecordSpecGrammar.standard.optionSection],
         run: run
     )
@@ -85,6 +90,7 @@ enum EncodeCommand {
                 throw .usage("Cannot encode the message: \(error.description)")
             }
         }
+        showLayout(message, bytes: bytes, messages: CommandMessages(invocation))
         let output = values.flag(hex.long) ? Array((NDEFHex.encode(bytes) + "\n").utf8) : bytes
         if let path = values.value(Self.output.long), path != "-" {
             try FileAccess.writeFile(output, path: path)
@@ -92,6 +98,19 @@ enum EncodeCommand {
             try invocation.io.writeOutput(output)
         }
         return .success
+    }
+
+    /// With `-v`: the message's size and where each record lies, on standard error.
+    private static func showLayout(_ message: NFCNDEFMessage, bytes: [UInt8], messages: CommandMessages) {
+        guard messages.level.isVerbose else { return }
+        let records = MessageDescription.count(message.records.count, "record")
+        messages.detail("Encoded \(records), \(MessageDescription.count(bytes.count, "byte")):")
+        for (index, chunks) in (RecordLayout.scan(bytes) ?? []).enumerated() {
+            for (chunk, layout) in chunks.enumerated() {
+                let name = "  record \(index)" + (chunks.count > 1 ? " chunk \(chunk)" : "")
+                messages.detail(name + " at " + layout.line)
+            }
+        }
     }
 
     /// The JSON input named after `--json`: nothing (standard input), `-` or one file.

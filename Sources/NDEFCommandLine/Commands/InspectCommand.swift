@@ -13,9 +13,17 @@ enum InspectCommand {
     static let format = OptionSpec.option(
         "format",
         value: "format",
-        values: TagDumpFormat.allCases.map(\.rawValue),
+        values: TagDumpFormat.allCases.map(\.rawValue) + extraFormatNames,
         help: "Read the dump as <format> instead of detecting it."
     )
+
+    /// The names `ndeftool dump` gives formats that are not their raw values (`proxmark-bin`).
+    static let extraFormatNames = DumpCommand.formats.map(\.name).filter { TagDumpFormat(rawValue: $0) == nil }
+
+    /// The format a `--format` value names: its raw value, or the name `ndeftool dump` gives it.
+    static func dumpFormat(named name: String) -> TagDumpFormat? {
+        TagDumpFormat(rawValue: name) ?? DumpCommand.formats.first { $0.name == name }?.format
+    }
     static let chip = OptionSpec.option(
         "chip",
         value: "name",
@@ -42,7 +50,8 @@ enum InspectCommand {
             signature and counters when the dump has them, the NDEF status and capacity, \
             and the message, described as 'ndeftool decode' does. PWD and PACK are never \
             shown: only whether the dump records them and whether they differ from the \
-            factory values.
+            factory values. With -v the text ends with every page (MIFARE Classic: block) \
+            as hex, the PWD, PACK and key bytes shown as **.
 
             What the tag holds does not change the exit status: a blank, locked or damaged \
             tag is reported with status 0 (see 'status' and 'problem' in the JSON). A \
@@ -55,11 +64,16 @@ enum InspectCommand {
               ndeftool inspect --json hf-mfu-dump.json
               ndeftool inspect --format raw --chip ntag215 dump.bin
               ndeftool inspect - < pages.txt
+              ndeftool inspect -v tag.nfc
             """,
         arguments: [
             ArgumentSpec("file", help: "The dump, - for standard input.", optional: true, default: "-")
         ],
         options: [format, chip, json],
+        groups: [
+            MessageOptions.group(
+                verbose: "Also print every page (or block) as hex, PWD, PACK and keys as ** (text output).")
+        ],
         run: run
     )
 
@@ -69,7 +83,7 @@ enum InspectCommand {
         let source = InputReader.name(of: path)
         var inputs = InputReader(io: invocation.io)
         let bytes = try inputs.read(path, for: "<file>")
-        let forcedFormat = values.value(format.long).flatMap(TagDumpFormat.init(rawValue:))
+        let forcedFormat = values.value(format.long).flatMap(dumpFormat(named:))
         let forcedChip = values.value(chip.long).flatMap { name in chips.first { $0.name == name }?.chip }
         var format: TagDumpFormat? = forcedFormat
         let dump: TagDump
@@ -85,7 +99,13 @@ enum InspectCommand {
         if values.flag(json.long) {
             try invocation.io.writeOutput(try MessageJSON.text(of: report) + "\n")
         } else {
-            try invocation.io.writeOutput(report.text)
+            var text = report.text
+            if MessageOptions.level(values).isVerbose {
+                let lines = InspectMemoryLines.lines(
+                    dump, chip: report.chip?.chip, unitCount: report.dump.usedUnitCount)
+                text += lines.joined(separator: "\n") + "\n"
+            }
+            try invocation.io.writeOutput(text)
         }
         return .success
     }

@@ -55,7 +55,13 @@ enum LockCommand {
         return try await connection.runOnTag("locking the tag", resume: again) { tag in
             try await TagPasswordOptions.unlock(tag, access: values.flag(dryRun.long) ? .read : .write, given: password)
             let message = try await messageSummary(tag)
-            let confirmation = try await tag.prepareLock()
+            let confirmation: NFCLockConfirmation
+            do {
+                confirmation = try await tag.prepareLock()
+            } catch let error as NFCReaderError {
+                // The code given with --confirm, if any, still stands: nothing was written.
+                throw LockFlow.failure(error, arguments: invocation.arguments, code: code)
+            }
             var report = LockReport(tag: tag, confirmation: confirmation, message: message)
             report.isDryRun = values.flag(dryRun.long)
             let lockLine = LockFlow.lockCommand(invocation.arguments, code: confirmation.code)
@@ -70,8 +76,12 @@ enum LockCommand {
                 }
                 return .success
             }
-            try await LockFlow.lock(
-                tag, confirmation: confirmation, code: code, console: connection.console, again: lockLine)
+            do {
+                try await LockFlow.lock(
+                    tag, confirmation: confirmation, code: code, console: connection.console, again: lockLine)
+            } catch let error as NFCReaderError {
+                throw LockFlow.failure(error, arguments: invocation.arguments, code: confirmation.code)
+            }
             report.isLocked = true
             if values.flag(json.long) {
                 try invocation.io.writeOutput(try MessageJSON.text(of: report) + "\n")

@@ -107,7 +107,7 @@ enum RawCommand {
         return try await connection.runOnTag("sending raw commands") { tag in
             try checkForce(commands, tag: tag, forced: values.flag(force.long), console: connection.console)
             var report = Report(
-                uid: tag.targetInfo.uidDescription, tagType: tag.isType4 ? "type4" : "type2", exchanges: [])
+                uid: tag.targetInfo.uidJSON, tagType: tag.isType4 ? "type4" : "type2", exchanges: [])
             for command in commands {
                 let exchange = try await send(command, to: tag)
                 report.exchanges.append(exchange)

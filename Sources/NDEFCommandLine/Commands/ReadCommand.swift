@@ -49,7 +49,12 @@ enum ReadCommand {
         let connection = try TagConnection(invocation)
         return try await connection.runOnTag("reading the tag") { tag in
             try await TagPasswordOptions.unlock(tag, access: .read, given: password)
-            let result = try await read(tag, exactBytes: values.flag(raw.long) || values.flag(hex.long))
+            let result: (message: NFCNDEFMessage, bytes: [UInt8])?
+            do {
+                result = try await read(tag, exactBytes: values.flag(raw.long) || values.flag(hex.long))
+            } catch let error as NFCReaderError where error.code == .authenticationRequired {
+                throw await ReadProtection.failure(error, tag: tag, activity: "reading the tag")
+            }
             let output = try render(result, values: values, console: connection.console)
             if let path = values.value(Self.output.long), path != "-" {
                 try FileAccess.writeFile(output, path: path)

@@ -40,12 +40,15 @@ enum ReadersCommand {
             (profile acr122u, which take the LED command only while a tag is on them) and simulated \
             readers; other readers have no lights ndeftool drives, and the command exits with 69.
 
-            With --watch the PC/SC readers are watched: a line for each reader and tag there, then \
+            With --watch the readers are watched: a line for each reader and tag there, then \
             one per reader or tag that comes or goes (with --json, one JSON object per line), \
-            until Ctrl-C, which ends with status 0.
+            until Ctrl-C, which ends with status 0. libnfc's devices are listed again every 2 \
+            seconds (the list only: no device is opened to look for a tag). When pcscd is not \
+            running, or stops, the watch says so once on standard error and goes on; pcscd's \
+            readers show once it runs.
 
-            Exits with 69 when pcscd is not running or libnfc cannot be asked (the list still \
-            shows the other readers, and the message says what to do).
+            Without --watch, exits with 69 when pcscd is not running or libnfc cannot be asked \
+            (the list still shows the other readers, and the message says what to do).
 
             Examples:
               ndeftool readers
@@ -56,6 +59,10 @@ enum ReadersCommand {
               ndeftool write --reader 2 uri https://example.com
             """,
         options: [json, probe, watch, ReadersIdentify.option],
+        groups: [
+            MessageOptions.group(
+                verbose: "Also say on standard error what each backend answered (pcscd, libnfc).")
+        ],
         run: run
     )
 
@@ -102,6 +109,12 @@ enum ReadersCommand {
             try invocation.io.writeOutput(
                 lines(listing, style: Style(io: invocation.io, stream: .output)).joined(separator: "\n") + "\n")
         }
+        let messages = CommandMessages(invocation)
+        let counts = Dictionary(grouping: listing.readers, by: \.kind).mapValues(\.count)
+        messages.detail(
+            "pcscd: " + (listing.pcscProblem ?? MessageDescription.count(counts["pcsc"] ?? 0, "reader")))
+        messages.detail(
+            "libnfc: " + (listing.libnfcProblem ?? MessageDescription.count(counts["libnfc"] ?? 0, "device")))
         let style = Style(io: invocation.io)
         if let problem = listing.pcscProblem {
             invocation.io.writeError(style.error("Error:") + " PC/SC readers cannot be listed: \(problem)\n")

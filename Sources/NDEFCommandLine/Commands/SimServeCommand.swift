@@ -58,6 +58,10 @@ enum SimServeCommand {
             """,
         arguments: [ArgumentSpec("tag", help: "A simulated tag, as a sim: reader URL.", repeating: true)],
         options: [vpcd, profile, reinsert, pn532],
+        groups: [
+            MessageOptions.group(
+                verbose: "When stopped, also print how many commands each tag answered.")
+        ],
         run: run
     )
 
@@ -78,6 +82,8 @@ enum SimServeCommand {
             throw .invalidValue(chosen, for: profile)
         }
         let delay = try values.integer(reinsert.long, in: 0...3_600_000)
+        let messages = CommandMessages(invocation)
+        let isQuiet = messages.level.isQuiet
         let waiter = SignalWaiter()
         var cards: [VirtualPCDCard] = []
         for (text, port) in zip(tags, ports) {
@@ -86,6 +92,9 @@ enum SimServeCommand {
                 port: port, profile: readerProfile, reinsertAfterMilliseconds: delay)
             do {
                 let card = try VirtualPCDCard(reader: reader, configuration: configuration) { event in
+                    var isProblem = false
+                    if case .saveFailed = event { isProblem = true }
+                    guard !isQuiet || isProblem else { return }
                     _ = FileAccess.writeAll(Array("[vpcd \(port)] \(event)\n".utf8), descriptor: 2)
                 }
                 try card.start()
@@ -94,12 +103,18 @@ enum SimServeCommand {
                 for card in cards { card.stop() }
                 throw CommandLineError(.unavailable, "cannot serve \(text) on port \(port): \(error.reason)")
             }
-            invocation.io.writeError("Serving \(text) on vpcd port \(port) (127.0.0.1).\n")
+            messages.note("Serving \(text) on vpcd port \(port) (127.0.0.1).")
         }
-        invocation.io.writeError("Press Ctrl-C to stop.\n")
+        messages.note("Press Ctrl-C to stop.")
         let signal = await waiter.wait()
         for card in cards { card.stop() }
-        invocation.io.writeError("Stopped (signal \(signal)).\n")
+        messages.note("Stopped (signal \(signal)).")
+        for (card, port) in zip(cards, ports) {
+            let status = card.status
+            messages.detail(
+                "[vpcd \(port)] \(MessageDescription.count(status.apduCount, "command APDU")) answered over "
+                    + MessageDescription.count(status.connectionCount, "connection"))
+        }
         return .success
     }
 
@@ -112,6 +127,8 @@ enum SimServeCommand {
         }
         guard Set(links).count == links.count else { throw .usage("A --pn532 path is given twice") }
         let delay = try invocation.values.integer(reinsert.long, in: 0...3_600_000)
+        let messages = CommandMessages(invocation)
+        let isQuiet = messages.level.isQuiet
         var readers: [SimulatedReader] = []
         for text in tags { readers.append(try await open(text)) }
         let waiter = SignalWaiter()
@@ -120,22 +137,32 @@ enum SimServeCommand {
             do {
                 let chip = try PN532SerialSimulator(reader: reader, linkPath: link, reinsertAfterMilliseconds: delay) {
                     event in
+                    var isProblem = false
+                    if case .saveFailed = event { isProblem = true }
+                    guard !isQuiet || isProblem else { return }
                     _ = FileAccess.writeAll(Array("[pn532 \(link)] \(event)\n".utf8), descriptor: 2)
                 }
                 try chip.start()
                 chips.append(chip)
-                invocation.io.writeError(
+                messages.note(
                     "Serving \(text) on a simulated PN532 at \(link) (\(chip.slavePath)): "
-                        + "LIBNFC_DEVICE=\(chip.connstring)\n")
+                        + "LIBNFC_DEVICE=\(chip.connstring)")
             } catch {
                 for chip in chips { chip.stop() }
                 throw CommandLineError(.unavailable, "cannot serve \(text) on \(link): \(error.reason)")
             }
         }
-        invocation.io.writeError("Press Ctrl-C to stop.\n")
+        messages.note("Press Ctrl-C to stop.")
         let signal = await waiter.wait()
         for chip in chips { chip.stop() }
-        invocation.io.writeError("Stopped (signal \(signal)).\n")
+        messages.note("Stopped (signal \(signal)).")
+        for (chip, link) in zip(chips, links) {
+            let status = chip.status
+            messages.detail(
+                "[pn532 \(link)] \(MessageDescription.count(status.commandCounts.values.reduce(0, +), "command"))"
+                    + " (\(status.refusedCount) refused), "
+                    + MessageDescription.count(status.droppedFrameCount, "frame") + " dropped")
+        }
         return .success
     }
 
@@ -158,10 +185,16 @@ enum SimServeCommand {
         return ports
     }
 
-    /// Opens the simulated reader `text` names.
+    /// Opens the simulated reader `text` names (without `unplug-after`, which the bridges do not
+    /// take).
     static func open(_ text: String) async throws(CommandLineError) -> SimulatedReader {
         guard case .simulated(let url, _) = try ReaderAddress(parsing: text, origin: "<tag>") else {
             throw .usage("A tag to serve is a simulated reader URL (sim:CHIP?OPTIONS), not '\(text)'")
+        }
+        if url.unplug != nil {
+            throw .usage(
+                "unplug-after pulls out a simulated reader used with --reader; a served tag's reader is pcscd's "
+                    + "or the PN532's: leave it out of '\(text)'")
         }
         do {
             return try await SimulatedReader(url: url, name: text)

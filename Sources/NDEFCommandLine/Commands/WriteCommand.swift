@@ -76,7 +76,8 @@ enum WriteCommand {
             throw .usage("--confirm goes with --lock (or with 'ndeftool lock')")
         }
         let code = try LockFlow.code(values)
-        let message = try message(invocation)
+        var inputs = InputReader(io: invocation.io)
+        let message = try message(invocation, inputs: &inputs)
         let bytes: [UInt8]
         do {
             bytes = try message.encoded()
@@ -85,7 +86,8 @@ enum WriteCommand {
         }
         let password = try TagPasswordOptions.given(invocation)
         let connection = try TagConnection(invocation, writes: !values.flag(dryRun.long))
-        let resumeLine = resumeCommand(invocation.arguments, resumes: values.flag(resume.long))
+        let resumeLine = resumeCommand(
+            invocation.arguments, resumes: values.flag(resume.long), pipesInput: inputs.standardInputUser != nil)
         return try await connection.runOnTag("writing the message", resume: resumeLine) { tag in
             try await TagPasswordOptions.unlock(tag, access: values.flag(dryRun.long) ? .read : .write, given: password)
             var report = WriteReport(tag: tag, message: message, length: bytes.count)
@@ -117,9 +119,17 @@ enum WriteCommand {
 
     /// The message of the record specifications, or of `--from`.
     static func message(_ invocation: CommandInvocation) throws(CommandLineError) -> NFCNDEFMessage {
+        var inputs = InputReader(io: invocation.io)
+        return try message(invocation, inputs: &inputs)
+    }
+
+    /// The message of the record specifications, or of `--from`, read through `inputs` (which
+    /// then tells whether standard input was read).
+    static func message(
+        _ invocation: CommandInvocation, inputs: inout InputReader
+    ) throws(CommandLineError) -> NFCNDEFMessage {
         let values = invocation.values
         let tokens = values.sequence("record")
-        var inputs = InputReader(io: invocation.io)
         let message: NFCNDEFMessage
         if let path = values.value(from.long) {
             guard tokens.isEmpty else {
@@ -146,8 +156,10 @@ enum WriteCommand {
     private static func lockAfterWrite(
         _ tag: NFCTag, code: String?, connection: TagConnection, invocation: CommandInvocation
     ) async throws -> Bool {
+        var known: String?
         do {
             let confirmation = try await tag.prepareLock()
+            known = confirmation.code
             let again = LockFlow.lockCommand(invocation.arguments, code: confirmation.code)
             if !invocation.values.flag(json.long) {
                 try invocation.io.writeOutput("Lock code: \(confirmation.code)\n")
@@ -159,8 +171,7 @@ enum WriteCommand {
             }
             return true
         } catch let error as NFCReaderError {
-            let again = LockFlow.lockCommand(invocation.arguments, code: nil)
-            throw notLocked(TagFailure.error(error, while: "locking the tag", resume: again))
+            throw notLocked(LockFlow.failure(error, arguments: invocation.arguments, code: known ?? code))
         } catch let error as CommandLineError {
             throw notLocked(error)
         }
@@ -172,14 +183,19 @@ enum WriteCommand {
         var failure = failure
         let message = failure.message.replacing("Nothing was written", with: "The lock wrote nothing")
             .replacing("nothing was written", with: "the lock wrote nothing")
+            .replacing("Nothing was changed", with: "The lock changed nothing")
         failure.message = "the message was written and verified, but the tag was not locked: " + message
         return failure
     }
 
     /// The command line that completes an interrupted write: the same one without the lock
-    /// options, with `--resume`.
-    static func resumeCommand(_ arguments: [String], resumes: Bool) -> String {
-        RepeatCommand.line(arguments, dropping: ["--lock", "--confirm"], adding: resumes ? [] : ["--resume"])
+    /// options, with `--resume`. When the message came from standard input (`--from -`,
+    /// `message -`), it must be piped again: the line starts `... |` and says so.
+    static func resumeCommand(_ arguments: [String], resumes: Bool, pipesInput: Bool = false) -> String {
+        let line = RepeatCommand.line(
+            arguments, dropping: ["--lock", "--confirm"], adding: resumes ? [] : ["--resume"])
+        guard pipesInput else { return line }
+        return "... | " + line + "\n(with the same message on standard input again, as the first time)"
     }
 
     /// Prints `report` as text or JSON.

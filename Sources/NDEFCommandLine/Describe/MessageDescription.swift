@@ -21,11 +21,16 @@ struct MessageDescription {
     let message: NFCNDEFMessage
     /// The size of the encoded input in bytes.
     let size: Int
+    /// Where each record lies in the input, a line per chunk under each record (`decode -v`);
+    /// nil to leave them out.
+    var layouts: [[RecordLayout]]? = nil
 
     /// The description, one line per item, ending with a newline.
     var text: String {
         var lines = ["NDEF message: \(Self.count(message.records.count, "record")), \(Self.count(size, "byte"))"]
-        Self.describe(message.records, numbering: "", indent: "", options: NDEFDecodingOptions(), into: &lines)
+        let layouts = self.layouts.flatMap { $0.count == message.records.count ? $0 : nil }
+        Self.describe(
+            message.records, numbering: "", indent: "", options: NDEFDecodingOptions(), layouts: layouts, into: &lines)
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -39,12 +44,18 @@ struct MessageDescription {
         numbering: String,
         indent: String,
         options: NDEFDecodingOptions,
+        layouts: [[RecordLayout]]? = nil,
         into lines: inout [String]
     ) {
         for (index, record) in records.enumerated() {
             let number = numbering + String(index)
             lines.append(indent + "record \(number): " + summary(of: record))
             let inner = indent + "  "
+            if let chunks = layouts?[index] {
+                for (chunk, layout) in chunks.enumerated() {
+                    lines.append(inner + (chunks.count > 1 ? "chunk \(chunk) at " : "at ") + layout.line)
+                }
+            }
             do {
                 if let view = try record.interpreted(options: options) {
                     lines.append(inner + view.description)

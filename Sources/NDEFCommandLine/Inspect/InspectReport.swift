@@ -69,15 +69,17 @@ struct InspectReport: Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case dump, chip, uid, capabilityContainer, locks, tlvs, regions, password, classic, signature, counters
-        case tearingFlags, status, statusReason, capacity, ndefTLVAddress, ndef, message, problem
+        case dump, chip, uid, uidDetails, capabilityContainer, locks, tlvs, regions, password, classic
+        case signature, counters, tearingFlags, status, statusReason, capacity, ndefTLVAddress, ndef, message, problem
     }
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(dump, forKey: .dump)
         try container.encode(chip, forKey: .chip)
-        try container.encode(uid, forKey: .uid)
+        // The UID in the form every command's JSON gives it, then the checks behind it.
+        try container.encode(uid.map { UIDText.json($0.uid) }, forKey: .uid)
+        try container.encode(uid, forKey: .uidDetails)
         try container.encode(capabilityContainer, forKey: .capabilityContainer)
         try container.encode(locks, forKey: .locks)
         try container.encode(tlvs, forKey: .tlvs)

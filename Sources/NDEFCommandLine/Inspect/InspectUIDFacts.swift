@@ -70,11 +70,11 @@ struct InspectUIDFacts: Encodable {
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(NDEFHex.encode(uid), forKey: .value)
+        try container.encode(UIDText.json(uid), forKey: .value)
         var checks: [String: Check] = [:]
         for check in self.checks { checks[check.name.lowercased()] = check }
         try container.encode(checks, forKey: .checks)
-        try container.encodeIfPresent(statedUID.map { NDEFHex.encode($0) }, forKey: .statedInFile)
+        try container.encodeIfPresent(statedUID.map { UIDText.json($0) }, forKey: .statedInFile)
     }
 
     /// `UID: 04 17 28 39 4A 5B 6C; BCC0 B3 correct, BCC1 44 correct`.

@@ -202,14 +202,10 @@ struct CommandParser {
             return closest(to: name, among: candidates)
         }
 
-        /// The candidate closest to `word` when it is close enough to be a likely typo: at most
-        /// two edits, and fewer than half the word's characters.
+        /// The candidate closest to `word` when it is close enough to be a likely typo
+        /// (``closestName(to:among:)``).
         func closest(to word: String, among candidates: [String]) -> String? {
-            let scored = candidates.map { (name: $0, distance: editDistance($0, word)) }
-            guard let best = scored.min(by: { $0.distance < $1.distance }), best.distance <= 2,
-                best.distance * 2 < max(word.count, 2)
-            else { return nil }
-            return best.name
+            closestName(to: word, among: candidates)
         }
     }
 }

@@ -32,7 +32,9 @@ struct RecordSpecGrammar: SequenceGrammar {
             case .option(let long, let value):
                 switch reader.claim(option: long) {
                 case .claims(let spec), .yields(let spec): try reader.read(option: spec, value: value)
-                case .ignores: throw .unknownOption("--\(long)")
+                case .ignores:
+                    let known = reader.knownOptions.map { "--" + $0.long }
+                    throw .unknownOption("--\(long)", suggestion: closestName(to: "--\(long)", among: known))
                 }
             }
         }
@@ -167,6 +169,9 @@ struct RecordSpecGrammar: SequenceGrammar {
                     message += " after \(previous.label), which takes \(kind.values.isEmpty ? "no values" : "only ")"
                     message += kind.values.map(\.label).joined(separator: " ")
                     message += " (quote a value that contains spaces)"
+                }
+                if let suggestion = closestName(to: word, among: kinds.map(\.name)) {
+                    message += ". Did you mean '\(suggestion)'?"
                 }
                 let kindNames = kinds.map(\.name).joined(separator: ", ")
                 throw .usage(message, help: "<record>  A record starts with one of: \(kindNames).")

@@ -10,6 +10,10 @@ struct LibNFCDirectory: Sendable {
     /// Whether a tag is at the device with this connection string, found by opening it and polling
     /// once (`ndeftool readers --probe`); nil when the device cannot be asked.
     var probe: @Sendable (String) async -> Bool? = { _ in nil }
+    /// Whether the device of a connection string libnfc's list left out is still attached (held
+    /// by another program: ``LibNFCDeviceNode``), so that `readers --watch` does not report it
+    /// removed.
+    var isAttached: @Sendable (String) -> Bool = { _ in false }
 
     /// libnfc itself.
     static let system = LibNFCDirectory(
@@ -19,7 +23,8 @@ struct LibNFCDirectory: Sendable {
             let targets = try? await device.pollTargets()
             await device.close()
             return targets.map { !$0.isEmpty }
-        })
+        },
+        isAttached: { LibNFCDeviceNode.exists($0) })
 
     /// No device configured or found.
     static let none = LibNFCDirectory(connstrings: { () throws(NFCReaderError) in [] })

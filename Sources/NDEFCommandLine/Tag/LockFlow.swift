@@ -58,6 +58,29 @@ enum LockFlow {
         try await tag.writeLock(confirmation)
     }
 
+    /// The failure of a lock that did not complete, with the command that locks the tag next.
+    ///
+    /// When nothing was written (the tag left, or none came, before the first write) the code
+    /// still stands for the tag: the command shown has `--confirm CODE` when `code` (given with
+    /// `--confirm`, or prepared in this run) is known. Once part of the lock may be written, the
+    /// code has changed with it (``NFCSession/NFCLockConfirmation``: the lock state is part of
+    /// it, and preparing again plans only what is missing), so the command shown has no
+    /// `--confirm`: run where nobody can type, it refuses with the new code's command.
+    static func failure(_ error: NFCReaderError, arguments: [String], code: String?) -> CommandLineError {
+        if error.mayBeHalfWritten || error.code == .tagUpdateFailure {
+            let again =
+                lockCommand(arguments, code: nil)
+                + "\n(part of the lock may be written, which changes the lock code: without --confirm the command "
+                + "shows the new code, or asks for it on a terminal)"
+            return TagFailure.error(error, while: "locking the tag", resume: again)
+        }
+        var failure = TagFailure.error(error, while: "locking the tag")
+        if let code, [.timeout, .tagConnectionLost, .multipleTagsFound].contains(error.code) {
+            failure.message += "\nThe lock code still stands; to lock the tag:\n  " + lockCommand(arguments, code: code)
+        }
+        return failure
+    }
+
     /// `04:A1:B2:C3:D4:E5:F6`.
     static func hexUID(_ uid: [UInt8]) -> String {
         uid.map { NDEFHex.encode([$0], uppercase: true, separator: "") }.joined(separator: ":")

@@ -12,6 +12,8 @@ struct LockReport: Encodable {
     }
 
     var uid: String
+    /// The UID as JSON gives it (``UIDText``).
+    var uidJSON: String
     var chip: String?
     var content: Content
     var code: String
@@ -28,6 +30,7 @@ struct LockReport: Encodable {
 
     init(tag: NFCTag, confirmation: NFCLockConfirmation, message: Content) {
         uid = tag.targetInfo.uidDescription
+        uidJSON = tag.targetInfo.uidJSON
         chip = tag.chipName
         writeUnit = tag.writeUnit
         content = message
@@ -41,7 +44,7 @@ struct LockReport: Encodable {
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(uid, forKey: .uid)
+        try container.encode(uidJSON, forKey: .uid)
         try container.encode(chip, forKey: .chip)
         try container.encode(code, forKey: .code)
         switch content {

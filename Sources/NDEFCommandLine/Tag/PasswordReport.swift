@@ -6,6 +6,8 @@ import TagMemory
 /// password and no PACK is ever part of it.
 struct PasswordReport: Encodable {
     var uid: String
+    /// The UID as JSON gives it (``UIDText``).
+    var uidJSON: String
     var chip: String?
     /// `password`, `tripleDES` or `none`.
     var mechanism: String
@@ -30,6 +32,7 @@ struct PasswordReport: Encodable {
 
     init(tag: NFCMiFareTag, status: NFCPasswordStatus) {
         uid = tag.targetInfo.uidDescription
+        uidJSON = tag.targetInfo.uidJSON
         chip = tag.chip?.name
         mechanism = status.mechanism.rawValue
         isProtected = status.isProtected
@@ -57,7 +60,7 @@ struct PasswordReport: Encodable {
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(uid, forKey: .uid)
+        try container.encode(uidJSON, forKey: .uid)
         try container.encode(chip, forKey: .chip)
         try container.encode(mechanism, forKey: .mechanism)
         if let action { try container.encode(action, forKey: .action) }

@@ -57,7 +57,9 @@ enum ReaderAddress: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Opens the reader. A PC/SC reader that is not there yet is waited for up to `wait`
+    /// Opens the reader. A simulated reader with `unplug-after` is wrapped in a
+    /// ``NFCSession/ReconnectingReader`` that reconnects it (``SimulatedReader/reconnect()``).
+    /// A PC/SC reader that is not there yet is waited for up to `wait`
     /// ("Waiting for a reader..." on `console`), and is wrapped in a
     /// ``NFCSession/ReconnectingReader`` that reopens it by its resolved name when it goes away.
     /// A libnfc device is opened at once (libnfc has no notice of devices arriving), and wrapped
@@ -73,7 +75,14 @@ enum ReaderAddress: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .simulated(let url, let text):
             do {
-                return try await SimulatedReader(url: url, name: text)
+                let reader = try await SimulatedReader(url: url, name: text)
+                guard url.unplug != nil else { return reader }
+                // A simulated reader that is unplugged comes back as a PC/SC reader does.
+                return ReconnectingReader(reader, policy: ReconnectPolicy(timeout: max(wait, .seconds(10)))) {
+                    () throws(NFCReaderError) in
+                    try await reader.reconnect()
+                    return reader
+                }
             } catch {
                 // A tag file whose content is no tag the simulator knows is bad input data.
                 if error.code == .invalidParameter, error.reason.hasPrefix("the tag file") {

@@ -5,6 +5,8 @@ import TagMemory
 /// after it.
 struct TagChangeReport: Encodable {
     var uid: String
+    /// The UID as JSON gives it (``UIDText``).
+    var uidJSON: String
     var chip: String?
     /// `erase` or `format`.
     var action: String
@@ -24,6 +26,7 @@ struct TagChangeReport: Encodable {
 
     init(tag: NFCTag, action: String) {
         uid = tag.targetInfo.uidDescription
+        uidJSON = tag.targetInfo.uidJSON
         chip = tag.chipName
         writeUnit = tag.writeUnit
         self.action = action
@@ -35,7 +38,7 @@ struct TagChangeReport: Encodable {
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(uid, forKey: .uid)
+        try container.encode(uidJSON, forKey: .uid)
         try container.encode(chip, forKey: .chip)
         try container.encode(action, forKey: .action)
         try container.encode(plan != nil, forKey: .dryRun)

@@ -77,7 +77,7 @@ struct TagInfoReport: Encodable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(reader, forKey: .reader)
         try container.encode(type4 == nil ? "type2" : "type4", forKey: .tagType)
-        try container.encode(NDEFHex.encode(target.uid), forKey: .uid)
+        try container.encode(target.uidJSON, forKey: .uid)
         try container.encode(NDEFHex.encode(target.atqa.reversed()), forKey: .atqa)
         try container.encode(NDEFHex.encode([target.sak]), forKey: .sak)
         if let type4 {

@@ -24,9 +24,8 @@ enum TagOptions {
         default: String(defaultWait),
         help: "How long to wait for a tag; 0 looks once."
     )
-    static let quiet = OptionSpec.flag("quiet", short: "q", help: "Print no progress messages (errors still are).")
-    static let verbose = OptionSpec.flag(
-        "verbose", short: "v", help: "Print each command sent to the tag and its answer, and the count.")
+    static let quiet = MessageOptions.quiet
+    static let verbose = MessageOptions.verbose("Print each command sent to the tag and its answer, and the count.")
 
     /// The group, listed under its own heading in help.
     static let group = OptionGroup(title: "Tag options", [reader, wait, quiet, verbose])

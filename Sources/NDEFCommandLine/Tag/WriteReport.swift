@@ -5,8 +5,10 @@ import TagMemory
 /// What `ndeftool write` reports: the tag, the message written (or the plan of a dry run) and
 /// how much of the tag's NDEF capacity it uses.
 struct WriteReport: Encodable {
-    /// The tag's UID as colon-separated hex.
+    /// The tag's UID as colon-separated hex, for text.
     var uid: String
+    /// The UID as JSON gives it (``UIDText``).
+    var uidJSON: String
     /// The chip's name, when identified.
     var chip: String?
     /// The message.
@@ -27,6 +29,7 @@ struct WriteReport: Encodable {
 
     init(tag: NFCTag, message: NFCNDEFMessage, length: Int) {
         uid = tag.targetInfo.uidDescription
+        uidJSON = tag.targetInfo.uidJSON
         chip = tag.chipName
         writeUnit = tag.writeUnit
         self.message = message
@@ -43,7 +46,7 @@ struct WriteReport: Encodable {
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(uid, forKey: .uid)
+        try container.encode(uidJSON, forKey: .uid)
         try container.encode(chip, forKey: .chip)
         try container.encode(message, forKey: .message)
         try container.encode(length, forKey: .length)

@@ -56,8 +56,9 @@ extension NFCMiFareTag {
     /// bytes and lock bits are OR-ed in).
     ///
     /// - Throws: ``NFCReaderError/Code/tagUpdateFailure`` naming the first page that differs;
-    ///   ``NFCReaderError/Code/tagConnectionLost`` when the tag leaves during the read-back; both
-    ///   half-written, since the writes could not be confirmed.
+    ///   ``NFCReaderError/Code/tagConnectionLost`` when the tag leaves during the read-back,
+    ///   ``NFCReaderError/Code/readerUnavailable`` when the reader goes away; all half-written,
+    ///   since the writes could not be confirmed.
     func verify(_ steps: [PlanStep], expected: [UInt8], purpose: String) async throws(NFCReaderError) {
         let pages = Set(steps.filter { !$0.isSecret }.map(\.address)).sorted()
         guard !pages.isEmpty else { return }
@@ -66,7 +67,7 @@ extension NFCMiFareTag {
             try await load(pages, into: &cache, limit: max(readablePageLimit(cache), (pages.last ?? 0) + 1))
         } catch {
             throw NFCReaderError(
-                error.code == .tagConnectionLost ? .tagConnectionLost : .tagUpdateFailure,
+                [.tagConnectionLost, .readerUnavailable].contains(error.code) ? error.code : .tagUpdateFailure,
                 "the writes of \(purpose) were acknowledged but could not be read back: \(error.reason)",
                 mayBeHalfWritten: true)
         }

@@ -74,8 +74,9 @@ extension NFCISO7816Tag {
     ///   without records; ``NFCReaderError/Code/tagNotWritable`` (write access not 00h) and
     ///   ``NFCReaderError/Code/tagSizeTooSmall`` before any UPDATE BINARY;
     ///   ``NFCReaderError/Code/tagConnectionLost`` (half-written) when the tag leaves during the
-    ///   updates; ``NFCReaderError/Code/tagUpdateFailure`` for a refused update or a read-back
-    ///   that differs.
+    ///   updates or the read-back, ``NFCReaderError/Code/readerUnavailable`` (half-written) when
+    ///   the reader goes away then; ``NFCReaderError/Code/tagUpdateFailure`` for a refused update
+    ///   or a read-back that differs.
     public func writeNDEF(_ message: NFCNDEFMessage) async throws(NFCReaderError) {
         let bytes = try encodedForWriting(message)
         try await beginOperation()
@@ -167,7 +168,7 @@ extension NFCISO7816Tag {
             file = try await readBack(expected.count, capabilityContainer: cc)
         } catch {
             throw NFCReaderError(
-                error.code == .tagConnectionLost ? .tagConnectionLost : .tagUpdateFailure,
+                [.tagConnectionLost, .readerUnavailable].contains(error.code) ? error.code : .tagUpdateFailure,
                 "the updates of \(purpose) were accepted but could not be read back: \(error.reason)",
                 mayBeHalfWritten: true)
         }

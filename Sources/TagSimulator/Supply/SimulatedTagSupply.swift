@@ -97,6 +97,13 @@ public struct SimulatedTagSupply: Sendable {
         return takeAway(from: &field)
     }
 
+    /// The operator leaves the tag in the field for the reader to work on again, as after the
+    /// reader went away mid-job and came back: it counts as not selected yet, so it is taken
+    /// away only at a poll after the reader selects it anew.
+    public mutating func keepCurrent(in field: SimulatedField) {
+        selectCountAtEntry = field.selectCount
+    }
+
     /// The operator takes the tag in the field away, whatever the reader did with it.
     ///
     /// - Returns: the tag taken away; nil when no tag of the supply is in the field.

@@ -1,0 +1,82 @@
+import NFCSession
+import TagSimulator
+
+extension SimulatedReader {
+    /// The reader's state, behind its lock.
+    struct State: Sendable {
+        var field: SimulatedField
+        var isClosed = false
+        /// The UID of the tag kept in a file: the single tag of `file=PATH`, or the tag of a
+        /// supply with `file=DIR/` that is in the field.
+        var persistedUID: [UInt8]?
+        /// The file the tag of ``persistedUID`` is kept in.
+        var store: SimulatedTagStore?
+        /// The state last handed to the file (nil: unknown, save at the next chance).
+        var savedSnapshot: SimulatedTagSnapshot?
+        /// The number of the last save requested.
+        var saveGeneration = 0
+        /// The tags still to present, for a reader opened with `supply=N`.
+        var supply: SimulatedTagSupply?
+        /// The files the supply's tags were loaded from, by UID (they are written back in the
+        /// format found).
+        var supplyFiles: [[UInt8]: SimulatedTagFile] = [:]
+        /// How long the operator takes between taking a tag away and putting the next in.
+        var swapTime: Duration = .zero
+        /// When the next tag of the supply goes in; nil: at the next poll.
+        var nextArrival: ContinuousClock.Instant?
+        /// The signals shown, in order (``SimulatedReader/signals``).
+        var signals: [NFCReaderSignal] = []
+        /// The reader being pulled out and plugged back (``SimulatedReader/unplug(afterCommands:for:)``).
+        var unplugging = Unplugging()
+
+        /// The save the stored tag needs, when its state changed since the last save: the
+        /// snapshot is then taken as saved.
+        mutating func pendingSave() -> PendingSave? {
+            guard let uid = persistedUID, let store, let tag = field.tag(uid: uid) else { return nil }
+            let snapshot = SimulatedTagSnapshot(tag)
+            guard snapshot != savedSnapshot else { return nil }
+            return save(snapshot, to: store)
+        }
+
+        /// A save of `snapshot` to `store`, whether or not it changed.
+        mutating func save(_ snapshot: SimulatedTagSnapshot, to store: SimulatedTagStore) -> PendingSave {
+            savedSnapshot = snapshot
+            saveGeneration += 1
+            return PendingSave(store: store, snapshot: snapshot, generation: saveGeneration)
+        }
+
+        /// After a failed save: the file's state is unknown, so the next chance saves again.
+        mutating func forgetSave(_ generation: Int) {
+            if saveGeneration == generation { savedSnapshot = nil }
+        }
+
+        /// Keeps `tag` in `store` from now on; `store` holds it as it is (or holds nothing and
+        /// the tag is a factory tag, which is the same on the next opening).
+        mutating func keep(_ tag: SimulatedTag, in store: SimulatedTagStore) {
+            persistedUID = tag.uid
+            self.store = store
+            savedSnapshot = SimulatedTagSnapshot(tag)
+            saveGeneration += 1
+        }
+
+        /// Keeps no tag in a file.
+        mutating func keepNothing() {
+            persistedUID = nil
+            store = nil
+            savedSnapshot = nil
+            saveGeneration += 1
+        }
+    }
+
+    /// A snapshot to write to a tag file, with the number of its state.
+    struct PendingSave: Sendable {
+        let store: SimulatedTagStore
+        let snapshot: SimulatedTagSnapshot
+        let generation: Int
+
+        /// Writes the snapshot off the cooperative pool (``SimulatedTagStore/save(_:generation:)``).
+        func write() async throws(NFCReaderError) {
+            try await store.save(snapshot, generation: generation)
+        }
+    }
+}
