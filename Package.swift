@@ -76,13 +76,14 @@ let package = Package(
         // Batch provisioning: plans, message templates, the crash-safe journal, row dispensing,
         // per-tag password derivation and reports (Glibc file I/O, libcrypto for SHA-256 and HMAC).
         .target(
-            name: "Provisioning", dependencies: ["NDEF", "CCrypto", "NFCSession", "TagMemory"], swiftSettings: strictSettings),
+            name: "Provisioning", dependencies: ["NDEF", "CCrypto", "NFCSession", "TagMemory"],
+            swiftSettings: strictSettings),
         // The command-line surface as a library, so its parser can be tested directly.
         .target(
             name: "NDEFCommandLine",
             dependencies: [
                 "NDEF", "TagMemory", "NFCSession", "SimulatedReader", "TagSimulator", "SimulatorBridges",
-                "PCSCReader", "LibNFCReader",
+                "PCSCReader", "LibNFCReader", "Provisioning",
             ],
             swiftSettings: strictSettings
         ),

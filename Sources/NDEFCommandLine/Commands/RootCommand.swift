@@ -31,7 +31,8 @@ enum RootCommand {
         subcommands: [
             EncodeCommand.spec, DecodeCommand.spec, InspectCommand.spec, InfoCommand.spec, ReadCommand.spec,
             WriteCommand.spec, LockCommand.spec, PasswordCommand.spec, FormatCommand.spec, EraseCommand.spec,
-            DumpCommand.spec, RawCommand.spec, ReadersCommand.spec, SimCommand.spec, CompletionsCommand.spec,
+            DumpCommand.spec, RawCommand.spec, BatchCommand.spec, ReadersCommand.spec, SimCommand.spec,
+            CompletionsCommand.spec,
             HelpCommand.spec, ManPageCommand.spec,
         ]
     )

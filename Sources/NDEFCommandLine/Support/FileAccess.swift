@@ -13,6 +13,12 @@ enum FileAccess {
     /// against endless inputs such as `/dev/zero`.
     static let inputLimit = 16 * 1024 * 1024
 
+    /// Whether something (a file, a directory) is at `path`.
+    static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0
+    }
+
     /// The contents of the file at `path`; a missing or unreadable file is ``ExitStatus/noInput``.
     static func readFile(path: String, limit: Int = inputLimit) throws(CommandLineError) -> [UInt8] {
         let descriptor = open(path, O_RDONLY)

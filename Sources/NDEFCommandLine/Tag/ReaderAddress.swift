@@ -74,22 +74,7 @@ enum ReaderAddress: Sendable, Hashable, CustomStringConvertible {
     {
         switch self {
         case .simulated(let url, let text):
-            do {
-                let reader = try await SimulatedReader(url: url, name: text)
-                guard url.unplug != nil else { return reader }
-                // A simulated reader that is unplugged comes back as a PC/SC reader does.
-                return ReconnectingReader(reader, policy: ReconnectPolicy(timeout: max(wait, .seconds(10)))) {
-                    () throws(NFCReaderError) in
-                    try await reader.reconnect()
-                    return reader
-                }
-            } catch {
-                // A tag file whose content is no tag the simulator knows is bad input data.
-                if error.code == .invalidParameter, error.reason.hasPrefix("the tag file") {
-                    throw CommandLineError(.dataError, "opening the reader \(text): \(error.reason)")
-                }
-                throw TagFailure.error(error, while: "opening the reader \(text)")
-            }
+            return try await Self.openSimulated(url, text: text, wait: wait).device
         case .pcsc(var url, let text):
             url.exclusive = url.exclusive || exclusive
             do {
@@ -114,6 +99,30 @@ enum ReaderAddress: Sendable, Hashable, CustomStringConvertible {
             } catch {
                 throw TagFailure.error(error, while: "opening the libnfc device \(url)")
             }
+        }
+    }
+
+    /// Opens the simulated reader `url` (given as `text`): the device to use (wrapped in a
+    /// ``NFCSession/ReconnectingReader`` when it has `unplug-after`) and the simulated reader itself.
+    static func openSimulated(
+        _ url: SimulatedReaderURL, text: String, wait: Duration
+    ) async throws(CommandLineError) -> (device: any NFCReaderDevice, reader: SimulatedReader) {
+        do {
+            let reader = try await SimulatedReader(url: url, name: text)
+            guard url.unplug != nil else { return (reader, reader) }
+            // A simulated reader that is unplugged comes back as a PC/SC reader does.
+            let device = ReconnectingReader(reader, policy: ReconnectPolicy(timeout: max(wait, .seconds(10)))) {
+                () throws(NFCReaderError) in
+                try await reader.reconnect()
+                return reader
+            }
+            return (device, reader)
+        } catch {
+            // A tag file whose content is no tag the simulator knows is bad input data.
+            if error.code == .invalidParameter, error.reason.hasPrefix("the tag file") {
+                throw CommandLineError(.dataError, "opening the reader \(text): \(error.reason)")
+            }
+            throw TagFailure.error(error, while: "opening the reader \(text)")
         }
     }
 

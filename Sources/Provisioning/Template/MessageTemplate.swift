@@ -23,6 +23,9 @@ public struct MessageTemplate: Sendable, Hashable {
 
     /// The template as canonical text (words quoted where needed): what a journal records.
     public let text: String
+    /// The words as written, placeholders unsubstituted: what a caller analyses for structure
+    /// (which word is a record kind, an option, a value) before any row is rendered.
+    public let arguments: [String]
     /// The words, each a list of segments.
     let words: [[Segment]]
 
@@ -45,6 +48,7 @@ public struct MessageTemplate: Sendable, Hashable {
                 try TemplateTokenizer.segments(of: token.text, line: token.line, column: token.column, fields: fields))
         }
         self.words = words
+        self.arguments = tokens.map(\.text)
         self.text = tokens.map { TemplateTokenizer.quoted($0.text) }.joined(separator: " ")
     }
 

@@ -1,0 +1,161 @@
+import NFCSession
+import Provisioning
+import Synchronization
+
+/// `ndeftool batch`: provisions many tags from one plan, exactly once, on one or more readers,
+/// with a crash-safe journal (``Provisioning/ProvisioningJob``).
+enum BatchCommand {
+    static let plan = OptionSpec.option(
+        "plan", value: "file",
+        help: "The plan: one row per tag, CSV with a header row (.csv) or JSON Lines (.jsonl).")
+    static let from = OptionSpec.option(
+        "from", value: "n", help: "A counter plan instead of a file: rows {counter} = <n> to --to.")
+    static let to = OptionSpec.option("to", value: "n", help: "The last value of the counter plan.")
+    static let width = OptionSpec.option(
+        "width", value: "digits", default: "0", help: "Zero-pad {counter} to <digits> digits.")
+    static let journal = OptionSpec.option(
+        "journal", value: "file",
+        help: "The journal of the job (default: the plan's name with .journal, or batch-FROM-TO.journal).")
+    static let resume = OptionSpec.option(
+        "resume", value: "journal",
+        help: "Continue the job of <journal> after a stop or crash (the plan, template and options come from it).")
+    static let reader = OptionSpec.option(
+        "reader", value: "url", repeatable: true,
+        help: "A reader to provision on, one station each; repeat for several; 'all' for every reader "
+            + "connected (default: the reader the tag commands choose).")
+    static let wait = OptionSpec.option(
+        "wait", value: "seconds",
+        help: "Stop a reader after <seconds> without a new tag (default: wait until the job is done or Ctrl-C).")
+    static let lock = OptionSpec.flag(
+        "lock", help: "Make each tag read-only for good after its verified write (confirmed once for the job).")
+    static let confirm = OptionSpec.option(
+        "confirm", value: "code", help: "The job code that confirms --lock without asking (see --dry-run).")
+    static let derivePasswords = OptionSpec.flag(
+        "derive-passwords",
+        help: "Give each tag its own password, HMAC-SHA256(master secret, UID) (NTAG21x, Ultralight EV1).")
+    static let report = OptionSpec.option(
+        "report", value: "file", help: "The CSV report (default: the journal's name with .report.csv).")
+    static let reportJSON = OptionSpec.option(
+        "report-json", value: "file", help: "The JSON report (default: the journal's name with .report.json).")
+    static let dryRun = OptionSpec.flag(
+        "dry-run", help: "Check the plan and template, show the first message and the job code; touch no reader.")
+    static let json = OptionSpec.flag("json", help: "Print the summary as JSON.")
+
+    /// The command.
+    static let spec = CommandSpec(
+        name: "batch",
+        abstract: "Provision many tags from a plan, exactly once, on one or more readers.",
+        discussion: """
+            Each tag presented gets the next row of the plan, written with the message the \
+            record template makes for it (as 'ndeftool write' takes records, with {field} \
+            from the plan, {uid} the tag's UID, {row} the row number), verified, then locked \
+            (--lock) and given its own password (--derive-passwords) when asked. A tag done \
+            already in this job is refused, with a red light and a long beep on readers \
+            that have them; each success gets green and a short beep.
+
+            Every step is recorded in the journal before and after it happens (fsync), so \
+            after a crash, a power cut or kill -9, 'ndeftool batch --resume JOURNAL' goes \
+            on: no row is written to two tags and none is skipped; a tag that was being \
+            written finishes its row when it is brought back. The journal and the reports \
+            never hold a password or the master secret.
+
+            With several --reader options, each reader is a station: rows are handed out so \
+            that two stations never write the same row; a reader unplugged mid-job is \
+            reconnected and the others go on. Ctrl-C stops after the tags in progress. The \
+            reports (CSV and JSON: row, UID, outcome, time) are written at the end.
+
+            --lock asks for the job's code once, up front (a terminal), or takes it with \
+            --confirm (scripts; --dry-run shows it). The code depends on the plan, the \
+            template and the options. --derive-passwords reads the master secret from \
+            --master-secret-file or $NDEFTOOL_MASTER_SECRET, never the command line.
+
+            Exit status: 0 every row done; 75 stopped with rows left (resume later); 80 \
+            rows wait for their tags to come back; 130 interrupted; 74 the journal could \
+            not be written; 79 lock not confirmed.
+
+            Examples:
+              ndeftool batch uri 'https://example.com/t/{serial}' --plan tags.csv
+              ndeftool batch uri 'https://example.com/t/{counter}' --from 1000 --to 1499
+              ndeftool batch text 'Seat {seat}' --plan seats.jsonl --reader 1 --reader 2
+              ndeftool batch --resume tags.journal
+              ndeftool batch uri 'https://x.test/{uid}' --from 1 --to 50 --lock --dry-run
+              ndeftool batch uri 'https://x.test/{serial}' --plan tags.csv --lock \\
+                  --confirm 123-456 --derive-passwords --master-secret-file secret.bin
+              ndeftool batch uri 'https://x.test/{counter}' --from 1 --to 20 \\
+                  --reader 'sim:ntag215?supply=20&file=tags/'
+            """,
+        arguments: [
+            ArgumentSpec(
+                "record", help: "The message of each tag: record specifications with placeholders.", optional: true,
+                grammar: RecordSpecGrammar.standard)
+        ],
+        options: [
+            plan, from, to, width, journal, resume, reader, wait, lock, confirm, derivePasswords,
+            MasterSecretInput.file, PasswordSetCommand.fromPage, PasswordSetCommand.readProtect,
+            PasswordSetCommand.attemptLimit, report, reportJSON, dryRun, json, MessageOptions.quiet,
+            MessageOptions.verbose("Show each reader's state changes."),
+        ],
+        helpSections: [RecordSpecGrammar.standard.kindSection],
+        run: run
+    )
+
+    @Sendable static func run(_ invocation: CommandInvocation) async throws(CommandLineError) -> ExitStatus {
+        let values = invocation.values
+        if values.isGiven(confirm.long) && !values.flag(lock.long) && values.value(resume.long) == nil {
+            throw .usage("--confirm goes with --lock")
+        }
+        let setup = try BatchJobSetup.make(invocation)
+        let first = try setup.template.check(setup.plan)
+        if values.flag(dryRun.long) { return try BatchOutput.dryRun(setup, first: first, invocation: invocation) }
+        if setup.settings.locks {
+            try BatchLockConsent.check(
+                header: setup.header, rows: setup.plan.count, given: values.value(confirm.long), io: invocation.io,
+                arguments: invocation.arguments)
+        }
+        let level = MessageOptions.level(values)
+        let console = TagConsole(
+            io: invocation.io,
+            settings: TagSettings(reader: nil, wait: .zero, isQuiet: level.isQuiet, isVerbose: level.isVerbose))
+        let opened = try await BatchStations.open(invocation, console: console)
+        let journal: ProvisioningJournal
+        do {
+            journal =
+                setup.resumes
+                ? try ProvisioningJournal.resume(at: setup.journalPath, header: setup.header)
+                : try ProvisioningJournal.create(at: setup.journalPath, header: setup.header)
+        } catch {
+            await opened.close()
+            throw CommandLineError(.ioError, "the journal \(InputReader.name(of: setup.journalPath)): \(error)")
+        }
+        let status = BatchStatus(
+            io: invocation.io, level: level, total: setup.plan.count, done: journal.state.doneRows.count,
+            stations: opened.stations.map(\.name))
+        if opened.stations.count > 1 { status.legend.forEach { console.note($0) } }
+        let template = setup.template
+        let job = ProvisioningJob(
+            plan: setup.plan, journal: journal, settings: setup.settings,
+            build: { row, uid in try template.message(row, uid: uid) }, onEvent: { status.handle($0) })
+        let interruption = invocation.io.interruption()
+        let interrupted = InterruptionFlag()
+        let watcher = Task {
+            await interruption()
+            guard !Task.isCancelled else { return }
+            interrupted.set()
+            await job.stop(reason: "interrupted: the tags in progress were finished")
+        }
+        let summary = await job.run(opened.stations)
+        watcher.cancel()
+        status.finish()
+        journal.close()
+        await opened.close()
+        return try BatchOutput.finish(
+            summary, setup: setup, journal: journal, interrupted: interrupted.isSet, invocation: invocation)
+    }
+}
+
+/// Whether Ctrl-C (or SIGTERM) stopped the job.
+final class InterruptionFlag: Sendable {
+    private let value = Mutex(false)
+    func set() { value.withLock { $0 = true } }
+    var isSet: Bool { value.withLock { $0 } }
+}

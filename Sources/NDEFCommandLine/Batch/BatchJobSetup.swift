@@ -1,0 +1,211 @@
+import Glibc
+import NFCSession
+import Provisioning
+
+/// Everything a batch run is made of, from the command line or, with `--resume`, from the
+/// journal's header: the plan, the record template, what is done to each tag, and the files.
+struct BatchJobSetup {
+    /// The plan.
+    let plan: ProvisioningPlan
+    /// The message template.
+    let template: BatchRecordTemplate
+    /// The job's identity, the journal's first line.
+    let header: JournalHeader
+    /// What is done to each tag, and how long readers wait.
+    let settings: ProvisioningJobSettings
+    /// The journal.
+    let journalPath: String
+    /// Whether the journal is continued (`--resume`) rather than created.
+    let resumes: Bool
+
+    /// The prefix of `counter:` plan sources.
+    static let counterSource = "counter:"
+
+    /// The setup `invocation` describes.
+    ///
+    /// - Throws: usage errors for missing or contradicting options; ``ExitStatus/noInput`` for a
+    ///   plan or journal that cannot be read; ``ExitStatus/dataError`` for a malformed plan or
+    ///   journal, or a journal of another job.
+    static func make(_ invocation: CommandInvocation) throws(CommandLineError) -> BatchJobSetup {
+        let values = invocation.values
+        let resumePath = values.value(BatchCommand.resume.long)
+        var recorded: JournalHeader?
+        if let resumePath {
+            guard FileAccess.exists(resumePath) else {
+                throw CommandLineError(.noInput, "the journal \(InputReader.name(of: resumePath)) does not exist")
+            }
+            do {
+                recorded = try ProvisioningJournal.recover(resumePath).header
+            } catch {
+                throw CommandLineError(.dataError, "the journal \(InputReader.name(of: resumePath)): \(error)")
+            }
+        }
+        let (plan, source) = try loadPlan(values, recorded: recorded)
+        let template = try makeTemplate(values, plan: plan, recorded: recorded)
+        let settings = try makeSettings(invocation, recorded: recorded)
+        let header = JournalHeader(
+            plan: plan, template: template.template, options: settings.journalOptions, planSource: source)
+        if let recorded, !recorded.isSameJob(as: header) {
+            throw CommandLineError(.dataError, mismatch(recorded, header))
+        }
+        let journalPath: String
+        if let resumePath {
+            journalPath = resumePath
+        } else {
+            journalPath = values.value(BatchCommand.journal.long) ?? defaultJournal(source)
+            if FileAccess.exists(journalPath), !values.flag(BatchCommand.dryRun.long) {
+                throw .usage(
+                    "The journal \(InputReader.name(of: journalPath)) exists: continue that job with --resume "
+                        + "\(ShellQuoting.word(journalPath)), or name another with --journal")
+            }
+        }
+        return BatchJobSetup(
+            plan: plan, template: template, header: header, settings: settings, journalPath: journalPath,
+            resumes: resumePath != nil)
+    }
+
+    /// The plan of `--plan FILE`, `--from N --to M` or the journal, and its source for the header.
+    private static func loadPlan(
+        _ values: ParsedValues, recorded: JournalHeader?
+    ) throws(CommandLineError) -> (ProvisioningPlan, String) {
+        let path = values.value(BatchCommand.plan.long)
+        let from = try values.integer(BatchCommand.from.long, in: 0...Int(Int32.max))
+        let to = try values.integer(BatchCommand.to.long, in: 0...Int(Int32.max))
+        let width = try values.integer(BatchCommand.width.long, in: 0...18) ?? 0
+        if path != nil && (from != nil || to != nil) {
+            throw .usage("Give the plan either as --plan FILE or as --from N --to M, not both")
+        }
+        if let from, let to {
+            let text = "\(from)...\(to)/\(width)"
+            do {
+                return (try ProvisioningPlan.counter(from: from, to: to, width: width), counterSource + text)
+            } catch {
+                throw .usage("--from \(from) --to \(to): \(error.reason)")
+            }
+        }
+        if from != nil || to != nil { throw .usage("A counter plan needs both --from N and --to M") }
+        if let path { return (try readPlan(path), absolute(path)) }
+        guard let source = recorded?.planSource else {
+            throw .missingArgument(
+                "--plan <file> | --from <n> --to <m>",
+                help: "The plan: a CSV or JSON Lines file with one row per tag, or a counter range.")
+        }
+        if source.hasPrefix(counterSource) {
+            do {
+                return (try ProvisioningPlan.counter(parsing: String(source.dropFirst(counterSource.count))), source)
+            } catch {
+                throw CommandLineError(.dataError, "The journal's plan \(source): \(error.reason)")
+            }
+        }
+        return (try readPlan(source), source)
+    }
+
+    /// The plan in the file at `path`: JSON Lines when its name ends in .jsonl, .ndjson or
+    /// .json or its first character is `{`, else CSV.
+    static func readPlan(_ path: String) throws(CommandLineError) -> ProvisioningPlan {
+        let bytes = try FileAccess.readFile(path: path, limit: ProvisioningPlan.maximumFileBytes)
+        let lower = path.lowercased()
+        let first = bytes.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
+        let isJSON =
+            lower.hasSuffix(".jsonl") || lower.hasSuffix(".ndjson") || lower.hasSuffix(".json")
+            || (!lower.hasSuffix(".csv") && first == UInt8(ascii: "{"))
+        do {
+            return isJSON ? try ProvisioningPlan.jsonLines(bytes) : try ProvisioningPlan.csv(bytes)
+        } catch {
+            throw CommandLineError(.dataError, "The plan \(InputReader.name(of: path)): \(error)")
+        }
+    }
+
+    /// The template of the record arguments, or the journal's.
+    private static func makeTemplate(
+        _ values: ParsedValues, plan: ProvisioningPlan, recorded: JournalHeader?
+    ) throws(CommandLineError) -> BatchRecordTemplate {
+        let tokens = values.sequence("record")
+        guard !tokens.isEmpty else {
+            guard let recorded else {
+                throw .missingArgument(
+                    "<record> ...",
+                    help: "<record>  The message of each tag, as for 'ndeftool write', with {field}, {uid}, {row}.")
+            }
+            return try BatchRecordTemplate(text: recorded.template, fields: plan.fields)
+        }
+        var words: [String] = []
+        for token in tokens {
+            switch token {
+            case .word(let word): words.append(word)
+            case .option(let long, let value): words += ["--" + long] + (value.map { [$0] } ?? [])
+            }
+        }
+        return try BatchRecordTemplate(words: words, fields: plan.fields)
+    }
+
+    /// What is done to each tag: the options given, or the journal's when resuming.
+    private static func makeSettings(
+        _ invocation: CommandInvocation, recorded: JournalHeader?
+    ) throws(CommandLineError) -> ProvisioningJobSettings {
+        let values = invocation.values
+        let options = recorded?.options ?? [:]
+        let locks = values.flag(BatchCommand.lock.long) || options["lock"] == "yes"
+        var settings = ProvisioningJobSettings(locks: locks)
+        if values.flag(BatchCommand.derivePasswords.long) || options["password"] == "derived" {
+            let page =
+                try values.integer(PasswordSetCommand.fromPage.long, in: 0...255)
+                ?? options["password-from-page"].flatMap { Int($0) }
+            let limit =
+                try values.integer(PasswordSetCommand.attemptLimit.long, in: 0...7)
+                ?? options["password-attempt-limit"].flatMap { Int($0) } ?? 0
+            settings.password = ProvisioningPasswordPlan(
+                derivation: try MasterSecretInput.derivation(invocation), firstProtectedPage: page,
+                protectsReading: values.flag(PasswordSetCommand.readProtect.long)
+                    || options["password-read-protect"] == "yes",
+                authenticationLimit: limit)
+        } else if values.isGiven(MasterSecretInput.file.long) {
+            throw .usage("--master-secret-file goes with --derive-passwords")
+        }
+        if let text = values.value(BatchCommand.wait.long) {
+            guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 86_400 else {
+                throw .invalidValue(text, for: BatchCommand.wait, reason: "expected seconds from 0.1 to 86400")
+            }
+            settings.tagWait = .milliseconds(Int((seconds * 1000).rounded()))
+        }
+        return settings
+    }
+
+    /// Why the journal's job is not the one the command line describes.
+    private static func mismatch(_ recorded: JournalHeader, _ given: JournalHeader) -> String {
+        var differences: [String] = []
+        if recorded.planDigest != given.planDigest || recorded.planRowCount != given.planRowCount {
+            differences.append("the plan's content differs (\(recorded.planRowCount) rows recorded)")
+        }
+        if recorded.template != given.template {
+            differences.append("the template differs (recorded: \(recorded.template))")
+        }
+        for key in Set(recorded.options.keys).union(given.options.keys).sorted()
+        where recorded.options[key] != given.options[key] {
+            differences.append("\(key) is \(recorded.options[key] ?? "unset"), not \(given.options[key] ?? "unset")")
+        }
+        return "the journal records another job: " + differences.joined(separator: "; ")
+            + ". Resume with the journal alone (ndeftool batch --resume JOURNAL), or start a new journal"
+    }
+
+    /// `tags.csv` → `tags.journal`; a counter range → `batch-FROM-TO.journal`.
+    static func defaultJournal(_ source: String) -> String {
+        if source.hasPrefix(counterSource) {
+            let range = source.dropFirst(counterSource.count).split(separator: "/").first ?? ""
+            return "batch-" + range.replacing("...", with: "-") + ".journal"
+        }
+        let name = source.split(separator: "/").last.map(String.init) ?? source
+        let stem = name.split(separator: ".").dropLast().joined(separator: ".")
+        let directory = source.contains("/") ? String(source[..<(source.lastIndex(of: "/") ?? source.endIndex)]) : "."
+        return directory + "/" + (stem.isEmpty ? name : stem) + ".journal"
+    }
+
+    /// `path` from the root, so a resume from another directory finds the plan.
+    static func absolute(_ path: String) -> String {
+        guard !path.hasPrefix("/") else { return path }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return path }
+        let directory = String(cString: buffer)
+        return (directory == "/" ? "" : directory) + "/" + (path.hasPrefix("./") ? String(path.dropFirst(2)) : path)
+    }
+}

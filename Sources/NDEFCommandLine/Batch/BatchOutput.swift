@@ -1,0 +1,161 @@
+import NDEF
+import Provisioning
+
+/// What `ndeftool batch` prints and writes when it ends: the summary (text or JSON on standard
+/// output), the CSV and JSON reports, and the exit status.
+enum BatchOutput {
+    /// The summary's JSON form.
+    struct Summary: Encodable {
+        var rows: Int
+        var done: Int
+        var doneThisRun: Int
+        var locked: Int
+        var passwords: Int
+        var refusedTags: Int
+        var pending: Int
+        var unfinishedRows: [Int]
+        var failedRows: [Int]
+        var stopReason: String?
+        var journal: String
+        var report: String
+        var reportJSON: String
+        var seconds: Double
+        var tagsPerMinute: Double
+    }
+
+    /// The dry run's JSON form.
+    struct DryRun: Encodable {
+        var rows: Int
+        var fields: [String]
+        var template: String
+        var journal: String
+        var resumes: Bool
+        var firstMessageBytes: Int
+        var lockCode: String?
+        var options: [String: String]
+    }
+
+    /// `--dry-run`: what the job would do, without a reader.
+    static func dryRun(
+        _ setup: BatchJobSetup, first: NFCNDEFMessage?, invocation: CommandInvocation
+    ) throws(CommandLineError) -> ExitStatus {
+        var code: String?
+        if setup.settings.locks {
+            do {
+                code = try ProvisioningLockConfirmation.code(for: setup.header)
+            } catch {
+                throw CommandLineError(.internalError, "The job code: \(error.reason)")
+            }
+        }
+        let bytes: [UInt8]
+        do {
+            bytes = try first?.encoded() ?? []
+        } catch {
+            throw CommandLineError(.dataError, "The first row's message: \(error.description)")
+        }
+        if invocation.values.flag(BatchCommand.json.long) {
+            let dry = DryRun(
+                rows: setup.plan.count, fields: setup.plan.fields, template: setup.header.template,
+                journal: setup.journalPath, resumes: setup.resumes, firstMessageBytes: bytes.count, lockCode: code,
+                options: setup.header.options)
+            try invocation.io.writeOutput(try MessageJSON.text(of: dry) + "\n")
+            return .success
+        }
+        var lines = [
+            "Plan: \(setup.plan.count) rows, fields \(setup.plan.fields.joined(separator: ", "))",
+            "Template: \(setup.header.template)",
+            "Journal: \(setup.journalPath)"
+                + (setup.resumes
+                    ? " (resumed)"
+                    : FileAccess.exists(setup.journalPath) ? " (exists: continue it with --resume)" : " (new)"),
+            "Each tag: write and verify" + (setup.settings.locks ? ", lock" : "")
+                + (setup.settings.password.map { ", password \($0)" } ?? ""),
+        ]
+        if let first {
+            lines.append("Row 1's message (with a sample UID):")
+            lines.append(MessageDescription(message: first, size: bytes.count).text.trimmingSuffixNewline)
+        }
+        if let code {
+            lines.append("Job code (locks every tag: --confirm \(code)): \(code)")
+        }
+        try invocation.io.writeOutput(lines.joined(separator: "\n") + "\n")
+        return .success
+    }
+
+    /// Writes the reports, prints the summary and gives the exit status of a run that ended
+    /// with `summary`.
+    static func finish(
+        _ summary: ProvisioningJobSummary, setup: BatchJobSetup, journal: ProvisioningJournal, interrupted: Bool,
+        invocation: CommandInvocation
+    ) throws(CommandLineError) -> ExitStatus {
+        let values = invocation.values
+        let stem = reportStem(setup.journalPath)
+        let csvPath = values.value(BatchCommand.report.long) ?? stem + ".report.csv"
+        let jsonPath = values.value(BatchCommand.reportJSON.long) ?? stem + ".report.json"
+        let report = ProvisioningReport(state: journal.state, plan: setup.plan, fields: setup.plan.fields)
+        try FileAccess.writeFile(Array(report.csv.utf8), path: csvPath)
+        try FileAccess.writeFile(Array((report.json + "\n").utf8), path: jsonPath)
+        let elapsed = summary.elapsed
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let perMinute = seconds > 0 ? Double(summary.doneThisRun) * 60 / seconds : 0
+        if values.flag(BatchCommand.json.long) {
+            let json = Summary(
+                rows: summary.rowCount, done: summary.doneRows, doneThisRun: summary.doneThisRun,
+                locked: summary.lockedThisRun, passwords: summary.passwordsThisRun, refusedTags: summary.refusedTags,
+                pending: summary.pendingRows, unfinishedRows: summary.unfinishedRows, failedRows: summary.failedRows,
+                stopReason: summary.stopReason, journal: setup.journalPath, report: csvPath, reportJSON: jsonPath,
+                seconds: (seconds * 1000).rounded() / 1000, tagsPerMinute: (perMinute * 10).rounded() / 10)
+            try invocation.io.writeOutput(try MessageJSON.text(of: json) + "\n")
+        } else {
+            try invocation.io.writeOutput(
+                text(summary, setup: setup, csv: csvPath, json: jsonPath, perMinute: perMinute))
+        }
+        if summary.journalFailure != nil { return .ioError }
+        if interrupted { return .interrupted }
+        if summary.isComplete { return .success }
+        return summary.unfinishedRows.isEmpty ? .tryAgain : .incompleteWrite
+    }
+
+    /// The summary as text.
+    private static func text(
+        _ summary: ProvisioningJobSummary, setup: BatchJobSetup, csv: String, json: String, perMinute: Double
+    ) -> String {
+        var steps: [String] = []
+        if setup.settings.locks { steps.append("\(summary.lockedThisRun) locked") }
+        if setup.settings.password != nil { steps.append("\(summary.passwordsThisRun) given a password") }
+        var lines = [
+            "Done: \(summary.doneRows) of \(summary.rowCount) rows (\(summary.doneThisRun) in this run"
+                + (steps.isEmpty ? "" : "; " + steps.joined(separator: ", ")) + ", "
+                + "\(Int(perMinute.rounded())) tags/min); \(summary.refusedTags) tag"
+                + (summary.refusedTags == 1 ? "" : "s") + " refused."
+        ]
+        if !summary.isComplete {
+            var left = ["\(summary.pendingRows) not started"]
+            if !summary.unfinishedRows.isEmpty {
+                left.append("rows \(list(summary.unfinishedRows)) wait for the tag they were started on")
+            }
+            if !summary.failedRows.isEmpty { left.append("rows \(list(summary.failedRows)) cannot be built") }
+            lines.append("Left: " + left.joined(separator: "; ") + ".")
+            if let reason = summary.stopReason { lines.append("Stopped: \(reason).") }
+            lines.append("Continue with: ndeftool batch --resume \(ShellQuoting.word(setup.journalPath))")
+        }
+        lines.append("Journal: \(setup.journalPath)")
+        lines.append("Reports: \(csv), \(json)")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `1, 2, 5` (at most 20, then `...`).
+    private static func list(_ rows: [Int]) -> String {
+        rows.prefix(20).map(String.init).joined(separator: ", ") + (rows.count > 20 ? ", ..." : "")
+    }
+
+    /// `tags.journal` → `tags`; `job` → `job`.
+    static func reportStem(_ journal: String) -> String {
+        journal.hasSuffix(".journal") ? String(journal.dropLast(".journal".count)) : journal
+    }
+}
+
+extension String {
+    /// The text without its final line break.
+    fileprivate var trimmingSuffixNewline: String { hasSuffix("\n") ? String(dropLast()) : self }
+}
