@@ -106,7 +106,7 @@ import Testing
         let errors = Self.lines(io.error)
         #expect(errors.filter { $0.hasPrefix("PC/SC readers cannot be watched: ") }.count == 2, "\(io.error)")
         #expect(errors.contains("pcscd is running: watching its readers."))
-        #expect(calls.withLock { $0 } > 4)
+        #expect(calls.withLock { $0 } >= 4)
     }
 
     @Test("A libnfc device missing from the list but still attached (held by another program) is not removed")
