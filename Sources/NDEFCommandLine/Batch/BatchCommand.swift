@@ -130,7 +130,9 @@ enum BatchCommand {
         let status = BatchStatus(
             io: invocation.io, level: level, total: setup.plan.count, done: journal.state.doneRows.count,
             stations: opened.stations.map(\.name))
-        if opened.stations.count > 1 { status.legend.forEach { console.note($0) } }
+        if opened.stations.count > 1 {
+            for line in status.legend { console.note(line) }
+        }
         let template = setup.template
         let job = ProvisioningJob(
             plan: setup.plan, journal: journal, settings: setup.settings,
