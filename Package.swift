@@ -109,6 +109,14 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The software overhead per tag and the memory of batch provisioning over simulated tags.
+        .executableTarget(
+            name: "ProvisioningBenchmarks",
+            dependencies: [
+                "BenchmarkSupport", "Provisioning", "NFCSession", "SimulatedReader", "TagSimulator", "TagMemory", "NDEF",
+            ],
+            swiftSettings: strictSettings
+        ),
         .testTarget(name: "NDEFTests", dependencies: ["NDEF", "NDEFFoundation"], swiftSettings: strictSettings),
         .testTarget(name: "TagMemoryTests", dependencies: ["TagMemory", "NDEF"], swiftSettings: strictSettings),
         .testTarget(

@@ -127,6 +127,18 @@ public enum JournalEvent: Sendable, Hashable {
         }
     }
 
+    /// Whether the event must be on disk before the caller goes on (`fsync`): `writing` before the
+    /// first write to the tag (write-ahead), `done` before the person is told to take the tag
+    /// away, and the rare `failed`, `refused` and `resumed`. The others (`claimed`, `written`,
+    /// `locked`, `password`, `released`) become durable with the next synced event; a crash that
+    /// loses them loses nothing a resume cannot find again on the tag.
+    public var needsSync: Bool {
+        switch self {
+        case .writing, .done, .failed, .refused, .resumed: true
+        case .claimed, .written, .locked, .password, .released: false
+        }
+    }
+
     /// The row, for every event but `resumed`.
     public var row: Int? {
         switch self {

@@ -15,7 +15,11 @@ enum JournalReplay {
     static func replay(_ bytes: [UInt8]) throws(ProvisioningError) -> JournalRecovery {
         var lines: [Range<Int>] = []
         var start = 0
-        for index in bytes.indices where bytes[index] == 0x0A {
+        // A crash can leave the file longer than the data written, its end filled with zeros:
+        // like a torn last line, that tail is cut away.
+        var end = bytes.count
+        while end > 0, bytes[end - 1] == 0 { end -= 1 }
+        for index in bytes.indices[..<end] where bytes[index] == 0x0A {
             lines.append(start..<index)
             start = index + 1
         }
@@ -23,7 +27,7 @@ enum JournalReplay {
         var validLength = start
         var lastParsed: JSONValue?
         // Only a last line with nothing after it may be torn; a bad line followed by more is damage.
-        if let last = lines.last, start == bytes.count {
+        if let last = lines.last, start == end {
             do throws(ProvisioningError) {
                 lastParsed = try parse(bytes[last], line: lines.count)
             } catch {

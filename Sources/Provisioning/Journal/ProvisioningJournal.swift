@@ -3,9 +3,10 @@ import Synchronization
 
 /// The record of a provisioning job that makes it exactly-once and resumable: an append-only
 /// JSON Lines file, a header line with the job's identity, then one line per event (see
-/// ``JournalEvent``). Each line is written with a single `write()` and `fsync`ed before
-/// ``append(_:)`` returns; a new journal's directory is `fsync`ed too, so its name survives
-/// a crash.
+/// ``JournalEvent``). Each line is written with a single `write()`; the events that must be
+/// durable (``JournalEvent/needsSync``: `writing` and `done`, two per tag) are `fsync`ed before
+/// ``append(_:)`` returns, the others with them; a new journal's directory is `fsync`ed too,
+/// so its name survives a crash.
 ///
 /// The journal is write-ahead: a caller records `writing` (the tag's UID and the digest of the
 /// message) before it touches the tag, and `written` only after reading the message back. A
@@ -18,10 +19,11 @@ import Synchronization
 /// otherwise needs only libcrypto and a reader stack; an append-only text file is readable
 /// and diffable by people auditing a batch; a crash can only damage the last line (an event
 /// is one `write()` ending in a line feed, so a torn write is a last line without its line
-/// feed or one that is not JSON), which recovery detects and truncates away; and one `fsync`
-/// per event is the durability point, the same guarantee a database commit gives here, since
-/// events are rare (a few per tag, each tag taking a human's hand). Anything damaged before
-/// the last line is reported with its line number rather than silently repaired.
+/// feed or one that is not JSON, or a tail of zeros), which recovery detects and truncates
+/// away; and an `fsync` before the first write to a tag and another before the tag is
+/// declared done are the durability points, the same guarantee database commits give here
+/// (a synced event makes every line before it durable too). Anything damaged before the last
+/// line is reported with its line number rather than silently repaired.
 ///
 /// The journal never holds a secret: the header carries the plan's digest, the template and
 /// option names and values chosen by the caller (a password mode, never a password).
@@ -133,9 +135,15 @@ public final class ProvisioningJournal: Sendable {
         try JournalReplay.replay(bytes)
     }
 
-    /// Records `event` durably: checks it against the state (a refused event is not written),
-    /// writes its line with one `write()`, `fsync`s, then applies it. After a failed write or
-    /// `fsync` the journal refuses every further event: resume from the file instead.
+    /// Records `event`: checks it against the state (a refused event is not written), writes its
+    /// line with one `write()`, `fsync`s when the event must be durable (``JournalEvent/needsSync``),
+    /// then applies it. After a failed write or `fsync` the journal refuses every further event:
+    /// resume from the file instead.
+    ///
+    /// An event written without `fsync` becomes durable with the next one that is `fsync`ed (the
+    /// same file); until then a crash may lose it, which recovery handles as if it had not
+    /// happened (a lost claim is given back anyway; a lost `written`, `locked` or `password` is
+    /// found again on the tag, whose row stays bound to it by its durable `writing`).
     public func append(_ event: JournalEvent) throws(ProvisioningError) {
         try inner.withLock { inner throws(ProvisioningError) in
             if let broken = inner.broken { throw broken }
@@ -148,7 +156,7 @@ public final class ProvisioningJournal: Sendable {
             let bytes = Array((event.line + "\n").utf8)
             do throws(ProvisioningError) {
                 try FileSystem.writeOnce(inner.fd, bytes, path: path)
-                try FileSystem.sync(inner.fd, path: path)
+                if event.needsSync { try FileSystem.sync(inner.fd, path: path) }
             } catch {
                 _ = ftruncate(inner.fd, off_t(inner.size))
                 inner.broken = ProvisioningError(.io, "the journal could not be written (\(error.reason)); resume it")
