@@ -113,7 +113,8 @@ let package = Package(
         .executableTarget(
             name: "ProvisioningBenchmarks",
             dependencies: [
-                "BenchmarkSupport", "Provisioning", "NFCSession", "SimulatedReader", "TagSimulator", "TagMemory", "NDEF",
+                "BenchmarkSupport", "Provisioning", "NFCSession", "SimulatedReader", "TagSimulator", "TagMemory",
+                "NDEF",
             ],
             swiftSettings: strictSettings
         ),
