@@ -33,22 +33,31 @@ struct CounterJob {
     func run(
         _ stations: [ProvisioningStation], settings: ProvisioningJobSettings = CounterJob.settings,
         build: @escaping ProvisioningJob.MessageBuilder = CounterJob.build,
-        whileRunning: (@Sendable (ProvisioningJob) async -> Void)? = nil
+        stopAfter: Int? = nil
     ) async throws -> (ProvisioningJobSummary, [ProvisioningJobEvent], ProvisioningJournal) {
         let journal = try ProvisioningJournal.open(at: path, header: header)
         let events = EventLog()
+        let box = Mutex<ProvisioningJob?>(nil)
         let job = ProvisioningJob(
-            plan: plan, journal: journal, settings: settings, build: build, onEvent: { events.append($0) })
-        async let summary = job.run(stations)
-        if let whileRunning { await whileRunning(job) }
-        let result = await summary
+            plan: plan, journal: journal, settings: settings, build: build,
+            onEvent: { event in
+                events.append(event)
+                if let stopAfter, events.doneCount == stopAfter { box.withLock { $0 }?.stop(reason: "test") }
+            })
+        box.withLock { $0 = job }
+        let result = await job.run(stations)
         journal.close()
         return (result, events.events, journal)
     }
 
-    /// Short waits, for tests.
-    static let settings = ProvisioningJobSettings(
+    /// A short wait for a tag, for tests where the last tag stays out of the field.
+    static let shortWait = ProvisioningJobSettings(
         tagWait: .milliseconds(300), checkInterval: .milliseconds(20),
+        sessionOptions: NFCTagReaderSession.Options(pollInterval: .milliseconds(5)))
+
+    /// Waits for tests: stations with a supply stop when it is used up.
+    static let settings = ProvisioningJobSettings(
+        tagWait: .seconds(5), checkInterval: .milliseconds(20),
         sessionOptions: NFCTagReaderSession.Options(pollInterval: .milliseconds(5)))
 }
 
@@ -62,4 +71,5 @@ final class EventLog: Sendable {
     private let storage = Mutex<[ProvisioningJobEvent]>([])
     func append(_ event: ProvisioningJobEvent) { storage.withLock { $0.append(event) } }
     var events: [ProvisioningJobEvent] { storage.withLock { $0 } }
+    var doneCount: Int { storage.withLock { $0.count { if case .rowDone = $0 { true } else { false } } } }
 }

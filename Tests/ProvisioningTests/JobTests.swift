@@ -86,7 +86,8 @@ import Testing
         // GET_VERSION, two FAST_READs, then WRITEs: the tag leaves during the 9th WRITE, torn.
         let reader = try await SimulatedReader(url: "sim:ntag215?remove-after=12&in-flight=tear")
         let uid = try #require(reader.field.tags.first?.uid)
-        let (first, events, _) = try await job.run([ProvisioningStation(name: "r1", reader: reader)])
+        let (first, events, _) = try await job.run(
+            [ProvisioningStation(name: "r1", reader: reader)], settings: CounterJob.shortWait)
         #expect(!first.isComplete)
         #expect(first.unfinishedRows == [1])
         #expect(events.contains { if case .rowInterrupted(1, uid, _, _) = $0 { true } else { false } })
@@ -165,12 +166,7 @@ import Testing
     func stopAndResume() async throws {
         let job = try CounterJob(rows: 60)
         let reader = try await SimulatedReader(url: "sim:ntag215?supply=60&seed=21")
-        let (first, _, _) = try await job.run(
-            [station(reader, "r1")],
-            whileRunning: { job in
-                while job.journal.state.doneRows.count < 20 { try? await Task.sleep(for: .milliseconds(2)) }
-                await job.stop(reason: "interrupted")
-            })
+        let (first, _, _) = try await job.run([station(reader, "r1")], stopAfter: 20)
         #expect(!first.isComplete)
         #expect(first.doneRows >= 20 && first.doneRows < 60)
         let state = try ProvisioningJournal.recover(job.path)

@@ -143,7 +143,7 @@ enum BatchCommand {
             await interruption()
             guard !Task.isCancelled else { return }
             interrupted.set()
-            await job.stop(reason: "interrupted: the tags in progress were finished")
+            job.stop(reason: "interrupted: the tags in progress were finished")
         }
         let summary = await job.run(opened.stations)
         watcher.cancel()

@@ -1,5 +1,6 @@
 import NDEF
 import NFCSession
+import Synchronization
 
 /// A batch provisioning job run on one or more readers: each tag presented gets the next row
 /// of the plan (or finishes the row it holds), written, verified, then locked and given a
@@ -40,11 +41,14 @@ public actor ProvisioningJob {
     nonisolated let build: MessageBuilder
     nonisolated let onEvent: EventHandler
     private let dispenser: RowDispenser
+    /// The job's own serial executor, a dispatch queue: the journal's `fsync`s block it, never
+    /// Swift's cooperative thread pool, where the stations' sessions run.
+    private nonisolated let executor = SerialQueueExecutor(label: "ndeftool.provisioning.job")
     private var active: [Int: String] = [:]
     private var unfinished: Set<Int>
     private var failed: Set<Int>
     private var doneRows: Int
-    private var stopRequest: String?
+    private let stopRequest = Mutex<String?>(nil)
     private var journalFailure: ProvisioningError?
     private var doneThisRun = 0
     private var lockedThisRun = 0
@@ -69,6 +73,9 @@ public actor ProvisioningJob {
         doneRows = state.doneRows.count
     }
 
+    /// The job's own serial executor (see `executor`).
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
     /// Runs one worker per station until the job ends; returns how it went.
     public func run(_ stations: [ProvisioningStation]) async -> ProvisioningJobSummary {
         let clock = ContinuousClock()
@@ -83,7 +90,7 @@ public actor ProvisioningJob {
         let reason: String? =
             doneRows == plan.count
             ? nil
-            : journalFailure.map { "the journal could not be written: \($0.reason)" } ?? stopRequest
+            : journalFailure.map { "the journal could not be written: \($0.reason)" } ?? stopRequest.withLock { $0 }
                 ?? "every reader stopped"
         return ProvisioningJobSummary(
             rowCount: plan.count, doneRows: doneRows, doneThisRun: doneThisRun, lockedThisRun: lockedThisRun,
@@ -94,18 +101,20 @@ public actor ProvisioningJob {
 
     /// Stops the job: every station finishes the tag in hand, records it, and stops; stations
     /// waiting for a tag stop at once.
-    public func stop(reason: String = "stopped") {
-        if stopRequest == nil { stopRequest = reason }
+    public nonisolated func stop(reason: String = "stopped") {
+        stopRequest.withLock { request in
+            if request == nil { request = reason }
+        }
     }
 
     /// Whether stations should stop: stop was asked, the journal failed, or nothing is left to do.
     func shouldStop() async -> Bool {
-        if stopRequest != nil || journalFailure != nil { return true }
+        if isStopping { return true }
         return await isComplete()
     }
 
     /// Whether a stop was asked or the journal failed (stations then skip waiting for removal).
-    var isStopping: Bool { stopRequest != nil || journalFailure != nil }
+    var isStopping: Bool { stopRequest.withLock { $0 != nil } || journalFailure != nil }
 
     /// Every row is done or failed for good, and no tag is in progress.
     func isComplete() async -> Bool {
