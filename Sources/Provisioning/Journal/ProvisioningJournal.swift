@@ -147,9 +147,9 @@ public final class ProvisioningJournal: Sendable {
     public func append(_ event: JournalEvent) throws(ProvisioningError) {
         try inner.withLock { inner throws(ProvisioningError) in
             if let broken = inner.broken { throw broken }
-            var next = inner.state
+            let change: ProvisioningState.Change
             do throws(ProvisioningError) {
-                try next.apply(event)
+                change = try inner.state.change(for: event)
             } catch {
                 throw ProvisioningError(.refusedEvent, error.reason)
             }
@@ -163,7 +163,7 @@ public final class ProvisioningJournal: Sendable {
                 throw error
             }
             inner.size += bytes.count
-            inner.state = next
+            inner.state.commit(change)
         }
     }
 

@@ -42,7 +42,7 @@ public struct ProvisioningState: Sendable {
         public var reader: String?
         /// The tag the row is bound to (from its `writing` event on).
         public var uid: [UInt8]?
-        /// The SHA-256 of the message being written to that tag.
+        /// The SHA-256 of the message being written to that tag (dropped once the row is done).
         public var digest: [UInt8]?
         /// The outcome of `done`.
         public var outcome: String?
@@ -136,15 +136,41 @@ public struct ProvisioningState: Sendable {
         statuses.values.filter(predicate).map(\.row).sorted()
     }
 
+    /// What an event changes: every claim given back, or one row's status and the tag index.
+    enum Change: Sendable {
+        /// `resumed`: every claim is given back.
+        case releaseAllClaims
+        /// The row's new status; the tag bound to it, or unbound from it.
+        case row(RowStatus, bind: [UInt8]?, unbind: [UInt8]?)
+    }
+
     /// Applies `event`, or throws `inconsistentJournal` (at `line`) if it breaks a rule.
     public mutating func apply(_ event: JournalEvent, line: Int = 0) throws(ProvisioningError) {
+        commit(try change(for: event, line: line))
+    }
+
+    /// Makes `change` (from ``change(for:line:)`` on this state).
+    mutating func commit(_ change: Change) {
+        switch change {
+        case .releaseAllClaims:
+            releaseAllClaims()
+        case .row(let status, let bind, let unbind):
+            if let unbind { tags[unbind] = nil }
+            if let bind { tags[bind] = status.row }
+            statuses[status.row] = status
+        }
+    }
+
+    /// What `event` changes, without changing anything; throws `inconsistentJournal` (at `line`)
+    /// if it breaks a rule. Checking first and committing after lets the journal write the event
+    /// between the two, and change its state in place.
+    func change(for event: JournalEvent, line: Int = 0) throws(ProvisioningError) -> Change {
         func refuse(_ reason: String) -> ProvisioningError {
             ProvisioningError(.inconsistentJournal, line: line, "\(event.name): \(reason)")
         }
-        guard let row = event.row else {
-            releaseAllClaims()
-            return
-        }
+        guard let row = event.row else { return .releaseAllClaims }
+        var bind: [UInt8]?
+        var unbind: [UInt8]?
         guard row >= 1 && row <= rowCount else { throw refuse("row \(row) is not in the plan (1...\(rowCount))") }
         var status = self.status(of: row)
         guard status.stage != .done else { throw refuse("row \(row) is already done") }
@@ -172,7 +198,7 @@ public struct ProvisioningState: Sendable {
             status.stage = .writing
             status.steps = []
             status.time = time
-            tags[uid] = row
+            bind = uid
         case .written(_, let uid, let time), .locked(_, let uid, let time), .password(_, let uid, let time):
             try checkTag(uid)
             let stage: Stage =
@@ -191,6 +217,7 @@ public struct ProvisioningState: Sendable {
             status.stage = .done
             status.outcome = outcome
             status.reader = nil
+            status.digest = nil  // Not needed once done: a done row is never resumed.
             status.time = time
         case .failed(_, let uid, let reason, let time):
             guard status.reader != nil else { throw refuse("row \(row) is not claimed") }
@@ -211,7 +238,7 @@ public struct ProvisioningState: Sendable {
             guard status.stage == .writing, status.steps.isEmpty else {
                 throw refuse("row \(row) is past its write on \(hexString(uid)): it cannot be given back")
             }
-            tags[uid] = nil
+            unbind = uid
             status.uid = nil
             status.digest = nil
             status.reader = nil
@@ -221,7 +248,7 @@ public struct ProvisioningState: Sendable {
         case .resumed:
             break
         }
-        statuses[row] = status
+        return .row(status, bind: bind, unbind: unbind)
     }
 
     /// Gives back every claim: rows not bound to a tag return to the pool; bound rows keep
