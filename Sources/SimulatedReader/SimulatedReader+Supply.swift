@@ -69,6 +69,8 @@ extension SimulatedReader {
     /// - Returns: the save of the tag taken away, when one was and the supply has a directory.
     static func operateSupply(_ state: inout State, directory: String?) -> PendingSave? {
         guard var supply = state.supply else { return nil }
+        // Taken out while it changes, so its tags are not copied (copy on write) at every poll.
+        state.supply = nil
         let now = ContinuousClock.now
         var pending: PendingSave?
         if let leaving = supply.takeAwayIfDone(from: &state.field) {

@@ -85,10 +85,7 @@ extension SimulatedReader {
                 guard state.unplugging.isBack(at: .now) else { throw Unplugging.error(state.unplugging) }
                 state.unplugging.since = nil
                 state.field.fieldOn()
-                if var supply = state.supply {
-                    supply.keepCurrent(in: state.field)
-                    state.supply = supply
-                }
+                state.supply?.keepCurrent(in: state.field)
             }
             state.isClosed = false
         }
