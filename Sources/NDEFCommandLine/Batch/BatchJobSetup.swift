@@ -52,7 +52,9 @@ struct BatchJobSetup {
         if let resumePath {
             journalPath = resumePath
         } else {
-            journalPath = values.value(BatchCommand.journal.long) ?? defaultJournal(source)
+            journalPath =
+                values.value(BatchCommand.journal.long)
+                ?? defaultJournal(values.value(BatchCommand.plan.long) ?? source)
             if FileAccess.exists(journalPath), !values.flag(BatchCommand.dryRun.long) {
                 throw .usage(
                     "The journal \(InputReader.name(of: journalPath)) exists: continue that job with --resume "
