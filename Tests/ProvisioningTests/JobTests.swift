@@ -90,7 +90,7 @@ import Testing
             [ProvisioningStation(name: "r1", reader: reader)], settings: CounterJob.shortWait)
         #expect(!first.isComplete)
         #expect(first.unfinishedRows == [1])
-        #expect(events.contains { if case .rowInterrupted(1, uid, _, _) = $0 { true } else { false } })
+        #expect(events.contains { if case .rowInterrupted(1, uid, _, _, true) = $0 { true } else { false } })
         #expect(try ProvisioningJournal.recover(job.path).assignment(forUID: uid) == .unfinished(row: 1))
         reader.withField { field in
             field.arm(.none)

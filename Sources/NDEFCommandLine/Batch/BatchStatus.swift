@@ -68,11 +68,15 @@ final class BatchStatus: @unchecked Sendable {
                 line(
                     "Row \(row): tag \(UIDText.json(uid)) \(style.success("done")) (\(outcome)) at "
                         + "\(label(station, state)): remove the tag", kind: .note, &state)
-            case .rowInterrupted(let row, let uid, let station, let reason):
+            case .rowInterrupted(let row, let uid, let station, let reason, let canFinish):
                 state.lastError = "row \(row): \(reason)"
+                let next =
+                    canFinish
+                    ? "Bring this tag back to any reader of the job to finish row \(row)"
+                    : "Row \(row) stays with this tag, not done (see the report)"
                 line(
-                    "Row \(row): tag \(UIDText.json(uid)) at \(label(station, state)): \(reason). "
-                        + "Bring this tag back to any reader of the job to finish row \(row)", kind: .warning, &state)
+                    "Row \(row): tag \(UIDText.json(uid)) at \(label(station, state)): \(reason). " + next,
+                    kind: .warning, &state)
             case .rowFailed(let row, let station, let reason):
                 state.lastError = "row \(row): \(reason)"
                 line("Row \(row) at \(label(station, state)) cannot be written: \(reason)", kind: .error, &state)

@@ -40,8 +40,10 @@ public enum ProvisioningJobEvent: Sendable, Hashable {
     /// `row` is finished on the tag `uid`: `outcome` is `written`, `written+locked`, ...
     case rowDone(row: Int, uid: [UInt8], station: String, outcome: String)
     /// The write (or a later step) of `row` on the tag `uid` did not complete: the row stays
-    /// with that tag, which finishes it when it is brought back to any reader of the job.
-    case rowInterrupted(row: Int, uid: [UInt8], station: String, reason: String)
+    /// with that tag. When `canFinish` (the tag or the reader went away), the tag finishes it
+    /// when it is brought back to any reader of the job; otherwise the tag refused a step (a
+    /// lock or a password it cannot take) and the row is left for the report.
+    case rowInterrupted(row: Int, uid: [UInt8], station: String, reason: String, canFinish: Bool)
     /// `row` cannot be provisioned (its message cannot be built): it is left for the report.
     case rowFailed(row: Int, station: String, reason: String)
     /// The tag `uid` was not given a row, for `reason`: it is already done in this job (as row

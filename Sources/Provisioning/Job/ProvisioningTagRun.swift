@@ -54,7 +54,7 @@ struct ProvisioningTagRun: Sendable {
             try await write(message, resuming: false)
         } catch {
             if error.mayBeHalfWritten {
-                try await interrupted(row, "the write did not complete: \(error.reason)")
+                try await interrupted(row, "the write did not complete: \(error.reason)", cause: error)
             } else {
                 // Nothing was written: the row goes to another tag.
                 try await job.refusedBeforeWrite(row: row, uid: uid, reason: error.reason, station: station)
@@ -87,7 +87,7 @@ struct ProvisioningTagRun: Sendable {
             do {
                 try await write(message, resuming: true)
             } catch {
-                try await interrupted(row, "the write did not complete: \(error.reason)")
+                try await interrupted(row, "the write did not complete: \(error.reason)", cause: error)
                 return false
             }
             try await job.completed(.written, row: row, uid: uid)
@@ -114,7 +114,7 @@ struct ProvisioningTagRun: Sendable {
             do {
                 try await lock()
             } catch {
-                try await interrupted(row, "written and verified, but not locked: \(error.reason)")
+                try await interrupted(row, "written and verified, but not locked: \(error.reason)", cause: error)
                 return false
             }
             try await job.completed(.locked, row: row, uid: uid)
@@ -124,7 +124,7 @@ struct ProvisioningTagRun: Sendable {
             do {
                 try await setPassword(password, resumed: resumed)
             } catch let error as NFCReaderError {
-                try await interrupted(row, "written, but the password was not set: \(error.reason)")
+                try await interrupted(row, "written, but the password was not set: \(error.reason)", cause: error)
                 return false
             } catch {
                 try await interrupted(row, "written, but the password was not set: \(error)")
@@ -154,10 +154,16 @@ struct ProvisioningTagRun: Sendable {
         }
     }
 
-    /// Records `row` as interrupted on this tag and says so.
-    private func interrupted(_ row: Int, _ reason: String) async throws(ProvisioningError) {
+    /// Records `row` as interrupted on this tag and says so; `cause` tells whether bringing the
+    /// tag back can finish it (it or the reader went away) or the tag refused.
+    private func interrupted(_ row: Int, _ reason: String, cause: NFCReaderError? = nil) async throws(ProvisioningError)
+    {
         try await job.interrupted(row: row, uid: uid, reason: reason, station: station)
-        job.onEvent(.rowInterrupted(row: row, uid: uid, station: station, reason: reason))
+        let transient: Set<NFCReaderError.Code> = [
+            .tagConnectionLost, .readerUnavailable, .timeout, .cancelled, .tagResponseError,
+        ]
+        let canFinish = cause.map { transient.contains($0.code) } ?? false
+        job.onEvent(.rowInterrupted(row: row, uid: uid, station: station, reason: reason, canFinish: canFinish))
     }
 
     /// Why this tag cannot take a row at all, known without a command: a password the chip or
