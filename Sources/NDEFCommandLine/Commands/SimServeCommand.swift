@@ -113,7 +113,9 @@ enum SimServeCommand {
             let status = card.status
             messages.detail(
                 "[vpcd \(port)] \(MessageDescription.count(status.apduCount, "command APDU")) answered over "
-                    + MessageDescription.count(status.connectionCount, "connection"))
+                    + MessageDescription.count(status.connectionCount, "connection")
+                    + (status.signals.isEmpty
+                        ? "" : "; reader signals: " + status.signals.map(\.rawValue).joined(separator: ", ")))
         }
         return .success
     }
