@@ -43,6 +43,9 @@ struct ProvisioningWorker: Sendable {
     private func loop(_ session: NFCTagReaderSession) async -> String {
         var errors = 0
         while true {
+            // A simulated reader answers without suspending: yield once per tag, so the task that
+            // stops the job (Ctrl-C) and the other stations get a thread of a small pool.
+            await Task.yield()
             let waited = await nextTag(session)
             let tag: NFCTag
             switch waited {
