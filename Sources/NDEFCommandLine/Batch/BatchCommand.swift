@@ -125,7 +125,14 @@ enum BatchCommand {
                 : try ProvisioningJournal.create(at: setup.journalPath, header: setup.header)
         } catch {
             await opened.close()
-            throw CommandLineError(.ioError, "the journal \(InputReader.name(of: setup.journalPath)): \(error)")
+            let name = InputReader.name(of: setup.journalPath)
+            if error.code == .journalInUse {
+                throw CommandLineError(
+                    .tryAgain,
+                    "the journal \(name) is in use by another run of this job (another ndeftool batch): nothing "
+                        + "was written. Let that run finish or stop it (Ctrl-C), then resume")
+            }
+            throw CommandLineError(.ioError, "the journal \(name): \(error)")
         }
         let status = BatchStatus(
             io: invocation.io, level: level, total: setup.plan.count, done: journal.state.doneRows.count,
