@@ -46,7 +46,8 @@ struct BatchJobSetup {
         let header = JournalHeader(
             plan: plan, template: template.template, options: settings.journalOptions, planSource: source)
         if let recorded, !recorded.isSameJob(as: header) {
-            throw CommandLineError(.dataError, mismatch(recorded, header))
+            let planFromJournal = values.value(BatchCommand.plan.long) == nil && !values.isGiven(BatchCommand.from.long)
+            throw CommandLineError(.dataError, mismatch(recorded, header, planFromJournal: planFromJournal))
         }
         let journalPath: String
         if let resumePath {
@@ -171,10 +172,17 @@ struct BatchJobSetup {
         return settings
     }
 
-    /// Why the journal's job is not the one the command line describes.
-    private static func mismatch(_ recorded: JournalHeader, _ given: JournalHeader) -> String {
+    /// Why the journal's job is not the one the command line describes; `planFromJournal` when
+    /// the plan was read from the file the journal names (its content changed since).
+    private static func mismatch(_ recorded: JournalHeader, _ given: JournalHeader, planFromJournal: Bool) -> String {
+        let planDiffers = recorded.planDigest != given.planDigest || recorded.planRowCount != given.planRowCount
+        if planDiffers, planFromJournal, let source = recorded.planSource {
+            return "the plan \(InputReader.name(of: source)) changed since the job started (its content is not "
+                + "the one the journal records, \(recorded.planRowCount) rows): the rows done would no longer match "
+                + "their tags. Put the plan back as it was to resume, or start a new job with another --journal"
+        }
         var differences: [String] = []
-        if recorded.planDigest != given.planDigest || recorded.planRowCount != given.planRowCount {
+        if planDiffers {
             differences.append("the plan's content differs (\(recorded.planRowCount) rows recorded)")
         }
         if recorded.template != given.template {
