@@ -156,6 +156,7 @@ let package = Package(
             name: "NDEFCommandLineTests",
             dependencies: [
                 "NDEFCommandLine", "NDEF", "TagMemory", "NFCSession", "SimulatedReader", "PCSCReader", "LibNFCReader",
+                "Provisioning",
             ],
             swiftSettings: strictSettings
         ),
