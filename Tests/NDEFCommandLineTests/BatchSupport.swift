@@ -177,11 +177,15 @@ enum BatchFiles {
         return lines.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
     }
 
+    /// The simulated tag kept in the Flipper file at `path`.
+    static func dump(ofTagFile path: String) throws -> TagDump {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        return try TagDump(decoding: bytes, fileName: URL(fileURLWithPath: path).lastPathComponent)
+    }
+
     /// The memory of the simulated tag kept in the Flipper file at `path`.
     static func memory(ofTagFile path: String) throws -> Type2Memory {
-        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-        let dump = try TagDump(decoding: bytes, fileName: URL(fileURLWithPath: path).lastPathComponent)
-        return Type2Memory(bytes: dump.memory)
+        Type2Memory(bytes: try dump(ofTagFile: path).memory)
     }
 
     /// The tag files a supply left in `directory` (a kill during a save may leave a hidden

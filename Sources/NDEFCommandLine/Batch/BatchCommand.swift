@@ -69,9 +69,10 @@ enum BatchCommand {
             template and the options. --derive-passwords reads the master secret from \
             --master-secret-file or $NDEFTOOL_MASTER_SECRET, never the command line.
 
-            Exit status: 0 every row done; 75 stopped with rows left (resume later); 80 \
-            rows wait for their tags to come back; 130 interrupted; 74 the journal could \
-            not be written; 79 lock not confirmed.
+            Exit status: 0 every row done; 75 stopped with rows left, or the journal is \
+            in use by another run (resume later); 80 rows wait for their tags to come \
+            back; 130 interrupted; 74 the journal could not be written; 79 lock not \
+            confirmed.
 
             Examples:
               ndeftool batch uri 'https://example.com/t/{serial}' --plan tags.csv
