@@ -117,4 +117,23 @@ import Testing
             #expect(read.output.contains("\"uri\" : \"https://example.com/t/\(row)\""), "\(read.output)")
         }
     }
+
+    @Test(
+        "A journal left without its header (killed as it was created): --resume says so (65); the job starts again",
+        arguments: [[], Array(#"{"event":"job","format":"ndeftool-provisioning-jo"#.utf8), [0, 0, 0, 0, 0x0A]])
+    func journalTornAtCreation(content: [UInt8]) throws {
+        let job = try BatchFolder()
+        let tags = try job.tagDirectory()
+        let journal = try job.folder.file("torn.journal", content)
+        let reader = "sim:ntag215?supply=3&seed=13&file=\(tags)"
+        let resumed = try job.run(["batch", "--resume", journal, "--reader", reader])
+        #expect(resumed.status == 65)
+        #expect(resumed.error.contains("has no complete header"), "\(resumed.error)")
+        let started = try job.run([
+            "batch", "uri", Self.template, "--from", "1", "--to", "3", "--journal", journal, "--reader", reader,
+        ])
+        #expect(started.status == 0, "\(started.output)\(started.error)")
+        try BatchFiles.expectEveryRowDoneOnce(journal, rows: 3)
+        #expect(try BatchFiles.events(journal).first?["event"] as? String == "job")
+    }
 }

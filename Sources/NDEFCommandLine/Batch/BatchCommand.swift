@@ -123,7 +123,9 @@ enum BatchCommand {
             journal =
                 setup.resumes
                 ? try ProvisioningJournal.resume(at: setup.journalPath, header: setup.header)
-                : try ProvisioningJournal.create(at: setup.journalPath, header: setup.header)
+                // A new job: creates the journal, or replaces one left without its header by a
+                // run killed as it created it.
+                : try ProvisioningJournal.open(at: setup.journalPath, header: setup.header)
         } catch {
             await opened.close()
             let name = InputReader.name(of: setup.journalPath)

@@ -37,6 +37,13 @@ struct BatchJobSetup {
             do {
                 recorded = try ProvisioningJournal.recover(resumePath).header
             } catch {
+                if error.code == .missingJournalHeader {
+                    throw CommandLineError(
+                        .dataError,
+                        "the journal \(InputReader.name(of: resumePath)) has no complete header: the run that "
+                            + "created it stopped before writing it, and nothing was written to a tag. Start the "
+                            + "job again with its first command (it replaces this journal)")
+                }
                 throw CommandLineError(.dataError, "the journal \(InputReader.name(of: resumePath)): \(error)")
             }
         }
@@ -54,7 +61,7 @@ struct BatchJobSetup {
             journalPath = resumePath
         } else {
             journalPath = values.value(BatchCommand.journal.long) ?? defaultJournal(source)
-            if FileAccess.exists(journalPath), !values.flag(BatchCommand.dryRun.long) {
+            if FileAccess.exists(journalPath), !values.flag(BatchCommand.dryRun.long), !isTornAtCreation(journalPath) {
                 throw .usage(
                     "The journal \(InputReader.name(of: journalPath)) exists: continue that job with --resume "
                         + "\(ShellQuoting.word(journalPath)), or name another with --journal")
@@ -63,6 +70,18 @@ struct BatchJobSetup {
         return BatchJobSetup(
             plan: plan, template: template, header: header, settings: settings, journalPath: journalPath,
             resumes: resumePath != nil)
+    }
+
+    /// Whether the journal at `path` has no complete header line: the run that created it was
+    /// killed before its first line was written, before any tag was touched
+    /// (``Provisioning/ProvisioningJournal/open(at:header:)`` replaces such a journal).
+    static func isTornAtCreation(_ path: String) -> Bool {
+        do {
+            _ = try ProvisioningJournal.recover(path)
+            return false
+        } catch {
+            return error.code == .missingJournalHeader
+        }
     }
 
     /// The plan of `--plan FILE`, `--from N --to M` or the journal, and its source for the header.

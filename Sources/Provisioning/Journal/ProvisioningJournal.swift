@@ -120,7 +120,17 @@ public final class ProvisioningJournal: Sendable {
             return try create(at: path, header: header)
         }
         let bytes = try FileSystem.read(path, limit: maximumFileBytes)
-        if !bytes.contains(0x0A) {
+        // No line feed, or one line that is no header (zeros a crash left): the header's write
+        // never completed.
+        var isTorn = !bytes.contains(0x0A)
+        if !isTorn, bytes.count <= maximumLineBytes + 1 {
+            do throws(ProvisioningError) {
+                _ = try recover(bytes: bytes)
+            } catch {
+                isTorn = error.code == .missingJournalHeader
+            }
+        }
+        if isTorn {
             guard unlink(path) == 0 else { throw FileSystem.failure("cannot remove", path) }
             return try create(at: path, header: header)
         }
