@@ -27,6 +27,10 @@ import Testing
                 "--confirm goes with --lock"
             ),
             (["batch", "--from", "1", "--to", "3"], "Missing expected argument '<record> ...'"),
+            (
+                ["batch", "uri", template, "--from", "1", "--to", "3", "--reader", "sim:ntag215"],
+                "The reader sim:ntag215 is named twice: each reader is one station"
+            ),
         ])
     func usage(arguments: [String], message: String) throws {
         let job = try BatchFolder()
@@ -81,6 +85,21 @@ import Testing
         #expect(result.status == 65)
         #expect(result.error.contains("The plan '\(Self.fixture(name))': \(message)"), "\(result.error)")
         #expect(!FileManager.default.fileExists(atPath: job.path("job.journal")))
+    }
+
+    @Test("65: a row whose value makes no valid record, named with its plan line, before any tag is touched")
+    func rowCannotBeBuilt() throws {
+        let job = try BatchFolder()
+        let tags = try job.tagDirectory()
+        _ = try job.file("media.csv", "type,data\ntext/plain,hi\nnot a type,ho\n")
+        let result = try job.run([
+            "batch", "mime", "{type}", "{data}", "--plan", "media.csv", "--journal", "job.journal", "--reader",
+            "sim:ntag215?supply=2&file=\(tags)",
+        ])
+        #expect(result.status == 65)
+        #expect(result.error.contains("Row 2 (plan line 3): The value 'not a type' is invalid"), "\(result.error)")
+        #expect(!FileManager.default.fileExists(atPath: job.path("job.journal")))
+        #expect(try BatchFiles.tagFiles(in: tags).isEmpty)
     }
 
     @Test("65: a placeholder the plan does not provide, named with the fields it does")
