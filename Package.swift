@@ -165,6 +165,7 @@ let package = Package(
             name: "NDEFCommandLineTests",
             dependencies: [
                 "NDEFCommandLine", "NDEF", "TagMemory", "NFCSession", "SimulatedReader", "PCSCReader", "LibNFCReader",
+                "Provisioning",
             ],
             swiftSettings: strictSettings
         ),

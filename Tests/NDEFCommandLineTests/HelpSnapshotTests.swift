@@ -102,6 +102,8 @@ import Testing
           erase                   Leave an empty NDEF message on a tag.
           dump                    Save a tag's whole memory to a dump file.
           raw                     Send raw commands to a tag (for experts).
+          batch                   Provision many tags from a plan, exactly once, on one
+                                  or more readers.
           readers                 List readers: PC/SC, libnfc, simulated, remembered.
           sim                     Serve simulated tags to real reader stacks.
           completions             Print a shell completion script (bash, zsh or fish).

@@ -69,9 +69,10 @@ enum BatchCommand {
             template and the options. --derive-passwords reads the master secret from \
             --master-secret-file or $NDEFTOOL_MASTER_SECRET, never the command line.
 
-            Exit status: 0 every row done; 75 stopped with rows left (resume later); 80 \
-            rows wait for their tags to come back; 130 interrupted; 74 the journal could \
-            not be written; 79 lock not confirmed.
+            Exit status: 0 every row done; 75 stopped with rows left, or the journal is \
+            in use by another run (resume later); 80 rows wait for their tags to come \
+            back; 130 interrupted; 74 the journal could not be written; 79 lock not \
+            confirmed.
 
             Examples:
               ndeftool batch uri 'https://example.com/t/{serial}' --plan tags.csv
@@ -122,10 +123,19 @@ enum BatchCommand {
             journal =
                 setup.resumes
                 ? try ProvisioningJournal.resume(at: setup.journalPath, header: setup.header)
-                : try ProvisioningJournal.create(at: setup.journalPath, header: setup.header)
+                // A new job: creates the journal, or replaces one left without its header by a
+                // run killed as it created it.
+                : try ProvisioningJournal.open(at: setup.journalPath, header: setup.header)
         } catch {
             await opened.close()
-            throw CommandLineError(.ioError, "the journal \(InputReader.name(of: setup.journalPath)): \(error)")
+            let name = InputReader.name(of: setup.journalPath)
+            if error.code == .journalInUse {
+                throw CommandLineError(
+                    .tryAgain,
+                    "the journal \(name) is in use by another run of this job (another ndeftool batch): nothing "
+                        + "was written. Let that run finish or stop it (Ctrl-C), then resume")
+            }
+            throw CommandLineError(.ioError, "the journal \(name): \(error)")
         }
         let status = BatchStatus(
             io: invocation.io, level: level, total: setup.plan.count, done: journal.state.doneRows.count,

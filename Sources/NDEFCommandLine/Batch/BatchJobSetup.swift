@@ -37,6 +37,13 @@ struct BatchJobSetup {
             do {
                 recorded = try ProvisioningJournal.recover(resumePath).header
             } catch {
+                if error.code == .missingJournalHeader {
+                    throw CommandLineError(
+                        .dataError,
+                        "the journal \(InputReader.name(of: resumePath)) has no complete header: the run that "
+                            + "created it stopped before writing it, and nothing was written to a tag. Start the "
+                            + "job again with its first command (it replaces this journal)")
+                }
                 throw CommandLineError(.dataError, "the journal \(InputReader.name(of: resumePath)): \(error)")
             }
         }
@@ -46,7 +53,8 @@ struct BatchJobSetup {
         let header = JournalHeader(
             plan: plan, template: template.template, options: settings.journalOptions, planSource: source)
         if let recorded, !recorded.isSameJob(as: header) {
-            throw CommandLineError(.dataError, mismatch(recorded, header))
+            let planFromJournal = values.value(BatchCommand.plan.long) == nil && !values.isGiven(BatchCommand.from.long)
+            throw CommandLineError(.dataError, mismatch(recorded, header, planFromJournal: planFromJournal))
         }
         let journalPath: String
         if let resumePath {
@@ -55,7 +63,7 @@ struct BatchJobSetup {
             journalPath =
                 values.value(BatchCommand.journal.long)
                 ?? defaultJournal(values.value(BatchCommand.plan.long) ?? source)
-            if FileAccess.exists(journalPath), !values.flag(BatchCommand.dryRun.long) {
+            if FileAccess.exists(journalPath), !values.flag(BatchCommand.dryRun.long), !isTornAtCreation(journalPath) {
                 throw .usage(
                     "The journal \(InputReader.name(of: journalPath)) exists: continue that job with --resume "
                         + "\(ShellQuoting.word(journalPath)), or name another with --journal")
@@ -64,6 +72,18 @@ struct BatchJobSetup {
         return BatchJobSetup(
             plan: plan, template: template, header: header, settings: settings, journalPath: journalPath,
             resumes: resumePath != nil)
+    }
+
+    /// Whether the journal at `path` has no complete header line: the run that created it was
+    /// killed before its first line was written, before any tag was touched
+    /// (``Provisioning/ProvisioningJournal/open(at:header:)`` replaces such a journal).
+    static func isTornAtCreation(_ path: String) -> Bool {
+        do {
+            _ = try ProvisioningJournal.recover(path)
+            return false
+        } catch {
+            return error.code == .missingJournalHeader
+        }
     }
 
     /// The plan of `--plan FILE`, `--from N --to M` or the journal, and its source for the header.
@@ -173,10 +193,17 @@ struct BatchJobSetup {
         return settings
     }
 
-    /// Why the journal's job is not the one the command line describes.
-    private static func mismatch(_ recorded: JournalHeader, _ given: JournalHeader) -> String {
+    /// Why the journal's job is not the one the command line describes; `planFromJournal` when
+    /// the plan was read from the file the journal names (its content changed since).
+    private static func mismatch(_ recorded: JournalHeader, _ given: JournalHeader, planFromJournal: Bool) -> String {
+        let planDiffers = recorded.planDigest != given.planDigest || recorded.planRowCount != given.planRowCount
+        if planDiffers, planFromJournal, let source = recorded.planSource {
+            return "the plan \(InputReader.name(of: source)) changed since the job started (its content is not "
+                + "the one the journal records, \(recorded.planRowCount) rows): the rows done would no longer match "
+                + "their tags. Put the plan back as it was to resume, or start a new job with another --journal"
+        }
         var differences: [String] = []
-        if recorded.planDigest != given.planDigest || recorded.planRowCount != given.planRowCount {
+        if planDiffers {
             differences.append("the plan's content differs (\(recorded.planRowCount) rows recorded)")
         }
         if recorded.template != given.template {

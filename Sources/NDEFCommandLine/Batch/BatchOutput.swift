@@ -107,8 +107,12 @@ enum BatchOutput {
                 seconds: (seconds * 1000).rounded() / 1000, tagsPerMinute: (perMinute * 10).rounded() / 10)
             try invocation.io.writeOutput(try MessageJSON.text(of: json) + "\n")
         } else {
+            // The readers are not in the journal: the resume names them again (without simulated faults).
+            let again = RepeatCommand.line(
+                invocation.arguments, command: ["batch", "--resume", setup.journalPath],
+                keeping: ["--reader", "--wait", "--confirm"])
             try invocation.io.writeOutput(
-                text(summary, setup: setup, csv: csvPath, json: jsonPath, perMinute: perMinute))
+                text(summary, setup: setup, csv: csvPath, json: jsonPath, perMinute: perMinute, again: again))
         }
         if summary.journalFailure != nil { return .ioError }
         if interrupted { return .interrupted }
@@ -118,7 +122,8 @@ enum BatchOutput {
 
     /// The summary as text.
     private static func text(
-        _ summary: ProvisioningJobSummary, setup: BatchJobSetup, csv: String, json: String, perMinute: Double
+        _ summary: ProvisioningJobSummary, setup: BatchJobSetup, csv: String, json: String, perMinute: Double,
+        again: String
     ) -> String {
         var steps: [String] = []
         if setup.settings.locks { steps.append("\(summary.lockedThisRun) locked") }
@@ -137,7 +142,7 @@ enum BatchOutput {
             if !summary.failedRows.isEmpty { left.append("rows \(list(summary.failedRows)) cannot be built") }
             lines.append("Left: " + left.joined(separator: "; ") + ".")
             if let reason = summary.stopReason { lines.append("Stopped: \(reason).") }
-            lines.append("Continue with: ndeftool batch --resume \(ShellQuoting.word(setup.journalPath))")
+            lines.append("Continue with: \(again)")
         }
         lines.append("Journal: \(setup.journalPath)")
         lines.append("Reports: \(csv), \(json)")

@@ -22,7 +22,10 @@ struct BatchRecordTemplate: Sendable {
         do {
             template = try MessageTemplate(arguments: words, fields: fields)
         } catch {
-            throw .usage("The record template: \(error.description)")
+            // A placeholder the plan lacks is a fault of the plan as much as of the template:
+            // the data do not match (65), as with a malformed plan.
+            guard error.code == .unknownPlaceholder else { throw .usage("The record template: \(error.reason)") }
+            throw CommandLineError(.dataError, "The record template: \(error.reason)")
         }
         structure = try RecordSpecGrammar.standard.structure(of: template.arguments)
     }

@@ -35,6 +35,8 @@ public struct ProvisioningError: Error, Sendable, Hashable, CustomStringConverti
         case journalMismatch
         /// The journal has no complete header line.
         case missingJournalHeader
+        /// Another process has the journal open for its run of the job.
+        case journalInUse
         /// The event asked for breaks the job's rules (a tag already used, a row bound to another tag).
         case refusedEvent
         /// A file operation failed; the reason carries the C library's message.

@@ -1,4 +1,5 @@
 import NFCSession
+import Synchronization
 
 /// One station's loop in a job: wait for a tag, give it its row (``ProvisioningTagRun``),
 /// signal the outcome, wait for the tag to be taken away, again; until the job ends, is
@@ -8,6 +9,8 @@ struct ProvisioningWorker: Sendable {
     let job: ProvisioningJob
     /// The station.
     let station: ProvisioningStation
+    /// How many times the station's reader came back after it went away.
+    let reconnects = ReconnectCount()
 
     /// Consecutive reader errors (other than a reader gone) after which the station stops.
     static let maximumConsecutiveErrors = 5
@@ -16,12 +19,16 @@ struct ProvisioningWorker: Sendable {
     func run() async {
         let name = station.name
         let onEvent = job.onEvent
+        let reconnects = self.reconnects
         let session = NFCTagReaderSession(reader: station.reader, options: job.settings.sessionOptions) { event in
             switch event {
             case .reconnectStarted:
                 onEvent(.session(station: name, event))
                 onEvent(.stationState(station: name, .reconnecting))
-            case .reconnectSucceeded, .reconnectFailed, .multipleTagsFound:
+            case .reconnectSucceeded:
+                reconnects.increment()
+                onEvent(.session(station: name, event))
+            case .reconnectFailed, .multipleTagsFound:
                 onEvent(.session(station: name, event))
             default:
                 break
@@ -36,6 +43,9 @@ struct ProvisioningWorker: Sendable {
     private func loop(_ session: NFCTagReaderSession) async -> String {
         var errors = 0
         while true {
+            // A simulated reader answers without suspending: yield once per tag, so the task that
+            // stops the job (Ctrl-C) and the other stations get a thread of a small pool.
+            await Task.yield()
             let waited = await nextTag(session)
             let tag: NFCTag
             switch waited {
@@ -53,11 +63,14 @@ struct ProvisioningWorker: Sendable {
                 try? await Task.sleep(for: job.settings.checkInterval)
                 continue
             }
+            let reconnectsBefore = reconnects.value
             let succeeded = await ProvisioningTagRun(job: job, station: station.name, tag: tag).run()
             await signal(succeeded ? .success : .failure)
             if await job.isStopping { return "stopped after the tag in progress" }
             job.onEvent(.stationState(station: station.name, .removeTag))
-            if let reason = await waitForRemoval(of: tag, session) { return reason }
+            if let reason = await waitForRemoval(of: tag, session, reconnectsBefore: reconnectsBefore) {
+                return reason
+            }
         }
     }
 
@@ -102,11 +115,19 @@ struct ProvisioningWorker: Sendable {
 
     /// Waits until `tag` leaves; returns a reason to stop the station, or nil to go on. A tag
     /// left at the reader counts as no new tag: the wait for the next tag runs meanwhile.
-    private func waitForRemoval(of tag: NFCTag, _ session: NFCTagReaderSession) async -> String? {
+    ///
+    /// A reader that went away and came back since the tag was found (more reconnects than
+    /// `reconnectsBefore`) turned its field off: a tag in the field then is a new arrival, to be
+    /// selected again, so that a row interrupted by the reader's loss finishes on the tag still
+    /// lying on it.
+    private func waitForRemoval(
+        of tag: NFCTag, _ session: NFCTagReaderSession, reconnectsBefore: Int
+    ) async -> String? {
         let clock = ContinuousClock()
         let start = clock.now
         while true {
             if await job.shouldStop() { return await job.isStopping ? "stopped" : "the job is complete" }
+            if reconnects.value != reconnectsBefore { return nil }
             var slice = job.settings.checkInterval
             if let wait = job.settings.tagWait {
                 let left = wait - start.duration(to: clock.now)
@@ -136,5 +157,18 @@ struct ProvisioningWorker: Sendable {
     static func text(_ duration: Duration) -> String {
         let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
         return milliseconds % 1000 == 0 ? "\(milliseconds / 1000) s" : "\(Double(milliseconds) / 1000) s"
+    }
+}
+
+extension ProvisioningWorker {
+    /// A count of reconnects, shared by a worker and its session's event handler.
+    final class ReconnectCount: Sendable {
+        private let count = Atomic<Int>(0)
+
+        /// Counts one reconnect.
+        func increment() { count.add(1, ordering: .relaxed) }
+
+        /// The reconnects so far.
+        var value: Int { count.load(ordering: .relaxed) }
     }
 }

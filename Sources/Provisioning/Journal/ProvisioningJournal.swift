@@ -67,6 +67,7 @@ public final class ProvisioningJournal: Sendable {
         guard fd >= 0 else { throw FileSystem.failure("cannot create", path) }
         let bytes = Array((header.line + "\n").utf8)
         do throws(ProvisioningError) {
+            try FileSystem.lockExclusively(fd, path: path)
             try FileSystem.writeOnce(fd, bytes, path: path)
             try FileSystem.sync(fd, path: path)
             try FileSystem.syncDirectory(of: path)
@@ -80,18 +81,23 @@ public final class ProvisioningJournal: Sendable {
     /// Continues the job whose journal is at `path`: recovers its state, truncates a torn last
     /// line away, checks that `header` describes the same job, and appends `resumed` (which
     /// gives back the stopped run's claims).
+    ///
+    /// The journal is locked (`flock`) before it is read, until it is closed: a second run of
+    /// the same job, in another process, is refused with `journalInUse` instead of handing out
+    /// the rows the first one is writing.
     public static func resume(at path: String, header: JournalHeader) throws(ProvisioningError) -> ProvisioningJournal {
-        let bytes = try FileSystem.read(path, limit: maximumFileBytes)
-        let recovery = try recover(bytes: bytes)
-        guard recovery.state.header.isSameJob(as: header) else {
-            throw ProvisioningError(
-                .journalMismatch, line: 1,
-                "\(path) records another job (its plan digest, template or options differ)")
-        }
         let fd = Glibc.open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
         guard fd >= 0 else { throw FileSystem.failure("cannot open", path) }
         let journal: ProvisioningJournal
         do throws(ProvisioningError) {
+            try FileSystem.lockExclusively(fd, path: path)
+            let bytes = try FileSystem.read(path, limit: maximumFileBytes)
+            let recovery = try recover(bytes: bytes)
+            guard recovery.state.header.isSameJob(as: header) else {
+                throw ProvisioningError(
+                    .journalMismatch, line: 1,
+                    "\(path) records another job (its plan digest, template or options differ)")
+            }
             if recovery.discardedBytes > 0 {
                 guard ftruncate(fd, off_t(recovery.validLength)) == 0 else {
                     throw FileSystem.failure("cannot truncate", path)
@@ -116,7 +122,17 @@ public final class ProvisioningJournal: Sendable {
             return try create(at: path, header: header)
         }
         let bytes = try FileSystem.read(path, limit: maximumFileBytes)
-        if !bytes.contains(0x0A) {
+        // No line feed, or one line that is no header (zeros a crash left): the header's write
+        // never completed.
+        var isTorn = !bytes.contains(0x0A)
+        if !isTorn, bytes.count <= maximumLineBytes + 1 {
+            do throws(ProvisioningError) {
+                _ = try recover(bytes: bytes)
+            } catch {
+                isTorn = error.code == .missingJournalHeader
+            }
+        }
+        if isTorn {
             guard unlink(path) == 0 else { throw FileSystem.failure("cannot remove", path) }
             return try create(at: path, header: header)
         }

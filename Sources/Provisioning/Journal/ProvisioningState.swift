@@ -46,7 +46,7 @@ public struct ProvisioningState: Sendable {
         public var digest: [UInt8]?
         /// The outcome of `done`.
         public var outcome: String?
-        /// The reason of the last `failed`.
+        /// The reason of the last `failed` or `refused`, until the row is done.
         public var reason: String?
         /// The time of the row's last event.
         public var time: String?
@@ -216,6 +216,8 @@ public struct ProvisioningState: Sendable {
             guard status.steps.contains(.written) else { throw refuse("row \(row) is not written") }
             status.stage = .done
             status.outcome = outcome
+            // A failure or refusal before the row was finished is no longer the row's story.
+            status.reason = nil
             status.reader = nil
             status.digest = nil  // Not needed once done: a done row is never resumed.
             status.time = time

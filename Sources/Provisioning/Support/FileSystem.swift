@@ -65,6 +65,22 @@ enum FileSystem {
         try sync(fd, path: directory)
     }
 
+    /// Takes the exclusive `flock` of `fd` without waiting (released when the file is closed,
+    /// also by the process's end, a crash or kill -9 included).
+    ///
+    /// - Throws: `journalInUse` when another open file description holds it.
+    static func lockExclusively(_ fd: Int32, path: String) throws(ProvisioningError) {
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            switch errno {
+            case EINTR: continue
+            case EWOULDBLOCK:
+                throw ProvisioningError(
+                    .journalInUse, "\(path) is in use by another run of the job (another process has it open)")
+            default: throw failure("cannot lock", path)
+            }
+        }
+    }
+
     /// The size of the open file `fd`.
     static func size(_ fd: Int32, path: String) throws(ProvisioningError) -> Int {
         var info = stat()
