@@ -26,7 +26,11 @@ import Testing
 
     /// Runs the watch for `milliseconds`, pcscd asked again and libnfc listed every 20 ms; the
     /// exit status.
-    static func watch(_ io: TestIO, milliseconds: Int, arguments: [String] = []) async throws -> Int32 {
+    /// Runs `readers --watch` for `milliseconds`, or, with `until`, until it holds (at most 30 s:
+    /// a loaded machine may run the watch's tasks late).
+    static func watch(
+        _ io: TestIO, milliseconds: Int, arguments: [String] = [], until: (@Sendable () -> Bool)? = nil
+    ) async throws -> Int32 {
         let values: ParsedValues
         switch try CommandParser(root: RootCommand.spec).parse(["readers", "--watch"] + arguments) {
         case .run(_, let parsed): values = parsed
@@ -34,7 +38,14 @@ import Testing
         }
         let status = try await ReadersWatch.run(
             CommandInvocation(path: [], values: values, io: io), json: false,
-            stop: { try? await Task.sleep(for: .milliseconds(milliseconds)) }, rescan: .milliseconds(20),
+            stop: {
+                guard let until else {
+                    try? await Task.sleep(for: .milliseconds(milliseconds))
+                    return
+                }
+                let deadline = ContinuousClock.now.advanced(by: .seconds(30))
+                while !until(), ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(10)) }
+            }, rescan: .milliseconds(20),
             retry: .milliseconds(20))
         return status.rawValue
     }
@@ -97,7 +108,7 @@ import Testing
             }
         }
         io.pcsc = directory
-        #expect(try await Self.watch(io, milliseconds: 1200) == 0)
+        #expect(try await Self.watch(io, milliseconds: 1200, until: { calls.withLock { $0 } >= 5 }) == 0)
         #expect(
             Self.lines(io.outputText) == [
                 "reader added    pcsc    Reader 0  (pcsc:Reader%200)", "no tag          pcsc    Reader 0",

@@ -138,7 +138,7 @@ enum BatchCommand {
             throw CommandLineError(.ioError, "the journal \(name): \(error)")
         }
         let status = BatchStatus(
-            io: invocation.io, level: level, total: setup.plan.count, done: journal.state.doneRows.count,
+            io: invocation.io, level: level, total: setup.plan.count, done: journal.state.doneCount,
             stations: opened.stations.map(\.name))
         if opened.stations.count > 1 {
             for line in status.legend { console.note(line) }

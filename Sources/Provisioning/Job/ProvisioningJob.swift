@@ -70,7 +70,7 @@ public actor ProvisioningJob {
         dispenser = RowDispenser(rows: state.pendingRows())
         unfinished = Set(state.unfinishedRows)
         failed = Set(state.failedRows.filter { state.status(of: $0).uid == nil })
-        doneRows = state.doneRows.count
+        doneRows = state.doneCount
     }
 
     /// The job's own serial executor (see `executor`).

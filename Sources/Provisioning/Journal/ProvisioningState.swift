@@ -76,8 +76,14 @@ public struct ProvisioningState: Sendable {
 
     /// The job's identity.
     public let header: JournalHeader
+    /// Rows some event named that are not kept in `done`.
     private var statuses: [Int: RowStatus] = [:]
-    private var tags: [[UInt8]: Int] = [:]
+    /// Rows done, compactly (see ``DoneRow``): a long job's index stays small.
+    private var done: [Int: DoneRow] = [:]
+    /// The outcomes of done rows, each once; `DoneRow.outcome` indexes it.
+    private var outcomes: [String] = []
+    private var outcomeIndex: [String: UInt16] = [:]
+    private var tags: [TagKey: Int] = [:]
 
     /// An empty state for the job `header` describes.
     public init(header: JournalHeader) { self.header = header }
@@ -86,13 +92,24 @@ public struct ProvisioningState: Sendable {
     public var rowCount: Int { header.planRowCount }
 
     /// The status of `row` (pending if no event names it).
-    public func status(of row: Int) -> RowStatus { statuses[row] ?? RowStatus(row: row) }
+    public func status(of row: Int) -> RowStatus {
+        if let compact = done[row] {
+            let outcome = Int(compact.outcome) < outcomes.count ? outcomes[Int(compact.outcome)] : ""
+            return compact.status(row: row, outcome: outcome)
+        }
+        return statuses[row] ?? RowStatus(row: row)
+    }
 
     /// Every row some event named, in row order.
-    public var touchedRows: [RowStatus] { statuses.values.sorted { $0.row < $1.row } }
+    public var touchedRows: [RowStatus] {
+        (Array(statuses.keys) + Array(done.keys)).sorted().map { status(of: $0) }
+    }
 
     /// The rows done, in order.
-    public var doneRows: [Int] { rows { $0.stage == .done } }
+    public var doneRows: [Int] { (done.keys + statuses.values.filter { $0.stage == .done }.map(\.row)).sorted() }
+
+    /// The number of rows done.
+    public var doneCount: Int { done.count + statuses.values.count { $0.stage == .done } }
 
     /// The rows whose last attempt failed, in order.
     public var failedRows: [Int] { rows { $0.stage == .failed } }
@@ -108,6 +125,7 @@ public struct ProvisioningState: Sendable {
     public func pendingRows(includingFailed: Bool = false) -> [Int] {
         guard rowCount > 0 else { return [] }
         return (1...rowCount).filter { number in
+            guard done[number] == nil else { return false }
             guard let status = statuses[number] else { return true }
             if status.stage == .pending { return true }
             return includingFailed && status.stage == .failed && status.uid == nil && status.reader == nil
@@ -115,12 +133,12 @@ public struct ProvisioningState: Sendable {
     }
 
     /// The row the tag `uid` is bound to or done with, if any.
-    public func row(forUID uid: [UInt8]) -> Int? { tags[uid] }
+    public func row(forUID uid: [UInt8]) -> Int? { tags[TagKey(uid)] }
 
     /// What to do with the tag `uid`.
     public func assignment(forUID uid: [UInt8]) -> TagAssignment {
-        guard let row = tags[uid] else { return .fresh }
-        return statuses[row]?.stage == .done ? .alreadyDone(row: row) : .unfinished(row: row)
+        guard let row = tags[TagKey(uid)] else { return .fresh }
+        return status(of: row).stage == .done ? .alreadyDone(row: row) : .unfinished(row: row)
     }
 
     /// How to finish unfinished `row` on its tag, given the SHA-256 of the NDEF message the
@@ -155,9 +173,14 @@ public struct ProvisioningState: Sendable {
         case .releaseAllClaims:
             releaseAllClaims()
         case .row(let status, let bind, let unbind):
-            if let unbind { tags[unbind] = nil }
-            if let bind { tags[bind] = status.row }
-            statuses[status.row] = status
+            if let unbind { tags[TagKey(unbind)] = nil }
+            if let bind { tags[TagKey(bind)] = status.row }
+            if status.stage == .done, let compact = compact(status) {
+                done[status.row] = compact
+                statuses[status.row] = nil
+            } else {
+                statuses[status.row] = status
+            }
         }
     }
 
@@ -192,7 +215,9 @@ public struct ProvisioningState: Sendable {
             if let bound = status.uid, bound != uid {
                 throw refuse("row \(row) is bound to \(hexString(bound)); tag \(hexString(uid)) may not take it")
             }
-            if let other = tags[uid], other != row { throw refuse("tag \(hexString(uid)) already has row \(other)") }
+            if let other = tags[TagKey(uid)], other != row {
+                throw refuse("tag \(hexString(uid)) already has row \(other)")
+            }
             status.uid = uid
             status.digest = digest
             status.stage = .writing
@@ -251,6 +276,22 @@ public struct ProvisioningState: Sendable {
             break
         }
         return .row(status, bind: bind, unbind: unbind)
+    }
+
+    /// The compact form of a done `status`, its outcome added to the table; nil when it would
+    /// not give the status back exactly (it is then kept whole).
+    private mutating func compact(_ status: RowStatus) -> DoneRow? {
+        guard let outcome = status.outcome else { return nil }
+        let index: UInt16
+        if let known = outcomeIndex[outcome] {
+            index = known
+        } else {
+            guard outcomes.count < Int(UInt16.max) else { return nil }
+            index = UInt16(outcomes.count)
+            outcomes.append(outcome)
+            outcomeIndex[outcome] = index
+        }
+        return DoneRow(status, outcome: index)
     }
 
     /// Gives back every claim: rows not bound to a tag return to the pool; bound rows keep
