@@ -3,240 +3,243 @@ import Provisioning
 import TagMemory
 import Testing
 
-/// `ndeftool batch` killed with SIGKILL at random points of a 200-row job, then resumed from
-/// its journal until it completes: every row exactly once, on its own tag, and every tag
-/// holding exactly its row's message (the journal is write-ahead: `writing` before the first
-/// WRITE, `written` after the read-back; the simulated supply saves each tag after every
-/// changing command, so a kill leaves the tags as a power cut leaves real ones).
-@Suite(.serialized) struct BatchCrashTests {
-    static let rows = 200
-    static let template = "https://example.com/t/{counter}"
+extension BatchBinaryTests {
+    /// `ndeftool batch` killed with SIGKILL at random points of a 200-row job, then resumed from
+    /// its journal until it completes: every row exactly once, on its own tag, and every tag
+    /// holding exactly its row's message (the journal is write-ahead: `writing` before the first
+    /// WRITE, `written` after the read-back; the simulated supply saves each tag after every
+    /// changing command, so a kill leaves the tags as a power cut leaves real ones).
+    @Suite struct BatchCrashTests {
+        static let rows = 200
+        static let template = "https://example.com/t/{counter}"
 
-    /// The size of the file at `path`, 0 when it does not exist.
-    static func size(_ path: String) -> Int {
-        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
-    }
+        /// The size of the file at `path`, 0 when it does not exist.
+        static func size(_ path: String) -> Int {
+            ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
+        }
 
-    /// The name of the last complete event of the journal at `path`.
-    static func lastEvent(_ path: String) -> String? {
-        guard let data = try? Data(contentsOf: URL(fileURLWithPath: path)), data.last == 0x0A,
-            let last = data.split(separator: 0x0A).last
-        else { return nil }
-        let text = String(decoding: last, as: UTF8.self)
-        guard text.hasPrefix(#"{"event":""#) else { return nil }
-        return String(text.dropFirst(10).prefix { $0 != "\"" })
-    }
+        /// The name of the last complete event of the journal at `path`.
+        static func lastEvent(_ path: String) -> String? {
+            guard let data = try? Data(contentsOf: URL(fileURLWithPath: path)), data.last == 0x0A,
+                let last = data.split(separator: 0x0A).last
+            else { return nil }
+            let text = String(decoding: last, as: UTF8.self)
+            guard text.hasPrefix(#"{"event":""#) else { return nil }
+            return String(text.dropFirst(10).prefix { $0 != "\"" })
+        }
 
-    /// Runs the job (`start`, then `resume` once the journal exists) and kills it with SIGKILL
-    /// `count` times: each after a seeded random number of journal bytes, every third one
-    /// at the first `aimedAt` event after that (a tag step then in progress). Checks after each
-    /// kill that the journal replays with no row left claimed. Returns the kills done (fewer
-    /// when the job completed first) and the rows left bound to a tag and not done, with the
-    /// tag's UID.
-    static func kill(
-        _ job: BatchFolder, journal: String, start: [String], resume: [String], count: Int, seed: UInt64,
-        aimedAt: Set<String>, bytes: ClosedRange<Int> = 400...7_000, environment: [String: String] = [:]
-    ) throws -> (kills: Int, interrupted: [Int: String]) {
-        var random = SeededRandom(state: seed)
-        var interrupted: [Int: String] = [:]
-        for kill in 0..<count {
-            let before = size(journal)
-            let run = try job.start(before == 0 ? start : resume, environment: environment)
-            // A journal line is 90 to 200 bytes; a tag takes about four.
-            let target = before + Int.random(in: bytes, using: &random)
-            let deadline = Date().addingTimeInterval(30)
-            while run.isRunning, size(journal) < target, Date() < deadline {
-                Thread.sleep(forTimeInterval: 0.000_5)
-            }
-            if kill % 3 == 2 {
-                while run.isRunning, !aimedAt.contains(lastEvent(journal) ?? ""), Date() < deadline {
-                    Thread.sleep(forTimeInterval: 0.000_2)
+        /// Runs the job (`start`, then `resume` once the journal exists) and kills it with SIGKILL
+        /// `count` times: each after a seeded random number of journal bytes, every third one
+        /// at the first `aimedAt` event after that (a tag step then in progress). Checks after each
+        /// kill that the journal replays with no row left claimed. Returns the kills done (fewer
+        /// when the job completed first) and the rows left bound to a tag and not done, with the
+        /// tag's UID.
+        static func kill(
+            _ job: BatchFolder, journal: String, start: [String], resume: [String], count: Int, seed: UInt64,
+            aimedAt: Set<String>, bytes: ClosedRange<Int> = 400...7_000, environment: [String: String] = [:]
+        ) throws -> (kills: Int, interrupted: [Int: String]) {
+            var random = SeededRandom(state: seed)
+            var interrupted: [Int: String] = [:]
+            for kill in 0..<count {
+                let before = size(journal)
+                let run = try job.start(before == 0 ? start : resume, environment: environment)
+                // A journal line is 90 to 200 bytes; a tag takes about four.
+                let target = before + Int.random(in: bytes, using: &random)
+                let deadline = Date().addingTimeInterval(30)
+                while run.isRunning, size(journal) < target, Date() < deadline {
+                    Thread.sleep(forTimeInterval: 0.000_5)
+                }
+                if kill % 3 == 2 {
+                    while run.isRunning, !aimedAt.contains(lastEvent(journal) ?? ""), Date() < deadline {
+                        Thread.sleep(forTimeInterval: 0.000_2)
+                    }
+                }
+                guard run.isRunning else {
+                    let result = try run.finish()
+                    #expect(result.status == 0, "\(result.error)")
+                    return (kill, interrupted)
+                }
+                run.send(SIGKILL)
+                let killed = try run.finish()
+                #expect(killed.signalled && killed.status == SIGKILL)
+                // The journal replays after every kill (a torn last line is left out).
+                let state = try ProvisioningJournal.recover(journal)
+                #expect(state.claimedRows.isEmpty)
+                for row in state.unfinishedRows {
+                    interrupted[row] = state.status(of: row).uid.map(BatchFiles.hex)
                 }
             }
-            guard run.isRunning else {
-                let result = try run.finish()
-                #expect(result.status == 0, "\(result.error)")
-                return (kill, interrupted)
-            }
-            run.send(SIGKILL)
-            let killed = try run.finish()
-            #expect(killed.signalled && killed.status == SIGKILL)
-            // The journal replays after every kill (a torn last line is left out).
+            return (count, interrupted)
+        }
+
+        @Test("SIGKILL at 18 seeded points of a 200-row job, resumed each time: every row once, every tag its message")
+        func killedAndResumed() throws {
+            let job = try BatchFolder()
+            let tags = try job.tagDirectory()
+            let reader = "sim:ntag215?supply=\(Self.rows)&seed=11&file=\(tags)"
+            let journal = job.path("crash.journal")
+            let start = [
+                "batch", "uri", Self.template, "--from", "1", "--to", String(Self.rows), "--journal", journal,
+                "--reader", reader, "-q",
+            ]
+            let resume = ["batch", "--resume", journal, "--reader", reader, "-q"]
+            // Every third kill lands after a `writing` line, between the first WRITE and the
+            // read-back: the tag is then half-written. Rows left bound to a tag must end up done
+            // on that tag.
+            let (kills, interrupted) = try Self.kill(
+                job, journal: journal, start: start, resume: resume, count: 18, seed: 0x5EED_0001, aimedAt: ["writing"])
+            #expect(kills == 18, "the job ended after \(kills) kills")
+            #expect(!interrupted.isEmpty, "no kill left a row bound to a tag and not written")
+
+            // Resumed until it completes: the first resume must do it.
+            let finished = try job.run(resume)
+            #expect(finished.status == 0, "\(finished.output)\(finished.error)")
+
+            let byRow = try BatchFiles.expectEveryRowDoneOnce(journal, rows: Self.rows)
+            try BatchFiles.expectNoRowInProgress(journal)
             let state = try ProvisioningJournal.recover(journal)
-            #expect(state.claimedRows.isEmpty)
-            for row in state.unfinishedRows {
-                interrupted[row] = state.status(of: row).uid.map(BatchFiles.hex)
+            #expect(state.doneRows == Array(1...Self.rows))
+            #expect(state.unfinishedRows.isEmpty)
+            for (row, uid) in interrupted {
+                #expect(byRow[row] == uid, "row \(row) was started on \(uid), done on \(byRow[row] ?? "none")")
+            }
+
+            // Each tag of the supply holds exactly its row's message.
+            let files = try BatchFiles.tagFiles(in: tags)
+            #expect(files.count == Self.rows)
+            var rowOfTag: [String: Int] = [:]
+            for (row, uid) in byRow { rowOfTag[uid] = row }
+            for (uid, file) in files {
+                let row = try #require(rowOfTag[uid], "tag \(uid) holds no row of the journal")
+                let expected = try BatchFiles.uriMessage("https://example.com/t/\(row)")
+                try BatchFiles.expectTag(file, holds: expected, "tag \(uid) (row \(row))")
+            }
+
+            // The report of the last run: 200 rows written, on the journal's tags.
+            let report = try BatchFiles.reportRows(job.path("crash.report.csv"))
+            #expect(report.count == Self.rows)
+            for cells in report {
+                let row = try #require(Int(cells[0]))
+                #expect(cells[1] == byRow[row] && cells[2] == "written", "\(cells)")
+            }
+
+            // The binary reads three of the tags back.
+            for row in [1, 100, 200] {
+                let uid = try #require(byRow[row])
+                let read = try job.run(["read", "--json", "--reader", "sim:ntag215?file=\(tags)\(uid).nfc"])
+                #expect(read.status == 0, "\(read.error)")
+                #expect(read.output.contains("\"uri\" : \"https://example.com/t/\(row)\""), "\(read.output)")
             }
         }
-        return (count, interrupted)
-    }
 
-    @Test("SIGKILL at 18 seeded points of a 200-row job, resumed each time: every row once, every tag its message")
-    func killedAndResumed() throws {
-        let job = try BatchFolder()
-        let tags = try job.tagDirectory()
-        let reader = "sim:ntag215?supply=\(Self.rows)&seed=11&file=\(tags)"
-        let journal = job.path("crash.journal")
-        let start = [
-            "batch", "uri", Self.template, "--from", "1", "--to", String(Self.rows), "--journal", journal,
-            "--reader", reader, "-q",
-        ]
-        let resume = ["batch", "--resume", journal, "--reader", reader, "-q"]
-        // Every third kill lands after a `writing` line, between the first WRITE and the
-        // read-back: the tag is then half-written. Rows left bound to a tag must end up done
-        // on that tag.
-        let (kills, interrupted) = try Self.kill(
-            job, journal: journal, start: start, resume: resume, count: 18, seed: 0x5EED_0001, aimedAt: ["writing"])
-        #expect(kills == 18, "the job ended after \(kills) kills")
-        #expect(!interrupted.isEmpty, "no kill left a row bound to a tag and not written")
-
-        // Resumed until it completes: the first resume must do it.
-        let finished = try job.run(resume)
-        #expect(finished.status == 0, "\(finished.output)\(finished.error)")
-
-        let byRow = try BatchFiles.expectEveryRowDoneOnce(journal, rows: Self.rows)
-        try BatchFiles.expectNoRowInProgress(journal)
-        let state = try ProvisioningJournal.recover(journal)
-        #expect(state.doneRows == Array(1...Self.rows))
-        #expect(state.unfinishedRows.isEmpty)
-        for (row, uid) in interrupted {
-            #expect(byRow[row] == uid, "row \(row) was started on \(uid), done on \(byRow[row] ?? "none")")
+        @Test("SIGKILL during writes, locks and password steps of a 30-row job: every tag locked with its own password")
+        func killedDuringLockAndPassword() throws {
+            let rows = 30
+            let job = try BatchFolder()
+            let tags = try job.tagDirectory()
+            let secret = "crash secret: 0123456789abcdef"
+            let reader = "sim:ntag215?supply=\(rows)&seed=17&file=\(tags)"
+            let journal = job.path("locks.journal")
+            let plan = [
+                "batch", "uri", Self.template, "--from", "1", "--to", String(rows), "--journal", journal, "--lock",
+                "--derive-passwords",
+            ]
+            let environment = ["NDEFTOOL_MASTER_SECRET": secret]
+            let dry = try job.run(plan + ["--dry-run", "--json"], environment: environment)
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(dry.output.utf8)) as? [String: Any])
+            let code = try #require(object["lockCode"] as? String)
+            let start = plan + ["--confirm", code, "--reader", reader, "-q"]
+            let resume = ["batch", "--resume", journal, "--confirm", code, "--reader", reader, "-q"]
+            // Every third kill lands after a `written` or `locked` line: the lock or the password
+            // is being set, and may be on the tag before the journal says so.
+            // A tag takes about six lines here.
+            let (kills, interrupted) = try Self.kill(
+                job, journal: journal, start: start, resume: resume, count: 8, seed: 0x10C4_0001,
+                aimedAt: ["written", "locked"], bytes: 200...2_000, environment: environment)
+            #expect(kills == 8, "the job ended after \(kills) kills")
+            let finished = try job.run(resume, environment: environment)
+            #expect(finished.status == 0, "\(finished.output)\(finished.error)")
+            let byRow = try BatchFiles.expectEveryRowDoneOnce(journal, rows: rows)
+            try BatchFiles.expectNoRowInProgress(journal)
+            for (row, uid) in interrupted {
+                #expect(byRow[row] == uid, "row \(row) was started on \(uid), done on \(byRow[row] ?? "none")")
+            }
+            let outcomes = try BatchFiles.events(journal).compactMap { $0["outcome"] as? String }
+            #expect(outcomes == Array(repeating: "written+locked+password", count: rows))
+            let derivation = try TagPasswordDerivation(masterSecret: Array(secret.utf8))
+            for (row, uid) in byRow {
+                let file = tags + uid + ".nfc"
+                try BatchFiles.expectTag(
+                    file, holds: try BatchFiles.uriMessage("https://example.com/t/\(row)"), "row \(row)")
+                #expect(
+                    try BatchFiles.memory(ofTagFile: file).ndefStatus.status == .readOnly, "row \(row) is not locked")
+                #expect(
+                    try BatchFiles.dump(ofTagFile: file).password == (try derivation.derive(uid: bytes(uid))).password,
+                    "row \(row): not its derived password")
+            }
         }
 
-        // Each tag of the supply holds exactly its row's message.
-        let files = try BatchFiles.tagFiles(in: tags)
-        #expect(files.count == Self.rows)
-        var rowOfTag: [String: Int] = [:]
-        for (row, uid) in byRow { rowOfTag[uid] = row }
-        for (uid, file) in files {
-            let row = try #require(rowOfTag[uid], "tag \(uid) holds no row of the journal")
-            let expected = try BatchFiles.uriMessage("https://example.com/t/\(row)")
-            try BatchFiles.expectTag(file, holds: expected, "tag \(uid) (row \(row))")
+        @Test(
+            "Killed after the tag was locked and given its password, before the journal said so: the resume finishes it",
+            arguments: ["written", "locked"])
+        func stepOnTagNotInJournal(lastKept: String) throws {
+            let job = try BatchFolder()
+            let tag = job.path("tag.nfc")
+            let secret = "step secret: 0123456789abcdef"
+            let environment = ["NDEFTOOL_MASTER_SECRET": secret]
+            let plan = [
+                "batch", "uri", Self.template, "--from", "1", "--to", "1", "--journal", "one.journal", "--lock",
+                "--derive-passwords",
+            ]
+            let dry = try job.run(plan + ["--dry-run", "--json"], environment: environment)
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(dry.output.utf8)) as? [String: Any])
+            let code = try #require(object["lockCode"] as? String)
+            let reader = "sim:ntag215?file=\(tag)"
+            let first = try job.run(
+                plan + ["--confirm", code, "--reader", reader, "--wait", "0.3"], environment: environment)
+            #expect(first.status == 0, "\(first.output)\(first.error)")
+            // The journal as a kill right after the tag's last steps leaves it: the steps after
+            // `lastKept` (the lock, the password) are on the tag and not in the journal.
+            let journal = job.path("one.journal")
+            let text = try String(contentsOfFile: journal, encoding: .utf8)
+            var lines = text.split(separator: "\n").map(String.init)
+            let kept = try #require(lines.lastIndex { $0.hasPrefix(#"{"event":"\#(lastKept)""#) })
+            lines.removeSubrange((kept + 1)...)
+            try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: journal))
+            let uid = try #require(try ProvisioningJournal.recover(journal).status(of: 1).uid)
+            let derived = try TagPasswordDerivation(masterSecret: Array(secret.utf8)).derive(uid: uid)
+            #expect(try BatchFiles.dump(ofTagFile: tag).password == derived.password)
+
+            let resumed = try job.run(
+                ["batch", "--resume", "one.journal", "--confirm", code, "--reader", reader, "--wait", "0.3"],
+                environment: environment)
+            #expect(resumed.status == 0, "\(resumed.output)\(resumed.error)")
+            #expect(resumed.error.contains("Row 1: tag \(BatchFiles.hex(uid)) done (written+locked+password)"))
+            let events = try BatchFiles.events(journal).compactMap { $0["event"] as? String }
+            let expected = ["resumed", "claimed"] + (lastKept == "written" ? ["locked"] : []) + ["password", "done"]
+            #expect(Array(events.suffix(expected.count)) == expected, "\(events)")
+            try BatchFiles.expectTag(tag, holds: try BatchFiles.uriMessage("https://example.com/t/1"), "the tag")
+            #expect(try BatchFiles.memory(ofTagFile: tag).ndefStatus.status == .readOnly)
+            #expect(try BatchFiles.dump(ofTagFile: tag).password == derived.password)
         }
 
-        // The report of the last run: 200 rows written, on the journal's tags.
-        let report = try BatchFiles.reportRows(job.path("crash.report.csv"))
-        #expect(report.count == Self.rows)
-        for cells in report {
-            let row = try #require(Int(cells[0]))
-            #expect(cells[1] == byRow[row] && cells[2] == "written", "\(cells)")
+        @Test(
+            "A journal left without its header (killed as it was created): --resume says so (65); the job starts again",
+            arguments: [[], Array(#"{"event":"job","format":"ndeftool-provisioning-jo"#.utf8), [0, 0, 0, 0, 0x0A]])
+        func journalTornAtCreation(content: [UInt8]) throws {
+            let job = try BatchFolder()
+            let tags = try job.tagDirectory()
+            let journal = try job.folder.file("torn.journal", content)
+            let reader = "sim:ntag215?supply=3&seed=13&file=\(tags)"
+            let resumed = try job.run(["batch", "--resume", journal, "--reader", reader])
+            #expect(resumed.status == 65)
+            #expect(resumed.error.contains("has no complete header"), "\(resumed.error)")
+            let started = try job.run([
+                "batch", "uri", Self.template, "--from", "1", "--to", "3", "--journal", journal, "--reader", reader,
+            ])
+            #expect(started.status == 0, "\(started.output)\(started.error)")
+            try BatchFiles.expectEveryRowDoneOnce(journal, rows: 3)
+            #expect(try BatchFiles.events(journal).first?["event"] as? String == "job")
         }
-
-        // The binary reads three of the tags back.
-        for row in [1, 100, 200] {
-            let uid = try #require(byRow[row])
-            let read = try job.run(["read", "--json", "--reader", "sim:ntag215?file=\(tags)\(uid).nfc"])
-            #expect(read.status == 0, "\(read.error)")
-            #expect(read.output.contains("\"uri\" : \"https://example.com/t/\(row)\""), "\(read.output)")
-        }
-    }
-
-    @Test("SIGKILL during writes, locks and password steps of a 30-row job: every tag locked with its own password")
-    func killedDuringLockAndPassword() throws {
-        let rows = 30
-        let job = try BatchFolder()
-        let tags = try job.tagDirectory()
-        let secret = "crash secret: 0123456789abcdef"
-        let reader = "sim:ntag215?supply=\(rows)&seed=17&file=\(tags)"
-        let journal = job.path("locks.journal")
-        let plan = [
-            "batch", "uri", Self.template, "--from", "1", "--to", String(rows), "--journal", journal, "--lock",
-            "--derive-passwords",
-        ]
-        let environment = ["NDEFTOOL_MASTER_SECRET": secret]
-        let dry = try job.run(plan + ["--dry-run", "--json"], environment: environment)
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(dry.output.utf8)) as? [String: Any])
-        let code = try #require(object["lockCode"] as? String)
-        let start = plan + ["--confirm", code, "--reader", reader, "-q"]
-        let resume = ["batch", "--resume", journal, "--confirm", code, "--reader", reader, "-q"]
-        // Every third kill lands after a `written` or `locked` line: the lock or the password
-        // is being set, and may be on the tag before the journal says so.
-        // A tag takes about six lines here.
-        let (kills, interrupted) = try Self.kill(
-            job, journal: journal, start: start, resume: resume, count: 8, seed: 0x10C4_0001,
-            aimedAt: ["written", "locked"], bytes: 200...2_000, environment: environment)
-        #expect(kills == 8, "the job ended after \(kills) kills")
-        let finished = try job.run(resume, environment: environment)
-        #expect(finished.status == 0, "\(finished.output)\(finished.error)")
-        let byRow = try BatchFiles.expectEveryRowDoneOnce(journal, rows: rows)
-        try BatchFiles.expectNoRowInProgress(journal)
-        for (row, uid) in interrupted {
-            #expect(byRow[row] == uid, "row \(row) was started on \(uid), done on \(byRow[row] ?? "none")")
-        }
-        let outcomes = try BatchFiles.events(journal).compactMap { $0["outcome"] as? String }
-        #expect(outcomes == Array(repeating: "written+locked+password", count: rows))
-        let derivation = try TagPasswordDerivation(masterSecret: Array(secret.utf8))
-        for (row, uid) in byRow {
-            let file = tags + uid + ".nfc"
-            try BatchFiles.expectTag(
-                file, holds: try BatchFiles.uriMessage("https://example.com/t/\(row)"), "row \(row)")
-            #expect(try BatchFiles.memory(ofTagFile: file).ndefStatus.status == .readOnly, "row \(row) is not locked")
-            #expect(
-                try BatchFiles.dump(ofTagFile: file).password == (try derivation.derive(uid: bytes(uid))).password,
-                "row \(row): not its derived password")
-        }
-    }
-
-    @Test(
-        "Killed after the tag was locked and given its password, before the journal said so: the resume finishes it",
-        arguments: ["written", "locked"])
-    func stepOnTagNotInJournal(lastKept: String) throws {
-        let job = try BatchFolder()
-        let tag = job.path("tag.nfc")
-        let secret = "step secret: 0123456789abcdef"
-        let environment = ["NDEFTOOL_MASTER_SECRET": secret]
-        let plan = [
-            "batch", "uri", Self.template, "--from", "1", "--to", "1", "--journal", "one.journal", "--lock",
-            "--derive-passwords",
-        ]
-        let dry = try job.run(plan + ["--dry-run", "--json"], environment: environment)
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(dry.output.utf8)) as? [String: Any])
-        let code = try #require(object["lockCode"] as? String)
-        let reader = "sim:ntag215?file=\(tag)"
-        let first = try job.run(
-            plan + ["--confirm", code, "--reader", reader, "--wait", "0.3"], environment: environment)
-        #expect(first.status == 0, "\(first.output)\(first.error)")
-        // The journal as a kill right after the tag's last steps leaves it: the steps after
-        // `lastKept` (the lock, the password) are on the tag and not in the journal.
-        let journal = job.path("one.journal")
-        let text = try String(contentsOfFile: journal, encoding: .utf8)
-        var lines = text.split(separator: "\n").map(String.init)
-        let kept = try #require(lines.lastIndex { $0.hasPrefix(#"{"event":"\#(lastKept)""#) })
-        lines.removeSubrange((kept + 1)...)
-        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: journal))
-        let uid = try #require(try ProvisioningJournal.recover(journal).status(of: 1).uid)
-        let derived = try TagPasswordDerivation(masterSecret: Array(secret.utf8)).derive(uid: uid)
-        #expect(try BatchFiles.dump(ofTagFile: tag).password == derived.password)
-
-        let resumed = try job.run(
-            ["batch", "--resume", "one.journal", "--confirm", code, "--reader", reader, "--wait", "0.3"],
-            environment: environment)
-        #expect(resumed.status == 0, "\(resumed.output)\(resumed.error)")
-        #expect(resumed.error.contains("Row 1: tag \(BatchFiles.hex(uid)) done (written+locked+password)"))
-        let events = try BatchFiles.events(journal).compactMap { $0["event"] as? String }
-        let expected = ["resumed", "claimed"] + (lastKept == "written" ? ["locked"] : []) + ["password", "done"]
-        #expect(Array(events.suffix(expected.count)) == expected, "\(events)")
-        try BatchFiles.expectTag(tag, holds: try BatchFiles.uriMessage("https://example.com/t/1"), "the tag")
-        #expect(try BatchFiles.memory(ofTagFile: tag).ndefStatus.status == .readOnly)
-        #expect(try BatchFiles.dump(ofTagFile: tag).password == derived.password)
-    }
-
-    @Test(
-        "A journal left without its header (killed as it was created): --resume says so (65); the job starts again",
-        arguments: [[], Array(#"{"event":"job","format":"ndeftool-provisioning-jo"#.utf8), [0, 0, 0, 0, 0x0A]])
-    func journalTornAtCreation(content: [UInt8]) throws {
-        let job = try BatchFolder()
-        let tags = try job.tagDirectory()
-        let journal = try job.folder.file("torn.journal", content)
-        let reader = "sim:ntag215?supply=3&seed=13&file=\(tags)"
-        let resumed = try job.run(["batch", "--resume", journal, "--reader", reader])
-        #expect(resumed.status == 65)
-        #expect(resumed.error.contains("has no complete header"), "\(resumed.error)")
-        let started = try job.run([
-            "batch", "uri", Self.template, "--from", "1", "--to", "3", "--journal", journal, "--reader", reader,
-        ])
-        #expect(started.status == 0, "\(started.output)\(started.error)")
-        try BatchFiles.expectEveryRowDoneOnce(journal, rows: 3)
-        #expect(try BatchFiles.events(journal).first?["event"] as? String == "job")
     }
 }

@@ -3,126 +3,130 @@ import Provisioning
 import TagMemory
 import Testing
 
-/// `ndeftool batch` stopped part way: a tag taken away mid-write (80, then finished when it
-/// comes back), Ctrl-C (130 after the tag in progress), and a second run of a job whose
-/// journal is in use (75).
-@Suite struct BatchInterruptionTests {
-    static let template = "https://example.com/t/{counter}"
+extension BatchBinaryTests {
+    /// `ndeftool batch` stopped part way: a tag taken away mid-write (80, then finished when it
+    /// comes back), Ctrl-C (130 after the tag in progress), and a second run of a job whose
+    /// journal is in use (75).
+    @Suite struct BatchInterruptionTests {
+        static let template = "https://example.com/t/{counter}"
 
-    @Test("A tag taken away mid-write (torn page): 80, the row waits for its tag; resumed on it: 0 and its message")
-    func tagRemovedMidWrite() throws {
-        let job = try BatchFolder()
-        let tag = job.path("tag.nfc")
-        // A 1-row job: identification and the capability container take the first commands,
-        // then 7 WRITEs; the tag leaves during the 8th command, tearing the page it writes.
-        let first = try job.run([
-            "batch", "uri", Self.template, "--from", "1", "--to", "1", "--journal", "one.journal", "--reader",
-            "sim:ntag215?file=\(tag)&remove-after=8&in-flight=tear", "--wait", "0.3",
-        ])
-        #expect(first.status == 80, "\(first.output)\(first.error)")
-        #expect(first.output.contains("Done: 0 of 1 rows"), "\(first.output)")
-        #expect(first.output.contains("rows 1 wait for the tag they were started on"), "\(first.output)")
-        // The resume names the tag file without the fault.
-        #expect(
-            first.output.contains(
-                "Continue with: ndeftool batch --resume one.journal --reader 'sim:ntag215?file=\(tag)' --wait 0.3"),
-            "\(first.output)")
-        #expect(first.error.contains("Bring this tag back to any reader of the job to finish row 1"), "\(first.error)")
-        let journal = job.path("one.journal")
-        let state = try ProvisioningJournal.recover(journal)
-        #expect(state.unfinishedRows == [1])
-        let uid = try #require(state.status(of: 1).uid.map(BatchFiles.hex))
-        #expect(FileManager.default.fileExists(atPath: tag))
-        let torn = try BatchFiles.memory(ofTagFile: tag)
-        let message = try BatchFiles.uriMessage("https://example.com/t/1")
-        #expect(torn.ndefMessageBytes != message)
-        let failed = try BatchFiles.reportRows(job.path("one.report.csv"))
-        #expect(failed.count == 1 && failed[0][1] == uid && failed[0][2] == "failed", "\(failed)")
+        @Test("A tag taken away mid-write (torn page): 80, the row waits for its tag; resumed on it: 0 and its message")
+        func tagRemovedMidWrite() throws {
+            let job = try BatchFolder()
+            let tag = job.path("tag.nfc")
+            // A 1-row job: identification and the capability container take the first commands,
+            // then 7 WRITEs; the tag leaves during the 8th command, tearing the page it writes.
+            let first = try job.run([
+                "batch", "uri", Self.template, "--from", "1", "--to", "1", "--journal", "one.journal", "--reader",
+                "sim:ntag215?file=\(tag)&remove-after=8&in-flight=tear", "--wait", "0.3",
+            ])
+            #expect(first.status == 80, "\(first.output)\(first.error)")
+            #expect(first.output.contains("Done: 0 of 1 rows"), "\(first.output)")
+            #expect(first.output.contains("rows 1 wait for the tag they were started on"), "\(first.output)")
+            // The resume names the tag file without the fault.
+            #expect(
+                first.output.contains(
+                    "Continue with: ndeftool batch --resume one.journal --reader 'sim:ntag215?file=\(tag)' --wait 0.3"),
+                "\(first.output)")
+            #expect(
+                first.error.contains("Bring this tag back to any reader of the job to finish row 1"), "\(first.error)")
+            let journal = job.path("one.journal")
+            let state = try ProvisioningJournal.recover(journal)
+            #expect(state.unfinishedRows == [1])
+            let uid = try #require(state.status(of: 1).uid.map(BatchFiles.hex))
+            #expect(FileManager.default.fileExists(atPath: tag))
+            let torn = try BatchFiles.memory(ofTagFile: tag)
+            let message = try BatchFiles.uriMessage("https://example.com/t/1")
+            #expect(torn.ndefMessageBytes != message)
+            let failed = try BatchFiles.reportRows(job.path("one.report.csv"))
+            #expect(failed.count == 1 && failed[0][1] == uid && failed[0][2] == "failed", "\(failed)")
 
-        let resumed = try job.run([
-            "batch", "--resume", journal, "--reader", "sim:ntag215?file=\(tag)", "--wait", "0.3",
-        ])
-        #expect(resumed.status == 0, "\(resumed.output)\(resumed.error)")
-        #expect(resumed.error.contains("Row 1: tag \(uid) done (written)"), "\(resumed.error)")
-        try BatchFiles.expectEveryRowDoneOnce(journal, rows: 1)
-        try BatchFiles.expectTag(tag, holds: try BatchFiles.uriMessage("https://example.com/t/1"), "the tag")
-        // The report says done, without the reason of the interrupted attempt.
-        let report = try BatchFiles.reportRows(job.path("one.report.csv"))
-        #expect(report.count == 1 && report[0][1] == uid && report[0][2] == "written" && report[0][4].isEmpty)
-        let read = try job.run(["read", "--json", "--reader", "sim:ntag215?file=\(tag)"])
-        #expect(read.output.contains("\"uri\" : \"https://example.com/t/1\""), "\(read.output)")
-    }
-
-    @Test("SIGINT: 130 after the tag in progress, no row left claimed; --resume completes the job once")
-    func interrupted() throws {
-        let rows = 40
-        let job = try BatchFolder()
-        let tags = try job.tagDirectory()
-        // 5 ms before each tag command: about 60 ms a tag.
-        let reader = "sim:ntag215?supply=\(rows)&seed=4&latency-ms=5&file=\(tags)"
-        let journal = job.path("job.journal")
-        let run = try job.start([
-            "batch", "uri", Self.template, "--from", "1", "--to", String(rows), "--journal", journal, "--reader",
-            reader,
-        ])
-        let deadline = Date().addingTimeInterval(30)
-        while run.isRunning, Date() < deadline, (try? BatchFiles.doneEvents(journal).count) ?? 0 < 5 {
-            Thread.sleep(forTimeInterval: 0.005)
+            let resumed = try job.run([
+                "batch", "--resume", journal, "--reader", "sim:ntag215?file=\(tag)", "--wait", "0.3",
+            ])
+            #expect(resumed.status == 0, "\(resumed.output)\(resumed.error)")
+            #expect(resumed.error.contains("Row 1: tag \(uid) done (written)"), "\(resumed.error)")
+            try BatchFiles.expectEveryRowDoneOnce(journal, rows: 1)
+            try BatchFiles.expectTag(tag, holds: try BatchFiles.uriMessage("https://example.com/t/1"), "the tag")
+            // The report says done, without the reason of the interrupted attempt.
+            let report = try BatchFiles.reportRows(job.path("one.report.csv"))
+            #expect(report.count == 1 && report[0][1] == uid && report[0][2] == "written" && report[0][4].isEmpty)
+            let read = try job.run(["read", "--json", "--reader", "sim:ntag215?file=\(tag)"])
+            #expect(read.output.contains("\"uri\" : \"https://example.com/t/1\""), "\(read.output)")
         }
-        run.send(SIGINT)
-        let result = try run.finish()
-        #expect(!result.signalled && result.status == 130, "\(result.output)\(result.error)")
-        #expect(result.output.contains("Stopped: interrupted: the tags in progress were finished."), "\(result.output)")
-        // After the tag in hand, or at once when the station was waiting for the next tag.
-        #expect(result.error.contains("r1: stopped: stopped"), "\(result.error)")
-        let done = try BatchFiles.doneEvents(journal).count
-        #expect(done >= 5 && done < rows)
-        try BatchFiles.expectNoRowInProgress(journal)
-        let state = try ProvisioningJournal.recover(journal)
-        #expect(state.unfinishedRows.isEmpty && state.claimedRows.isEmpty)
-        #expect(state.doneRows == Array(1...done))
 
-        let resumed = try job.run(["batch", "--resume", journal, "--reader", reader, "-q"])
-        #expect(resumed.status == 0, "\(resumed.output)\(resumed.error)")
-        #expect(resumed.output.contains("(\(rows - done) in this run"), "\(resumed.output)")
-        let byRow = try BatchFiles.expectEveryRowDoneOnce(journal, rows: rows)
-        for (row, uid) in byRow {
-            let file = tags + uid + ".nfc"
-            try BatchFiles.expectTag(
-                file, holds: try BatchFiles.uriMessage("https://example.com/t/\(row)"), "row \(row)")
-        }
-    }
+        @Test("SIGINT: 130 after the tag in progress, no row left claimed; --resume completes the job once")
+        func interrupted() throws {
+            let rows = 40
+            let job = try BatchFolder()
+            let tags = try job.tagDirectory()
+            // 5 ms before each tag command: about 60 ms a tag.
+            let reader = "sim:ntag215?supply=\(rows)&seed=4&latency-ms=5&file=\(tags)"
+            let journal = job.path("job.journal")
+            let run = try job.start([
+                "batch", "uri", Self.template, "--from", "1", "--to", String(rows), "--journal", journal, "--reader",
+                reader,
+            ])
+            let deadline = Date().addingTimeInterval(30)
+            while run.isRunning, Date() < deadline, (try? BatchFiles.doneEvents(journal).count) ?? 0 < 5 {
+                Thread.sleep(forTimeInterval: 0.005)
+            }
+            run.send(SIGINT)
+            let result = try run.finish()
+            #expect(!result.signalled && result.status == 130, "\(result.output)\(result.error)")
+            #expect(
+                result.output.contains("Stopped: interrupted: the tags in progress were finished."), "\(result.output)")
+            // After the tag in hand, or at once when the station was waiting for the next tag.
+            #expect(result.error.contains("r1: stopped: stopped"), "\(result.error)")
+            let done = try BatchFiles.doneEvents(journal).count
+            #expect(done >= 5 && done < rows)
+            try BatchFiles.expectNoRowInProgress(journal)
+            let state = try ProvisioningJournal.recover(journal)
+            #expect(state.unfinishedRows.isEmpty && state.claimedRows.isEmpty)
+            #expect(state.doneRows == Array(1...done))
 
-    @Test("A second run of a job whose journal is in use is refused with 75; the first completes every row once")
-    func journalInUse() throws {
-        let rows = 20
-        let job = try BatchFolder()
-        let tags = try job.tagDirectory()
-        let others = try job.tagDirectory("others")
-        let journal = job.path("job.journal")
-        let run = try job.start([
-            "batch", "uri", Self.template, "--from", "1", "--to", String(rows), "--journal", journal, "--reader",
-            "sim:ntag215?supply=\(rows)&seed=5&latency-ms=5&file=\(tags)", "-q",
-        ])
-        let deadline = Date().addingTimeInterval(30)
-        while run.isRunning, Date() < deadline, (try? BatchFiles.doneEvents(journal).count) ?? 0 < 2 {
-            Thread.sleep(forTimeInterval: 0.005)
+            let resumed = try job.run(["batch", "--resume", journal, "--reader", reader, "-q"])
+            #expect(resumed.status == 0, "\(resumed.output)\(resumed.error)")
+            #expect(resumed.output.contains("(\(rows - done) in this run"), "\(resumed.output)")
+            let byRow = try BatchFiles.expectEveryRowDoneOnce(journal, rows: rows)
+            for (row, uid) in byRow {
+                let file = tags + uid + ".nfc"
+                try BatchFiles.expectTag(
+                    file, holds: try BatchFiles.uriMessage("https://example.com/t/\(row)"), "row \(row)")
+            }
         }
-        let size = (try? Data(contentsOf: URL(fileURLWithPath: journal)))?.count ?? 0
-        let second = try job.run([
-            "batch", "--resume", journal, "--reader", "sim:ntag215?supply=\(rows)&seed=6&file=\(others)", "-q",
-        ])
-        #expect(run.isRunning, "the first run ended before the second started: the test proves nothing")
-        #expect(second.status == 75, "\(second.output)\(second.error)")
-        #expect(second.error.contains("is in use by another run of this job"), "\(second.error)")
-        let first = try run.finish()
-        #expect(first.status == 0, "\(first.output)\(first.error)")
-        #expect(size > 0)
-        try BatchFiles.expectEveryRowDoneOnce(journal, rows: rows)
-        #expect(throws: Never.self) { try ProvisioningJournal.recover(journal) }
-        // The second run wrote to no tag.
-        for (uid, file) in try BatchFiles.tagFiles(in: others) {
-            #expect(try BatchFiles.memory(ofTagFile: file).message == nil, "tag \(uid) was written")
+
+        @Test("A second run of a job whose journal is in use is refused with 75; the first completes every row once")
+        func journalInUse() throws {
+            let rows = 20
+            let job = try BatchFolder()
+            let tags = try job.tagDirectory()
+            let others = try job.tagDirectory("others")
+            let journal = job.path("job.journal")
+            let run = try job.start([
+                "batch", "uri", Self.template, "--from", "1", "--to", String(rows), "--journal", journal, "--reader",
+                "sim:ntag215?supply=\(rows)&seed=5&latency-ms=5&file=\(tags)", "-q",
+            ])
+            let deadline = Date().addingTimeInterval(30)
+            while run.isRunning, Date() < deadline, (try? BatchFiles.doneEvents(journal).count) ?? 0 < 2 {
+                Thread.sleep(forTimeInterval: 0.005)
+            }
+            let size = (try? Data(contentsOf: URL(fileURLWithPath: journal)))?.count ?? 0
+            let second = try job.run([
+                "batch", "--resume", journal, "--reader", "sim:ntag215?supply=\(rows)&seed=6&file=\(others)", "-q",
+            ])
+            #expect(run.isRunning, "the first run ended before the second started: the test proves nothing")
+            #expect(second.status == 75, "\(second.output)\(second.error)")
+            #expect(second.error.contains("is in use by another run of this job"), "\(second.error)")
+            let first = try run.finish()
+            #expect(first.status == 0, "\(first.output)\(first.error)")
+            #expect(size > 0)
+            try BatchFiles.expectEveryRowDoneOnce(journal, rows: rows)
+            #expect(throws: Never.self) { try ProvisioningJournal.recover(journal) }
+            // The second run wrote to no tag.
+            for (uid, file) in try BatchFiles.tagFiles(in: others) {
+                #expect(try BatchFiles.memory(ofTagFile: file).message == nil, "tag \(uid) was written")
+            }
         }
     }
 }

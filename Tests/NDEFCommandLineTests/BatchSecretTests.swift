@@ -3,137 +3,147 @@ import Provisioning
 import TagMemory
 import Testing
 
-/// `ndeftool batch --derive-passwords`: each tag gets HMAC-SHA256(master secret, UID) as its
-/// password (NTAG213/215/216 datasheet 8.8), and neither the master secret nor any tag's
-/// password reaches the journal, the reports or the command's output.
-@Suite struct BatchSecretTests {
-    /// A master secret of 31 printable bytes, so that it can be looked for as text too.
-    static let secret = "batch secret: correct horse 42!"
+extension BatchBinaryTests {
+    /// `ndeftool batch --derive-passwords`: each tag gets HMAC-SHA256(master secret, UID) as its
+    /// password (NTAG213/215/216 datasheet 8.8), and neither the master secret nor any tag's
+    /// password reaches the journal, the reports or the command's output.
+    @Suite struct BatchSecretTests {
+        /// A master secret of 31 printable bytes, so that it can be looked for as text too.
+        static let secret = "batch secret: correct horse 42!"
 
-    /// The forms a secret could take in a file: as text, and its hex in upper and lower case,
-    /// with or without separators.
-    static func forms(_ bytes: [UInt8]) -> [String] {
-        let upper = bytes.map { String(format: "%02X", $0) }
-        let lower = bytes.map { String(format: "%02x", $0) }
-        return [upper.joined(), lower.joined(), upper.joined(separator: " "), upper.joined(separator: ":")]
-    }
-
-    /// Checks that none of `texts` holds the secret or the password or PACK of the tags in `uids`,
-    /// and that each tag file holds its derived password (so the passwords looked for are the
-    /// ones the tags got).
-    static func expectNoSecret(in texts: [String: String], uids: [String], tags: String) throws {
-        let derivation = try TagPasswordDerivation(masterSecret: Array(secret.utf8))
-        var needles = [secret] + forms(Array(secret.utf8))
-        for uid in uids {
-            let derived = try derivation.derive(uid: bytes(uid))
-            needles += forms(derived.password) + forms(derived.pack)
-            let dump = try BatchFiles.dump(ofTagFile: tags + uid + ".nfc")
-            #expect(dump.password == derived.password, "tag \(uid) does not have its derived password")
-            #expect(dump.passwordAcknowledge == derived.pack, "tag \(uid) does not have its derived PACK")
-            // The search finds a password where one is: the tag file's PWD page.
-            let tagFile = try String(contentsOfFile: tags + uid + ".nfc", encoding: .utf8)
-            #expect(tagFile.contains(": " + forms(derived.password)[2] + "\n"), "the search misses PWD in \(uid).nfc")
+        /// The forms a secret could take in a file: as text, and its hex in upper and lower case,
+        /// with or without separators.
+        static func forms(_ bytes: [UInt8]) -> [String] {
+            let upper = bytes.map { String(format: "%02X", $0) }
+            let lower = bytes.map { String(format: "%02x", $0) }
+            return [upper.joined(), lower.joined(), upper.joined(separator: " "), upper.joined(separator: ":")]
         }
-        for (name, text) in texts {
-            for needle in needles {
-                #expect(!text.contains(needle), "\(name) holds \(needle)")
+
+        /// Checks that none of `texts` holds the secret or the password or PACK of the tags in `uids`,
+        /// and that each tag file holds its derived password (so the passwords looked for are the
+        /// ones the tags got).
+        static func expectNoSecret(in texts: [String: String], uids: [String], tags: String) throws {
+            let derivation = try TagPasswordDerivation(masterSecret: Array(secret.utf8))
+            var needles = [secret] + forms(Array(secret.utf8))
+            for uid in uids {
+                let derived = try derivation.derive(uid: bytes(uid))
+                needles += forms(derived.password) + forms(derived.pack)
+                let dump = try BatchFiles.dump(ofTagFile: tags + uid + ".nfc")
+                #expect(dump.password == derived.password, "tag \(uid) does not have its derived password")
+                #expect(dump.passwordAcknowledge == derived.pack, "tag \(uid) does not have its derived PACK")
+                // The search finds a password where one is: the tag file's PWD page.
+                let tagFile = try String(contentsOfFile: tags + uid + ".nfc", encoding: .utf8)
+                #expect(
+                    tagFile.contains(": " + forms(derived.password)[2] + "\n"), "the search misses PWD in \(uid).nfc")
+            }
+            for (name, text) in texts {
+                for needle in needles {
+                    #expect(!text.contains(needle), "\(name) holds \(needle)")
+                }
             }
         }
-    }
 
-    /// The journal, both reports and the output of the runs, by name.
-    static func files(_ job: BatchFolder, _ runs: [BatchResult]) throws -> [String: String] {
-        var texts: [String: String] = [:]
-        for name in ["job.journal", "job.report.csv", "job.report.json"] {
-            texts[name] = try String(contentsOfFile: job.path(name), encoding: .utf8)
-            #expect(texts[name]?.isEmpty == false, "\(name) is empty")
+        /// The journal, both reports and the output of the runs, by name.
+        static func files(_ job: BatchFolder, _ runs: [BatchResult]) throws -> [String: String] {
+            var texts: [String: String] = [:]
+            for name in ["job.journal", "job.report.csv", "job.report.json"] {
+                texts[name] = try String(contentsOfFile: job.path(name), encoding: .utf8)
+                #expect(texts[name]?.isEmpty == false, "\(name) is empty")
+            }
+            for (index, run) in runs.enumerated() {
+                texts["run \(index + 1) stdout"] = run.output
+                texts["run \(index + 1) stderr"] = run.error
+            }
+            return texts
         }
-        for (index, run) in runs.enumerated() {
-            texts["run \(index + 1) stdout"] = run.output
-            texts["run \(index + 1) stderr"] = run.error
+
+        @Test("--master-secret-file: each tag its derived password; no secret, password or PACK in any file")
+        func secretFromFile() throws {
+            let job = try BatchFolder()
+            let tags = try job.tagDirectory()
+            // The final line break is not part of the secret.
+            _ = try job.file("secret.txt", Self.secret + "\n")
+            let arguments = [
+                "batch", "uri", "https://example.com/t/{counter}", "--from", "1", "--to", "3", "--journal",
+                "job.journal",
+                "--derive-passwords", "--master-secret-file", "secret.txt", "-v",
+            ]
+            // Two tags, then the resume on a third: the resume needs the secret again.
+            let first = try job.run(arguments + ["--reader", "sim:ntag215?supply=2&seed=31&file=\(tags)"])
+            #expect(first.status == 75, "\(first.output)\(first.error)")
+            let bare = try job.run(["batch", "--resume", "job.journal", "--reader", "sim:ntag215"])
+            #expect(bare.status == 64)
+            #expect(bare.error.contains("--derive-passwords needs the master secret"), "\(bare.error)")
+            let resumed = try job.run([
+                "batch", "--resume", "job.journal", "--master-secret-file", "secret.txt", "--reader",
+                "sim:ntag215?supply=1&seed=32&file=\(tags)",
+            ])
+            #expect(resumed.status == 0, "\(resumed.output)\(resumed.error)")
+            #expect(
+                resumed.output.contains("Done: 3 of 3 rows (1 in this run; 1 given a password"), "\(resumed.output)")
+            let byRow = try BatchFiles.expectEveryRowDoneOnce(job.path("job.journal"), rows: 3)
+            let journal = try String(contentsOfFile: job.path("job.journal"), encoding: .utf8)
+            #expect(journal.contains(#""password":"derived""#))
+            #expect(journal.components(separatedBy: #""outcome":"written+password""#).count == 4)
+            try Self.expectNoSecret(
+                in: try Self.files(job, [first, bare, resumed]), uids: Array(byRow.values), tags: tags)
         }
-        return texts
-    }
 
-    @Test("--master-secret-file: each tag its derived password; no secret, password or PACK in any file")
-    func secretFromFile() throws {
-        let job = try BatchFolder()
-        let tags = try job.tagDirectory()
-        // The final line break is not part of the secret.
-        _ = try job.file("secret.txt", Self.secret + "\n")
-        let arguments = [
-            "batch", "uri", "https://example.com/t/{counter}", "--from", "1", "--to", "3", "--journal", "job.journal",
-            "--derive-passwords", "--master-secret-file", "secret.txt", "-v",
-        ]
-        // Two tags, then the resume on a third: the resume needs the secret again.
-        let first = try job.run(arguments + ["--reader", "sim:ntag215?supply=2&seed=31&file=\(tags)"])
-        #expect(first.status == 75, "\(first.output)\(first.error)")
-        let bare = try job.run(["batch", "--resume", "job.journal", "--reader", "sim:ntag215"])
-        #expect(bare.status == 64)
-        #expect(bare.error.contains("--derive-passwords needs the master secret"), "\(bare.error)")
-        let resumed = try job.run([
-            "batch", "--resume", "job.journal", "--master-secret-file", "secret.txt", "--reader",
-            "sim:ntag215?supply=1&seed=32&file=\(tags)",
-        ])
-        #expect(resumed.status == 0, "\(resumed.output)\(resumed.error)")
-        #expect(resumed.output.contains("Done: 3 of 3 rows (1 in this run; 1 given a password"), "\(resumed.output)")
-        let byRow = try BatchFiles.expectEveryRowDoneOnce(job.path("job.journal"), rows: 3)
-        let journal = try String(contentsOfFile: job.path("job.journal"), encoding: .utf8)
-        #expect(journal.contains(#""password":"derived""#))
-        #expect(journal.components(separatedBy: #""outcome":"written+password""#).count == 4)
-        try Self.expectNoSecret(
-            in: try Self.files(job, [first, bare, resumed]), uids: Array(byRow.values), tags: tags)
-    }
+        @Test("NDEFTOOL_MASTER_SECRET: the same passwords, and no secret in any file")
+        func secretFromEnvironment() throws {
+            let job = try BatchFolder()
+            let tags = try job.tagDirectory()
+            let result = try job.run(
+                [
+                    "batch", "uri", "https://example.com/t/{counter}", "--from", "1", "--to", "2", "--journal",
+                    "job.journal", "--derive-passwords", "--reader", "sim:ntag215?supply=2&seed=33&file=\(tags)",
+                    "--json",
+                ], environment: ["NDEFTOOL_MASTER_SECRET": Self.secret])
+            #expect(result.status == 0, "\(result.output)\(result.error)")
+            #expect(result.output.contains(#""passwords" : 2"#), "\(result.output)")
+            let byRow = try BatchFiles.expectEveryRowDoneOnce(job.path("job.journal"), rows: 2)
+            try Self.expectNoSecret(in: try Self.files(job, [result]), uids: Array(byRow.values), tags: tags)
+        }
 
-    @Test("NDEFTOOL_MASTER_SECRET: the same passwords, and no secret in any file")
-    func secretFromEnvironment() throws {
-        let job = try BatchFolder()
-        let tags = try job.tagDirectory()
-        let result = try job.run(
-            [
+        @Test("A master secret shorter than 16 bytes is refused with 64, its value not shown")
+        func shortSecret() throws {
+            let job = try BatchFolder()
+            let short = "fifteen-bytes!!"
+            _ = try job.file("short.txt", short)
+            let arguments = [
                 "batch", "uri", "https://example.com/t/{counter}", "--from", "1", "--to", "2", "--journal",
-                "job.journal", "--derive-passwords", "--reader", "sim:ntag215?supply=2&seed=33&file=\(tags)", "--json",
-            ], environment: ["NDEFTOOL_MASTER_SECRET": Self.secret])
-        #expect(result.status == 0, "\(result.output)\(result.error)")
-        #expect(result.output.contains(#""passwords" : 2"#), "\(result.output)")
-        let byRow = try BatchFiles.expectEveryRowDoneOnce(job.path("job.journal"), rows: 2)
-        try Self.expectNoSecret(in: try Self.files(job, [result]), uids: Array(byRow.values), tags: tags)
-    }
-
-    @Test("A master secret shorter than 16 bytes is refused with 64, its value not shown")
-    func shortSecret() throws {
-        let job = try BatchFolder()
-        let short = "fifteen-bytes!!"
-        _ = try job.file("short.txt", short)
-        let arguments = [
-            "batch", "uri", "https://example.com/t/{counter}", "--from", "1", "--to", "2", "--journal", "job.journal",
-            "--derive-passwords", "--reader", "sim:ntag215",
-        ]
-        let file = try job.run(arguments + ["--master-secret-file", "short.txt"])
-        #expect(file.status == 64)
-        #expect(file.error.contains("The master secret in 'short.txt' has 15 bytes: use at least 16"), "\(file.error)")
-        let variable = try job.run(arguments, environment: ["NDEFTOOL_MASTER_SECRET": short])
-        #expect(variable.status == 64)
-        #expect(variable.error.contains("$NDEFTOOL_MASTER_SECRET has 15 bytes"), "\(variable.error)")
-        for result in [file, variable] {
-            #expect(!result.error.contains(short) && !result.output.contains(short))
+                "job.journal",
+                "--derive-passwords", "--reader", "sim:ntag215",
+            ]
+            let file = try job.run(arguments + ["--master-secret-file", "short.txt"])
+            #expect(file.status == 64)
+            #expect(
+                file.error.contains("The master secret in 'short.txt' has 15 bytes: use at least 16"), "\(file.error)")
+            let variable = try job.run(arguments, environment: ["NDEFTOOL_MASTER_SECRET": short])
+            #expect(variable.status == 64)
+            #expect(variable.error.contains("$NDEFTOOL_MASTER_SECRET has 15 bytes"), "\(variable.error)")
+            for result in [file, variable] {
+                #expect(!result.error.contains(short) && !result.output.contains(short))
+            }
+            #expect(!FileManager.default.fileExists(atPath: job.path("job.journal")))
         }
-        #expect(!FileManager.default.fileExists(atPath: job.path("job.journal")))
-    }
 
-    @Test(
-        "--master-secret on the command line is an unknown option (64), its value never echoed",
-        arguments: [["--master-secret", "hunter2-but-longer-than-16"], ["--master-secret=hunter2-but-longer-than-16"]])
-    func secretOnTheCommandLine(words: [String]) throws {
-        let job = try BatchFolder()
-        let result = try job.run(
-            [
-                "batch", "uri", "https://example.com/t/{counter}", "--from", "1", "--to", "2", "--journal",
-                "job.journal", "--derive-passwords",
-            ] + words + ["--reader", "sim:ntag215"])
-        #expect(result.status == 64)
-        #expect(result.error.contains("Unknown option '--master-secret'"), "\(result.error)")
-        #expect(!result.error.contains("hunter2") && !result.output.contains("hunter2"), "\(result.error)")
-        #expect(!FileManager.default.fileExists(atPath: job.path("job.journal")))
+        @Test(
+            "--master-secret on the command line is an unknown option (64), its value never echoed",
+            arguments: [
+                ["--master-secret", "hunter2-but-longer-than-16"], ["--master-secret=hunter2-but-longer-than-16"],
+            ])
+        func secretOnTheCommandLine(words: [String]) throws {
+            let job = try BatchFolder()
+            let result = try job.run(
+                [
+                    "batch", "uri", "https://example.com/t/{counter}", "--from", "1", "--to", "2", "--journal",
+                    "job.journal", "--derive-passwords",
+                ] + words + ["--reader", "sim:ntag215"])
+            #expect(result.status == 64)
+            #expect(result.error.contains("Unknown option '--master-secret'"), "\(result.error)")
+            #expect(!result.error.contains("hunter2") && !result.output.contains("hunter2"), "\(result.error)")
+            #expect(!FileManager.default.fileExists(atPath: job.path("job.journal")))
+        }
     }
 }

@@ -2,126 +2,131 @@ import Foundation
 import TagMemory
 import Testing
 
-/// `ndeftool batch` on several readers at once (one station each), with a reader unplugged
-/// mid-job and a tag presented twice: rows handed out once each, tags refused by UID.
-@Suite struct BatchStationTests {
-    static let template = "https://example.com/t/{counter}"
+extension BatchBinaryTests {
+    /// `ndeftool batch` on several readers at once (one station each), with a reader unplugged
+    /// mid-job and a tag presented twice: rows handed out once each, tags refused by UID.
+    @Suite struct BatchStationTests {
+        static let template = "https://example.com/t/{counter}"
 
-    /// Checks that each tag in the supply directories holds the message of the row the journal
-    /// gives it, and that tags the journal gives no row hold no message.
-    static func expectTags(in directories: [String], rows byRow: [Int: String]) throws {
-        var rowOfTag: [String: Int] = [:]
-        for (row, uid) in byRow { rowOfTag[uid] = row }
-        var seen = 0
-        for directory in directories {
-            for (uid, file) in try BatchFiles.tagFiles(in: directory) {
-                guard let row = rowOfTag[uid] else {
-                    let memory = try BatchFiles.memory(ofTagFile: file)
-                    #expect(memory.message == nil, "tag \(uid) holds a message but no row")
-                    continue
+        /// Checks that each tag in the supply directories holds the message of the row the journal
+        /// gives it, and that tags the journal gives no row hold no message.
+        static func expectTags(in directories: [String], rows byRow: [Int: String]) throws {
+            var rowOfTag: [String: Int] = [:]
+            for (row, uid) in byRow { rowOfTag[uid] = row }
+            var seen = 0
+            for directory in directories {
+                for (uid, file) in try BatchFiles.tagFiles(in: directory) {
+                    guard let row = rowOfTag[uid] else {
+                        let memory = try BatchFiles.memory(ofTagFile: file)
+                        #expect(memory.message == nil, "tag \(uid) holds a message but no row")
+                        continue
+                    }
+                    seen += 1
+                    let expected = try BatchFiles.uriMessage("https://example.com/t/\(row)")
+                    try BatchFiles.expectTag(file, holds: expected, "tag \(uid) (row \(row))")
                 }
-                seen += 1
-                let expected = try BatchFiles.uriMessage("https://example.com/t/\(row)")
-                try BatchFiles.expectTag(file, holds: expected, "tag \(uid) (row \(row))")
             }
+            #expect(seen == byRow.count, "\(byRow.count - seen) rows' tags have no file")
         }
-        #expect(seen == byRow.count, "\(byRow.count - seen) rows' tags have no file")
-    }
 
-    @Test(
-        "Two and four readers at once: each row done once, on its own tag, every reader a station", arguments: [2, 4])
-    func parallelReaders(count: Int) throws {
-        let rows = 40
-        let job = try BatchFolder()
-        var arguments = [
-            "batch", "uri", Self.template, "--from", "1", "--to", String(rows), "--journal", "job.journal",
-        ]
-        var directories: [String] = []
-        var readers: [String] = []
-        for index in 1...count {
-            let directory = try job.tagDirectory("tags\(index)")
-            directories.append(directory)
-            // Enough tags in all, fewer than the rows at each reader: the stations must share.
-            let supply = rows / count + 4
-            readers.append("sim:ntag215?supply=\(supply)&seed=\(100 + index)&file=\(directory)")
-            arguments += ["--reader", readers[index - 1]]
+        @Test(
+            "Two and four readers at once: each row done once, on its own tag, every reader a station",
+            arguments: [2, 4])
+        func parallelReaders(count: Int) throws {
+            let rows = 40
+            let job = try BatchFolder()
+            var arguments = [
+                "batch", "uri", Self.template, "--from", "1", "--to", String(rows), "--journal", "job.journal",
+            ]
+            var directories: [String] = []
+            var readers: [String] = []
+            for index in 1...count {
+                let directory = try job.tagDirectory("tags\(index)")
+                directories.append(directory)
+                // Enough tags in all, fewer than the rows at each reader: the stations must share.
+                let supply = rows / count + 4
+                readers.append("sim:ntag215?supply=\(supply)&seed=\(100 + index)&file=\(directory)")
+                arguments += ["--reader", readers[index - 1]]
+            }
+            let result = try job.run(arguments)
+            #expect(result.status == 0, "\(result.output)\(result.error)")
+            #expect(result.output.contains("Done: \(rows) of \(rows) rows"), "\(result.output)")
+            // The legend of the station labels.
+            for (index, reader) in readers.enumerated() {
+                #expect(result.error.contains("r\(index + 1) = \(reader)"), "\(result.error)")
+            }
+            let journal = job.path("job.journal")
+            let byRow = try BatchFiles.expectEveryRowDoneOnce(journal, rows: rows)
+            try BatchFiles.expectNoRowInProgress(journal)
+            // Every station claimed rows.
+            let claimers = Set(try BatchFiles.events(journal).compactMap { $0["reader"] as? String })
+            #expect(claimers == Set(readers))
+            try Self.expectTags(in: directories, rows: byRow)
+            let report = try BatchFiles.reportRows(job.path("job.report.csv"))
+            #expect(report.map { $0[0] } == (1...rows).map(String.init))
+            #expect(report.allSatisfy { $0[2] == "written" })
         }
-        let result = try job.run(arguments)
-        #expect(result.status == 0, "\(result.output)\(result.error)")
-        #expect(result.output.contains("Done: \(rows) of \(rows) rows"), "\(result.output)")
-        // The legend of the station labels.
-        for (index, reader) in readers.enumerated() {
-            #expect(result.error.contains("r\(index + 1) = \(reader)"), "\(result.error)")
+
+        @Test(
+            "A reader unplugged mid-write: reconnect events on stderr, its row finished on the same tag, no row twice")
+        func readerUnplugged() throws {
+            let rows = 30
+            let job = try BatchFolder()
+            let first = try job.tagDirectory("first")
+            let second = try job.tagDirectory("second")
+            // The 40th tag command of the second reader falls in the WRITEs of its fourth tag.
+            let unplugged = "sim:ntag215?supply=20&seed=2&file=\(second)&unplug-after=40&unplug-ms=300"
+            let result = try job.run([
+                "batch", "uri", Self.template, "--from", "1", "--to", String(rows), "--journal", "job.journal",
+                "--reader", "sim:ntag215?supply=20&seed=1&file=\(first)", "--reader", unplugged,
+                // A station stuck waiting stops after 5 s instead of hanging the test.
+                "--wait", "5",
+            ])
+            #expect(result.status == 0, "\(result.output)\(result.error)")
+            #expect(result.error.contains("r2: Reader disconnected: reconnecting..."), "\(result.error)")
+            #expect(result.error.contains("r2: Reader back"), "\(result.error)")
+            // The write the unplug broke, then its row finished on that tag.
+            let broken = try #require(
+                result.error.split(separator: "\n").first {
+                    $0.contains("the write did not complete") && $0.contains("r2")
+                },
+                "\(result.error)")
+            #expect(broken.contains("simulated reader unplugged"))
+            let words = broken.split(separator: " ")
+            let row = try #require(words.count > 3 ? Int(words[1].dropLast()) : nil, "\(broken)")
+            let uid = String(words[3])
+            let journal = job.path("job.journal")
+            let byRow = try BatchFiles.expectEveryRowDoneOnce(journal, rows: rows)
+            #expect(byRow[row] == uid, "row \(row) was interrupted on \(uid) and done on \(byRow[row] ?? "none")")
+            #expect(result.error.contains("Row \(row): tag \(uid) done (written) at r2"), "\(result.error)")
+            try BatchFiles.expectNoRowInProgress(journal)
+            try Self.expectTags(in: [first, second], rows: byRow)
         }
-        let journal = job.path("job.journal")
-        let byRow = try BatchFiles.expectEveryRowDoneOnce(journal, rows: rows)
-        try BatchFiles.expectNoRowInProgress(journal)
-        // Every station claimed rows.
-        let claimers = Set(try BatchFiles.events(journal).compactMap { $0["reader"] as? String })
-        #expect(claimers == Set(readers))
-        try Self.expectTags(in: directories, rows: byRow)
-        let report = try BatchFiles.reportRows(job.path("job.report.csv"))
-        #expect(report.map { $0[0] } == (1...rows).map(String.init))
-        #expect(report.allSatisfy { $0[2] == "written" })
-    }
 
-    @Test("A reader unplugged mid-write: reconnect events on stderr, its row finished on the same tag, no row twice")
-    func readerUnplugged() throws {
-        let rows = 30
-        let job = try BatchFolder()
-        let first = try job.tagDirectory("first")
-        let second = try job.tagDirectory("second")
-        // The 40th tag command of the second reader falls in the WRITEs of its fourth tag.
-        let unplugged = "sim:ntag215?supply=20&seed=2&file=\(second)&unplug-after=40&unplug-ms=300"
-        let result = try job.run([
-            "batch", "uri", Self.template, "--from", "1", "--to", String(rows), "--journal", "job.journal",
-            "--reader", "sim:ntag215?supply=20&seed=1&file=\(first)", "--reader", unplugged,
-            // A station stuck waiting stops after 5 s instead of hanging the test.
-            "--wait", "5",
-        ])
-        #expect(result.status == 0, "\(result.output)\(result.error)")
-        #expect(result.error.contains("r2: Reader disconnected: reconnecting..."), "\(result.error)")
-        #expect(result.error.contains("r2: Reader back"), "\(result.error)")
-        // The write the unplug broke, then its row finished on that tag.
-        let broken = try #require(
-            result.error.split(separator: "\n").first {
-                $0.contains("the write did not complete") && $0.contains("r2")
-            },
-            "\(result.error)")
-        #expect(broken.contains("simulated reader unplugged"))
-        let words = broken.split(separator: " ")
-        let row = try #require(words.count > 3 ? Int(words[1].dropLast()) : nil, "\(broken)")
-        let uid = String(words[3])
-        let journal = job.path("job.journal")
-        let byRow = try BatchFiles.expectEveryRowDoneOnce(journal, rows: rows)
-        #expect(byRow[row] == uid, "row \(row) was interrupted on \(uid) and done on \(byRow[row] ?? "none")")
-        #expect(result.error.contains("Row \(row): tag \(uid) done (written) at r2"), "\(result.error)")
-        try BatchFiles.expectNoRowInProgress(journal)
-        try Self.expectTags(in: [first, second], rows: byRow)
-    }
-
-    @Test("A tag presented twice is refused naming its row; exit 0; the report has each row once")
-    func duplicateTag() throws {
-        let job = try BatchFolder()
-        let tags = try job.tagDirectory()
-        // The second tag comes back right after the third.
-        let result = try job.run([
-            "batch", "uri", Self.template, "--from", "1", "--to", "5", "--journal", "job.journal", "--reader",
-            "sim:ntag215?supply=6&seed=1&duplicate=2&file=\(tags)",
-        ])
-        #expect(result.status == 0, "\(result.output)\(result.error)")
-        let journal = job.path("job.journal")
-        let byRow = try BatchFiles.expectEveryRowDoneOnce(journal, rows: 5)
-        let again = try #require(byRow[2])
-        #expect(
-            result.error.contains("Tag \(again) at r1 refused: it is already done in this job (row 2): take it away"),
-            "\(result.error)")
-        #expect(result.output.contains("Done: 5 of 5 rows (5 in this run, "), "\(result.output)")
-        #expect(result.output.contains("1 tag refused."), "\(result.output)")
-        let report = try BatchFiles.reportRows(job.path("job.report.csv"))
-        #expect(report.map { $0[0] } == ["1", "2", "3", "4", "5"])
-        #expect(Set(report.map { $0[1] }).count == 5)
-        #expect(report.map { $0[1] } == (1...5).map { byRow[$0] ?? "" })
-        try Self.expectTags(in: [tags], rows: byRow)
+        @Test("A tag presented twice is refused naming its row; exit 0; the report has each row once")
+        func duplicateTag() throws {
+            let job = try BatchFolder()
+            let tags = try job.tagDirectory()
+            // The second tag comes back right after the third.
+            let result = try job.run([
+                "batch", "uri", Self.template, "--from", "1", "--to", "5", "--journal", "job.journal", "--reader",
+                "sim:ntag215?supply=6&seed=1&duplicate=2&file=\(tags)",
+            ])
+            #expect(result.status == 0, "\(result.output)\(result.error)")
+            let journal = job.path("job.journal")
+            let byRow = try BatchFiles.expectEveryRowDoneOnce(journal, rows: 5)
+            let again = try #require(byRow[2])
+            #expect(
+                result.error.contains(
+                    "Tag \(again) at r1 refused: it is already done in this job (row 2): take it away"),
+                "\(result.error)")
+            #expect(result.output.contains("Done: 5 of 5 rows (5 in this run, "), "\(result.output)")
+            #expect(result.output.contains("1 tag refused."), "\(result.output)")
+            let report = try BatchFiles.reportRows(job.path("job.report.csv"))
+            #expect(report.map { $0[0] } == ["1", "2", "3", "4", "5"])
+            #expect(Set(report.map { $0[1] }).count == 5)
+            #expect(report.map { $0[1] } == (1...5).map { byRow[$0] ?? "" })
+            try Self.expectTags(in: [tags], rows: byRow)
+        }
     }
 }

@@ -230,3 +230,7 @@ struct SeededRandom: RandomNumberGenerator {
         return value ^ (value >> 31)
     }
 }
+
+/// The batch tests that run the built binary, one at a time: each blocks a thread while its
+/// processes run, and several at once would starve the tests that wait on timers.
+@Suite(.serialized) struct BatchBinaryTests {}
