@@ -60,7 +60,7 @@ import Testing
             ["pn532_uart:/dev/a"], ["pn532_uart:/dev/a", "acr122_usb:001:004"], ["acr122_usb:001:004"],
         ])
         io.libnfc = LibNFCDirectory(connstrings: { () throws(NFCReaderError) in lists.next() })
-        #expect(try await Self.watch(io, milliseconds: 1000) == 0)
+        #expect(try await Self.watch(io, milliseconds: 1000, until: { lists.calls.withLock { $0 } >= 4 }) == 0)
         #expect(
             Self.lines(io.outputText) == [
                 "reader added    libnfc  pn532_uart:/dev/a  (libnfc:pn532_uart:/dev/a)",
@@ -73,8 +73,12 @@ import Testing
         #expect(errors.last?.hasPrefix("Watching on: PC/SC readers show once pcscd runs") == true)
         // -q leaves the notes out; the changes stay.
         let quiet = TestIO()
-        quiet.libnfc = fakeLibNFC(["pn532_uart:/dev/a"])
-        #expect(try await Self.watch(quiet, milliseconds: 100, arguments: ["-q"]) == 0)
+        let once = Answers([["pn532_uart:/dev/a"]])
+        quiet.libnfc = LibNFCDirectory(connstrings: { () throws(NFCReaderError) in once.next() })
+        #expect(
+            try await Self.watch(
+                quiet, milliseconds: 100, arguments: ["-q"], until: { once.calls.withLock { $0 } >= 2 })
+                == 0)
         #expect(quiet.error.isEmpty)
         #expect(quiet.outputText == "reader added    libnfc  pn532_uart:/dev/a  (libnfc:pn532_uart:/dev/a)\n")
     }
@@ -126,12 +130,12 @@ import Testing
         let held = TestIO()
         held.libnfc = LibNFCDirectory(
             connstrings: { () throws(NFCReaderError) in lists.next() }, isAttached: { _ in true })
-        #expect(try await Self.watch(held, milliseconds: 500) == 0)
+        #expect(try await Self.watch(held, milliseconds: 500, until: { lists.calls.withLock { $0 } >= 3 }) == 0)
         #expect(!held.outputText.contains("reader removed"))
         let failing = Answers([["acr122_usb:001:004"], []])
         let gone = TestIO()
         gone.libnfc = LibNFCDirectory(connstrings: { () throws(NFCReaderError) in failing.next() })
-        #expect(try await Self.watch(gone, milliseconds: 500) == 0)
+        #expect(try await Self.watch(gone, milliseconds: 500, until: { failing.calls.withLock { $0 } >= 3 }) == 0)
         #expect(gone.outputText.contains("reader removed  libnfc  acr122_usb:001:004\n"))
     }
 
@@ -147,7 +151,7 @@ import Testing
             if call > 1 { throw NFCReaderError(.readerUnavailable, "libnfc cannot start") }
             return ["pn532_uart:/dev/a"]
         })
-        #expect(try await Self.watch(io, milliseconds: 500) == 0)
+        #expect(try await Self.watch(io, milliseconds: 500, until: { calls.withLock { $0 } >= 3 }) == 0)
         #expect(Self.lines(io.error).filter { $0 == "libnfc devices cannot be listed: libnfc cannot start" }.count == 1)
         #expect(!io.outputText.contains("reader removed"))
     }

@@ -121,6 +121,11 @@ public final class ProvisioningJournal: Sendable {
             guard errno == ENOENT else { throw FileSystem.failure("cannot stat", path) }
             return try create(at: path, header: header)
         }
+        // Held while deciding, so that a run creating or using the journal now is not undone.
+        let guardDescriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard guardDescriptor >= 0 else { throw FileSystem.failure("cannot open", path) }
+        defer { _ = Glibc.close(guardDescriptor) }
+        try FileSystem.lockExclusively(guardDescriptor, path: path)
         let bytes = try FileSystem.read(path, limit: maximumFileBytes)
         // No line feed, or one line that is no header (zeros a crash left): the header's write
         // never completed.
@@ -136,6 +141,8 @@ public final class ProvisioningJournal: Sendable {
             guard unlink(path) == 0 else { throw FileSystem.failure("cannot remove", path) }
             return try create(at: path, header: header)
         }
+        // resume() locks through its own descriptor: flock locks belong to open files.
+        _ = flock(guardDescriptor, LOCK_UN)
         return try resume(at: path, header: header)
     }
 
