@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Glibc
 import NDEF
 import NFCSession
@@ -17,10 +18,7 @@ struct BatchBenchmark {
         /// RSS in KiB after each tenth of the tags.
         var memory: [Int]
 
-        var millisecondsPerTag: Double {
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            return seconds * 1000 / Double(max(tags, 1))
-        }
+        var millisecondsPerTag: Double { Statistics.milliseconds(elapsed) / Double(max(tags, 1)) }
 
         /// Growth from the first sample to the last, per 1,000 tags, in KiB.
         var growthPerThousand: Double {

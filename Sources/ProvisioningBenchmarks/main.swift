@@ -33,7 +33,12 @@ do {
     let job = try await benchmark.job()
     let journal = try benchmark.journalOnly()
     let runs = [baseline, job, journal]
-    print("Batch provisioning, \(tags) simulated NTAG215 (no reader latency), release build")
+    #if DEBUG
+        let build = "DEBUG build: figures not representative"
+    #else
+        let build = "release build"
+    #endif
+    print("Batch provisioning, \(tags) simulated NTAG215 (no reader latency), \(build)")
     print(
         Statistics.pad("", 32) + Statistics.pad("ms/tag", 10) + Statistics.pad("RSS 10%", 12)
             + Statistics.pad("RSS 100%", 12) + Statistics.pad("KiB/1000 tags", 15))

@@ -95,9 +95,9 @@ enum BatchOutput {
         let report = ProvisioningReport(state: journal.state, plan: setup.plan, fields: setup.plan.fields)
         try FileAccess.writeFile(Array(report.csv.utf8), path: csvPath)
         try FileAccess.writeFile(Array((report.json + "\n").utf8), path: jsonPath)
-        let elapsed = summary.elapsed
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        let perMinute = seconds > 0 ? Double(summary.doneThisRun) * 60 / seconds : 0
+        let seconds = BatchStatus.seconds(summary.elapsed)
+        let perMinute = BatchStatus.pace(doneThisRun: summary.doneThisRun, remaining: 0, elapsed: summary.elapsed)
+            .perMinute
         if values.flag(BatchCommand.json.long) {
             let json = Summary(
                 rows: summary.rowCount, done: summary.doneRows, doneThisRun: summary.doneThisRun,

@@ -108,12 +108,17 @@ final class BatchStatus: @unchecked Sendable {
 
     /// The rate in tags per minute and the time left, from this run's pace.
     static func pace(doneThisRun: Int, remaining: Int, elapsed: Duration) -> (perMinute: Double, eta: String) {
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = Self.seconds(elapsed)
         guard doneThisRun > 0, seconds > 0 else { return (0, "-") }
         let perMinute = Double(doneThisRun) * 60 / seconds
         let left = Int((Double(remaining) * seconds / Double(doneThisRun)).rounded())
         let eta = left >= 3600 ? "\(left / 3600)h\(pad((left % 3600) / 60))m" : "\(left / 60)m\(pad(left % 60))s"
         return (perMinute, eta)
+    }
+
+    /// `duration` in seconds.
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     private static func pad(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
