@@ -118,31 +118,51 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "NDEFTests", dependencies: ["NDEF", "NDEFFoundation"], swiftSettings: strictSettings),
-        .testTarget(name: "TagMemoryTests", dependencies: ["TagMemory", "NDEF"], swiftSettings: strictSettings),
+        // What the test targets share: child processes waited for without blocking a thread, temporary
+        // folders, hex literals, seeded random numbers, a clock for tests, golden files.
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),
+        .testTarget(
+            name: "NDEFTests",
+            dependencies: [
+                "TestSupport", "NDEF", "NDEFFoundation",
+            ], swiftSettings: strictSettings),
+        .testTarget(
+            name: "TagMemoryTests",
+            dependencies: [
+                "TestSupport", "TagMemory", "NDEF",
+            ], swiftSettings: strictSettings),
         .testTarget(
             name: "TagSimulatorTests",
-            dependencies: ["TagSimulator", "TagMemory", "NDEF"],
+            dependencies: [
+                "TestSupport", "TagSimulator", "TagMemory", "NDEF",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "NFCSessionTests",
-            dependencies: ["NFCSession", "SimulatedReader", "TagSimulator", "TagMemory", "NDEF"],
+            dependencies: [
+                "TestSupport", "NFCSession", "SimulatedReader", "TagSimulator", "TagMemory", "NDEF",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "SimulatedReaderTests",
-            dependencies: ["SimulatedReader", "NFCSession", "TagSimulator", "TagMemory", "NDEF"],
+            dependencies: [
+                "TestSupport", "SimulatedReader", "NFCSession", "TagSimulator", "TagMemory", "NDEF",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "SimulatorBridgesTests",
-            dependencies: ["SimulatorBridges", "SimulatedReader", "NFCSession", "TagSimulator", "TagMemory", "NDEF"],
+            dependencies: [
+                "TestSupport", "SimulatorBridges", "SimulatedReader", "NFCSession", "TagSimulator", "TagMemory", "NDEF",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "PCSCReaderTests",
             dependencies: [
+                "TestSupport",
                 "PCSCReader", "NFCSession", "CPCSC", "NDEF", "TagMemory", "SimulatorBridges", "SimulatedReader",
                 "TagSimulator",
             ],
@@ -151,6 +171,7 @@ let package = Package(
         .testTarget(
             name: "LibNFCReaderTests",
             dependencies: [
+                "TestSupport",
                 "LibNFCReader", "NFCSession", "CLibNFC", "NDEF", "TagMemory", "SimulatorBridges", "SimulatedReader",
                 "TagSimulator",
             ],
@@ -158,12 +179,15 @@ let package = Package(
         ),
         .testTarget(
             name: "ProvisioningTests",
-            dependencies: ["Provisioning", "NDEF", "NFCSession", "SimulatedReader", "TagSimulator", "TagMemory"],
+            dependencies: [
+                "TestSupport", "Provisioning", "NDEF", "NFCSession", "SimulatedReader", "TagSimulator", "TagMemory",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "NDEFCommandLineTests",
             dependencies: [
+                "TestSupport",
                 "NDEFCommandLine", "NDEF", "TagMemory", "NFCSession", "SimulatedReader", "PCSCReader", "LibNFCReader",
                 "Provisioning",
             ],
