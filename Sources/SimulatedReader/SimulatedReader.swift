@@ -313,7 +313,7 @@ public final class SimulatedReader: NFCReaderDevice {
         }
         guard let latency, latency > 0 else { return }
         do {
-            try await Task.sleep(for: .milliseconds(latency))
+            try await DispatchTimerClock().sleep(for: .milliseconds(latency))
         } catch {
             throw NFCReaderError(.cancelled, "the command was cancelled")
         }

@@ -3,6 +3,7 @@ import NFCSession
 import Provisioning
 import SimulatedReader
 import Synchronization
+import TestSupport
 
 /// A job over a counter plan whose rows become `https://example.com/t/{counter}` URIs.
 struct CounterJob {
@@ -50,15 +51,19 @@ struct CounterJob {
         return (result, events.events, journal)
     }
 
-    /// A short wait for a tag, for tests where the last tag stays out of the field.
-    static let shortWait = ProvisioningJobSettings(
-        tagWait: .milliseconds(300), checkInterval: .milliseconds(20),
-        sessionOptions: NFCTagReaderSession.Options(pollInterval: .milliseconds(5)))
+    /// A wait for a tag of 300 ms on a step clock (its waits take no time), for tests where the
+    /// last tag stays out of the field: the station stops after its polls added up to 300 ms,
+    /// however busy the machine is.
+    static var shortWait: ProvisioningJobSettings {
+        ProvisioningJobSettings(
+            tagWait: .milliseconds(300), checkInterval: .milliseconds(20),
+            sessionOptions: NFCTagReaderSession.Options(pollInterval: .milliseconds(5)), clock: StepClock())
+    }
 
-    /// Waits for tests: stations with a supply stop when it is used up.
+    /// Settings for stations with a supply: they stop when it is used up, so they wait for tags
+    /// without a limit.
     static let settings = ProvisioningJobSettings(
-        tagWait: .seconds(5), checkInterval: .milliseconds(20),
-        sessionOptions: NFCTagReaderSession.Options(pollInterval: .milliseconds(5)))
+        checkInterval: .milliseconds(20), sessionOptions: NFCTagReaderSession.Options(pollInterval: .milliseconds(5)))
 }
 
 /// A station on a simulated reader that stops when its supply is used up.

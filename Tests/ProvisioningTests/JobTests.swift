@@ -8,7 +8,7 @@ import Testing
 
 /// Batch jobs on simulated readers with tag supplies: every row exactly once, on its own tag,
 /// recorded in a journal that replays to the same state.
-@Suite struct JobTests {
+@Suite(.timeLimit(.minutes(5))) struct JobTests {
     /// Row number → the UID that holds it, from the tags' memory, checking each tag holds one
     /// row's message.
     static func rowsOnTags(_ readers: [SimulatedReader], rows: Int) throws -> [Int: [UInt8]] {

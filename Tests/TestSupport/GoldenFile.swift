@@ -24,7 +24,8 @@ public enum GoldenFile {
         }
         guard let data = FileManager.default.contents(atPath: path) else {
             Issue.record(
-                "no golden file Fixtures/\(name): write it with NDEFTOOL_UPDATE_GOLDEN=1", sourceLocation: sourceLocation)
+                "no golden file Fixtures/\(name): write it with NDEFTOOL_UPDATE_GOLDEN=1",
+                sourceLocation: sourceLocation)
             return
         }
         let expected = String(decoding: data, as: UTF8.self)

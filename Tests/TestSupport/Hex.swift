@@ -18,13 +18,15 @@ public func hex(_ text: String, sourceLocation: SourceLocation = #_sourceLocatio
         case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\t"), UInt8(ascii: "\r"), UInt8(ascii: ":"),
             UInt8(ascii: "-"):
             guard high == nil else {
-                Issue.record("bad hex literal in test: a separator splits a byte at offset \(offset)",
+                Issue.record(
+                    "bad hex literal in test: a separator splits a byte at offset \(offset)",
                     sourceLocation: sourceLocation)
                 return []
             }
             continue
         default:
-            Issue.record("bad hex literal in test: '\(Character(Unicode.Scalar(character)))' at offset \(offset)",
+            Issue.record(
+                "bad hex literal in test: '\(Character(Unicode.Scalar(character)))' at offset \(offset)",
                 sourceLocation: sourceLocation)
             return []
         }

@@ -109,7 +109,7 @@ enum BatchCommand {
         let first = try setup.template.check(setup.plan)
         if values.flag(dryRun.long) { return try BatchOutput.dryRun(setup, first: first, invocation: invocation) }
         if setup.settings.locks {
-            try BatchLockConsent.check(
+            try await BatchLockConsent.check(
                 header: setup.header, rows: setup.plan.count, given: values.value(confirm.long), io: invocation.io,
                 arguments: invocation.arguments)
         }
@@ -120,12 +120,15 @@ enum BatchCommand {
         let opened = try await BatchStations.open(invocation, console: console)
         let journal: ProvisioningJournal
         do {
-            journal =
-                setup.resumes
-                ? try ProvisioningJournal.resume(at: setup.journalPath, header: setup.header)
-                // A new job: creates the journal, or replaces one left without its header by a
-                // run killed as it created it.
-                : try ProvisioningJournal.open(at: setup.journalPath, header: setup.header)
+            let (resumes, path, header) = (setup.resumes, setup.journalPath, setup.header)
+            // Opening reads, locks and fsyncs the journal: on a dispatch thread, off the pool.
+            journal = try await BlockingCall.run { () throws(ProvisioningError) -> ProvisioningJournal in
+                resumes
+                    ? try ProvisioningJournal.resume(at: path, header: header)
+                    // A new job: creates the journal, or replaces one left without its header by a
+                    // run killed as it created it.
+                    : try ProvisioningJournal.open(at: path, header: header)
+            }
         } catch {
             await opened.close()
             let name = InputReader.name(of: setup.journalPath)

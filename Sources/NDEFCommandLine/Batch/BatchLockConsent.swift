@@ -12,7 +12,7 @@ enum BatchLockConsent {
     ///   shows the job's code and the command that gives it).
     static func check(
         header: JournalHeader, rows: Int, given: String?, io: any CommandIO, arguments: [String]
-    ) throws(CommandLineError) {
+    ) async throws(CommandLineError) {
         let code: String
         do {
             code = try ProvisioningLockConfirmation.code(for: header)
@@ -38,7 +38,7 @@ enum BatchLockConsent {
         io.writeError(
             "This job locks every tag it writes: \(rows) tags become read-only for good.\n"
                 + "Type the job code \(code) to go on: ")
-        let answer = io.readLine() ?? ""
+        let answer = await io.typedLine() ?? ""
         guard (try? ProvisioningLockConfirmation.matches(answer, header: header)) == true else {
             throw CommandLineError(.confirmationMismatch, "the code typed is not \(code): nothing was written")
         }

@@ -25,7 +25,7 @@ enum PasswordAuthCommand {
     @Sendable static func run(_ invocation: CommandInvocation) async throws(CommandLineError) -> ExitStatus {
         let values = invocation.values
         let expected = try PasswordInput.acknowledge(values)
-        let password = try PasswordInput.password(.current, invocation)
+        let password = try await PasswordInput.password(.current, invocation)
         let json = values.flag(PasswordCommand.json.long)
         let connection = try TagConnection(invocation)
         return try await connection.run("authenticating") { tag in

@@ -39,7 +39,7 @@ enum PasswordRemoveCommand {
             }
             var password = given
             if password == nil, before.isProtected {
-                password = try PasswordInput.password(.current, invocation)
+                password = try await PasswordInput.password(.current, invocation)
             }
             try await tag.removePassword(currentPassword: password, expectedAcknowledge: expected)
             var report = PasswordReport(tag: tag, status: try await tag.passwordStatus())

@@ -68,7 +68,7 @@ enum PasswordSetCommand {
         {
             throw .usage("only one of --password-file and --old-password-file can read standard input")
         }
-        let password = try PasswordInput.password(.current, invocation, confirming: true)
+        let password = try await PasswordInput.password(.current, invocation, confirming: true)
         let givenOld = try PasswordInput.given(.old, invocation)
         let packBytes = try PasswordInput.acknowledge(values) ?? [0x00, 0x00]
         let connection = try TagConnection(invocation, writes: true)
@@ -92,11 +92,12 @@ enum PasswordSetCommand {
                     protectsReading: settings.readProtect, authenticationLimit: settings.limit)
                 let again = RepeatCommand.line(
                     invocation.arguments, dropping: ["--" + LockFlow.confirm.long], adding: ["--confirm", lock.code])
-                try ConfigurationLockFlow.confirm(lock, code: code, console: connection.console, again: again)
+                try await ConfigurationLockFlow.confirm(lock, code: code, console: connection.console, again: again)
                 confirmation = lock
             }
             if before.isProtected, !(await tag.isAuthenticated) {
-                let old = try givenOld ?? PasswordInput.password(.old, invocation)
+                let old: [UInt8]
+                if let givenOld { old = givenOld } else { old = try await PasswordInput.password(.old, invocation) }
                 try await tag.authenticate(password: old)
             }
             try await tag.setPassword(

@@ -100,14 +100,14 @@ enum SimServeCommand {
                 try card.start()
                 cards.append(card)
             } catch {
-                for card in cards { card.stop() }
+                for card in cards { await card.shutDown() }
                 throw CommandLineError(.unavailable, "cannot serve \(text) on port \(port): \(error.reason)")
             }
             messages.note("Serving \(text) on vpcd port \(port) (127.0.0.1).")
         }
         messages.note("Press Ctrl-C to stop.")
         let signal = await waiter.wait()
-        for card in cards { card.stop() }
+        for card in cards { await card.shutDown() }
         messages.note("Stopped (signal \(signal)).")
         for (card, port) in zip(cards, ports) {
             let status = card.status
@@ -150,13 +150,13 @@ enum SimServeCommand {
                     "Serving \(text) on a simulated PN532 at \(link) (\(chip.slavePath)): "
                         + "LIBNFC_DEVICE=\(chip.connstring)")
             } catch {
-                for chip in chips { chip.stop() }
+                for chip in chips { await chip.shutDown() }
                 throw CommandLineError(.unavailable, "cannot serve \(text) on \(link): \(error.reason)")
             }
         }
         messages.note("Press Ctrl-C to stop.")
         let signal = await waiter.wait()
-        for chip in chips { chip.stop() }
+        for chip in chips { await chip.shutDown() }
         messages.note("Stopped (signal \(signal)).")
         for (chip, link) in zip(chips, links) {
             let status = chip.status

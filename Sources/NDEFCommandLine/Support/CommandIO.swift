@@ -1,3 +1,5 @@
+import NFCSession
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -39,6 +41,28 @@ enum StandardStream: Int32, Sendable {
     case input = 0
     case output = 1
     case error = 2
+}
+
+extension CommandIO {
+    /// ``readLine()`` on a thread of its own: a person may take minutes to answer, and no
+    /// thread of the cooperative pool is held meanwhile.
+    func typedLine() async -> String? {
+        let io = UncheckedIO(self)
+        return await BlockingCall.run { io.value.readLine() }
+    }
+
+    /// ``readSecretLine()`` on a thread of its own (see ``typedLine()``).
+    func typedSecretLine() async -> String? {
+        let io = UncheckedIO(self)
+        return await BlockingCall.run { io.value.readSecretLine() }
+    }
+}
+
+/// A command's streams handed to the thread that reads a typed line, while the command waits
+/// for it (so only one side uses them at a time).
+private struct UncheckedIO: @unchecked Sendable {
+    let value: any CommandIO
+    init(_ value: any CommandIO) { self.value = value }
 }
 
 extension CommandIO {

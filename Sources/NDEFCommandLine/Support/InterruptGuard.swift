@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -19,10 +21,11 @@
 /// Installed by the real process only (``NDEFCommandLine/main(_:)``); commands that wait for a
 /// signal themselves (``SignalWaiter``) replace it for their run.
 enum InterruptGuard {
-    /// 1 while the last command sent to a tag was a write. Read by the signal handler.
-    nonisolated(unsafe) private static var isWriting: Int32 = 0
-    /// The signal held until the writes end, 0 when none.
-    nonisolated(unsafe) private static var held: Int32 = 0
+    /// 1 while the last command sent to a tag was a write. Read by the signal handler (a
+    /// lock-free atomic: async-signal-safe).
+    private static let isWriting = Atomic<Int32>(0)
+    /// The signal held until the writes end, 0 when none. Set by the signal handler.
+    private static let held = Atomic<Int32>(0)
 
     private static let note =
         Array(
@@ -31,6 +34,11 @@ enum InterruptGuard {
 
     /// Installs the handler for SIGINT and SIGTERM.
     static func install() {
+        // Initialised here, never first in the handler (a global's lazy initialisation is not
+        // async-signal-safe).
+        isWriting.store(0, ordering: .sequentiallyConsistent)
+        held.store(0, ordering: .sequentiallyConsistent)
+        _ = note.count
         for number in [SIGINT, SIGTERM] {
             var action = sigaction()
             #if canImport(Darwin)
@@ -46,8 +54,9 @@ enum InterruptGuard {
 
     /// The handler: only async-signal-safe calls (write, signal, raise).
     private static func received(_ number: Int32) {
-        if isWriting != 0, held == 0 {
-            held = number
+        if isWriting.load(ordering: .sequentiallyConsistent) != 0,
+            held.compareExchange(expected: 0, desired: number, ordering: .sequentiallyConsistent).exchanged
+        {
             note.withUnsafeBufferPointer { _ = write(2, $0.baseAddress, $0.count) }
             return
         }
@@ -69,16 +78,16 @@ enum InterruptGuard {
     /// Called before each command to a tag: `isWrite` tells whether it writes. A held signal
     /// stops the process before a command that does not write.
     static func commandStarting(isWrite: Bool) {
-        if !isWrite, held != 0 {
+        if !isWrite, held.load(ordering: .sequentiallyConsistent) != 0 {
             leave()
         }
-        isWriting = isWrite ? 1 : 0
+        isWriting.store(isWrite ? 1 : 0, ordering: .sequentiallyConsistent)
     }
 
     /// Called when an operation on the tag ends: a held signal stops the process now.
     static func leave() {
-        isWriting = 0
-        let number = held
+        isWriting.store(0, ordering: .sequentiallyConsistent)
+        let number = held.load(ordering: .sequentiallyConsistent)
         guard number != 0 else { return }
         let text = Array("Stopped after the writes in progress completed.\n".utf8)
         text.withUnsafeBufferPointer { _ = write(2, $0.baseAddress, $0.count) }

@@ -21,8 +21,9 @@ final class SignalWaiter: Sendable {
     static let signals: [Int32] = [SIGINT, SIGTERM]
 
     /// The write end of the pipe the handler writes to; -1 before the first waiter. Set once,
-    /// before any handler is installed, and read only by the handler.
-    nonisolated(unsafe) private static var writeDescriptor: Int32 = -1
+    /// before any handler is installed, and read only by the handler (a lock-free atomic:
+    /// async-signal-safe).
+    private static let writeDescriptor = Atomic<Int32>(-1)
     /// The pipe's read end, made once per process.
     private static let readDescriptor: Int32 = {
         var descriptors: [Int32] = [-1, -1]
@@ -30,7 +31,7 @@ final class SignalWaiter: Sendable {
         _ = fcntl(descriptors[0], F_SETFD, FD_CLOEXEC)
         _ = fcntl(descriptors[1], F_SETFD, FD_CLOEXEC)
         _ = fcntl(descriptors[1], F_SETFL, O_NONBLOCK)
-        writeDescriptor = descriptors[1]
+        writeDescriptor.store(descriptors[1], ordering: .sequentiallyConsistent)
         return descriptors[0]
     }()
 
@@ -61,12 +62,12 @@ final class SignalWaiter: Sendable {
             #if canImport(Darwin)
                 action.__sigaction_u.__sa_handler = { signalNumber in
                     var byte = UInt8(truncatingIfNeeded: signalNumber)
-                    _ = write(SignalWaiter.writeDescriptor, &byte, 1)
+                    _ = write(SignalWaiter.writeDescriptor.load(ordering: .sequentiallyConsistent), &byte, 1)
                 }
             #else
                 action.__sigaction_handler.sa_handler = { signalNumber in
                     var byte = UInt8(truncatingIfNeeded: signalNumber)
-                    _ = write(SignalWaiter.writeDescriptor, &byte, 1)
+                    _ = write(SignalWaiter.writeDescriptor.load(ordering: .sequentiallyConsistent), &byte, 1)
                 }
             #endif
             sigemptyset(&action.sa_mask)

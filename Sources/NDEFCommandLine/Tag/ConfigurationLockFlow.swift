@@ -13,7 +13,7 @@ enum ConfigurationLockFlow {
     /// - Throws: ``ExitStatus/confirmationMismatch`` otherwise.
     static func confirm(
         _ confirmation: NFCLockConfirmation, code: String?, console: TagConsole, again: String
-    ) throws(CommandLineError) {
+    ) async throws(CommandLineError) {
         if let code {
             guard code == confirmation.code else {
                 throw CommandLineError(
@@ -27,7 +27,7 @@ enum ConfigurationLockFlow {
             "Locking the configuration (CFGLCK) is irreversible: AUTH0, PROT and the attempt limit can never "
             + "change again, and the protection can never be removed.\n"
             + "Type the code \(confirmation.code) to lock it on tag \(LockFlow.hexUID(confirmation.uid)): "
-        guard let answer = console.ask(question) else {
+        guard let answer = await console.ask(question) else {
             throw CommandLineError(
                 .confirmationMismatch,
                 "configuration lock refused: it is irreversible and needs a confirmation; no terminal to ask on. "

@@ -45,7 +45,7 @@ enum LockFlow {
         let question =
             "Locking is irreversible: the tag becomes read-only for good.\n"
             + "Type the code \(confirmation.code) to lock tag \(hexUID(confirmation.uid)): "
-        guard let answer = console.ask(question) else {
+        guard let answer = await console.ask(question) else {
             throw CommandLineError(
                 .confirmationMismatch,
                 "lock refused: locking is irreversible and needs a confirmation; no terminal to ask on. "

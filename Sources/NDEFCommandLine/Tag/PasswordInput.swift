@@ -73,16 +73,16 @@ enum PasswordInput {
     ///   on; ``ExitStatus/dataError`` for a malformed password or two typed ones that differ.
     static func password(
         _ kind: Kind, _ invocation: CommandInvocation, confirming: Bool = false
-    ) throws(CommandLineError) -> [UInt8] {
+    ) async throws(CommandLineError) -> [UInt8] {
         if let given = try given(kind, invocation) { return given }
         let io = invocation.io
         guard io.isTerminal(.input), io.isTerminal(.error) else {
             throw CommandLineError(
                 .authenticationFailed, "\(kind.noun) is needed and there is no terminal to ask on. \(sources)")
         }
-        let first = try typed("Enter \(kind.noun) (8 hex digits or 4 characters): ", io: io)
+        let first = try await typed("Enter \(kind.noun) (8 hex digits or 4 characters): ", io: io)
         guard confirming else { return first }
-        let second = try typed("Enter it again: ", io: io)
+        let second = try await typed("Enter it again: ", io: io)
         guard first == second else {
             throw CommandLineError(.dataError, "the two passwords typed differ; nothing was written")
         }
@@ -90,9 +90,9 @@ enum PasswordInput {
     }
 
     /// One password typed without echo.
-    private static func typed(_ prompt: String, io: any CommandIO) throws(CommandLineError) -> [UInt8] {
+    private static func typed(_ prompt: String, io: any CommandIO) async throws(CommandLineError) -> [UInt8] {
         io.writeError(prompt)
-        guard let line = io.readSecretLine() else {
+        guard let line = await io.typedSecretLine() else {
             throw CommandLineError(.authenticationFailed, "no password was typed (end of input)")
         }
         return try parse(line, origin: "the password typed")

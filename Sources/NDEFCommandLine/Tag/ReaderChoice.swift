@@ -76,7 +76,7 @@ enum ReaderChoice {
                     + ": connect one, or use --reader URL or set \(TagOptions.readerVariable), " + example)
         }
         if let console, console.isInteractive {
-            let answer = console.ask(
+            let answer = await console.ask(
                 "Several readers are connected:\n" + list(readers) + "\nWhich one (1-\(readers.count))? ")
             let trimmed = answer.map { String($0.filter { !$0.isWhitespace }) } ?? ""
             if let number = Int(trimmed), let reader = readers.first(where: { $0.number == number }) {

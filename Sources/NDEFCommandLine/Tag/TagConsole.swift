@@ -102,12 +102,11 @@ final class TagConsole: @unchecked Sendable {
     }
 
     /// Asks a question on standard error and reads the answer line; nil when nobody can answer.
-    func ask(_ question: String) -> String? {
+    /// The answer is read on a thread of its own, never one of the cooperative pool's.
+    func ask(_ question: String) async -> String? {
         guard isInteractive else { return nil }
-        return lock.withLock { _ in
-            io.writeError(question)
-            return io.readLine()
-        }
+        lock.withLock { _ in io.writeError(question) }
+        return await io.typedLine()
     }
 
     /// `Hold a tag to the reader (NAME)...`, or without the name when it is not known.

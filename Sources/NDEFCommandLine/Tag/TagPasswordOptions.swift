@@ -64,7 +64,7 @@ enum TagPasswordOptions {
             password = known
         } else {
             io.writeError("The tag is password-protected. ")
-            password = try PasswordInput.password(.current, given.invocation)
+            password = try await PasswordInput.password(.current, given.invocation)
         }
         do {
             try await type2.authenticate(password: password, expectedAcknowledge: given.acknowledge)

@@ -235,7 +235,7 @@ public actor ReconnectingReader: NFCReaderLifecycleReporting {
         while clock.now < end {
             try checkCancelled()
             let slice = min(.milliseconds(20), clock.now.duration(to: end))
-            try? await Task.sleep(for: slice)
+            try? await DispatchTimerClock().sleep(for: slice)
         }
         try checkCancelled()
     }

@@ -19,6 +19,8 @@ public actor NFCTagReaderSession {
     public nonisolated let reader: any NFCReaderDevice
     /// How the session polls.
     public nonisolated let options: Options
+    /// The clock the session waits on between polls and measures its timeouts with.
+    public nonisolated let clock: any Clock<Duration>
     /// The session's events, ending after ``NFCSessionEvent/invalidated``.
     public nonisolated let events: AsyncStream<NFCSessionEvent>
 
@@ -34,13 +36,16 @@ public actor NFCTagReaderSession {
     /// - Parameters:
     ///   - reader: the reader; the session does not close it.
     ///   - options: polling options.
+    ///   - clock: the clock the session pauses on between polls and measures timeouts with: the
+    ///     continuous clock, or in tests one whose pauses take no time.
     ///   - eventHandler: called with every event, in order, on the session's executor: keep it short.
     public init(
-        reader: any NFCReaderDevice, options: Options = Options(),
+        reader: any NFCReaderDevice, options: Options = Options(), clock: any Clock<Duration> = ContinuousClock(),
         eventHandler: (@Sendable (NFCSessionEvent) -> Void)? = nil
     ) {
         self.reader = reader
         self.options = options
+        self.clock = clock
         self.eventHandler = eventHandler
         let (stream, continuation) = AsyncStream.makeStream(
             of: NFCSessionEvent.self, bufferingPolicy: .bufferingNewest(256))
@@ -75,6 +80,10 @@ public actor NFCTagReaderSession {
     /// ``waitForRemoval(of:timeout:)`` between tags. A tag that leaves while it is selected or
     /// identified is forgotten and polling goes on.
     ///
+    /// The reader is always polled at least once, and the call ends with a timeout only after a
+    /// poll that came when the time was up found no single tag: a task that was not scheduled for
+    /// a while looks again before it gives up. A timeout of zero polls exactly once.
+    ///
     /// - Parameter timeout: how long to wait; nil waits until cancelled.
     /// - Throws: ``NFCReaderError/Code/timeout`` when no single tag came in time;
     ///   ``NFCReaderError/Code/cancelled`` when the task is cancelled, the session invalidated, or
@@ -92,8 +101,7 @@ public actor NFCTagReaderSession {
         }
         isWaiting = true
         defer { isWaiting = false }
-        let clock = ContinuousClock()
-        let deadline = Self.deadline(after: timeout, clock: clock)
+        let waited = ElapsedTime(on: clock)
         var reported: NFCSessionEvent?
         while true {
             try checkActive()
@@ -122,7 +130,7 @@ public actor NFCTagReaderSession {
                 emit(event)
                 reported = event
             }
-            try await pause(delay, until: deadline, clock: clock)
+            try await pause(delay, timeout: timeout, waited: waited)
         }
     }
 
@@ -131,8 +139,7 @@ public actor NFCTagReaderSession {
     /// - Throws: ``NFCReaderError/Code/timeout``, ``NFCReaderError/Code/cancelled`` and the
     ///   reader's errors.
     public func waitForRemoval(of tag: NFCTag, timeout: Duration? = nil) async throws(NFCReaderError) {
-        let clock = ContinuousClock()
-        let deadline = Self.deadline(after: timeout, clock: clock)
+        let waited = ElapsedTime(on: clock)
         let uid = tag.identifier
         while true {
             try checkActive()
@@ -141,7 +148,7 @@ public actor NFCTagReaderSession {
                 emit(.tagRemoved(tag.targetInfo))
                 return
             }
-            try await pause(options.pollInterval, until: deadline, clock: clock)
+            try await pause(options.pollInterval, timeout: timeout, waited: waited)
         }
     }
 
@@ -194,29 +201,24 @@ public actor NFCTagReaderSession {
         if Task.isCancelled { throw NFCReaderError(.cancelled, "the task waiting for a tag was cancelled") }
     }
 
-    /// Sleeps `duration`, or until `deadline`; throws ``NFCReaderError/Code/timeout`` once the
-    /// deadline has passed.
+    /// Sleeps `duration`, or what is left of `timeout` when that is less; throws
+    /// ``NFCReaderError/Code/timeout`` when no time is left (called right after a poll, so the
+    /// verdict always follows a look at the field).
     private func pause(
-        _ duration: Duration, until deadline: ContinuousClock.Instant?, clock: ContinuousClock
+        _ duration: Duration, timeout: Duration?, waited: ElapsedTime
     ) async throws(NFCReaderError) {
         var wait = max(.zero, duration)
-        if let deadline {
-            let remaining = clock.now.duration(to: deadline)
+        // Timeouts beyond a year wait as long as nil does.
+        if let timeout, timeout < .seconds(31_536_000) {
+            let remaining = timeout - waited.duration
             if remaining <= .zero { throw NFCReaderError(.timeout, "no single tag came in time") }
             wait = min(wait, remaining)
         }
         do {
-            try await Task.sleep(for: wait)
+            try await clock.sleep(for: wait)
         } catch {
             throw NFCReaderError(.cancelled, "the task waiting for a tag was cancelled")
         }
-    }
-
-    /// The instant `timeout` from now; timeouts beyond a year wait as long as nil does (an instant
-    /// that far ahead could overflow the clock).
-    private static func deadline(after timeout: Duration?, clock: ContinuousClock) -> ContinuousClock.Instant? {
-        guard let timeout, timeout < .seconds(31_536_000) else { return nil }
-        return clock.now.advanced(by: max(.zero, timeout))
     }
 
     /// Reports `event` on the stream and to the handler.

@@ -30,7 +30,8 @@ final class PCSCStatusWatch: Sendable {
             return state.context
         }
         guard let context else { return }
-        DispatchQueue.global().async { context.cancel() }
+        // A queue of its own, not a global one (those share the cooperative pool's threads on Linux).
+        DispatchQueue(label: "ndeftool.pcsc.cancel").async { context.cancel() }
     }
 
     /// Lets go of the context once the loop has ended, on the loop's queue.

@@ -7,7 +7,7 @@ import Synchronization
 /// password when the settings ask, every step recorded in the journal before and after it
 /// happens, so the job is exactly-once across crashes (see ``ProvisioningJournal``).
 ///
-/// One ``ProvisioningWorker`` per station (reader) asks the job for a row when a tag comes
+/// One ``ProvisioningWorker`` per station (reader), each on a task executor of its own, asks the job for a row when a tag comes
 /// (``assign(uid:station:)``): the job refuses a tag already done in this job, hands a tag that
 /// holds an unfinished row that row again, and gives any other tag the next row from the
 /// ``RowDispenser``, so two readers never get the same row. A row is bound to its tag by the
@@ -83,7 +83,9 @@ public actor ProvisioningJob {
         await withTaskGroup(of: Void.self) { group in
             for station in stations {
                 let worker = ProvisioningWorker(job: self, station: station)
-                group.addTask { await worker.run() }
+                // Each station on a queue of its own: a saturated cooperative pool slows it, never stalls it.
+                let executor = QueueTaskExecutor(label: "ndeftool.provisioning.station")
+                group.addTask(executorPreference: executor) { await worker.run() }
             }
         }
         let pending = await dispenser.remaining

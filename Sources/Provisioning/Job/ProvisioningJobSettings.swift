@@ -7,20 +7,31 @@ public struct ProvisioningJobSettings: Sendable {
     public var locks: Bool
     /// The password each tag gets, or nil.
     public var password: ProvisioningPasswordPlan?
-    /// How long a reader waits for its next tag before it stops; nil: until the job ends or
-    /// is stopped.
+    /// How long a station waits for its next tag before it stops; nil: until the job ends or
+    /// is stopped. Measured from the moment the station is ready to poll, and a station
+    /// decides that no tag came only after a poll made when the time was up: a station that
+    /// waited for a thread polls again before it gives up. A station whose reader brings a
+    /// known supply (``ProvisioningStation/hasNoMoreTags``) needs no tag wait: it stops when the
+    /// supply is used up.
     public var tagWait: Duration?
-    /// How often a waiting reader checks whether the job ended or was stopped.
+    /// How often a waiting station checks whether the job ended or was stopped.
     public var checkInterval: Duration
     /// How the readers' sessions poll.
     public var sessionOptions: NFCTagReaderSession.Options
+    /// The clock stations wait on and measure ``tagWait`` with: by default the continuous clock
+    /// with dispatch timers (``NFCSession/DispatchTimerClock``), so a station's pauses end on
+    /// its own executor even when every thread of the cooperative pool is busy; in tests one
+    /// whose waits take no time.
+    public var clock: any Clock<Duration>
 
     /// Settings: no lock, no password, waiting for tags until the job ends.
     public init(
         locks: Bool = false, password: ProvisioningPasswordPlan? = nil, tagWait: Duration? = nil,
         checkInterval: Duration = .milliseconds(200),
-        sessionOptions: NFCTagReaderSession.Options = NFCTagReaderSession.Options()
+        sessionOptions: NFCTagReaderSession.Options = NFCTagReaderSession.Options(),
+        clock: any Clock<Duration> = DispatchTimerClock()
     ) {
+        self.clock = clock
         self.locks = locks
         self.password = password
         self.tagWait = tagWait

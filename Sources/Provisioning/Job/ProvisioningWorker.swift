@@ -20,7 +20,9 @@ struct ProvisioningWorker: Sendable {
         let name = station.name
         let onEvent = job.onEvent
         let reconnects = self.reconnects
-        let session = NFCTagReaderSession(reader: station.reader, options: job.settings.sessionOptions) { event in
+        let session = NFCTagReaderSession(
+            reader: station.reader, options: job.settings.sessionOptions, clock: job.settings.clock
+        ) { event in
             switch event {
             case .reconnectStarted:
                 onEvent(.session(station: name, event))
@@ -43,9 +45,6 @@ struct ProvisioningWorker: Sendable {
     private func loop(_ session: NFCTagReaderSession) async -> String {
         var errors = 0
         while true {
-            // A simulated reader answers without suspending: yield once per tag, so the task that
-            // stops the job (Ctrl-C) and the other stations get a thread of a small pool.
-            await Task.yield()
             let waited = await nextTag(session)
             let tag: NFCTag
             switch waited {
@@ -60,7 +59,7 @@ struct ProvisioningWorker: Sendable {
                 if errors >= Self.maximumConsecutiveErrors {
                     return "\(errors) reader errors in a row, the last: \(error.reason)"
                 }
-                try? await Task.sleep(for: job.settings.checkInterval)
+                try? await job.settings.clock.sleep(for: job.settings.checkInterval)
                 continue
             }
             let reconnectsBefore = reconnects.value
@@ -82,12 +81,13 @@ struct ProvisioningWorker: Sendable {
     }
 
     /// Waits for the next tag in slices of the check interval, so a stop, the end of the job or
-    /// a used-up supply ends the wait quickly.
+    /// a used-up supply ends the wait quickly. Every slice polls the reader at least once, and
+    /// the tag wait ends the station only after a poll made when the time was up found nothing.
     private func nextTag(_ session: NFCTagReaderSession) async -> Waited {
         job.onEvent(.stationState(station: station.name, .waitingForTag))
         let settings = job.settings
-        let clock = ContinuousClock()
-        let start = clock.now
+        // From the moment the station is ready to poll.
+        let waited = ElapsedTime(on: settings.clock)
         while true {
             if await job.shouldStop() {
                 return .stop(await job.isStopping ? "stopped" : "the job is complete")
@@ -95,17 +95,15 @@ struct ProvisioningWorker: Sendable {
             if let hasNoMoreTags = station.hasNoMoreTags, await hasNoMoreTags() {
                 return .stop("no more tags at this reader")
             }
-            var slice = settings.checkInterval
-            if let wait = settings.tagWait {
-                let left = wait - start.duration(to: clock.now)
-                if left <= .zero { return .stop("no tag came within \(Self.text(wait))") }
-                slice = min(slice, left)
-            }
             do {
-                return .tag(try await session.nextTag(timeout: slice))
+                return .tag(try await session.nextTag(timeout: slice(settings.tagWait, waited)))
             } catch {
                 switch error.code {
-                case .timeout: continue
+                case .timeout:
+                    // The session looked once more when the slice was up: nothing there.
+                    if let wait = settings.tagWait, waited.duration >= wait {
+                        return .stop("no tag came within \(Self.text(wait))")
+                    }
                 case .readerUnavailable, .cancelled: return .stop("the reader is gone: \(error.reason)")
                 default: return .error(error)
                 }
@@ -123,28 +121,33 @@ struct ProvisioningWorker: Sendable {
     private func waitForRemoval(
         of tag: NFCTag, _ session: NFCTagReaderSession, reconnectsBefore: Int
     ) async -> String? {
-        let clock = ContinuousClock()
-        let start = clock.now
+        let settings = job.settings
+        let waited = ElapsedTime(on: settings.clock)
         while true {
             if await job.shouldStop() { return await job.isStopping ? "stopped" : "the job is complete" }
             if reconnects.value != reconnectsBefore { return nil }
-            var slice = job.settings.checkInterval
-            if let wait = job.settings.tagWait {
-                let left = wait - start.duration(to: clock.now)
-                if left <= .zero { return "the tag stayed at the reader and no other came within \(Self.text(wait))" }
-                slice = min(slice, left)
-            }
             do {
-                try await session.waitForRemoval(of: tag, timeout: slice)
+                try await session.waitForRemoval(of: tag, timeout: slice(settings.tagWait, waited))
                 return nil
             } catch {
                 switch error.code {
-                case .timeout: continue
+                case .timeout:
+                    if let wait = settings.tagWait, waited.duration >= wait {
+                        return "the tag stayed at the reader and no other came within \(Self.text(wait))"
+                    }
                 case .readerUnavailable, .cancelled: return "the reader is gone: \(error.reason)"
                 default: return nil
                 }
             }
         }
+    }
+
+    /// How long the next call to the session waits: the check interval, or what is left of the
+    /// tag wait when that is less (zero when it is up: the session then polls once).
+    private func slice(_ tagWait: Duration?, _ waited: ElapsedTime) -> Duration {
+        let interval = job.settings.checkInterval
+        guard let tagWait else { return interval }
+        return min(interval, max(.zero, tagWait - waited.duration))
     }
 
     /// Shows `signal` on readers with lights and a buzzer; never fails the job.

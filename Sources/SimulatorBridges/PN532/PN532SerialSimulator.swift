@@ -184,6 +184,12 @@ public final class PN532SerialSimulator: Sendable {
     /// progress takes), the terminal closes (a client's next read or write fails), the link is
     /// removed, tags taken out by ``removeTag()`` go back into the reader's field and a changed
     /// tag is saved. Stopping twice does nothing more.
+    /// ``stop()`` from async code: the wait for the thread happens on a dispatch thread, never
+    /// on one of the cooperative pool's.
+    public func shutDown() async {
+        await BlockingCall.run { self.stop() }
+    }
+
     public func stop() {
         control.withLock { $0.stopRequested = true }
         wakeup.signal()

@@ -189,6 +189,12 @@ public final class VirtualPCDCard: Sendable {
     /// Stops serving: the card disconnects (pcscd sees it removed), the thread ends (this
     /// waits for it, at most as long as the APDU in progress takes) and a changed tag is saved.
     /// Stopping twice does nothing more.
+    /// ``stop()`` from async code: the wait for the thread happens on a dispatch thread, never
+    /// on one of the cooperative pool's.
+    public func shutDown() async {
+        await BlockingCall.run { self.stop() }
+    }
+
     public func stop() {
         control.withLock { $0.stopRequested = true }
         wakeup.signal()
