@@ -6,6 +6,7 @@ import SimulatedReader
 import SimulatorBridges
 import TagMemory
 import TagSimulator
+import TestSupport
 import Testing
 
 /// A simulated PN532 on a pseudo-terminal with a ``SimulatedReader`` behind it: libnfc's real
@@ -14,15 +15,13 @@ import Testing
 final class PN532Bench: Sendable {
     let reader: SimulatedReader
     let simulator: PN532SerialSimulator
-    let folder: String
+    /// The bench's folder, with the terminal's link `pn532`; removed by ``stop()``.
+    let folder: TemporaryDirectory
 
     init(_ field: SimulatedField) throws {
-        folder =
-            FileManager.default.temporaryDirectory.appendingPathComponent("ndeftool-pn532-\(UUID().uuidString)")
-            .path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        folder = try TemporaryDirectory("pn532")
         reader = SimulatedReader(field: field)
-        simulator = try PN532SerialSimulator(reader: reader, linkPath: folder + "/pn532")
+        simulator = try PN532SerialSimulator(reader: reader, linkPath: folder.path("pn532"))
         try simulator.start()
     }
 
@@ -57,7 +56,7 @@ final class PN532Bench: Sendable {
 
     func stop() {
         simulator.stop()
-        try? FileManager.default.removeItem(atPath: folder)
+        folder.remove()
     }
 }
 
@@ -76,18 +75,6 @@ func miFare(_ tag: NFCTag) throws -> NFCMiFareTag {
 struct BenchError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
-}
-
-/// Bytes from hex text written in tests.
-func hex(_ text: String) -> [UInt8] {
-    let digits = Array(text.filter { !$0.isWhitespace })
-    return stride(from: 0, to: digits.count - 1, by: 2).compactMap { UInt8(String(digits[$0...$0 + 1]), radix: 16) }
-}
-
-/// Two upper-case hex digits.
-func hexByte(_ byte: UInt8) -> String {
-    let digits = String(byte, radix: 16, uppercase: true)
-    return byte < 0x10 ? "0" + digits : digits
 }
 
 /// The reader error an async `body` throws, or nil.

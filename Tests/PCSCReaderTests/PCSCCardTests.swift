@@ -5,6 +5,7 @@ import SimulatedReader
 import SimulatorBridges
 import TagMemory
 import TagSimulator
+import TestSupport
 import Testing
 
 @testable import PCSCReader

@@ -6,6 +6,7 @@ import SimulatorBridges
 import Synchronization
 import TagMemory
 import TagSimulator
+import TestSupport
 import Testing
 
 @testable import PCSCReader
@@ -29,7 +30,7 @@ extension PCSCStoppedDaemonChild {
     @Test("pcscd restarted twice under a reconnecting reader: reconnect events, and the tag reads again")
     func restartUnderReconnectingReader() async throws {
         var daemon = try await Self.startDaemon()
-        defer { Self.killDaemon(daemon) }
+        defer { daemon.send(SIGKILL) }
         let readerName = "Virtual PCD 00 00"
         let card = try VirtualPCDCard(
             reader: SimulatedReader(tag: .type2(SimulatedType2Tag(chip: .ntag215))),
@@ -48,7 +49,7 @@ extension PCSCStoppedDaemonChild {
         try await Self.nextMiFare(session).writeNDEF(message)
 
         // pcscd goes away between two operations and comes back: the next poll reconnects.
-        Self.killDaemon(daemon)
+        await Self.killDaemon(daemon)
         daemon = try await Self.startDaemon()
         #expect(try await Self.nextMiFare(session).readNDEF() == message)
         let first = log.all
@@ -61,8 +62,8 @@ extension PCSCStoppedDaemonChild {
         #expect(first.last == .reconnectSucceeded(readerName: readerName))
 
         // pcscd goes away while the session waits for a tag, and comes back 300 ms later.
-        Self.killDaemon(daemon)
-        let restart = Task { () async throws -> Process in
+        await Self.killDaemon(daemon)
+        let restart = Task { () async throws -> ChildProcess in
             try await Task.sleep(for: .milliseconds(300))
             return try await Self.startDaemon()
         }
@@ -75,6 +76,7 @@ extension PCSCStoppedDaemonChild {
         #expect(!second.contains { if case .reconnectFailed = $0 { true } else { false } })
         await session.invalidate()
         await reader.close()
+        await Self.killDaemon(daemon)
         print(Self.restartMarker)
     }
 }

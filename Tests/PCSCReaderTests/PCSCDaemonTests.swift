@@ -1,15 +1,19 @@
-import Dispatch
 import Foundation
 import NFCSession
+import TestSupport
 import Testing
 
 @testable import PCSCReader
 
 /// The backend against the test run's pcscd with its vpcd readers (test-stacks.md part A;
-/// Scripts/lib/pcscd.sh), one test at a time: the nested suites serve cards on
-/// ``PCSCTestReaders/cardReader``. A stopped pcscd is tested in a process of its own
-/// (``PCSCStoppedDaemonTests``).
-@Suite("PC/SC through the real pcscd", .serialized, .enabled(if: PCSCTestReaders.isAvailable, PCSCTestReaders.skipNote))
+/// Scripts/lib/pcscd.sh), one test at a time: every suite of this target that talks to that
+/// pcscd or serves a card on ``PCSCTestReaders/cardReader`` (vpcd port 35965) and
+/// ``PCSCTestReaders/emptyReader`` (35966) nests in this one: discovery, cards, sessions,
+/// extended length, signals, and the tests that stop and restart a pcscd (each in a child
+/// process of its own, ``PCSCStoppedDaemonTests``).
+@Suite(
+    "PC/SC through the real pcscd", .serialized, .enabled(if: PCSCTestReaders.isAvailable, PCSCTestReaders.skipNote),
+    .timeLimit(.minutes(3)))
 struct PCSCDaemonTests {
     @Test("pcscd lists the vpcd readers; a URL opens one with the acr122u profile")
     func listing() async throws {
@@ -89,29 +93,62 @@ struct PCSCDaemonTests {
         #expect(unknown?.presence == .readerRemoved)
     }
 
-    @Test("SCardCancel ends a status wait before its timeout")
+    @Test("SCardCancel (the watch's stop) ends a status wait in progress: cancelled, not timed out")
     func cancelWakesWait() async throws {
+        /// How the wait and the task stopping it ended.
+        enum Outcome: Sendable {
+            case waitEnded(code: UInt32?)
+            case stopperEnded
+        }
         let watch = PCSCStatusWatch()
-        let clock = ContinuousClock()
-        let elapsed: Duration = try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue(label: "test.wait").async {
-                do {
-                    guard let context = try watch.establishContext() else {
-                        throw PCSCError(code: 1, operation: "none")
+        // SCardEstablishContext and SCardGetStatusChange block: they run on threads of their own.
+        let context = try #require(try await offPool { () throws(PCSCError) in try watch.establishContext() })
+        let settled = try await offPool { () throws(PCSCError) -> [PCSCReaderState] in
+            var states = [PCSCReaderState(readerName: PCSCTestReaders.emptyReader, currentState: 0)]
+            _ = try watch.wait(context, &states)  // the reader's state now
+            states[0].currentState = states[0].settledState
+            return states
+        }
+        let outcome = await withTaskGroup(of: Outcome.self) { group in
+            group.addTask {
+                await offPool {
+                    // Nothing changes in the empty reader: only the cancel ends this wait before its
+                    // ten minutes (the suite's time limit ends the test long before).
+                    var states = settled
+                    do throws(PCSCError) {
+                        try context.statusChange(&states, timeoutMilliseconds: 600_000)
+                        return .waitEnded(code: nil)
+                    } catch {
+                        return .waitEnded(code: error.code)
                     }
-                    var states = [PCSCReaderState(readerName: PCSCTestReaders.emptyReader, currentState: 0)]
-                    _ = try watch.wait(context, &states)  // the reader's state now
-                    states[0].currentState = states[0].settledState
-                    let start = clock.now
-                    let goOn = try watch.wait(context, &states)  // nothing changes: only the cancel ends it
-                    #expect(!goOn)
-                    continuation.resume(returning: clock.now - start)
-                } catch {
-                    continuation.resume(throwing: error)
                 }
             }
-            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(150)) { watch.stop() }
+            group.addTask {
+                // A stop that comes before the wait began has nothing to cancel: stop again until
+                // the wait ended.
+                while !Task.isCancelled {
+                    watch.stop()
+                    try? await Task.sleep(for: .milliseconds(100))
+                }
+                return .stopperEnded
+            }
+            var first = await group.next()
+            while case .stopperEnded? = first { first = await group.next() }
+            group.cancelAll()
+            return first
         }
-        #expect(elapsed < .milliseconds(Int(PCSCStatusWatch.waitMilliseconds) - 200))
+        guard case .waitEnded(let code)? = outcome else {
+            Issue.record("the wait did not end: \(String(describing: outcome))")
+            return
+        }
+        #expect(
+            code == PCSCReturn.cancelled,
+            "SCardGetStatusChange ended with \(code.map { String($0, radix: 16) } ?? "success")")
+        // A stopped watch waits no more.
+        let goOn = try await offPool { () throws(PCSCError) -> Bool in
+            var states = settled
+            return try watch.wait(context, &states)
+        }
+        #expect(!goOn)
     }
 }

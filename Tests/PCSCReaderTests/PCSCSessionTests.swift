@@ -5,6 +5,7 @@ import SimulatedReader
 import SimulatorBridges
 import TagMemory
 import TagSimulator
+import TestSupport
 import Testing
 
 @testable import PCSCReader
@@ -63,7 +64,7 @@ extension PCSCDaemonTests {
                 SimulatedReader(field: field), profile: pair.reader, reinsertAfter: reinsertAfter)
         }
 
-        @Test("NTAG215: write and read back a 100-byte URI; commands and wall time", arguments: ProfilePair.all)
+        @Test("NTAG215: write and read back a 100-byte URI; the commands it takes", arguments: ProfilePair.all)
         func ntag215Figures(_ pair: ProfilePair) async throws {
             let bench = try await Self.bench(.ntag215, pair)
             defer { bench.card.stop() }
@@ -87,7 +88,9 @@ extension PCSCDaemonTests {
             // 104 bytes of TLV and terminator in pages 4 to 29, then page 4 again with the final length
             // (T2TOP 1.1 section 6.4.3: the length is written last).
             #expect(written[.write] == 27)
-            #expect(elapsed < .seconds(2))
+            // The wall time is printed, not judged (a busy machine makes any bound flaky): the
+            // reader benchmark (`Scripts/bench`, ReaderBenchmarks pcsc, "writeNDEF 100 B
+            // (verified)") measures it.
             await session.invalidate()
             await device.close()
             await bench.stop()

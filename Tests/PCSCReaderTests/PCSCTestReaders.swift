@@ -4,6 +4,7 @@ import PCSCReader
 import SimulatedReader
 import SimulatorBridges
 import TagSimulator
+import TestSupport
 import Testing
 
 /// The readers of the test run's pcscd these tests use (Scripts/lib/pcscd.sh gives every test
@@ -29,15 +30,15 @@ enum PCSCTestReaders {
     /// A reader that stays empty.
     static let emptyReader = "Virtual PCD Tests 00 01"
 
-    /// Waits until pcscd reports `presence` for ``cardReader`` (it checks vpcd every 0.4 s).
-    static func waitFor(_ presence: PCSCCardEvent.Presence, seconds: Int = 5) async throws {
-        let deadline = ContinuousClock.now + .seconds(seconds)
+    /// Waits until pcscd reports `presence` for ``cardReader`` (it checks vpcd every 0.4 s), at
+    /// most `timeout`: a timeout means pcscd still reported something else when last asked.
+    static func waitFor(_ presence: PCSCCardEvent.Presence, within timeout: Duration = .seconds(60)) async throws {
         var last: PCSCCardEvent.Presence?
-        while ContinuousClock.now < deadline {
+        let reached = try await eventually(within: timeout, every: .milliseconds(25)) {
             last = try await PCSCReaders.watchCard(in: cardReader).first { _ in true }?.presence
-            if last == presence { return }
-            try await Task.sleep(for: .milliseconds(25))
+            return last == presence
         }
+        guard !reached else { return }
         throw BenchError(description: "\(cardReader) did not become \(presence) (last: \(String(describing: last)))")
     }
 
@@ -70,13 +71,16 @@ final class CardBench: Sendable {
         try await self.init(SimulatedReader(tag: tag), profile: profile)
     }
 
-    /// Polls `device` until the tag shows.
+    /// Polls `device` until the tag shows (pcscd reported the card already: at once, unless
+    /// the machine is busy).
     func poll(_ device: PCSCReaderDevice) async throws -> NFCTargetInfo {
-        for _ in 0..<100 {
-            if let target = try await device.pollTargets().first { return target }
-            try await Task.sleep(for: .milliseconds(30))
+        var target: NFCTargetInfo?
+        _ = try await eventually(within: .seconds(60), every: .milliseconds(30)) {
+            target = try await device.pollTargets().first
+            return target != nil
         }
-        throw PCSCTestReaders.BenchError(description: "the card never showed")
+        guard let target else { throw PCSCTestReaders.BenchError(description: "the card never showed") }
+        return target
     }
 
     /// Takes the card away and waits until pcscd sees the reader empty.

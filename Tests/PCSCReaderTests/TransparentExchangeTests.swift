@@ -1,4 +1,5 @@
 import NFCSession
+import TestSupport
 import Testing
 
 @testable import PCSCReader

@@ -1,20 +1,8 @@
-import NDEF
 import SimulatorBridges
 import TagMemory
 import TagSimulator
-
-/// Bytes from hex text written in tests (spaces allowed). A typo in a test literal traps the
-/// test, not the library.
-func hex(_ text: String) -> [UInt8] {
-    do { return try NDEFHex.decode(text, allowSeparators: true) } catch {
-        fatalError("bad hex literal in test: \(error)")
-    }
-}
-
-/// Upper-case hex without separators, as responses are compared.
-func text(_ bytes: [UInt8]) -> String {
-    NDEFHex.encode(bytes, uppercase: true, separator: "")
-}
+import TestSupport
+import Testing
 
 /// A reader emulator and its field, with the card powered up as pcscd does it.
 struct ReaderBench {
@@ -44,7 +32,7 @@ struct ReaderBench {
     /// The response to the APDU in `command` (hex), as hex; "LEFT" when the tags left the field.
     mutating func send(_ command: String) -> String {
         switch emulator.respond(to: hex(command), in: &field) {
-        case .response(let bytes): text(bytes)
+        case .response(let bytes): hexText(bytes)
         case .tagLeft: "LEFT"
         }
     }
@@ -52,6 +40,6 @@ struct ReaderBench {
     /// The selected Type 2 tag's memory page `page`.
     func page(_ page: Int) -> String {
         guard case .type2(let tag)? = field.tags.first, let bytes = tag.memory.page(page) else { return "" }
-        return text(bytes)
+        return hexText(bytes)
     }
 }

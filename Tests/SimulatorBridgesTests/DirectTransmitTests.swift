@@ -1,4 +1,5 @@
 import TagSimulator
+import TestSupport
 import Testing
 
 @testable import SimulatorBridges
@@ -9,12 +10,12 @@ import Testing
     /// `FF 00 00 00 Lc` + `payload` (hex, `D4` first).
     static func direct(_ payload: String) -> String {
         let bytes = hex(payload)
-        return "FF000000" + text([UInt8(bytes.count)] + bytes)
+        return "FF000000" + hexText([UInt8(bytes.count)] + bytes)
     }
 
     /// The payload with its CRC_A appended (for the registers that switch the PN532's off).
     static func withCRC(_ frame: String) -> String {
-        text(CRCA.appending(to: hex(frame)))
+        hexText(CRCA.appending(to: hex(frame)))
     }
 
     @Test("GetFirmwareVersion: PN532 (IC 32) version 1.6, support 07")

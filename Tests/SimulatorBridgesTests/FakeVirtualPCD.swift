@@ -1,10 +1,15 @@
 import Glibc
+import TestSupport
 import Testing
 
 /// The driver side of the vpcd protocol, as vsmartcard's `vpcd.c` has it: a TCP server on
 /// 127.0.0.1 that accepts the card and sends it length-prefixed messages. For tests of
-/// ``VirtualPCDCard`` without pcscd; every wait has a time limit.
-final class FakeVirtualPCD {
+/// ``VirtualPCDCard`` without pcscd; every wait has a time limit and runs on a thread of its own
+/// (``TestSupport/offPool(_:)``), never on the cooperative pool.
+///
+/// One test drives a server, one call after the other (each awaited before the next): the
+/// descriptors are not guarded further.
+final class FakeVirtualPCD: @unchecked Sendable {
     private let listener: Int32
     private var client: Int32 = -1
     /// The port the server listens on.
@@ -51,20 +56,25 @@ final class FakeVirtualPCD {
     }
 
     /// Waits up to `milliseconds` for the card to connect.
-    func accept(within milliseconds: Int32 = 5000) throws {
-        guard wait(listener, milliseconds) else { throw Failure(description: "no card connected in time") }
-        if client >= 0 { close(client) }
-        client = Glibc.accept(listener, nil, nil)
-        guard client >= 0 else { throw Failure(description: "accept") }
+    func accept(within milliseconds: Int32 = 30_000) async throws {
+        try await offPool { () throws(Failure) in
+            guard self.isReadable(self.listener, milliseconds) else {
+                throw Failure(description: "no card connected in time")
+            }
+            if self.client >= 0 { close(self.client) }
+            self.client = Glibc.accept(self.listener, nil, nil)
+            guard self.client >= 0 else { throw Failure(description: "accept") }
+        }
     }
 
     /// Sends one message and returns the answer (nil: the card closed the connection).
-    func exchange(_ payload: [UInt8], within milliseconds: Int32 = 5000) throws -> [UInt8]? {
+    func exchange(_ payload: [UInt8], within milliseconds: Int32 = 30_000) async throws -> [UInt8]? {
         try send(payload)
-        return try receive(within: milliseconds)
+        return try await receive(within: milliseconds)
     }
 
-    /// Sends one message (length and payload in two writes, as Debian's vpcd does).
+    /// Sends one message (length and payload in two writes, as Debian's vpcd does). A few bytes
+    /// into an empty socket buffer: the writes return at once.
     func send(_ payload: [UInt8]) throws {
         let header: [UInt8] = [UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
         for part in [header, payload] {
@@ -74,22 +84,27 @@ final class FakeVirtualPCD {
     }
 
     /// The next message from the card; nil when it closed the connection.
-    func receive(within milliseconds: Int32 = 5000) throws -> [UInt8]? {
-        guard let header = try read(2, milliseconds) else { return nil }
-        let length = Int(header[0]) << 8 | Int(header[1])
-        return try read(length, milliseconds)
+    func receive(within milliseconds: Int32 = 30_000) async throws -> [UInt8]? {
+        try await offPool { () throws(Failure) -> [UInt8]? in
+            guard let header = try self.read(2, milliseconds) else { return nil }
+            let length = Int(header[0]) << 8 | Int(header[1])
+            return try self.read(length, milliseconds)
+        }
     }
 
     /// Whether the card closes the connection within `milliseconds` (without sending anything).
-    func sawClose(within milliseconds: Int32 = 5000) throws -> Bool {
-        try read(1, milliseconds) == nil
+    func sawClose(within milliseconds: Int32 = 30_000) async throws -> Bool {
+        try await offPool { () throws(Failure) -> Bool in try self.read(1, milliseconds) == nil }
     }
 
-    private func read(_ count: Int, _ milliseconds: Int32) throws -> [UInt8]? {
+    /// Blocks: called through ``TestSupport/offPool(_:)`` only.
+    private func read(_ count: Int, _ milliseconds: Int32) throws(Failure) -> [UInt8]? {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: max(count, 1))
         while bytes.count < count {
-            guard wait(client, milliseconds) else { throw Failure(description: "the card did not answer in time") }
+            guard isReadable(client, milliseconds) else {
+                throw Failure(description: "the card did not answer in time")
+            }
             let got = chunk.withUnsafeMutableBytes { recv(client, $0.baseAddress, count - bytes.count, 0) }
             if got <= 0 { return nil }
             bytes += chunk.prefix(got)
@@ -97,7 +112,8 @@ final class FakeVirtualPCD {
         return bytes
     }
 
-    private func wait(_ descriptor: Int32, _ milliseconds: Int32) -> Bool {
+    /// Blocks: called through ``TestSupport/offPool(_:)`` only.
+    private func isReadable(_ descriptor: Int32, _ milliseconds: Int32) -> Bool {
         var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
         return poll(&entry, 1, milliseconds) > 0
     }

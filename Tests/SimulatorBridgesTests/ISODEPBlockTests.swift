@@ -1,4 +1,5 @@
 import TagSimulator
+import TestSupport
 import Testing
 
 @testable import SimulatorBridges
@@ -28,8 +29,8 @@ import Testing
         var bench = try Self.bench()
         let tag = try SimulatedType4Tag(configuration: .init())
         let listed = bench.answer("D44A0100")
-        #expect(listed == "D54B01" + "01" + "0344" + "20" + "07" + text(tag.uid))
-        #expect(Self.thru(&bench, "E080") == text(tag.ats))
+        #expect(listed == "D54B01" + "01" + "0344" + "20" + "07" + hexText(tag.uid))
+        #expect(Self.thru(&bench, "E080") == hexText(tag.ats))
     }
 
     @Test("ISO/IEC 14443-4 7.1.1: I-blocks carry APDUs; the card's block number follows the reader's")
@@ -71,7 +72,7 @@ import Testing
         while block.hasPrefix("12") || block.hasPrefix("13") {
             #expect(block.count == 2 + 61 * 2)
             response += block.dropFirst(2)
-            block = Self.thru(&bench, text([acknowledgement]))
+            block = Self.thru(&bench, hexText([acknowledgement]))
             acknowledgement ^= 0x01
             blocks += 1
         }

@@ -1,4 +1,5 @@
 import TagSimulator
+import TestSupport
 import Testing
 
 @testable import SimulatorBridges
@@ -9,7 +10,7 @@ import Testing
     @Test("The ATR carries the ATS's historical bytes: 3B 81 80 01 80 80 for ATS 06 77 77 71 02 80")
     func atr() throws {
         let bench = try ReaderBench.type4()
-        #expect(bench.emulator.answerToReset(bench.field).map(text) == "3B8180018080")
+        #expect(bench.emulator.answerToReset(bench.field).map { hexText($0) } == "3B8180018080")
     }
 
     @Test("Historical bytes follow TL, T0 and the interface bytes T0 announces")

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// libnfc's command-line tools (Debian packages libnfc-bin and libnfc-examples), run as
@@ -51,26 +52,20 @@ enum LibnfcTools {
         let description: String
     }
 
-    /// Runs tool `name` with `arguments` against the PN532 at `connstring`, at most
-    /// `seconds` long; standard output and standard error together.
-    static func run(_ name: String, _ arguments: [String] = [], connstring: String, seconds: Int = 30) throws -> Run {
+    /// Runs tool `name` with `arguments` against the PN532 at `connstring`, at most `timeout`
+    /// long (then it is killed and the test fails); standard output and standard error together.
+    static func run(
+        _ name: String, _ arguments: [String] = [], connstring: String, timeout: Duration = .seconds(120)
+    ) async throws -> Run {
         let tool = try Background(name, arguments, connstring: connstring)
-        guard tool.waitForExit(milliseconds: seconds * 1000) else {
-            tool.process.terminate()
-            throw Failure(description: "\(name) did not finish within \(seconds) s:\n\(tool.output)")
-        }
-        return Run(status: tool.process.terminationStatus, output: tool.output, duration: tool.duration)
+        return await tool.finish(timeout: timeout)
     }
 
-    /// A tool running in the background, its output collected as it comes.
-    final class Background: @unchecked Sendable {
-        let process = Process()
-        private let lock = NSLock()
-        private var data = Data()
+    /// A tool running in the background (a ``TestSupport/ChildProcess``), its output collected as
+    /// it comes.
+    final class Background: Sendable {
+        let process: ChildProcess
         private let started = ContinuousClock.now
-        private var ended: ContinuousClock.Instant?
-        /// Whether the output reached its end.
-        private var isDrained = false
 
         /// Starts tool `name` with `arguments` against the PN532 at `connstring`.
         init(_ name: String, _ arguments: [String], connstring: String) throws {
@@ -81,63 +76,29 @@ enum LibnfcTools {
                         (NDEFTOOL_REQUIRE_LIBNFC=1 requires them)
                         """)
             }
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = arguments
-            var environment = ProcessInfo.processInfo.environment
-            environment["LIBNFC_DEVICE"] = connstring
-            environment["LIBNFC_AUTO_SCAN"] = "false"
-            environment["LIBNFC_INTRUSIVE_SCAN"] = "false"
-            environment["LIBNFC_LOG_LEVEL"] = "1"
-            process.environment = environment
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = pipe
-            process.standardInput = FileHandle.nullDevice
-            process.terminationHandler = { [self] _ in lock.withLock { ended = .now } }
-            try process.run()
-            let handle = pipe.fileHandleForReading
-            Thread.detachNewThread { [self] in
-                while true {
-                    let chunk = handle.availableData
-                    lock.withLock {
-                        data.append(chunk)
-                        if chunk.isEmpty { isDrained = true }
-                    }
-                    if chunk.isEmpty { return }
-                }
-            }
-        }
-
-        deinit {
-            if process.isRunning { process.terminate() }
+            // Standard error in the same file as standard output, as a terminal shows them.
+            process = try ChildProcess(
+                path: "/bin/sh", ["-c", "exec \"$0\" \"$@\" 2>&1", executable] + arguments,
+                environment: [
+                    "LIBNFC_DEVICE": connstring, "LIBNFC_AUTO_SCAN": "false", "LIBNFC_INTRUSIVE_SCAN": "false",
+                    "LIBNFC_LOG_LEVEL": "1",
+                ])
         }
 
         /// What the tool printed so far.
-        var output: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
+        var output: String { process.outputText() }
 
-        /// From start to exit (or to now).
-        var duration: Duration { (lock.withLock { ended } ?? .now) - started }
-
-        /// Waits until the output contains `text`; false after `milliseconds`.
-        func waitFor(_ text: String, milliseconds: Int) -> Bool {
-            let deadline = ContinuousClock.now.advanced(by: .milliseconds(milliseconds))
-            while !output.contains(text) {
-                guard ContinuousClock.now < deadline else { return false }
-                usleep(2_000)
-            }
-            return true
+        /// Waits until the output contains `text`, at most `timeout`; whether it did.
+        func waitFor(_ text: String, within timeout: Duration = .seconds(60)) async -> Bool {
+            await process.waitForOutput(within: timeout) { output, _ in output.contains(text) }
         }
 
-        /// Waits for the tool to exit and its output to be read to the end; false after
-        /// `milliseconds`.
-        func waitForExit(milliseconds: Int) -> Bool {
-            let deadline = ContinuousClock.now.advanced(by: .milliseconds(milliseconds))
-            while process.isRunning || !lock.withLock({ isDrained }) {
-                guard ContinuousClock.now < deadline else { return false }
-                usleep(1_000)
-            }
-            process.waitUntilExit()
-            return true
+        /// Waits for the tool to exit, at most `timeout` (then it is killed and the test fails);
+        /// its status, everything it printed and the time from start to exit.
+        func finish(timeout: Duration = .seconds(60), sourceLocation: SourceLocation = #_sourceLocation) async -> Run {
+            let result = await process.finish(timeout: timeout, sourceLocation: sourceLocation)
+            let duration = ContinuousClock.now - started
+            return Run(status: result.shellStatus, output: result.outputText + result.error, duration: duration)
         }
     }
 }

@@ -1,10 +1,17 @@
 import Foundation
 import Glibc
+import Synchronization
+import TestSupport
 import Testing
 
 /// A PC/SC client in another process (`Scripts/lib/pcsc-client.pl`, over Debian's libpcsc-perl)
 /// talking to the real pcscd, driven line by line; every answer has a time limit.
-final class PCSCClient {
+///
+/// The client reads its commands from a FIFO in a folder of its own and writes its answers to
+/// the output file of its ``TestSupport/ChildProcess``; an answer is awaited by polling that
+/// file with `Task.sleep`, so a test that waits for one (pcscd seeing a card go, say) holds no
+/// thread.
+final class PCSCClient: Sendable {
     struct Failure: Error, CustomStringConvertible {
         let description: String
     }
@@ -24,83 +31,87 @@ final class PCSCClient {
     /// The second (port 35964).
     static let secondReader = "Virtual PCD 00 01"
 
-    /// The client script, found from this file's path.
-    static let script: String = {
-        let path = #filePath
-        guard let tests = path.range(of: "/Tests/", options: .backwards) else { return "Scripts/lib/pcsc-client.pl" }
-        return String(path[..<tests.lowerBound]) + "/Scripts/lib/pcsc-client.pl"
-    }()
+    /// The client script.
+    static let script = PackagePaths.root.appendingPathComponent("Scripts/lib/pcsc-client.pl").path
 
-    /// This process's environment for the client, without a `PCSCLITE_CSOCK_NAME` that other
-    /// suites in the same test process set for their own private pcscd: the client talks to the
+    private let folder: TemporaryDirectory
+    /// The write end of the command FIFO (opened read-write, so that opening it never waits for
+    /// the reader, and the client sees the end of its input only when this closes).
+    private let commands: Int32
+    private let process: ChildProcess
+    /// How many answer lines were taken.
+    private let answered = Mutex(0)
+
+    /// Starts the client. Its environment has no `PCSCLITE_CSOCK_NAME` that other suites in the
+    /// same test process may set for a private pcscd of their own: the client talks to the
     /// pcscd of the test run, where the vpcd card connects.
-    static var environment: [String: String] {
-        ProcessInfo.processInfo.environment.filter { $0.key != "PCSCLITE_CSOCK_NAME" }
-    }
-
-    private let process = Process()
-    private let input = Pipe()
-    private let output = Pipe()
-    private var buffer: [UInt8] = []
-
     init() throws {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/perl")
-        process.arguments = [Self.script]
-        process.environment = Self.environment
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
+        folder = try TemporaryDirectory("pcsc-client")
+        let fifo = folder.path("commands")
+        guard mkfifo(fifo, 0o600) == 0 else { throw Failure(description: "mkfifo \(fifo): errno \(errno)") }
+        commands = open(fifo, O_RDWR | O_CLOEXEC)
+        guard commands >= 0 else { throw Failure(description: "open \(fifo): errno \(errno)") }
+        do {
+            process = try ChildProcess(
+                path: "/usr/bin/perl", [Self.script], environment: ["PCSCLITE_CSOCK_NAME": nil], input: .file(fifo))
+        } catch {
+            Glibc.close(commands)
+            throw error
+        }
     }
 
     deinit {
-        close()
+        Glibc.close(commands)
     }
 
-    /// Sends one command line and returns the answer line.
+    /// Sends one command line and returns the answer line; throws when none comes within
+    /// `timeout` or the client ended.
     @discardableResult
-    func call(_ line: String, milliseconds: Int32 = 10_000) throws -> String {
-        try input.fileHandleForWriting.write(contentsOf: Array((line + "\n").utf8))
-        return try readLine(milliseconds)
+    func call(_ line: String, within timeout: Duration = .seconds(60)) async throws -> String {
+        let bytes = Array((line + "\n").utf8)
+        let written = bytes.withUnsafeBytes { Glibc.write(commands, $0.baseAddress, $0.count) }
+        guard written == bytes.count else { throw Failure(description: "cannot send \(line): errno \(errno)") }
+        let index = answered.withLock { $0 }
+        var answer: String?
+        var ended = false
+        _ = await eventually(within: timeout, every: .milliseconds(1)) {
+            ended = !process.isRunning
+            let lines = process.outputText().split(separator: "\n", omittingEmptySubsequences: false)
+            // The last element is the line being written (empty once it ended with a newline).
+            if lines.count - 1 > index {
+                answer = String(lines[index])
+                return true
+            }
+            return ended
+        }
+        guard let answer else {
+            let reason = ended ? "the PC/SC client ended" : "the PC/SC client did not answer within \(timeout)"
+            throw Failure(description: "\(line): \(reason): \(process.errorText())")
+        }
+        answered.withLock { $0 = index + 1 }
+        return answer
     }
 
     /// The response APDU (hex) to `apdu`; throws when the transmission failed.
-    func transmit(_ apdu: String) throws -> String {
-        let answer = try call("transmit " + apdu)
+    func transmit(_ apdu: String) async throws -> String {
+        let answer = try await call("transmit " + apdu)
         guard answer.hasPrefix("ok") else { throw Failure(description: "transmit \(apdu): \(answer)") }
         return String(answer.dropFirst(2)).trimmingCharacters(in: .whitespaces)
     }
 
-    /// Waits until the reader has a card (`present`) or none (`absent`); false on time-out.
-    func wait(_ state: String, reader: String = firstReader, milliseconds: Int = 5000) throws -> Bool {
-        try call("wait \(state) \(reader) \(milliseconds)", milliseconds: Int32(milliseconds) + 5000).hasPrefix("ok")
+    /// Whether pcscd reports to the client, within `milliseconds`, that the reader has a card
+    /// (`present`) or none (`absent`).
+    func sees(_ state: String, reader: String = firstReader, milliseconds: Int = 20_000) async throws -> Bool {
+        try await call(
+            "wait \(state) \(reader) \(milliseconds)", within: .milliseconds(milliseconds) + .seconds(60)
+        ).hasPrefix("ok")
     }
 
-    /// Ends the client.
-    func close() {
+    /// Ends the client: `quit`, and SIGKILL should it not end within 10 s.
+    func close() async {
         guard process.isRunning else { return }
-        try? input.fileHandleForWriting.write(contentsOf: Array("quit\n".utf8))
-        try? input.fileHandleForWriting.close()
-        for _ in 0..<50 where process.isRunning { usleep(20_000) }
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-    }
-
-    private func readLine(_ milliseconds: Int32) throws -> String {
-        let descriptor = output.fileHandleForReading.fileDescriptor
-        while true {
-            if let end = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: buffer[..<end], as: UTF8.self)
-                buffer.removeSubrange(...end)
-                return line
-            }
-            var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            guard poll(&entry, 1, milliseconds) > 0 else {
-                throw Failure(description: "the PC/SC client did not answer")
-            }
-            var chunk = [UInt8](repeating: 0, count: 4096)
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            guard count > 0 else { throw Failure(description: "the PC/SC client ended") }
-            buffer += chunk.prefix(count)
-        }
+        _ = "quit\n".utf8CString.withUnsafeBytes { Glibc.write(commands, $0.baseAddress, $0.count - 1) }
+        if !(await process.exit(within: .seconds(10))) { process.send(SIGKILL) }
+        _ = await process.exit()
     }
 }

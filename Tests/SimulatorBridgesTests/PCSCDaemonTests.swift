@@ -4,29 +4,40 @@ import SimulatedReader
 import SimulatorBridges
 import TagMemory
 import TagSimulator
+import TestSupport
 import Testing
 
 /// Simulated tags served to the real pcscd through vpcd, checked with a real PC/SC client
 /// (``PCSCClient``): what a PC/SC program sees of a contactless reader with a tag.
 ///
 /// Needs `NDEFTOOL_PCSCD=1` (Scripts/test starts a private pcscd); skipped otherwise, with the
-/// reason in the output. Uses the reader on port 35963 only, one test at a time (the CLI tests
-/// use 35964).
-@Suite(.serialized, .enabled(if: PCSCClient.isAvailable, PCSCClient.skipNote))
+/// reason in the output. Uses the reader on port 35963 ("Virtual PCD 00 00") only, one test at a
+/// time: every suite of this target that uses that reader nests in this one (the CLI tests use
+/// 35964, the PCSCReader tests 35965 and 35966).
+@Suite(.serialized, .enabled(if: PCSCClient.isAvailable, PCSCClient.skipNote), .timeLimit(.minutes(3)))
 struct PCSCDaemonTests {
     /// Starts a card for `reader` on port 35963 once the reader is empty, and a client that
-    /// waits for it.
-    static func serve(
-        _ reader: SimulatedReader, reinsertAfter: Int? = nil, profile: ContactlessReaderProfile = .combined
-    ) throws -> (VirtualPCDCard, PCSCClient) {
+    /// waits for it; runs `body` with both, then ends the client and stops the card.
+    static func withCard(
+        _ reader: SimulatedReader, reinsertAfter: Int? = nil, profile: ContactlessReaderProfile = .combined,
+        _ body: (VirtualPCDCard, PCSCClient) async throws -> Void
+    ) async throws {
         let client = try PCSCClient()
-        #expect(try client.wait("absent"), "the reader still holds a card from an earlier test")
+        #expect(try await client.sees("absent"), "the reader still holds a card from an earlier test")
         let card = try VirtualPCDCard(
             reader: reader,
             configuration: .init(port: 35963, profile: profile, reinsertAfterMilliseconds: reinsertAfter))
-        try card.start()
-        #expect(try client.wait("present"), "pcscd did not see the card")
-        return (card, client)
+        do {
+            try card.start()
+            #expect(try await client.sees("present"), "pcscd did not see the card")
+            try await body(card, client)
+        } catch {
+            await client.close()
+            card.stop()
+            throw error
+        }
+        await client.close()
+        card.stop()
     }
 
     static func ntag215() -> SimulatedReader {
@@ -34,141 +45,133 @@ struct PCSCDaemonTests {
     }
 
     @Test("A Type 2 tag: ATR, GET DATA, READ BINARY, UPDATE BINARY through pcscd")
-    func storageCommands() throws {
-        let (card, client) = try Self.serve(Self.ntag215())
-        defer {
-            client.close()
-            card.stop()
+    func storageCommands() async throws {
+        try await Self.withCard(Self.ntag215()) { (_, client) async throws in
+            #expect(
+                try await client.call("connect \(PCSCClient.firstReader)")
+                    == "ok 3B8F8001804F0CA0000003060300030000000068")
+            #expect(try await client.transmit("FFCA000000") == "04517CA24B35809000")
+            #expect(try await client.transmit("FFB0000010") == "04517CA1A24B35805C480000E1103E009000")
+            #expect(try await client.transmit("FFD6000404DEADBEEF") == "9000")
+            #expect(try await client.transmit("FFB0000404") == "DEADBEEF9000")
+            #expect(try await client.transmit("FFB0008710") == "6300")
         }
-        #expect(try client.call("connect \(PCSCClient.firstReader)") == "ok 3B8F8001804F0CA0000003060300030000000068")
-        #expect(try client.transmit("FFCA000000") == "04517CA24B35809000")
-        #expect(try client.transmit("FFB0000010") == "04517CA1A24B35805C480000E1103E009000")
-        #expect(try client.transmit("FFD6000404DEADBEEF") == "9000")
-        #expect(try client.transmit("FFB0000404") == "DEADBEEF9000")
-        #expect(try client.transmit("FFB0008710") == "6300")
     }
 
     @Test("Raw commands through pcscd: ACR122U Direct Transmit GET_VERSION and the PC/SC 2.02 transparent session")
-    func passThrough() throws {
-        let (card, client) = try Self.serve(Self.ntag215())
-        defer {
-            client.close()
-            card.stop()
+    func passThrough() async throws {
+        try await Self.withCard(Self.ntag215()) { (_, client) async throws in
+            _ = try await client.call("connect \(PCSCClient.firstReader)")
+            #expect(try await client.transmit("FF00480000") == "41435231323255323037")
+            #expect(try await client.transmit("FF00000003D44260") == "D543000004040201001103" + "9000")
+            #expect(try await client.transmit("FFC2000002" + "8100") == "C0030090009000")
+            #expect(
+                try await client.transmit("FFC2000103" + "950160") == "C003009000920100960200009708000404020100110390"
+                    + "00")
+            #expect(try await client.transmit("FFC2000002" + "8200") == "C0030090009000")
         }
-        _ = try client.call("connect \(PCSCClient.firstReader)")
-        #expect(try client.transmit("FF00480000") == "41435231323255323037")
-        #expect(try client.transmit("FF00000003D44260") == "D543000004040201001103" + "9000")
-        #expect(try client.transmit("FFC2000002" + "8100") == "C0030090009000")
-        #expect(try client.transmit("FFC2000103" + "950160") == "C003009000920100960200009708000404020100110390" + "00")
-        #expect(try client.transmit("FFC2000002" + "8200") == "C0030090009000")
     }
 
     @Test("A Type 4 tag: ATR from the ATS, GET DATA of the historical bytes, the NDEF application")
-    func type4() throws {
-        let (card, client) = try Self.serve(SimulatedReader(tag: .type4(try SimulatedType4Tag(configuration: .init()))))
-        defer {
-            client.close()
-            card.stop()
+    func type4() async throws {
+        let reader = SimulatedReader(tag: .type4(try SimulatedType4Tag(configuration: .init())))
+        try await Self.withCard(reader) { (_, client) async throws in
+            #expect(try await client.call("connect \(PCSCClient.firstReader)") == "ok 3B8180018080")
+            #expect(try await client.transmit("FFCA010000") == "809000")
+            #expect(try await client.transmit("00A4040007D276000085010100") == "9000")
+            #expect(try await client.transmit("00A4000C02E103") == "9000")
+            let cc = try await client.transmit("00B000000F")
+            #expect(cc.hasPrefix("000F20") && cc.hasSuffix("9000"))
         }
-        #expect(try client.call("connect \(PCSCClient.firstReader)") == "ok 3B8180018080")
-        #expect(try client.transmit("FFCA010000") == "809000")
-        #expect(try client.transmit("00A4040007D276000085010100") == "9000")
-        #expect(try client.transmit("00A4000C02E103") == "9000")
-        let cc = try client.transmit("00B000000F")
-        #expect(cc.hasPrefix("000F20") && cc.hasSuffix("9000"))
     }
 
     @Test("Taking the tag out: pcscd sees the reader empty and transmissions fail; put back, it works again")
-    func removalAndReinsertion() throws {
-        let (card, client) = try Self.serve(Self.ntag215())
-        defer {
-            client.close()
-            card.stop()
+    func removalAndReinsertion() async throws {
+        try await Self.withCard(Self.ntag215()) { (card, client) async throws in
+            _ = try await client.call("connect \(PCSCClient.firstReader)")
+            #expect(try await client.transmit("FFCA000000") == "04517CA24B35809000")
+            card.removeTag()
+            #expect(try await client.sees("absent"))
+            #expect(try await client.call("transmit FFCA000000").hasPrefix("error"))
+            card.insertTag()
+            #expect(try await client.sees("present"))
+            #expect(try await client.call("reconnect reset") == "ok")
+            #expect(try await client.transmit("FFCA000000") == "04517CA24B35809000")
         }
-        _ = try client.call("connect \(PCSCClient.firstReader)")
-        #expect(try client.transmit("FFCA000000") == "04517CA24B35809000")
-        card.removeTag()
-        #expect(try client.wait("absent"))
-        #expect(try client.call("transmit FFCA000000").hasPrefix("error"))
-        card.insertTag()
-        #expect(try client.wait("present"))
-        #expect(try client.call("reconnect reset") == "ok")
-        #expect(try client.transmit("FFCA000000") == "04517CA24B35809000")
     }
 
     @Test("A tag taken out and put straight back stays out long enough for pcscd to notice, then works")
-    func quickReinsertion() throws {
-        let (card, client) = try Self.serve(Self.ntag215())
-        defer {
-            client.close()
-            card.stop()
+    func quickReinsertion() async throws {
+        try await Self.withCard(Self.ntag215()) { (card, client) async throws in
+            _ = try await client.call("connect \(PCSCClient.firstReader)")
+            card.removeTag()
+            card.insertTag()  // at once: the card still waits out pcscd's 0.4 s presence check
+            #expect(try await client.sees("absent", milliseconds: 2000))
+            #expect(try await client.sees("present", milliseconds: 5000))
+            #expect(try await client.call("reconnect reset") == "ok")
+            #expect(try await client.transmit("FFCA000000") == "04517CA24B35809000")
         }
-        _ = try client.call("connect \(PCSCClient.firstReader)")
-        card.removeTag()
-        card.insertTag()  // at once: the card still waits out pcscd's 0.4 s presence check
-        #expect(try client.wait("absent", milliseconds: 2000))
-        #expect(try client.wait("present", milliseconds: 5000))
-        #expect(try client.call("reconnect reset") == "ok")
-        #expect(try client.transmit("FFCA000000") == "04517CA24B35809000")
     }
 
     @Test("remove-after: the card vanishes during the command (an error or an empty response), then comes back")
-    func removalFault() throws {
+    func removalFault() async throws {
         var field = SimulatedField(.type2(SimulatedType2Tag(chip: .ntag215)))
         field.arm(.init(removeAfterCommands: 3))
-        let (card, client) = try Self.serve(SimulatedReader(field: field), reinsertAfter: 1500)
-        defer {
-            client.close()
-            card.stop()
+        try await Self.withCard(SimulatedReader(field: field), reinsertAfter: 1500) { (_, client) async throws in
+            _ = try await client.call("connect \(PCSCClient.firstReader)")
+            #expect(try await client.transmit("FFB0000404") == "0300FE009000")
+            #expect(try await client.transmit("FFB0000504") == "000000009000")
+            // vpcd sees the connection close with the APDU in flight: SCardTransmit fails, or
+            // succeeds with a response of 0 bytes (no SW1 SW2), as test-stacks.md describes.
+            let vanished = try await client.call("transmit FFB0000604").trimmingCharacters(in: .whitespaces)
+            #expect(vanished.hasPrefix("error") || vanished == "ok", "got \(vanished)")
+            #expect(try await client.sees("absent", milliseconds: 1400))
+            #expect(try await client.sees("present"))
+            _ = try await client.call("disconnect leave")
+            #expect(try await client.call("connect \(PCSCClient.firstReader)").hasPrefix("ok 3B8F"))
+            #expect(try await client.transmit("FFB0000604") == "000000009000")
         }
-        _ = try client.call("connect \(PCSCClient.firstReader)")
-        #expect(try client.transmit("FFB0000404") == "0300FE009000")
-        #expect(try client.transmit("FFB0000504") == "000000009000")
-        // vpcd sees the connection close with the APDU in flight: SCardTransmit fails, or
-        // succeeds with a response of 0 bytes (no SW1 SW2), as test-stacks.md describes.
-        let vanished = try client.call("transmit FFB0000604").trimmingCharacters(in: .whitespaces)
-        #expect(vanished.hasPrefix("error") || vanished == "ok", "got \(vanished)")
-        #expect(try client.wait("absent", milliseconds: 1400))
-        #expect(try client.wait("present", milliseconds: 5000))
-        _ = try client.call("disconnect leave")
-        #expect(try client.call("connect \(PCSCClient.firstReader)").hasPrefix("ok 3B8F"))
-        #expect(try client.transmit("FFB0000604") == "000000009000")
     }
 
-    @Test("APDU latency through pcscd stays far below vpcd's 40 ms delayed-ACK stall (TCP_QUICKACK)")
-    func latency() throws {
-        let (card, client) = try Self.serve(Self.ntag215())
-        defer {
-            client.close()
-            card.stop()
-        }
-        _ = try client.call("connect \(PCSCClient.firstReader)")
-        for apdu in ["FFCA000000", "FFB0000410", "FF00000003D44260"] {
-            let answer = try client.call("time 1000 \(apdu)", milliseconds: 60_000)
-            let fields = answer.split(separator: " ")
-            let microseconds = try #require(fields.count >= 2 ? Double(fields[1]) : nil, "\(answer)")
-            print("APDU \(apdu) through pcscd and vpcd: \(microseconds) µs per round trip (mean of 1000)")
-            #expect(microseconds < 5000)
+    // The time per APDU is printed, not judged (a busy machine makes any bound flaky): the
+    // reader benchmark (`Scripts/bench`, ReaderBenchmarks pcsc) measures it as the "floor" of
+    // every APDU through pcscd and the vpcd card bridge, where vpcd's 40 ms delayed-ACK stall
+    // would show.
+    @Test("1000 APDUs in a row through pcscd and vpcd (TCP_QUICKACK on the card's side) are all answered")
+    func latency() async throws {
+        try await Self.withCard(Self.ntag215()) { (_, client) async throws in
+            _ = try await client.call("connect \(PCSCClient.firstReader)")
+            let answers = [
+                "FFCA000000": "04517CA24B35809000",
+                "FFB0000410": "0300FE00" + String(repeating: "00", count: 12) + "9000",
+                "FF00000003D44260": "D543000004040201001103" + "9000",
+            ]
+            for (apdu, expected) in answers.sorted(by: { $0.key < $1.key }) {
+                let answer = try await client.call("time 1000 \(apdu)", within: .seconds(120))
+                let fields = answer.split(separator: " ")
+                #expect(fields.first == "ok", "\(answer)")
+                let microseconds = try #require(fields.count >= 2 ? Double(fields[1]) : nil, "\(answer)")
+                #expect((fields.count >= 3 ? String(fields[2]) : "") == expected, "\(answer)")
+                print("APDU \(apdu) through pcscd and vpcd: \(microseconds) µs per round trip (mean of 1000)")
+            }
         }
     }
 
     @Test("The tag file holds what a PC/SC client wrote")
     func tagFile() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pcscd-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let url = "sim:ntag215?file=\(directory.path)/tag.nfc"
-        let (card, client) = try Self.serve(try await SimulatedReader(url: url))
-        _ = try client.call("connect \(PCSCClient.firstReader)")
-        #expect(try client.transmit("FFD6000504CAFEF00D") == "9000")
-        client.close()
-        card.stop()
+        let directory = try TemporaryDirectory("pcscd")
+        defer { directory.remove() }
+        let url = "sim:ntag215?file=\(directory.path("tag.nfc"))"
+        try await Self.withCard(try await SimulatedReader(url: url)) { (_, client) async throws in
+            _ = try await client.call("connect \(PCSCClient.firstReader)")
+            #expect(try await client.transmit("FFD6000504CAFEF00D") == "9000")
+        }
         let reopened = try await SimulatedReader(url: url)
         guard case .type2(let tag)? = reopened.field.tags.first else {
             Issue.record("the file holds no Type 2 tag")
             return
         }
-        #expect(tag.memory.page(5).map(text) == "CAFEF00D")
+        #expect(tag.memory.page(5).map { hexText($0) } == "CAFEF00D")
     }
 }
 

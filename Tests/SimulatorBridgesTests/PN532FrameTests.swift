@@ -1,4 +1,5 @@
 import TagSimulator
+import TestSupport
 import Testing
 
 @testable import SimulatorBridges
@@ -129,7 +130,7 @@ import Testing
 
     @Test("100 000 seeded random byte streams never trap and never grow the buffer past one frame")
     func hostileStreams() {
-        var generator = SplitMix64(seed: 0x0532)
+        var generator = SeededRandom(seed: 0x0532)
         let good = hex("0000FF02FED4022A00")
         var decodedGood = 0
         for round in 0..<100_000 {

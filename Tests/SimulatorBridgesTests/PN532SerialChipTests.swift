@@ -1,5 +1,6 @@
 import TagMemory
 import TagSimulator
+import TestSupport
 import Testing
 
 @testable import SimulatorBridges
@@ -18,7 +19,7 @@ import Testing
 
         /// The frames the chip sends back for the command `information` (hex, from D4), as hex.
         mutating func send(_ information: String) -> [String] {
-            chip.receive(.information(hex(information)), field: &field).frames.map(text)
+            chip.receive(.information(hex(information)), field: &field).frames.map { hexText($0) }
         }
 
         /// The response frame's information (TFI on), the ACK checked and stripped.
@@ -28,7 +29,7 @@ import Testing
             var decoder = PN532FrameDecoder(maximumLength: 0xFFFF)
             decoder.append(hex(frames[1]))
             guard case .frame(.information(let bytes))? = decoder.next() else { return "undecodable \(frames[1])" }
-            return text(bytes)
+            return hexText(bytes)
         }
     }
 
@@ -42,7 +43,7 @@ import Testing
     func diagnose() {
         var bench = Bench()
         #expect(bench.answer("D400006C69626E6663") == "D50100" + "6C69626E6663")
-        let data = "00" + text((0..<262).map { UInt8(truncatingIfNeeded: $0) })
+        let data = "00" + hexText((0..<262).map { UInt8(truncatingIfNeeded: $0) })
         let frames = bench.send("D400" + data)
         #expect(frames.count == 2)
         #expect(frames.last?.hasPrefix("0000FFFFFF0109F6D501" + data) == true)
@@ -60,7 +61,7 @@ import Testing
         var bench = Bench()
         #expect(bench.answer("D41007") == "D511")
         #expect(bench.chip.receive(.ack, field: &bench.field).frames.isEmpty)
-        #expect(bench.send("D41009") == ["0000FF00FF00", text(PN532Frame.errorBytes)])
+        #expect(bench.send("D41009") == ["0000FF00FF00", hexText(PN532Frame.errorBytes)])
     }
 
     @Test("PowerDown F0 (libnfc): D5 17 00, the field goes off and the tags to IDLE; bytes wake the chip")
@@ -82,7 +83,7 @@ import Testing
         var bench = Bench()
         #expect(bench.chip.receive(.nack, field: &bench.field).frames.isEmpty)
         let frames = bench.send("D402")
-        let again = bench.chip.receive(.nack, field: &bench.field).frames.map(text)
+        let again = bench.chip.receive(.nack, field: &bench.field).frames.map { hexText($0) }
         #expect(again == [frames[1]])
     }
 
@@ -91,7 +92,9 @@ import Testing
         var bench = Bench()
         for information in ["D4FE", "D5 02", "D4", "D44A05", "D416", "D400"] {
             let reaction = bench.chip.receive(.information(hex(information)), field: &bench.field)
-            #expect(reaction.frames.map(text) == ["0000FF00FF00", text(PN532Frame.errorBytes)], "\(information)")
+            #expect(
+                reaction.frames.map { hexText($0) } == ["0000FF00FF00", hexText(PN532Frame.errorBytes)],
+                "\(information)")
             #expect(reaction.refused)
         }
     }
@@ -104,7 +107,8 @@ import Testing
         #expect(bench.answer("D440013004") == "D54100" + "0300FE00" + "000000000000000000000000")
         let reaction = bench.chip.receive(.information(hex("D440013004")), field: &bench.field)
         #expect(reaction.tagsLeft)
-        #expect(reaction.frames.map(text).last == text(PN532Frame.information(hex("D54101")).encoded ?? []))
+        #expect(
+            reaction.frames.map { hexText($0) }.last == hexText(PN532Frame.information(hex("D54101")).encoded ?? []))
         #expect(bench.answer("D44A0100") == "D54B00")
     }
 
@@ -152,8 +156,8 @@ import Testing
         #expect(bench.answer("D440013004").hasPrefix("D54100"))
         var type4 = Bench([.type4(try SimulatedType4Tag(configuration: .init()))])
         let tag = try SimulatedType4Tag(configuration: .init())
-        let data = "0103442007" + text(tag.uid) + text(tag.ats)
-        #expect(type4.answer("D460140220 10") == "D56101" + "20" + text([UInt8(data.count / 2)]) + data)
+        let data = "0103442007" + hexText(tag.uid) + hexText(tag.ats)
+        #expect(type4.answer("D460140220 10") == "D56101" + "20" + hexText([UInt8(data.count / 2)]) + data)
         #expect(bench.answer("D460FF0111") == "D56100")
         // PollNr 00 and Period 00 are no valid parameters.
         #expect(bench.chip.receive(.information(hex("D460000110")), field: &bench.field).refused)
@@ -162,7 +166,7 @@ import Testing
 
     @Test("50 000 seeded random commands (known codes, random arguments, ISO-DEP blocks) never trap")
     func hostileCommands() throws {
-        var generator = SplitMix64(seed: 0x4A_0532)
+        var generator = SeededRandom(seed: 0x4A_0532)
         var bench = Bench([
             .type2(SimulatedType2Tag(chip: .ntag215)), .type4(try SimulatedType4Tag(configuration: .init())),
         ])

@@ -5,12 +5,13 @@ import SimulatorBridges
 import Synchronization
 import TagMemory
 import TagSimulator
+import TestSupport
 import Testing
 
 /// ``PN532SerialSimulator`` driven over its pseudo-terminal by a raw serial client
 /// (``PN532TestClient``): the HSU dialogue of UM0701 6.2.2, the link, removal and faults,
 /// the tag file, stopping.
-@Suite struct PN532SerialSimulatorTests {
+@Suite(.timeLimit(.minutes(2))) struct PN532SerialSimulatorTests {
     static let ack = "0000FF00FF00"
     /// SAMConfiguration normal mode (14 01) as libnfc sends it, and its answer.
     static let samConfiguration = "0000FF03FDD414011700"
@@ -22,81 +23,85 @@ import Testing
 
     /// A started simulator for `reader` with a link in `directory`.
     static func serve(
-        _ reader: SimulatedReader, in directory: ScratchDirectory, reinsertAfter: Int? = nil,
+        _ reader: SimulatedReader, in directory: TemporaryDirectory, reinsertAfter: Int? = nil,
         events: PN532EventLog? = nil
     ) throws -> PN532SerialSimulator {
         let simulator = try PN532SerialSimulator(
-            reader: reader, linkPath: directory.file("pn532"), reinsertAfterMilliseconds: reinsertAfter
+            reader: reader, linkPath: directory.path("pn532"), reinsertAfterMilliseconds: reinsertAfter
         ) { event in events?.append(event) }
         try simulator.start()
         return simulator
     }
 
     @Test("Wake-up preamble, then SAMConfiguration: ACK first, then the response frame")
-    func wakeUpAndSAMConfiguration() throws {
-        let directory = try ScratchDirectory("pn532")
+    func wakeUpAndSAMConfiguration() async throws {
+        let directory = try TemporaryDirectory("pn532")
         let simulator = try Self.serve(Self.ntag215(), in: directory)
         defer { simulator.stop() }
-        let client = try PN532TestClient(path: directory.file("pn532"))
+        let client = try PN532TestClient(path: directory.path("pn532"))
         try client.write("55550000000000000000000000000000" + Self.samConfiguration)
-        #expect(client.read(6) == Self.ack)
-        #expect(client.read(9) == Self.samAnswer)
-        #expect(client.readAll(milliseconds: 50).isEmpty)
+        #expect(await client.read(6) == Self.ack)
+        #expect(await client.read(9) == Self.samAnswer)
+        #expect(await client.readAll(within: .milliseconds(50)).isEmpty)
         #expect(simulator.status.count(of: 0x14) == 1)
         #expect(simulator.status.frameCount == 1)
     }
 
     @Test("A frame written in pieces is answered once it is whole")
-    func splitWrites() throws {
-        let directory = try ScratchDirectory("pn532")
+    func splitWrites() async throws {
+        let directory = try TemporaryDirectory("pn532")
         let simulator = try Self.serve(Self.ntag215(), in: directory)
         defer { simulator.stop() }
-        let client = try PN532TestClient(path: directory.file("pn532"))
+        let client = try PN532TestClient(path: directory.path("pn532"))
+        // The pieces follow each other at once: the simulator drops a frame whose rest is
+        // overdue (partialFrameMilliseconds), so no pause to look for an early answer goes
+        // between them. An answer to the first piece would come before the ACK below.
         try client.write("0000FF02")
-        #expect(client.readAll(milliseconds: 20).isEmpty)
         try client.write("FED402")
         try client.write("2A00")
-        #expect(client.read(6 + 13) == Self.ack + "0000FF06FAD50332010607E800")
+        #expect(await client.read(6 + 13) == Self.ack + "0000FF06FAD50332010607E800")
+        #expect(simulator.status.frameCount == 1)
+        #expect(simulator.status.droppedFrameCount == 0)
     }
 
     @Test("NACK: the last response comes again, without another ACK")
-    func nack() throws {
-        let directory = try ScratchDirectory("pn532")
+    func nack() async throws {
+        let directory = try TemporaryDirectory("pn532")
         let simulator = try Self.serve(Self.ntag215(), in: directory)
         defer { simulator.stop() }
-        let client = try PN532TestClient(path: directory.file("pn532"))
-        let first = try client.command("D402")
+        let client = try PN532TestClient(path: directory.path("pn532"))
+        let first = try await client.command("D402")
         #expect(first.ack == Self.ack)
         #expect(first.response == "0000FF06FAD50332010607E800")
         try client.write("0000FFFF0000")
-        #expect(client.read(13) == first.response)
+        #expect(await client.read(13) == first.response)
         #expect(simulator.status.nackCount == 1)
         #expect(simulator.status.count(of: 0x02) == 1)
     }
 
     @Test("A frame with a wrong checksum gets nothing back; the next good one is answered")
-    func badChecksumIgnored() throws {
-        let directory = try ScratchDirectory("pn532")
+    func badChecksumIgnored() async throws {
+        let directory = try TemporaryDirectory("pn532")
         let events = PN532EventLog()
         let simulator = try Self.serve(Self.ntag215(), in: directory, events: events)
         defer { simulator.stop() }
-        let client = try PN532TestClient(path: directory.file("pn532"))
+        let client = try PN532TestClient(path: directory.path("pn532"))
         try client.write("0000FF03FDD414011800")
-        #expect(client.readAll(milliseconds: 100).isEmpty)
+        #expect(await client.readAll(within: .milliseconds(100)).isEmpty)
         try client.write(Self.samConfiguration)
-        #expect(client.read(15) == Self.ack + Self.samAnswer)
+        #expect(await client.read(15) == Self.ack + Self.samAnswer)
         #expect(simulator.status.droppedFrameCount == 1)
         #expect(events.all.contains(.frameDropped("a frame with a wrong data checksum (DCS) was dropped")))
     }
 
     @Test("Unknown commands get the error frame (after the ACK) and an event")
-    func errorFrame() throws {
-        let directory = try ScratchDirectory("pn532")
+    func errorFrame() async throws {
+        let directory = try TemporaryDirectory("pn532")
         let events = PN532EventLog()
         let simulator = try Self.serve(Self.ntag215(), in: directory, events: events)
         defer { simulator.stop() }
-        let client = try PN532TestClient(path: directory.file("pn532"))
-        let answer = try client.command("D48C")
+        let client = try PN532TestClient(path: directory.path("pn532"))
+        let answer = try await client.command("D48C")
         #expect(answer.ack == Self.ack)
         #expect(answer.response == "0000FF01FF7F8100")
         #expect(simulator.status.refusedCount == 1)
@@ -104,107 +109,112 @@ import Testing
     }
 
     @Test("A client that dies half-way through a frame does not disturb the next one")
-    func abandonedFrame() throws {
-        let directory = try ScratchDirectory("pn532")
+    func abandonedFrame() async throws {
+        let directory = try TemporaryDirectory("pn532")
         let simulator = try Self.serve(Self.ntag215(), in: directory)
         defer { simulator.stop() }
         do {
-            let dying = try PN532TestClient(path: directory.file("pn532"))
+            let dying = try PN532TestClient(path: directory.path("pn532"))
             try dying.write("0000FF20E0D440")
         }
-        usleep(100_000)
-        let client = try PN532TestClient(path: directory.file("pn532"))
-        #expect(try client.command("D402").response == "0000FF06FAD50332010607E800")
+        // The simulator drops the cut frame once its rest is overdue (partialFrameMilliseconds).
+        #expect(await eventually { simulator.status.droppedFrameCount == 1 })
+        let client = try PN532TestClient(path: directory.path("pn532"))
+        #expect(try await client.command("D402").response == "0000FF06FAD50332010607E800")
         #expect(simulator.status.droppedFrameCount == 1)
     }
 
     @Test("Answers nobody read are dropped when the next command comes")
-    func staleAnswersDropped() throws {
-        let directory = try ScratchDirectory("pn532")
+    func staleAnswersDropped() async throws {
+        let directory = try TemporaryDirectory("pn532")
         let simulator = try Self.serve(Self.ntag215(), in: directory)
         defer { simulator.stop() }
         do {
-            let leaving = try PN532TestClient(path: directory.file("pn532"))
+            let leaving = try PN532TestClient(path: directory.path("pn532"))
             try leaving.write("0000FF02FED4022A00")
-            usleep(50_000)
+            // Gone once the simulator took the command: its answer is written before the
+            // simulator reads anything else.
+            #expect(await eventually { simulator.status.count(of: 0x02) == 1 })
         }
-        let client = try PN532TestClient(path: directory.file("pn532"))
+        let client = try PN532TestClient(path: directory.path("pn532"))
         try client.write(Self.samConfiguration)
         // Read once the simulator took the command (a client reading at once could still
-        // catch the stale bytes before they are dropped).
-        usleep(100_000)
-        #expect(client.readAll(milliseconds: 50) == Self.ack + Self.samAnswer)
+        // catch the stale bytes before they are dropped; they are dropped before the ACK).
+        #expect(await eventually { simulator.status.count(of: 0x14) == 1 })
+        #expect(await client.read(15) == Self.ack + Self.samAnswer)
+        #expect(await client.readAll(within: .milliseconds(50)).isEmpty)
         #expect(simulator.status.count(of: 0x02) == 1)
     }
 
     @Test("InListPassiveTarget and InDataExchange READ through the terminal")
-    func readPage() throws {
-        let directory = try ScratchDirectory("pn532")
+    func readPage() async throws {
+        let directory = try TemporaryDirectory("pn532")
         let simulator = try Self.serve(Self.ntag215(), in: directory)
         defer { simulator.stop() }
-        let client = try PN532TestClient(path: directory.file("pn532"))
-        #expect(try client.command("D44A0100").response == "0000FF0FF1D54B01010044000704517CA24B35802000")
-        #expect(try client.command("D440013003").response.hasPrefix("0000FF13EDD54100E1103E000300FE00"))
+        let client = try PN532TestClient(path: directory.path("pn532"))
+        #expect(try await client.command("D44A0100").response == "0000FF0FF1D54B01010044000704517CA24B35802000")
+        #expect(try await client.command("D440013003").response.hasPrefix("0000FF13EDD54100E1103E000300FE00"))
         #expect(simulator.status.count(of: 0x4A) == 1)
         #expect(simulator.status.count(of: 0x40) == 1)
     }
 
     @Test("removeTag: no target is found until insertTag puts the tag back")
-    func removeAndInsert() throws {
-        let directory = try ScratchDirectory("pn532")
+    func removeAndInsert() async throws {
+        let directory = try TemporaryDirectory("pn532")
         let events = PN532EventLog()
         let reader = Self.ntag215()
         let simulator = try Self.serve(reader, in: directory, events: events)
         defer { simulator.stop() }
-        let client = try PN532TestClient(path: directory.file("pn532"))
-        #expect(try client.command("D44A0100").response.contains("D54B01"))
+        let client = try PN532TestClient(path: directory.path("pn532"))
+        #expect(try await client.command("D44A0100").response.contains("D54B01"))
         simulator.removeTag()
         #expect(!simulator.status.isInserted)
-        #expect(try client.command("D440013003").response == "0000FF03FDD54101E900")
-        #expect(try client.command("D44A0100").response == "0000FF03FDD54B00E000")
+        #expect(try await client.command("D440013003").response == "0000FF03FDD54101E900")
+        #expect(try await client.command("D44A0100").response == "0000FF03FDD54B00E000")
         simulator.insertTag()
-        #expect(try client.command("D44A0100").response.contains("D54B01"))
+        #expect(try await client.command("D44A0100").response.contains("D54B01"))
         #expect(events.all == [.removed, .inserted])
         #expect(reader.field.tags.count == 1)
     }
 
     @Test("remove-after: the command during which the tag leaves times out (status 01); it comes back after the delay")
-    func removalFault() throws {
-        let directory = try ScratchDirectory("pn532")
+    func removalFault() async throws {
+        let directory = try TemporaryDirectory("pn532")
         let events = PN532EventLog()
         var field = SimulatedField(.type2(SimulatedType2Tag(chip: .ntag215)))
         field.arm(.init(removeAfterCommands: 2))
-        let simulator = try Self.serve(SimulatedReader(field: field), in: directory, reinsertAfter: 100, events: events)
+        // Back after 1 s: long enough for the two checks of the empty field below on a busy machine.
+        let simulator = try Self.serve(
+            SimulatedReader(field: field), in: directory, reinsertAfter: 1000, events: events)
         defer { simulator.stop() }
-        let client = try PN532TestClient(path: directory.file("pn532"))
-        #expect(try client.command("D44A0100").response.contains("D54B01"))
-        #expect(try client.command("D440013004").response.contains("D54100"))
-        #expect(try client.command("D440013004").response == "0000FF03FDD54101E900")
+        let client = try PN532TestClient(path: directory.path("pn532"))
+        #expect(try await client.command("D44A0100").response.contains("D54B01"))
+        #expect(try await client.command("D440013004").response.contains("D54100"))
+        #expect(try await client.command("D440013004").response == "0000FF03FDD54101E900")
         #expect(!simulator.status.isInserted)
-        #expect(try client.command("D44A0100").response == "0000FF03FDD54B00E000")
-        usleep(250_000)
-        #expect(simulator.status.isInserted)
-        #expect(try client.command("D44A0100").response.contains("D54B01"))
+        #expect(try await client.command("D44A0100").response == "0000FF03FDD54B00E000")
+        #expect(await eventually { simulator.status.isInserted })
+        #expect(try await client.command("D44A0100").response.contains("D54B01"))
         #expect(events.all == [.leftByFault, .inserted])
     }
 
     @Test("A WRITE is in the tag file before the response goes out")
     func persistence() async throws {
-        let directory = try ScratchDirectory("pn532")
-        let url = "sim:ntag215?file=\(directory.file("tag.nfc"))"
+        let directory = try TemporaryDirectory("pn532")
+        let url = "sim:ntag215?file=\(directory.path("tag.nfc"))"
         let simulator = try Self.serve(try await SimulatedReader(url: url), in: directory)
         defer { simulator.stop() }
-        let client = try PN532TestClient(path: directory.file("pn532"))
-        _ = try client.command("D44A0100")
-        #expect(try client.command("D44001A204CAFEF00D").response == "0000FF03FDD54100EA00")
+        let client = try PN532TestClient(path: directory.path("pn532"))
+        _ = try await client.command("D44A0100")
+        #expect(try await client.command("D44001A204CAFEF00D").response == "0000FF03FDD54100EA00")
         let reopened = try await SimulatedReader(url: url)
-        #expect(reopened.field.tags.first?.type2Tag?.page(4).map(text) == "CAFEF00D")
+        #expect(reopened.field.tags.first?.type2Tag?.page(4).map { hexText($0) } == "CAFEF00D")
     }
 
     @Test("The link: connstring, a stale link replaced, a regular file refused, removed at stop")
-    func link() throws {
-        let directory = try ScratchDirectory("pn532")
-        let path = directory.file("pn532")
+    func link() async throws {
+        let directory = try TemporaryDirectory("pn532")
+        let path = directory.path("pn532")
         #expect(symlink("/nonexistent/old-pty", path) == 0)
         let simulator = try PN532SerialSimulator(reader: Self.ntag215(), linkPath: path)
         #expect(simulator.connstring == "pn532_uart:" + path)
@@ -223,15 +233,14 @@ import Testing
         unlinked.stop()
     }
 
-    @Test("stop is prompt, ends the thread, closes the terminal; a simulator starts once")
-    func stopping() throws {
-        let directory = try ScratchDirectory("pn532")
+    // How long stop takes is not judged here (a busy machine makes any bound flaky).
+    @Test("stop ends the thread, closes the terminal; a simulator starts once")
+    func stopping() async throws {
+        let directory = try TemporaryDirectory("pn532")
         let simulator = try Self.serve(Self.ntag215(), in: directory)
-        let client = try PN532TestClient(path: directory.file("pn532"))
-        #expect(try client.command("D402").ack == Self.ack)
-        let started = ContinuousClock.now
+        let client = try PN532TestClient(path: directory.path("pn532"))
+        #expect(try await client.command("D402").ack == Self.ack)
         simulator.stop()
-        #expect(ContinuousClock.now - started < .milliseconds(200))
         #expect(!simulator.status.isRunning)
         simulator.stop()
         #expect(throws: SimulatorBridgeError(.alreadyStarted, "")) { try simulator.start() }
@@ -241,13 +250,13 @@ import Testing
     }
 
     @Test("Two clients one after the other: the terminal outlives its clients")
-    func clientsComeAndGo() throws {
-        let directory = try ScratchDirectory("pn532")
+    func clientsComeAndGo() async throws {
+        let directory = try TemporaryDirectory("pn532")
         let simulator = try Self.serve(Self.ntag215(), in: directory)
         defer { simulator.stop() }
         for _ in 0..<3 {
-            let client = try PN532TestClient(path: directory.file("pn532"))
-            #expect(try client.command("D402").response == "0000FF06FAD50332010607E800")
+            let client = try PN532TestClient(path: directory.path("pn532"))
+            #expect(try await client.command("D402").response == "0000FF06FAD50332010607E800")
         }
         #expect(simulator.status.count(of: 0x02) == 3)
     }

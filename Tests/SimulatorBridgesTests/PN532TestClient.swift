@@ -1,10 +1,14 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// A serial-port client of the simulated PN532, as a host program opens it: the pty slave
-/// (through the link), raw mode, non-blocking reads with a deadline. Writes bytes exactly as
-/// given, so that tests can send split frames, bad checksums and noise.
+/// (through the link), raw mode, non-blocking reads. Writes bytes exactly as given, so that
+/// tests can send split frames, bad checksums and noise.
+///
+/// Reads never block a thread: a read that finds nothing returns at once, and the client waits
+/// for more with `Task.sleep`.
 final class PN532TestClient {
     private let descriptor: Int32
 
@@ -27,64 +31,53 @@ final class PN532TestClient {
         close(descriptor)
     }
 
-    /// Writes `bytes` (hex) as they are.
+    /// Writes `bytes` (hex) as they are (a few bytes into the terminal's buffer: at once).
     func write(_ bytes: String) throws {
         let data = hex(bytes)
         let written = data.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
         guard written == data.count else { throw Failure(description: "short write (\(written))") }
     }
 
-    /// Reads until `count` bytes came or `milliseconds` passed; the bytes as hex.
-    func read(_ count: Int, milliseconds: Int = 2000) -> String {
+    /// Reads until `count` bytes came or `timeout` passed; the bytes as hex. Bytes that are
+    /// expected get a long time (they come as soon as the simulator's thread runs).
+    func read(_ count: Int, within timeout: Duration = .seconds(30)) async -> String {
         var bytes: [UInt8] = []
-        let deadline = ContinuousClock.now.advanced(by: .milliseconds(milliseconds))
-        while bytes.count < count {
-            let left = ContinuousClock.now.duration(to: deadline)
-            guard left > .zero else { break }
-            var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            let wait = Int32(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
-            guard poll(&entry, 1, wait) > 0 else { break }
-            var chunk = [UInt8](repeating: 0, count: count - bytes.count)
-            let got = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if got > 0 { bytes += chunk.prefix(got) }
+        _ = await eventually(within: timeout, every: .milliseconds(1)) {
+            bytes += readAvailable(count - bytes.count)
+            return bytes.count >= count
         }
-        return text(bytes)
+        return hexText(bytes)
     }
 
-    /// Whatever arrives within `milliseconds`, as hex.
-    func readAll(milliseconds: Int) -> String {
-        read(1 << 16, milliseconds: milliseconds)
+    /// Whatever arrives within `window`, as hex: for checks that nothing comes.
+    func readAll(within window: Duration) async -> String {
+        var bytes: [UInt8] = []
+        _ = await eventually(within: window, every: .milliseconds(1)) {
+            bytes += readAvailable(1 << 16)
+            return false
+        }
+        return hexText(bytes)
     }
 
     /// Sends the information frame `information` (hex, TFI first) and returns the ACK and
     /// the response frame that follow, as hex.
-    func command(_ information: String) throws -> (ack: String, response: String) {
+    func command(_ information: String) async throws -> (ack: String, response: String) {
         let payload = hex(information)
         let length = UInt8(payload.count)
         let checksum = payload.reduce(UInt8(0), &+)
-        try write("0000FF" + text([length, 0 &- length]) + information + text([0 &- checksum]) + "00")
-        let ack = read(6)
-        let header = read(5)
+        try write("0000FF" + hexText([length, 0 &- length]) + information + hexText([0 &- checksum]) + "00")
+        let ack = await read(6)
+        let header = await read(5)
         let lengthByte = hex(header).dropFirst(3).first.map(Int.init) ?? 0
-        let rest = read(lengthByte + 2)
+        let rest = await read(lengthByte + 2)
         return (ack, header + rest)
     }
-}
 
-/// A fresh folder under the temporary directory, removed with the value.
-final class ScratchDirectory {
-    let path: String
-
-    init(_ prefix: String) throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        path = url.path
+    /// Up to `count` bytes that are there now (a non-blocking read: none when nothing came).
+    private func readAvailable(_ count: Int) -> [UInt8] {
+        guard count > 0 else { return [] }
+        var chunk = [UInt8](repeating: 0, count: count)
+        let got = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+        return got > 0 ? Array(chunk.prefix(got)) : []
     }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: path)
-    }
-
-    /// The path of `name` inside.
-    func file(_ name: String) -> String { path + "/" + name }
 }

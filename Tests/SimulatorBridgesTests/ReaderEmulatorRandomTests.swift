@@ -2,26 +2,16 @@ import SimulatedReader
 import SimulatorBridges
 import TagMemory
 import TagSimulator
+import TestSupport
 import Testing
 
 /// Hostile APDUs from any PC/SC client: the emulated reader answers every one (a status word or
-/// a lost tag), never traps. Seeded, so a failure repeats.
+/// a lost tag), never traps. Seeded (``TestSupport/SeededRandom``), so a failure repeats.
 @Suite("The emulated reader survives random APDUs")
 struct ReaderEmulatorRandomTests {
-    /// A small deterministic generator (xorshift64*), so runs repeat.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state ^= state >> 12
-            state ^= state << 25
-            state ^= state >> 27
-            return state &* 2_685_821_657_736_338_717
-        }
-    }
-
     @Test(arguments: [ContactlessReaderProfile.combined, .acr122u, .pcsc202])
     func randomAPDUs(profile: ContactlessReaderProfile) {
-        var random = Generator(state: 0x9E37_79B9_7F4A_7C15)
+        var random = SeededRandom(seed: 0x9E37_79B9_7F4A_7C15)
         let prefixes: [[UInt8]] = [
             [0xFF, 0x00, 0x00, 0x00], [0xFF, 0xC2, 0x00, 0x00], [0xFF, 0xC2, 0x00, 0x01], [0xFF, 0xC2, 0x00, 0x02],
             [0xFF, 0xB0, 0x00], [0xFF, 0xD6, 0x00], [0xFF, 0xCA], [0x00, 0xA4, 0x04, 0x00], [0x00, 0xB0], [0x00, 0xD6],

@@ -1,4 +1,5 @@
 import TagSimulator
+import TestSupport
 import Testing
 
 @testable import SimulatorBridges
@@ -20,7 +21,7 @@ import Testing
     func readerOnlyCommands() {
         var bench = ReaderBench.ntag215(faults: .init(removeAfterCommands: 1))
         #expect(bench.send("FF CA 00 00 00") == "04517CA24B35809000")
-        #expect(bench.send("FF 00 48 00 00") == text(Array("ACR122U207".utf8)))
+        #expect(bench.send("FF 00 48 00 00") == hexText(Array("ACR122U207".utf8)))
         #expect(bench.send("FF B0 00 04 04") == "LEFT")
     }
 
@@ -66,7 +67,7 @@ import Testing
     func corruptedWithHostCRC() {
         var bench = ReaderBench.ntag215(faults: .init(corruptEveryNthResponse: 1))
         _ = bench.send("FF000000 08 D408630200630300")
-        let response = hex(bench.send("FF000000 06 D442" + text(CRCA.appending(to: [0x30, 0x04]))))
+        let response = hex(bench.send("FF000000 06 D442" + hexText(CRCA.appending(to: [0x30, 0x04]))))
         #expect(response.prefix(3) == [0xD5, 0x43, 0x00])
         let frame = Array(response.dropFirst(3).dropLast(2))
         #expect(frame.count == 18)

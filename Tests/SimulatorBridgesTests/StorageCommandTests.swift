@@ -1,4 +1,5 @@
 import TagSimulator
+import TestSupport
 import Testing
 
 @testable import SimulatorBridges
@@ -14,7 +15,8 @@ import Testing
     @Test("PC/SC Part 3 3.1.3.2.3.1: the ATR of a MIFARE Ultralight-family storage card")
     func atrOfType2Tag() {
         let bench = ReaderBench.ntag215()
-        #expect(bench.emulator.answerToReset(bench.field).map(text) == "3B8F8001804F0CA0000003060300030000000068")
+        #expect(
+            bench.emulator.answerToReset(bench.field).map { hexText($0) } == "3B8F8001804F0CA0000003060300030000000068")
     }
 
     @Test("PC/SC Part 3 3.2.2.1.3: GET DATA P1 00 returns the UID; Le shorter 6C XX, longer 62 82")

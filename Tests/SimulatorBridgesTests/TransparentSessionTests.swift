@@ -1,4 +1,5 @@
 import TagSimulator
+import TestSupport
 import Testing
 
 @testable import SimulatorBridges
@@ -13,7 +14,7 @@ import Testing
     static func transceive(_ frame: String) -> String {
         let bytes = hex(frame)
         let object = [0x95, UInt8(bytes.count)] + bytes
-        return "FFC20001" + text([UInt8(object.count)] + object)
+        return "FFC20001" + hexText([UInt8(object.count)] + object)
     }
 
     @Test("Starting and ending a session, and the version data object")
@@ -55,11 +56,11 @@ import Testing
         var bench = ReaderBench.ntag215()
         _ = bench.send(Self.start)
         #expect(bench.send("FF C2 00 01 04 90 02 00 03") == Self.done + "9000")
-        let write = text(CRCA.appending(to: hex("A2 05 0A0B0C0D")))
+        let write = hexText(CRCA.appending(to: hex("A2 05 0A0B0C0D")))
         #expect(bench.send(Self.transceive(write)) == Self.done + "920104" + "96020000" + "97010A" + "9000")
-        let read = text(CRCA.appending(to: hex("30 04")))
+        let read = hexText(CRCA.appending(to: hex("30 04")))
         let data = "0300FE00" + "0A0B0C0D" + String(repeating: "00", count: 8)
-        let expected = Self.done + "920100" + "96020000" + "9712" + data + text(CRCA.checksum(hex(data))) + "9000"
+        let expected = Self.done + "920100" + "96020000" + "9712" + data + hexText(CRCA.checksum(hex(data))) + "9000"
         #expect(bench.send(Self.transceive(read)) == expected)
         #expect(bench.send(Self.transceive("30 04 00 00")) == "C003016401" + "9000")
     }

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import SimulatorBridges
@@ -7,7 +8,7 @@ import Testing
     @Test("FF 00 48 00 00 answers the firmware version alone, without status word")
     func firmwareVersion() {
         var bench = ReaderBench.ntag215()
-        #expect(bench.send("FF 00 48 00 00") == text(Array("ACR122U207".utf8)))
+        #expect(bench.send("FF 00 48 00 00") == hexText(Array("ACR122U207".utf8)))
     }
 
     @Test("LED control: the masked LEDs take their final state; SW2 is the LED state")
