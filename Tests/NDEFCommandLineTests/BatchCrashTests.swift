@@ -1,6 +1,8 @@
 import Foundation
 import Provisioning
+import Synchronization
 import TagMemory
+import TestSupport
 import Testing
 
 extension BatchBinaryTests {
@@ -18,10 +20,21 @@ extension BatchBinaryTests {
             ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
         }
 
-        /// The name of the last complete event of the journal at `path`.
+        /// Whether the journal reached the size of a kill (set by the watch's condition).
+        final class Flag: Sendable {
+            private let value = Mutex(false)
+            var isSet: Bool { value.withLock { $0 } }
+            func set() { value.withLock { $0 = true } }
+        }
+
+        /// The name of the last complete event of the journal at `path` (read from its last
+        /// 4 KiB: a line is 90 to 200 bytes).
         static func lastEvent(_ path: String) -> String? {
-            guard let data = try? Data(contentsOf: URL(fileURLWithPath: path)), data.last == 0x0A,
-                let last = data.split(separator: 0x0A).last
+            guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+            defer { try? handle.close() }
+            guard let end = try? handle.seekToEnd() else { return nil }
+            try? handle.seek(toOffset: end > 4096 ? end - 4096 : 0)
+            guard let data = try? handle.readToEnd(), data.last == 0x0A, let last = data.split(separator: 0x0A).last
             else { return nil }
             let text = String(decoding: last, as: UTF8.self)
             guard text.hasPrefix(#"{"event":""#) else { return nil }
@@ -37,43 +50,50 @@ extension BatchBinaryTests {
         static func kill(
             _ job: BatchFolder, journal: String, start: [String], resume: [String], count: Int, seed: UInt64,
             aimedAt: Set<String>, bytes: ClosedRange<Int> = 400...7_000, environment: [String: String] = [:]
-        ) throws -> (kills: Int, interrupted: [Int: String]) {
-            var random = SeededRandom(state: seed)
+        ) async throws -> (kills: Int, interrupted: [Int: String]) {
+            var random = SeededRandom(seed: seed)
             var interrupted: [Int: String] = [:]
             for kill in 0..<count {
                 let before = size(journal)
                 let run = try job.start(before == 0 ? start : resume, environment: environment)
-                // A journal line is 90 to 200 bytes; a tag takes about four.
+                // A journal line is 90 to 200 bytes; a tag takes about four. The journal is
+                // watched, and the job killed, from a queue of its own: a busy test run must not
+                // let the job go on past the point.
                 let target = before + Int.random(in: bytes, using: &random)
-                let deadline = Date().addingTimeInterval(30)
-                while run.isRunning, size(journal) < target, Date() < deadline {
-                    Thread.sleep(forTimeInterval: 0.000_5)
-                }
-                if kill % 3 == 2 {
-                    while run.isRunning, !aimedAt.contains(lastEvent(journal) ?? ""), Date() < deadline {
-                        Thread.sleep(forTimeInterval: 0.000_2)
+                let aimed = kill % 3 == 2
+                let reached = Flag()
+                _ = await watch(every: .microseconds(200), within: .seconds(30)) {
+                    guard run.isRunning else { return true }
+                    if !reached.isSet {
+                        guard size(journal) >= target else { return false }
+                        reached.set()
+                        if !aimed { return true }
                     }
+                    return aimedAt.contains(lastEvent(journal) ?? "")
+                } then: {
+                    run.send(SIGKILL)
                 }
-                guard run.isRunning else {
-                    let result = try run.finish()
-                    #expect(result.status == 0, "\(result.error)")
+                // Killed after 30 s whatever the journal says, as a run that stalled.
+                run.send(SIGKILL)
+                let killed = await run.finish()
+                guard killed.signalled else {
+                    // The job completed before the kill.
+                    #expect(killed.status == 0, "\(killed.error)")
                     return (kill, interrupted)
                 }
-                run.send(SIGKILL)
-                let killed = try run.finish()
-                #expect(killed.signalled && killed.status == SIGKILL)
+                #expect(killed.status == SIGKILL)
                 // The journal replays after every kill (a torn last line is left out).
                 let state = try ProvisioningJournal.recover(journal)
                 #expect(state.claimedRows.isEmpty)
                 for row in state.unfinishedRows {
-                    interrupted[row] = state.status(of: row).uid.map(BatchFiles.hex)
+                    interrupted[row] = state.status(of: row).uid.map { hexText($0) }
                 }
             }
             return (count, interrupted)
         }
 
         @Test("SIGKILL at 18 seeded points of a 200-row job, resumed each time: every row once, every tag its message")
-        func killedAndResumed() throws {
+        func killedAndResumed() async throws {
             let job = try BatchFolder()
             let tags = try job.tagDirectory()
             let reader = "sim:ntag215?supply=\(Self.rows)&seed=11&file=\(tags)"
@@ -86,13 +106,13 @@ extension BatchBinaryTests {
             // Every third kill lands after a `writing` line, between the first WRITE and the
             // read-back: the tag is then half-written. Rows left bound to a tag must end up done
             // on that tag.
-            let (kills, interrupted) = try Self.kill(
+            let (kills, interrupted) = try await Self.kill(
                 job, journal: journal, start: start, resume: resume, count: 18, seed: 0x5EED_0001, aimedAt: ["writing"])
             #expect(kills == 18, "the job ended after \(kills) kills")
             #expect(!interrupted.isEmpty, "no kill left a row bound to a tag and not written")
 
             // Resumed until it completes: the first resume must do it.
-            let finished = try job.run(resume)
+            let finished = try await job.run(resume)
             #expect(finished.status == 0, "\(finished.output)\(finished.error)")
 
             let byRow = try BatchFiles.expectEveryRowDoneOnce(journal, rows: Self.rows)
@@ -126,14 +146,14 @@ extension BatchBinaryTests {
             // The binary reads three of the tags back.
             for row in [1, 100, 200] {
                 let uid = try #require(byRow[row])
-                let read = try job.run(["read", "--json", "--reader", "sim:ntag215?file=\(tags)\(uid).nfc"])
+                let read = try await job.run(["read", "--json", "--reader", "sim:ntag215?file=\(tags)\(uid).nfc"])
                 #expect(read.status == 0, "\(read.error)")
                 #expect(read.output.contains("\"uri\" : \"https://example.com/t/\(row)\""), "\(read.output)")
             }
         }
 
         @Test("SIGKILL during writes, locks and password steps of a 30-row job: every tag locked with its own password")
-        func killedDuringLockAndPassword() throws {
+        func killedDuringLockAndPassword() async throws {
             let rows = 30
             let job = try BatchFolder()
             let tags = try job.tagDirectory()
@@ -145,7 +165,7 @@ extension BatchBinaryTests {
                 "--derive-passwords",
             ]
             let environment = ["NDEFTOOL_MASTER_SECRET": secret]
-            let dry = try job.run(plan + ["--dry-run", "--json"], environment: environment)
+            let dry = try await job.run(plan + ["--dry-run", "--json"], environment: environment)
             let object = try #require(try JSONSerialization.jsonObject(with: Data(dry.output.utf8)) as? [String: Any])
             let code = try #require(object["lockCode"] as? String)
             let start = plan + ["--confirm", code, "--reader", reader, "-q"]
@@ -153,11 +173,11 @@ extension BatchBinaryTests {
             // Every third kill lands after a `written` or `locked` line: the lock or the password
             // is being set, and may be on the tag before the journal says so.
             // A tag takes about six lines here.
-            let (kills, interrupted) = try Self.kill(
+            let (kills, interrupted) = try await Self.kill(
                 job, journal: journal, start: start, resume: resume, count: 8, seed: 0x10C4_0001,
                 aimedAt: ["written", "locked"], bytes: 200...2_000, environment: environment)
             #expect(kills == 8, "the job ended after \(kills) kills")
-            let finished = try job.run(resume, environment: environment)
+            let finished = try await job.run(resume, environment: environment)
             #expect(finished.status == 0, "\(finished.output)\(finished.error)")
             let byRow = try BatchFiles.expectEveryRowDoneOnce(journal, rows: rows)
             try BatchFiles.expectNoRowInProgress(journal)
@@ -174,7 +194,7 @@ extension BatchBinaryTests {
                 #expect(
                     try BatchFiles.memory(ofTagFile: file).ndefStatus.status == .readOnly, "row \(row) is not locked")
                 #expect(
-                    try BatchFiles.dump(ofTagFile: file).password == (try derivation.derive(uid: bytes(uid))).password,
+                    try BatchFiles.dump(ofTagFile: file).password == (try derivation.derive(uid: hex(uid))).password,
                     "row \(row): not its derived password")
             }
         }
@@ -182,7 +202,7 @@ extension BatchBinaryTests {
         @Test(
             "Killed after the tag was locked and given its password, before the journal said so: the resume finishes it",
             arguments: ["written", "locked"])
-        func stepOnTagNotInJournal(lastKept: String) throws {
+        func stepOnTagNotInJournal(lastKept: String) async throws {
             let job = try BatchFolder()
             let tag = job.path("tag.nfc")
             let secret = "step secret: 0123456789abcdef"
@@ -191,11 +211,11 @@ extension BatchBinaryTests {
                 "batch", "uri", Self.template, "--from", "1", "--to", "1", "--journal", "one.journal", "--lock",
                 "--derive-passwords",
             ]
-            let dry = try job.run(plan + ["--dry-run", "--json"], environment: environment)
+            let dry = try await job.run(plan + ["--dry-run", "--json"], environment: environment)
             let object = try #require(try JSONSerialization.jsonObject(with: Data(dry.output.utf8)) as? [String: Any])
             let code = try #require(object["lockCode"] as? String)
             let reader = "sim:ntag215?file=\(tag)"
-            let first = try job.run(
+            let first = try await job.run(
                 plan + ["--confirm", code, "--reader", reader, "--wait", "0.3"], environment: environment)
             #expect(first.status == 0, "\(first.output)\(first.error)")
             // The journal as a kill right after the tag's last steps leaves it: the steps after
@@ -210,11 +230,11 @@ extension BatchBinaryTests {
             let derived = try TagPasswordDerivation(masterSecret: Array(secret.utf8)).derive(uid: uid)
             #expect(try BatchFiles.dump(ofTagFile: tag).password == derived.password)
 
-            let resumed = try job.run(
+            let resumed = try await job.run(
                 ["batch", "--resume", "one.journal", "--confirm", code, "--reader", reader, "--wait", "0.3"],
                 environment: environment)
             #expect(resumed.status == 0, "\(resumed.output)\(resumed.error)")
-            #expect(resumed.error.contains("Row 1: tag \(BatchFiles.hex(uid)) done (written+locked+password)"))
+            #expect(resumed.error.contains("Row 1: tag \(hexText(uid)) done (written+locked+password)"))
             let events = try BatchFiles.events(journal).compactMap { $0["event"] as? String }
             let expected = ["resumed", "claimed"] + (lastKept == "written" ? ["locked"] : []) + ["password", "done"]
             #expect(Array(events.suffix(expected.count)) == expected, "\(events)")
@@ -226,15 +246,15 @@ extension BatchBinaryTests {
         @Test(
             "A journal left without its header (killed as it was created): --resume says so (65); the job starts again",
             arguments: [[], Array(#"{"event":"job","format":"ndeftool-provisioning-jo"#.utf8), [0, 0, 0, 0, 0x0A]])
-        func journalTornAtCreation(content: [UInt8]) throws {
+        func journalTornAtCreation(content: [UInt8]) async throws {
             let job = try BatchFolder()
             let tags = try job.tagDirectory()
             let journal = try job.folder.file("torn.journal", content)
             let reader = "sim:ntag215?supply=3&seed=13&file=\(tags)"
-            let resumed = try job.run(["batch", "--resume", journal, "--reader", reader])
+            let resumed = try await job.run(["batch", "--resume", journal, "--reader", reader])
             #expect(resumed.status == 65)
             #expect(resumed.error.contains("has no complete header"), "\(resumed.error)")
-            let started = try job.run([
+            let started = try await job.run([
                 "batch", "uri", Self.template, "--from", "1", "--to", "3", "--journal", journal, "--reader", reader,
             ])
             #expect(started.status == 0, "\(started.output)\(started.error)")

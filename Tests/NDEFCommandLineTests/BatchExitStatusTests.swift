@@ -2,6 +2,7 @@ import Foundation
 import NDEF
 import Provisioning
 import TagMemory
+import TestSupport
 import Testing
 
 extension BatchBinaryTests {
@@ -13,7 +14,7 @@ extension BatchBinaryTests {
 
         /// A plan of Fixtures/batch/.
         static func fixture(_ name: String) -> String {
-            packageRoot.appendingPathComponent("Fixtures/batch/\(name)").path
+            PackagePaths.root.appendingPathComponent("Fixtures/batch/\(name)").path
         }
 
         @Test(
@@ -33,9 +34,9 @@ extension BatchBinaryTests {
                     "The reader sim:ntag215 is named twice: each reader is one station"
                 ),
             ])
-        func usage(arguments: [String], message: String) throws {
+        func usage(arguments: [String], message: String) async throws {
             let job = try BatchFolder()
-            let result = try job.run(arguments + ["--journal", "job.journal", "--reader", "sim:ntag215"])
+            let result = try await job.run(arguments + ["--journal", "job.journal", "--reader", "sim:ntag215"])
             #expect(result.status == 64, "\(result.error)")
             #expect(result.error.contains(message), "\(result.error)")
             #expect(result.output.isEmpty)
@@ -43,17 +44,17 @@ extension BatchBinaryTests {
         }
 
         @Test("64: a journal that exists is not started again: the message names --resume")
-        func journalExists() throws {
+        func journalExists() async throws {
             let job = try BatchFolder()
             let tags = try job.tagDirectory()
             let arguments = [
                 "batch", "uri", Self.template, "--from", "1", "--to", "2", "--reader",
                 "sim:ntag215?supply=2&file=\(tags)",
             ]
-            let first = try job.run(arguments)
+            let first = try await job.run(arguments)
             #expect(first.status == 0, "\(first.error)")
             let journal = try String(contentsOfFile: job.path("batch-1-2.journal"), encoding: .utf8)
-            let again = try job.run(arguments)
+            let again = try await job.run(arguments)
             #expect(again.status == 64)
             #expect(
                 again.error.contains(
@@ -63,12 +64,12 @@ extension BatchBinaryTests {
         }
 
         @Test("66: a plan file that is missing; --resume of a journal that is missing")
-        func noInput() throws {
+        func noInput() async throws {
             let job = try BatchFolder()
-            let plan = try job.run(["batch", "uri", "https://x.test/{serial}", "--plan", "missing.csv"])
+            let plan = try await job.run(["batch", "uri", "https://x.test/{serial}", "--plan", "missing.csv"])
             #expect(plan.status == 66)
             #expect(plan.error.contains("'missing.csv'") && plan.error.contains("No such file"), "\(plan.error)")
-            let resume = try job.run(["batch", "--resume", "missing.journal", "--reader", "sim:ntag215"])
+            let resume = try await job.run(["batch", "--resume", "missing.journal", "--reader", "sim:ntag215"])
             #expect(resume.status == 66)
             #expect(resume.error.contains("the journal 'missing.journal' does not exist"), "\(resume.error)")
         }
@@ -79,9 +80,9 @@ extension BatchBinaryTests {
                 ("unclosed-quote.csv", "line 3, column 6: quoted field is never closed"),
                 ("extra-field.csv", "line 3: row 2 has 3 fields; the header names 2"),
             ])
-        func malformedPlan(name: String, message: String) throws {
+        func malformedPlan(name: String, message: String) async throws {
             let job = try BatchFolder()
-            let result = try job.run([
+            let result = try await job.run([
                 "batch", "uri", "https://x.test/{serial}", "--plan", Self.fixture(name), "--journal", "job.journal",
             ])
             #expect(result.status == 65)
@@ -90,11 +91,11 @@ extension BatchBinaryTests {
         }
 
         @Test("65: a row whose value makes no valid record, named with its plan line, before any tag is touched")
-        func rowCannotBeBuilt() throws {
+        func rowCannotBeBuilt() async throws {
             let job = try BatchFolder()
             let tags = try job.tagDirectory()
             _ = try job.file("media.csv", "type,data\ntext/plain,hi\nnot a type,ho\n")
-            let result = try job.run([
+            let result = try await job.run([
                 "batch", "mime", "{type}", "{data}", "--plan", "media.csv", "--journal", "job.journal", "--reader",
                 "sim:ntag215?supply=2&file=\(tags)",
             ])
@@ -105,9 +106,9 @@ extension BatchBinaryTests {
         }
 
         @Test("65: a placeholder the plan does not provide, named with the fields it does")
-        func unknownPlaceholder() throws {
+        func unknownPlaceholder() async throws {
             let job = try BatchFolder()
-            let result = try job.run([
+            let result = try await job.run([
                 "batch", "uri", "https://x.test/{door}", "--plan", Self.fixture("halls.csv"), "--journal",
                 "job.journal",
             ])
@@ -119,12 +120,12 @@ extension BatchBinaryTests {
         }
 
         @Test("65: --resume after the plan file was edited: the journal records another job; nothing is written")
-        func planEdited() throws {
+        func planEdited() async throws {
             let job = try BatchFolder()
             let tags = try job.tagDirectory()
             let plan = try job.file("halls.csv", try String(contentsOfFile: Self.fixture("halls.csv"), encoding: .utf8))
             let reader = "sim:ntag215?supply=2&seed=3&file=\(tags)"
-            let first = try job.run([
+            let first = try await job.run([
                 "batch", "uri", "https://x.test/{serial}/{hall}", "--plan", plan, "--journal", "job.journal",
                 "--reader",
                 reader,
@@ -132,14 +133,14 @@ extension BatchBinaryTests {
             #expect(first.status == 75, "\(first.output)\(first.error)")
             _ = try job.file("halls.csv", "serial,hall\n0001,A\n0002,B\n0003,D\n")
             let journal = try String(contentsOfFile: job.path("job.journal"), encoding: .utf8)
-            let resumed = try job.run(["batch", "--resume", "job.journal", "--reader", reader])
+            let resumed = try await job.run(["batch", "--resume", "job.journal", "--reader", reader])
             #expect(resumed.status == 65)
             #expect(
                 resumed.error.contains(
                     "the plan '\(plan)' changed since the job started (its content is not the one the journal records, "
                         + "3 rows)"), "\(resumed.error)")
             // With the template on the command line, the difference is named too.
-            let other = try job.run([
+            let other = try await job.run([
                 "batch", "uri", "https://y.test/{serial}", "--plan", plan, "--resume", "job.journal", "--reader",
                 reader,
             ])
@@ -151,22 +152,22 @@ extension BatchBinaryTests {
         }
 
         @Test("79: --lock without --confirm and no terminal, and a wrong --confirm: nothing written, the code shown")
-        func lockNotConfirmed() throws {
+        func lockNotConfirmed() async throws {
             let job = try BatchFolder()
             let tags = try job.tagDirectory()
             let arguments = [
                 "batch", "uri", Self.template, "--from", "1", "--to", "3", "--lock", "--journal", "job.journal",
                 "--reader", "sim:ntag215?supply=3&file=\(tags)",
             ]
-            let dry = try job.run(arguments + ["--dry-run", "--json"])
+            let dry = try await job.run(arguments + ["--dry-run", "--json"])
             let object = try #require(try JSONSerialization.jsonObject(with: Data(dry.output.utf8)) as? [String: Any])
             let code = try #require(object["lockCode"] as? String)
-            let unconfirmed = try job.run(arguments)
+            let unconfirmed = try await job.run(arguments)
             #expect(unconfirmed.status == 79)
             #expect(unconfirmed.error.contains("3 tags become read-only for good"), "\(unconfirmed.error)")
             #expect(unconfirmed.error.contains("nothing was written"), "\(unconfirmed.error)")
             #expect(unconfirmed.error.contains("--confirm \(code)"), "\(unconfirmed.error)")
-            let wrong = try job.run(arguments + ["--confirm", "000-000"])
+            let wrong = try await job.run(arguments + ["--confirm", "000-000"])
             #expect(wrong.status == 79)
             #expect(
                 wrong.error.contains("--confirm 000-000 is not this job's code: nothing was written"), "\(wrong.error)")
@@ -175,11 +176,11 @@ extension BatchBinaryTests {
         }
 
         @Test("75: the supply is used up before the plan: rows left, the command to resume; resumed on more tags: 0")
-        func rowsLeft() throws {
+        func rowsLeft() async throws {
             let job = try BatchFolder()
             let tags = try job.tagDirectory()
             let more = try job.tagDirectory("more")
-            let result = try job.run([
+            let result = try await job.run([
                 "batch", "uri", Self.template, "--from", "1", "--to", "5", "--journal", "job.journal", "--reader",
                 "sim:ntag215?supply=3&seed=8&file=\(tags)",
             ])
@@ -195,7 +196,7 @@ extension BatchBinaryTests {
             let report = try BatchFiles.reportRows(job.path("job.report.csv"))
             #expect(report.map { $0[2] } == ["written", "written", "written", "pending", "pending"])
 
-            let resumed = try job.run([
+            let resumed = try await job.run([
                 "batch", "--resume", "job.journal", "--reader", "sim:ntag215?supply=2&seed=9&file=\(more)",
             ])
             #expect(resumed.status == 0, "\(resumed.output)\(resumed.error)")
@@ -205,10 +206,10 @@ extension BatchBinaryTests {
         }
 
         @Test("0: a JSON Lines plan with two fields in a text template: each tag holds its row's text")
-        func success() throws {
+        func success() async throws {
             let job = try BatchFolder()
             let tags = try job.tagDirectory()
-            let result = try job.run([
+            let result = try await job.run([
                 "batch", "text", "Seat {seat} for {name}", "--plan", Self.fixture("seats.jsonl"), "--journal",
                 "seats.journal", "--reader", "sim:ntag215?supply=3&seed=12&file=\(tags)",
             ])

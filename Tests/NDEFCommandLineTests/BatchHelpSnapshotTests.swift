@@ -19,8 +19,8 @@ import Testing
     }
 
     @Test("The built binary prints the same help")
-    func binary() throws {
-        let result = try BinaryRunner.run(["batch", "--help"], environment: ["COLUMNS": ""])
+    func binary() async throws {
+        let result = try await BinaryRunner.run(["batch", "--help"], environment: ["COLUMNS": ""])
         #expect(result.status == 0)
         #expect(result.outputText == Self.batch)
     }

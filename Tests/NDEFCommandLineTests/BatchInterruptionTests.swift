@@ -1,6 +1,7 @@
 import Foundation
 import Provisioning
 import TagMemory
+import TestSupport
 import Testing
 
 extension BatchBinaryTests {
@@ -11,12 +12,12 @@ extension BatchBinaryTests {
         static let template = "https://example.com/t/{counter}"
 
         @Test("A tag taken away mid-write (torn page): 80, the row waits for its tag; resumed on it: 0 and its message")
-        func tagRemovedMidWrite() throws {
+        func tagRemovedMidWrite() async throws {
             let job = try BatchFolder()
             let tag = job.path("tag.nfc")
             // A 1-row job: identification and the capability container take the first commands,
             // then 7 WRITEs; the tag leaves during the 8th command, tearing the page it writes.
-            let first = try job.run([
+            let first = try await job.run([
                 "batch", "uri", Self.template, "--from", "1", "--to", "1", "--journal", "one.journal", "--reader",
                 "sim:ntag215?file=\(tag)&remove-after=8&in-flight=tear", "--wait", "0.3",
             ])
@@ -33,7 +34,7 @@ extension BatchBinaryTests {
             let journal = job.path("one.journal")
             let state = try ProvisioningJournal.recover(journal)
             #expect(state.unfinishedRows == [1])
-            let uid = try #require(state.status(of: 1).uid.map(BatchFiles.hex))
+            let uid = try #require(state.status(of: 1).uid.map { hexText($0) })
             #expect(FileManager.default.fileExists(atPath: tag))
             let torn = try BatchFiles.memory(ofTagFile: tag)
             let message = try BatchFiles.uriMessage("https://example.com/t/1")
@@ -41,7 +42,7 @@ extension BatchBinaryTests {
             let failed = try BatchFiles.reportRows(job.path("one.report.csv"))
             #expect(failed.count == 1 && failed[0][1] == uid && failed[0][2] == "failed", "\(failed)")
 
-            let resumed = try job.run([
+            let resumed = try await job.run([
                 "batch", "--resume", journal, "--reader", "sim:ntag215?file=\(tag)", "--wait", "0.3",
             ])
             #expect(resumed.status == 0, "\(resumed.output)\(resumed.error)")
@@ -51,12 +52,12 @@ extension BatchBinaryTests {
             // The report says done, without the reason of the interrupted attempt.
             let report = try BatchFiles.reportRows(job.path("one.report.csv"))
             #expect(report.count == 1 && report[0][1] == uid && report[0][2] == "written" && report[0][4].isEmpty)
-            let read = try job.run(["read", "--json", "--reader", "sim:ntag215?file=\(tag)"])
+            let read = try await job.run(["read", "--json", "--reader", "sim:ntag215?file=\(tag)"])
             #expect(read.output.contains("\"uri\" : \"https://example.com/t/1\""), "\(read.output)")
         }
 
         @Test("SIGINT: 130 after the tag in progress, no row left claimed; --resume completes the job once")
-        func interrupted() throws {
+        func interrupted() async throws {
             let rows = 40
             let job = try BatchFolder()
             let tags = try job.tagDirectory()
@@ -67,12 +68,15 @@ extension BatchBinaryTests {
                 "batch", "uri", Self.template, "--from", "1", "--to", String(rows), "--journal", journal, "--reader",
                 reader,
             ])
-            let deadline = Date().addingTimeInterval(30)
-            while run.isRunning, Date() < deadline, (try? BatchFiles.doneEvents(journal).count) ?? 0 < 5 {
-                Thread.sleep(forTimeInterval: 0.005)
+            // SIGINT once 5 rows are done, sent from a queue of its own (a busy test run must not
+            // let the job end first).
+            let sent: Void? = await watch(every: .milliseconds(5), within: .seconds(30)) {
+                !run.isRunning || (try? BatchFiles.doneEvents(journal).count) ?? 0 >= 5
+            } then: {
+                run.send(SIGINT)
             }
-            run.send(SIGINT)
-            let result = try run.finish()
+            #expect(sent != nil, "5 rows were not done within 30 s")
+            let result = await run.finish()
             #expect(!result.signalled && result.status == 130, "\(result.output)\(result.error)")
             #expect(
                 result.output.contains("Stopped: interrupted: the tags in progress were finished."), "\(result.output)")
@@ -85,7 +89,7 @@ extension BatchBinaryTests {
             #expect(state.unfinishedRows.isEmpty && state.claimedRows.isEmpty)
             #expect(state.doneRows == Array(1...done))
 
-            let resumed = try job.run(["batch", "--resume", journal, "--reader", reader, "-q"])
+            let resumed = try await job.run(["batch", "--resume", journal, "--reader", reader, "-q"])
             #expect(resumed.status == 0, "\(resumed.output)\(resumed.error)")
             #expect(resumed.output.contains("(\(rows - done) in this run"), "\(resumed.output)")
             let byRow = try BatchFiles.expectEveryRowDoneOnce(journal, rows: rows)
@@ -97,28 +101,47 @@ extension BatchBinaryTests {
         }
 
         @Test("A second run of a job whose journal is in use is refused with 75; the first completes every row once")
-        func journalInUse() throws {
+        func journalInUse() async throws {
             let rows = 20
             let job = try BatchFolder()
             let tags = try job.tagDirectory()
             let others = try job.tagDirectory("others")
             let journal = job.path("job.journal")
+            // 20 ms before each tag command: about a quarter of a second a tag, so that the first
+            // run still writes the other rows while the second starts and is refused.
             let run = try job.start([
                 "batch", "uri", Self.template, "--from", "1", "--to", String(rows), "--journal", journal, "--reader",
-                "sim:ntag215?supply=\(rows)&seed=5&latency-ms=5&file=\(tags)", "-q",
+                "sim:ntag215?supply=\(rows)&seed=5&latency-ms=20&file=\(tags)", "-q",
             ])
-            let deadline = Date().addingTimeInterval(30)
-            while run.isRunning, Date() < deadline, (try? BatchFiles.doneEvents(journal).count) ?? 0 < 2 {
-                Thread.sleep(forTimeInterval: 0.005)
+            // The second run starts once 2 rows are done, from a queue of its own (a busy test
+            // run must not let the first end meanwhile); whether the first still ran is noted
+            // there too, as the second ends.
+            let started = await watch(every: .milliseconds(5), within: .seconds(30)) {
+                !run.isRunning || (try? BatchFiles.doneEvents(journal).count) ?? 0 >= 2
+            } then: {
+                let size = (try? Data(contentsOf: URL(fileURLWithPath: journal)))?.count ?? 0
+                return (
+                    size,
+                    Result {
+                        try job.start([
+                            "batch", "--resume", journal, "--reader",
+                            "sim:ntag215?supply=\(rows)&seed=6&file=\(others)", "-q",
+                        ])
+                    }
+                )
             }
-            let size = (try? Data(contentsOf: URL(fileURLWithPath: journal)))?.count ?? 0
-            let second = try job.run([
-                "batch", "--resume", journal, "--reader", "sim:ntag215?supply=\(rows)&seed=6&file=\(others)", "-q",
-            ])
-            #expect(run.isRunning, "the first run ended before the second started: the test proves nothing")
+            let (size, secondStart) = try #require(started, "2 rows were not done within 30 s")
+            let secondRun = try secondStart.get()
+            let firstRan = await watch(within: .seconds(180)) {
+                !secondRun.isRunning
+            } then: {
+                run.isRunning
+            }
+            let second = await secondRun.finish()
+            #expect(firstRan == true, "the first run ended before the second started: the test proves nothing")
             #expect(second.status == 75, "\(second.output)\(second.error)")
             #expect(second.error.contains("is in use by another run of this job"), "\(second.error)")
-            let first = try run.finish()
+            let first = await run.finish()
             #expect(first.status == 0, "\(first.output)\(first.error)")
             #expect(size > 0)
             try BatchFiles.expectEveryRowDoneOnce(journal, rows: rows)

@@ -14,14 +14,14 @@ extension BatchBinaryTests {
         }
 
         @Test("--dry-run --json: plan, template, journal, first message, options and the lock code the run accepts")
-        func dryRunAndRun() throws {
+        func dryRunAndRun() async throws {
             let job = try BatchFolder()
             let tags = try job.tagDirectory()
             let arguments = [
                 "batch", "uri", Self.template, "--from", "1", "--to", "4", "--lock", "--journal", "job.journal",
                 "--reader", "sim:ntag215?supply=4&seed=41&file=\(tags)", "--json",
             ]
-            let dry = try job.run(arguments + ["--dry-run"])
+            let dry = try await job.run(arguments + ["--dry-run"])
             #expect(dry.status == 0, "\(dry.error)")
             let plan = try Self.object(dry.output)
             #expect(
@@ -42,15 +42,15 @@ extension BatchBinaryTests {
             #expect(try BatchFiles.tagFiles(in: tags).isEmpty)
 
             // Another plan has another code, which this job refuses.
-            let other = try job.run([
+            let other = try await job.run([
                 "batch", "uri", Self.template, "--from", "1", "--to", "5", "--lock", "--dry-run", "--json",
             ])
             let otherCode = try #require(try Self.object(other.output)["lockCode"] as? String)
             #expect(otherCode != code)
-            let refused = try job.run(arguments + ["--confirm", otherCode])
+            let refused = try await job.run(arguments + ["--confirm", otherCode])
             #expect(refused.status == 79)
 
-            let run = try job.run(arguments + ["--confirm", code])
+            let run = try await job.run(arguments + ["--confirm", code])
             #expect(run.status == 0, "\(run.error)")
             let summary = try Self.object(run.output)
             #expect(
@@ -92,16 +92,16 @@ extension BatchBinaryTests {
 
             // The dry run of the resume: the journal exists and the code stands.
             let again = try Self.object(
-                try job.run(["batch", "--resume", "job.journal", "--dry-run", "--json"]).output)
+                try await job.run(["batch", "--resume", "job.journal", "--dry-run", "--json"]).output)
             #expect(again["resumes"] as? Bool == true)
             #expect(again["lockCode"] as? String == code)
         }
 
         @Test("--json of a run with rows left: pending and the stop reason")
-        func rowsLeft() throws {
+        func rowsLeft() async throws {
             let job = try BatchFolder()
             let tags = try job.tagDirectory()
-            let result = try job.run([
+            let result = try await job.run([
                 "batch", "uri", Self.template, "--from", "1", "--to", "3", "--journal", "job.journal", "--reader",
                 "sim:ntag215?supply=1&seed=42&file=\(tags)", "--json",
             ])

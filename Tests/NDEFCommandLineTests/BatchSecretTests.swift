@@ -1,6 +1,7 @@
 import Foundation
 import Provisioning
 import TagMemory
+import TestSupport
 import Testing
 
 extension BatchBinaryTests {
@@ -26,7 +27,7 @@ extension BatchBinaryTests {
             let derivation = try TagPasswordDerivation(masterSecret: Array(secret.utf8))
             var needles = [secret] + forms(Array(secret.utf8))
             for uid in uids {
-                let derived = try derivation.derive(uid: bytes(uid))
+                let derived = try derivation.derive(uid: hex(uid))
                 needles += forms(derived.password) + forms(derived.pack)
                 let dump = try BatchFiles.dump(ofTagFile: tags + uid + ".nfc")
                 #expect(dump.password == derived.password, "tag \(uid) does not have its derived password")
@@ -58,7 +59,7 @@ extension BatchBinaryTests {
         }
 
         @Test("--master-secret-file: each tag its derived password; no secret, password or PACK in any file")
-        func secretFromFile() throws {
+        func secretFromFile() async throws {
             let job = try BatchFolder()
             let tags = try job.tagDirectory()
             // The final line break is not part of the secret.
@@ -69,12 +70,12 @@ extension BatchBinaryTests {
                 "--derive-passwords", "--master-secret-file", "secret.txt", "-v",
             ]
             // Two tags, then the resume on a third: the resume needs the secret again.
-            let first = try job.run(arguments + ["--reader", "sim:ntag215?supply=2&seed=31&file=\(tags)"])
+            let first = try await job.run(arguments + ["--reader", "sim:ntag215?supply=2&seed=31&file=\(tags)"])
             #expect(first.status == 75, "\(first.output)\(first.error)")
-            let bare = try job.run(["batch", "--resume", "job.journal", "--reader", "sim:ntag215"])
+            let bare = try await job.run(["batch", "--resume", "job.journal", "--reader", "sim:ntag215"])
             #expect(bare.status == 64)
             #expect(bare.error.contains("--derive-passwords needs the master secret"), "\(bare.error)")
-            let resumed = try job.run([
+            let resumed = try await job.run([
                 "batch", "--resume", "job.journal", "--master-secret-file", "secret.txt", "--reader",
                 "sim:ntag215?supply=1&seed=32&file=\(tags)",
             ])
@@ -90,10 +91,10 @@ extension BatchBinaryTests {
         }
 
         @Test("NDEFTOOL_MASTER_SECRET: the same passwords, and no secret in any file")
-        func secretFromEnvironment() throws {
+        func secretFromEnvironment() async throws {
             let job = try BatchFolder()
             let tags = try job.tagDirectory()
-            let result = try job.run(
+            let result = try await job.run(
                 [
                     "batch", "uri", "https://example.com/t/{counter}", "--from", "1", "--to", "2", "--journal",
                     "job.journal", "--derive-passwords", "--reader", "sim:ntag215?supply=2&seed=33&file=\(tags)",
@@ -106,7 +107,7 @@ extension BatchBinaryTests {
         }
 
         @Test("A master secret shorter than 16 bytes is refused with 64, its value not shown")
-        func shortSecret() throws {
+        func shortSecret() async throws {
             let job = try BatchFolder()
             let short = "fifteen-bytes!!"
             _ = try job.file("short.txt", short)
@@ -115,11 +116,11 @@ extension BatchBinaryTests {
                 "job.journal",
                 "--derive-passwords", "--reader", "sim:ntag215",
             ]
-            let file = try job.run(arguments + ["--master-secret-file", "short.txt"])
+            let file = try await job.run(arguments + ["--master-secret-file", "short.txt"])
             #expect(file.status == 64)
             #expect(
                 file.error.contains("The master secret in 'short.txt' has 15 bytes: use at least 16"), "\(file.error)")
-            let variable = try job.run(arguments, environment: ["NDEFTOOL_MASTER_SECRET": short])
+            let variable = try await job.run(arguments, environment: ["NDEFTOOL_MASTER_SECRET": short])
             #expect(variable.status == 64)
             #expect(variable.error.contains("$NDEFTOOL_MASTER_SECRET has 15 bytes"), "\(variable.error)")
             for result in [file, variable] {
@@ -133,9 +134,9 @@ extension BatchBinaryTests {
             arguments: [
                 ["--master-secret", "hunter2-but-longer-than-16"], ["--master-secret=hunter2-but-longer-than-16"],
             ])
-        func secretOnTheCommandLine(words: [String]) throws {
+        func secretOnTheCommandLine(words: [String]) async throws {
             let job = try BatchFolder()
-            let result = try job.run(
+            let result = try await job.run(
                 [
                     "batch", "uri", "https://example.com/t/{counter}", "--from", "1", "--to", "2", "--journal",
                     "job.journal", "--derive-passwords",

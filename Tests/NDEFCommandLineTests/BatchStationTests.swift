@@ -32,7 +32,7 @@ extension BatchBinaryTests {
         @Test(
             "Two and four readers at once: each row done once, on its own tag, every reader a station",
             arguments: [2, 4])
-        func parallelReaders(count: Int) throws {
+        func parallelReaders(count: Int) async throws {
             let rows = 40
             let job = try BatchFolder()
             var arguments = [
@@ -48,7 +48,7 @@ extension BatchBinaryTests {
                 readers.append("sim:ntag215?supply=\(supply)&seed=\(100 + index)&file=\(directory)")
                 arguments += ["--reader", readers[index - 1]]
             }
-            let result = try job.run(arguments)
+            let result = try await job.run(arguments)
             #expect(result.status == 0, "\(result.output)\(result.error)")
             #expect(result.output.contains("Done: \(rows) of \(rows) rows"), "\(result.output)")
             // The legend of the station labels.
@@ -69,14 +69,14 @@ extension BatchBinaryTests {
 
         @Test(
             "A reader unplugged mid-write: reconnect events on stderr, its row finished on the same tag, no row twice")
-        func readerUnplugged() throws {
+        func readerUnplugged() async throws {
             let rows = 30
             let job = try BatchFolder()
             let first = try job.tagDirectory("first")
             let second = try job.tagDirectory("second")
             // The 40th tag command of the second reader falls in the WRITEs of its fourth tag.
             let unplugged = "sim:ntag215?supply=20&seed=2&file=\(second)&unplug-after=40&unplug-ms=300"
-            let result = try job.run([
+            let result = try await job.run([
                 "batch", "uri", Self.template, "--from", "1", "--to", String(rows), "--journal", "job.journal",
                 "--reader", "sim:ntag215?supply=20&seed=1&file=\(first)", "--reader", unplugged,
                 // A station stuck waiting stops after 5 s instead of hanging the test.
@@ -104,11 +104,11 @@ extension BatchBinaryTests {
         }
 
         @Test("A tag presented twice is refused naming its row; exit 0; the report has each row once")
-        func duplicateTag() throws {
+        func duplicateTag() async throws {
             let job = try BatchFolder()
             let tags = try job.tagDirectory()
             // The second tag comes back right after the third.
-            let result = try job.run([
+            let result = try await job.run([
                 "batch", "uri", Self.template, "--from", "1", "--to", "5", "--journal", "job.journal", "--reader",
                 "sim:ntag215?supply=6&seed=1&duplicate=2&file=\(tags)",
             ])

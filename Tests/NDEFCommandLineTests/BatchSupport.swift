@@ -1,15 +1,16 @@
 import Foundation
 import NDEF
 import TagMemory
+import TestSupport
 import Testing
 
 /// A folder for one `ndeftool batch` job run through the built binary: its journal, reports,
 /// plans and the directories its simulated tag supplies keep their tags in.
-final class BatchFolder {
+final class BatchFolder: Sendable {
     let folder: TemporaryDirectory
 
     init() throws {
-        folder = try TemporaryDirectory()
+        folder = try TemporaryDirectory("batch")
     }
 
     /// The folder's path.
@@ -21,18 +22,19 @@ final class BatchFolder {
     /// Creates the directory `name` for a supply's tags; returns its path ending in `/`, as
     /// `file=DIR/` takes it.
     func tagDirectory(_ name: String = "tags") throws -> String {
-        let path = folder.path(name)
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path + "/"
+        try folder.directory(name) + "/"
     }
 
     /// Writes `text` to `name`; returns its path.
     func file(_ name: String, _ text: String) throws -> String { try folder.file(name, text: text) }
 
-    /// Runs `ndeftool` with `arguments` in the folder, and waits for it (at most `timeout`
-    /// seconds: then it is killed and the test fails).
-    func run(_ arguments: [String], environment: [String: String] = [:], timeout: Double = 60) throws -> BatchResult {
-        try start(arguments, environment: environment).finish(timeout: timeout)
+    /// Runs `ndeftool` with `arguments` in the folder, and waits for it (at most `timeout`: then
+    /// it is killed and the test fails).
+    func run(
+        _ arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(180),
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> BatchResult {
+        try await start(arguments, environment: environment).finish(timeout: timeout, sourceLocation: sourceLocation)
     }
 
     /// Starts `ndeftool` with `arguments` in the folder.
@@ -55,60 +57,29 @@ struct BatchResult {
 }
 
 /// The built `ndeftool` started in the background (standard input /dev/null, not a terminal),
-/// to be signalled or killed while it runs.
-final class BackgroundRun {
-    let process = Process()
-    private let scratch: TemporaryDirectory
-    private let output: FileHandle
-    private let error: FileHandle
+/// to be signalled or killed while it runs; awaited without holding a thread.
+final class BackgroundRun: Sendable {
+    let child: ChildProcess
 
     init(_ arguments: [String], directory: URL, environment: [String: String] = [:]) throws {
         let executable = try #require(BinaryRunner.executable, "ndeftool was not built next to the tests")
-        scratch = try TemporaryDirectory()
-        _ = FileManager.default.createFile(atPath: scratch.path("stdout"), contents: nil)
-        _ = FileManager.default.createFile(atPath: scratch.path("stderr"), contents: nil)
-        output = try FileHandle(forWritingTo: URL(fileURLWithPath: scratch.path("stdout")))
-        error = try FileHandle(forWritingTo: URL(fileURLWithPath: scratch.path("stderr")))
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        var variables = ProcessInfo.processInfo.environment
-        variables["LIBNFC_LOG_LEVEL"] = nil
-        variables["NDEFTOOL_MASTER_SECRET"] = nil
-        variables["NDEFTOOL_READER"] = ""
-        variables["NO_COLOR"] = "1"
-        variables.merge(environment) { $1 }
-        process.environment = variables
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
+        var variables: [String: String?] = ["NDEFTOOL_MASTER_SECRET": nil, "NDEFTOOL_READER": "", "NO_COLOR": "1"]
+        for (name, value) in environment { variables[name] = value }
+        child = try ChildProcess(executable, arguments, environment: variables, directory: directory)
     }
 
-    var isRunning: Bool { process.isRunning }
+    var isRunning: Bool { child.isRunning }
 
     /// Sends `signal` to the process.
-    func send(_ signal: Int32) { kill(process.processIdentifier, signal) }
+    func send(_ signal: Int32) { child.send(signal) }
 
-    /// Waits for the process to end, killing it after `timeout` seconds (an issue then).
-    func finish(timeout: Double = 60) throws -> BatchResult {
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
-        if process.isRunning {
-            Issue.record("ndeftool \(process.arguments ?? []) still ran after \(timeout) s: killed")
-            send(SIGKILL)
-        }
-        process.waitUntilExit()
-        try output.close()
-        try error.close()
-        let text = { (name: String) in
-            String(
-                decoding: (try? Data(contentsOf: URL(fileURLWithPath: self.scratch.path(name)))) ?? Data(),
-                as: UTF8.self)
-        }
+    /// Waits for the process to end, killing it after `timeout` (an issue then).
+    func finish(
+        timeout: Duration = .seconds(180), sourceLocation: SourceLocation = #_sourceLocation
+    ) async -> BatchResult {
+        let result = await child.finish(timeout: timeout, sourceLocation: sourceLocation)
         return BatchResult(
-            status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal,
-            output: text("stdout"), error: text("stderr"))
+            status: result.status, signalled: result.signalled, output: result.outputText, error: result.error)
     }
 }
 
@@ -199,11 +170,6 @@ enum BatchFiles {
         return files
     }
 
-    /// `bytes` in upper-case hex, as the journal writes UIDs.
-    static func hex(_ bytes: [UInt8]) -> String {
-        bytes.map { String(format: "%02X", $0) }.joined()
-    }
-
     /// The bytes of the NDEF message of one URI record.
     static func uriMessage(_ uri: String) throws -> [UInt8] {
         try NFCNDEFMessage(records: [try URIRecord(uri: uri).makeRecord()]).encoded()
@@ -218,19 +184,6 @@ enum BatchFiles {
     }
 }
 
-/// SplitMix64: the seeded random numbers of a test, the same on every run.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
-    }
-}
-
-/// The batch tests that run the built binary, one at a time: each blocks a thread while its
-/// processes run, and several at once would starve the tests that wait on timers.
-@Suite(.serialized) struct BatchBinaryTests {}
+/// The batch tests that run the built binary, one at a time: each runs jobs of up to 200 rows
+/// in child processes, and several at once would take the machine's cores from the other tests.
+@Suite(.serialized, .timeLimit(.minutes(10))) struct BatchBinaryTests {}

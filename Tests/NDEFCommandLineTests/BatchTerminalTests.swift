@@ -1,5 +1,6 @@
 import Foundation
 import Provisioning
+import TestSupport
 import Testing
 
 @testable import NDEFCommandLine
@@ -11,7 +12,7 @@ import Testing
 
     @Test("On a terminal a status line shows done/total, the rate, the ETA and each reader's state; redrawn in place")
     func statusLine() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory("cli")
         let io = TerminalTestIO()
         let status = await NDEFCommandLine.run(
             ["batch"] + Self.template + [
@@ -42,7 +43,7 @@ import Testing
 
     @Test("A person types the job code to confirm the locks; a wrong code refuses with 79 before any reader")
     func lockCodeTyped() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory("cli")
         let journal = directory.path("job.journal")
         let dry = TerminalTestIO()
         let plan = Self.template + ["--journal", journal, "--lock"]

@@ -1,14 +1,15 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import NDEFCommandLine
 
 /// Completion of record kinds and their options after `encode` and `write`, of `--reader`
 /// values, and "Did you mean ...?" for a mistyped record kind or record option.
-@Suite struct CompletionValueTests {
+@Suite(.timeLimit(.minutes(5))) struct CompletionValueTests {
     /// What the generated bash function offers for `line` (the cursor at its end), as bash
     /// would call it: `COMP_WORDS` split at spaces and at `:` (COMP_WORDBREAKS).
-    static func bashCompletions(_ line: String, in directory: TemporaryDirectory) throws -> [String]? {
+    static func bashCompletions(_ line: String, in directory: TemporaryDirectory) async throws -> [String]? {
         let bash = URL(fileURLWithPath: "/usr/bin/bash")
         guard FileManager.default.isExecutableFile(atPath: bash.path) else { return nil }
         let script = CompletionScript(root: RootCommand.spec).script(for: .bash)
@@ -28,47 +29,50 @@ import Testing
             COMP_LINE=\(CompletionScript.quoted(line)); COMP_POINT=${#COMP_LINE}
             COMPREPLY=(); _ndeftool; printf '%s\\n' "${COMPREPLY[@]}"
             """
-        let result = try BinaryRunner.run(["-c", driver], directory: directory.url, program: bash)
+        let result = try await BinaryRunner.run(["-c", driver], directory: directory.url, program: bash)
         #expect(result.status == 0, "\(result.error)")
         return result.outputText.split(separator: "\n").map(String.init)
     }
 
     @Test("bash: record kinds, each kind's options, listed and file values, the value after a kind")
-    func bashRecords() throws {
-        let folder = try TemporaryDirectory()
+    func bashRecords() async throws {
+        let folder = try TemporaryDirectory("cli")
         _ = try folder.file("message.ndef", [0xD0, 0x00, 0x00])
-        guard let kinds = try Self.bashCompletions("ndeftool encode te", in: folder) else { return }
+        guard let kinds = try await Self.bashCompletions("ndeftool encode te", in: folder) else { return }
         #expect(kinds == ["text"])
-        #expect(try Self.bashCompletions("ndeftool write smart", in: folder) == ["smartposter"])
-        #expect(try Self.bashCompletions("ndeftool encode text hi --l", in: folder) == ["--lang"])
-        let uriOptions = try #require(try Self.bashCompletions("ndeftool encode uri x --", in: folder))
+        #expect(try await Self.bashCompletions("ndeftool write smart", in: folder) == ["smartposter"])
+        #expect(try await Self.bashCompletions("ndeftool encode text hi --l", in: folder) == ["--lang"])
+        let uriOptions = try #require(try await Self.bashCompletions("ndeftool encode uri x --", in: folder))
         #expect(uriOptions.contains("--id-hex"))
         #expect(uriOptions.contains("--output"))
         #expect(!uriOptions.contains("--lang"))
         #expect(
-            try Self.bashCompletions("ndeftool encode smartposter https://x --action o", in: folder) == ["open"])
-        #expect(try Self.bashCompletions("ndeftool encode wifi Net --encryption a", in: folder) == ["aes", "aes-tkip"])
-        #expect(try Self.bashCompletions("ndeftool encode message mess", in: folder) == ["message.ndef"])
+            try await Self.bashCompletions("ndeftool encode smartposter https://x --action o", in: folder) == ["open"])
+        #expect(
+            try await Self.bashCompletions("ndeftool encode wifi Net --encryption a", in: folder) == [
+                "aes", "aes-tkip",
+            ])
+        #expect(try await Self.bashCompletions("ndeftool encode message mess", in: folder) == ["message.ndef"])
         // The value right after a kind word is the record's: no kind is offered there.
-        #expect(try Self.bashCompletions("ndeftool encode text ", in: folder) == [])
-        #expect(try Self.bashCompletions("ndeftool encode text hi u", in: folder) == ["uri"])
+        #expect(try await Self.bashCompletions("ndeftool encode text ", in: folder) == [])
+        #expect(try await Self.bashCompletions("ndeftool encode text hi u", in: folder) == ["uri"])
     }
 
     @Test("bash: --reader offers the backends and the simulated chips, colons and all")
-    func bashReaders() throws {
-        let folder = try TemporaryDirectory()
-        guard let all = try Self.bashCompletions("ndeftool write --reader ", in: folder) else { return }
+    func bashReaders() async throws {
+        let folder = try TemporaryDirectory("cli")
+        guard let all = try await Self.bashCompletions("ndeftool write --reader ", in: folder) else { return }
         #expect(Array(all.prefix(3)) == ["sim:", "pcsc:", "libnfc:"])
         #expect(all.contains("sim:ntag215"))
         #expect(all.contains("sim:type4"))
         // bash keeps "sim:" (it splits the word at the colon): only the rest is offered.
         #expect(
-            try Self.bashCompletions("ndeftool read --reader sim:ntag21", in: folder)
+            try await Self.bashCompletions("ndeftool read --reader sim:ntag21", in: folder)
                 == ["ntag210", "ntag212", "ntag213", "ntag215", "ntag216"])
-        #expect(try Self.bashCompletions("ndeftool info --reader pc", in: folder) == ["pcsc:"])
-        #expect(try Self.bashCompletions("ndeftool readers --identify li", in: folder) == ["libnfc:"])
-        #expect(try Self.bashCompletions("ndeftool sim serve sim:ty", in: folder) == ["type4"])
-        #expect(try Self.bashCompletions("ndeftool wr", in: folder) == ["write"])
+        #expect(try await Self.bashCompletions("ndeftool info --reader pc", in: folder) == ["pcsc:"])
+        #expect(try await Self.bashCompletions("ndeftool readers --identify li", in: folder) == ["libnfc:"])
+        #expect(try await Self.bashCompletions("ndeftool sim serve sim:ty", in: folder) == ["type4"])
+        #expect(try await Self.bashCompletions("ndeftool wr", in: folder) == ["write"])
     }
 
     @Test("zsh and fish scripts: record kinds with descriptions, kind options, reader values")

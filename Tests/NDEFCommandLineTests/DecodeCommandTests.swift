@@ -1,12 +1,13 @@
 import Foundation
 import NDEF
+import TestSupport
 import Testing
 
 @testable import NDEFCommandLine
 
 /// `ndeftool decode`, run in process.
 @Suite struct DecodeCommandTests {
-    static let proxmark = bytes("d1010d550270726f786d61726b2e636f6d")
+    static let proxmark = hex("d1010d550270726f786d61726b2e636f6d")
 
     @Test func describesARecord() async {
         let result = await runInProcess(["decode"], input: Self.proxmark)
@@ -24,7 +25,7 @@ import Testing
 
     @Test func hexInputIgnoresWhitespaceAndComments() async throws {
         let text = "# the proxmark URI\n d1 01 0d 55\n\t0270726f786d61726b2e636f6d  # end\n"
-        let folder = try TemporaryDirectory()
+        let folder = try TemporaryDirectory("cli")
         let file = try folder.file("m.hex", text: text)
         let fromFile = await runInProcess(["decode", "--hex", file])
         let fromInput = await runInProcess(["decode", "--hex", "-"], input: Array(text.utf8))
@@ -36,7 +37,7 @@ import Testing
 
     @Test func describesIDsChunksAndRawPayloads() async {
         // A chunked media record with ID "a", then an unknown record with a non-printable ID.
-        let message = bytes("ba0302" + "01" + "612f62" + "61" + "6865" + "3600026c6c" + "1600016f" + "5d000201ff0102")
+        let message = hex("ba0302" + "01" + "612f62" + "61" + "6865" + "3600026c6c" + "1600016f" + "5d000201ff0102")
         let result = await runInProcess(["decode"], input: message)
         #expect(result.status == 0, "\(result.error)")
         #expect(
@@ -53,7 +54,7 @@ import Testing
 
     @Test func showsNestedSmartPosterRecords() async throws {
         let text = try String(
-            contentsOf: packageRoot.appendingPathComponent("Fixtures/ndef/smartposter-libnfc-title-uri.hex"),
+            contentsOf: PackagePaths.root.appendingPathComponent("Fixtures/ndef/smartposter-libnfc-title-uri.hex"),
             encoding: .utf8)
         let result = await runInProcess(["decode", "--hex"], input: Array(text.utf8))
         #expect(result.status == 0)
@@ -78,7 +79,7 @@ import Testing
         let alternativeCarrier = "d10204616301013000"
         let handover = "9102" + "0a" + "4873" + "12" + alternativeCarrier
         let carrier = "5a030101" + "612f62" + "30" + "ff"
-        let result = await runInProcess(["decode"], input: bytes(handover + carrier))
+        let result = await runInProcess(["decode"], input: hex(handover + carrier))
         #expect(result.status == 0)
         let lines = result.outputText.split(separator: "\n").map(String.init)
         #expect(lines.first == "NDEF message: 2 records, 24 bytes")
@@ -89,7 +90,7 @@ import Testing
 
     @Test func reportsTypedPayloadsThatDoNotParse() async {
         // A text record whose language length (5) runs past its 3-byte payload.
-        let result = await runInProcess(["decode"], input: bytes("d101035405656e"))
+        let result = await runInProcess(["decode"], input: hex("d101035405656e"))
         #expect(result.status == 0)
         #expect(result.outputText.contains("  not a valid text record: "))
         #expect(result.outputText.contains("  payload: 05656e"))
@@ -120,7 +121,7 @@ import Testing
     }
 
     @Test func jsonRoundTripsThroughEncode() async throws {
-        let original = bytes(
+        let original = hex(
             "9101075402656e54585431" + "1a0302" + "01" + "612f62" + "61" + "6869" + "5101085402656e6e66637079")
         let json = await runInProcess(["decode", "--json"], input: original)
         #expect(json.status == 0)
@@ -146,7 +147,7 @@ import Testing
         #expect(result.outputText.hasPrefix("NDEF message: 1 record, 18 bytes\n"))
         // A first record without MB, and a second record cut short.
         let damaged = await runInProcess(
-            ["decode", "--lenient", "--json"], input: bytes("11010d550270726f786d61726b2e636f6d" + "5101"))
+            ["decode", "--lenient", "--json"], input: hex("11010d550270726f786d61726b2e636f6d" + "5101"))
         #expect(damaged.status == 0)
         #expect(damaged.error.contains("warning: skipped at byte 0: "))
         #expect(damaged.error.contains("(message-begin-misplaced)"))
@@ -171,7 +172,7 @@ import Testing
         result = await runInProcess(["decode", "/nonexistent.ndef"])
         #expect(result.status == 66)
         #expect(result.error == "Error: cannot read '/nonexistent.ndef': No such file or directory\n")
-        let folder = try TemporaryDirectory()
+        let folder = try TemporaryDirectory("cli")
         result = await runInProcess(["decode", folder.url.path])
         #expect(result.status == 66)
         #expect(result.error == "Error: cannot read '\(folder.url.path)': Is a directory\n")
@@ -182,7 +183,7 @@ import Testing
 
     /// Every fixture message decodes, and its description matches its JSON's record count.
     @Test func fixtures() async throws {
-        let folder = packageRoot.appendingPathComponent("Fixtures/ndef")
+        let folder = PackagePaths.root.appendingPathComponent("Fixtures/ndef")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         for name in names.sorted() {
             let path = folder.appendingPathComponent(name).path

@@ -1,21 +1,22 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `ndeftool dump` against a simulated NTAG215: each dump format read back by `ndeftool inspect`
 /// and by the simulator (`sim:ntag215?file=...`).
-@Suite struct DumpCommandTests {
+@Suite(.timeLimit(.minutes(5))) struct DumpCommandTests {
     /// Each format, chosen by the extension; `inspect` finds the message written, and the GET_VERSION
     /// answer of an NTAG215 (NTAG213/215/216 table 28) where the format keeps it.
     @Test(arguments: ["tag.nfc", "tag.bin", "tag.json", "tag.txt", "tag.mfd"])
-    func dumpThenInspect(file: String) throws {
+    func dumpThenInspect(file: String) async throws {
         let tag = try SimulatedTagFile()
-        #expect(try tag.run(["write", "uri", "https://example.com", "text", "Hello"]).status == 0)
+        #expect(try await tag.run(["write", "uri", "https://example.com", "text", "Hello"]).status == 0)
         let path = tag.folder.path(file)
-        let dumped = try tag.run(["dump", "-o", path])
+        let dumped = try await tag.run(["dump", "-o", path])
         #expect(dumped.status == 0, "\(dumped.error)")
         #expect(dumped.outputText.hasPrefix("Saved tag 04:"))
         #expect(dumped.outputText.contains("(NTAG215): 135 pages to \(path)"))
-        let inspected = try BinaryRunner.run(["inspect", path])
+        let inspected = try await BinaryRunner.run(["inspect", path])
         #expect(inspected.status == 0, "\(inspected.error)")
         #expect(inspected.outputText.contains("  URI: https://example.com\n"))
         #expect(inspected.outputText.contains("  Text (en): \"Hello\"\n"))
@@ -23,11 +24,11 @@ import Testing
     }
 
     @Test("--format takes inspect's names too (proxmark-binary for proxmark-bin)")
-    func formatNamesOfInspect() throws {
+    func formatNamesOfInspect() async throws {
         let tag = try SimulatedTagFile()
         let path = tag.folder.path("dump.data")
-        #expect(try tag.run(["dump", "-o", path, "--format", "proxmark-binary"]).status == 0)
-        let inspected = try BinaryRunner.run(["inspect", path, "--format", "proxmark-binary"])
+        #expect(try await tag.run(["dump", "-o", path, "--format", "proxmark-binary"]).status == 0)
+        let inspected = try await BinaryRunner.run(["inspect", path, "--format", "proxmark-binary"])
         #expect(inspected.status == 0, "\(inspected.error)")
         #expect(inspected.outputText.contains("proxmark3 binary dump"))
     }
@@ -36,7 +37,7 @@ import Testing
     func inspectTakesTheNamesOfDump() async throws {
         let tag = try SimulatedTagFile()
         let path = tag.folder.path("dump.data")
-        #expect(try tag.run(["dump", "-o", path, "--format", "proxmark-bin"]).status == 0)
+        #expect(try await tag.run(["dump", "-o", path, "--format", "proxmark-bin"]).status == 0)
         let inspected = await runInProcess(["inspect", path, "--format", "proxmark-bin"])
         #expect(inspected.status == 0, "\(inspected.error)")
         #expect(inspected.outputText.hasPrefix("dump: proxmark3 binary dump, 135 pages"))
@@ -55,43 +56,43 @@ import Testing
                     + "with -o, or leave out --json\n"))
     }
 
-    @Test func aFlipperDumpIsASimulatedTag() throws {
+    @Test func aFlipperDumpIsASimulatedTag() async throws {
         let tag = try SimulatedTagFile()
-        #expect(try tag.run(["write", "text", "Round trip"]).status == 0)
+        #expect(try await tag.run(["write", "text", "Round trip"]).status == 0)
         let path = tag.folder.path("copy.nfc")
-        #expect(try tag.run(["dump", "-o", path]).status == 0)
-        let read = try BinaryRunner.run(
+        #expect(try await tag.run(["dump", "-o", path]).status == 0)
+        let read = try await BinaryRunner.run(
             ["read", "--reader", "sim:ntag215?file=\(path)", "--wait", "0"], environment: ["NDEFTOOL_READER": ""])
         #expect(read.status == 0, "\(read.error)")
         #expect(read.outputText.contains("  Text (en): \"Round trip\"\n"))
     }
 
-    @Test func hexToStandardOutputAndJSON() throws {
+    @Test func hexToStandardOutputAndJSON() async throws {
         let tag = try SimulatedTagFile()
-        let text = try tag.run(["dump", "-o", "-"])
+        let text = try await tag.run(["dump", "-o", "-"])
         #expect(text.status == 0)
         // Page 3 of an NTAG215 as delivered: the CC E1 10 3E 00 (NTAG213/215/216 8.5.6).
         #expect(text.outputText.contains("\n03: E1 10 3E 00\n"))
         let path = tag.folder.path("dump.any")
         let json = try SimulatedTagFile.object(
-            try tag.run(["dump", "-o", path, "--format", "proxmark-json", "--json"]))
+            try await tag.run(["dump", "-o", path, "--format", "proxmark-json", "--json"]))
         #expect(json["pages"] as? Int == 135)
         #expect(json["format"] as? String == "proxmark-json")
         #expect(json["chip"] as? String == "NTAG215")
     }
 
-    @Test func usageErrors() throws {
+    @Test func usageErrors() async throws {
         let tag = try SimulatedTagFile()
-        #expect(try tag.run(["dump"]).status == 64)
-        #expect(try tag.run(["dump", "-o", tag.folder.path("tag.xyz")]).status == 64)
-        #expect(try tag.run(["dump", "-o", "-", "--format", "proxmark-bin"]).status == 64)
-        #expect(try tag.run(["dump", "-o", "-", "--format", "nope"]).status == 64)
-        #expect(try tag.run(["dump", "-o", tag.folder.path("missing/tag.nfc")]).status == 74)
+        #expect(try await tag.run(["dump"]).status == 64)
+        #expect(try await tag.run(["dump", "-o", tag.folder.path("tag.xyz")]).status == 64)
+        #expect(try await tag.run(["dump", "-o", "-", "--format", "proxmark-bin"]).status == 64)
+        #expect(try await tag.run(["dump", "-o", "-", "--format", "nope"]).status == 64)
+        #expect(try await tag.run(["dump", "-o", tag.folder.path("missing/tag.nfc")]).status == 74)
     }
 
-    @Test func type4IsNotSupportedYet() throws {
+    @Test func type4IsNotSupportedYet() async throws {
         let tag = try SimulatedType4TagFile()
-        let result = try tag.run(["dump", "-o", tag.folder.path("t4.nfc")])
+        let result = try await tag.run(["dump", "-o", tag.folder.path("t4.nfc")])
         #expect(result.status == 69)
         #expect(result.error.contains("Type 4 dumps are not supported yet"))
     }

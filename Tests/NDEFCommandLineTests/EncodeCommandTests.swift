@@ -1,5 +1,6 @@
 import Foundation
 import NDEF
+import TestSupport
 import Testing
 
 @testable import NDEFCommandLine
@@ -86,7 +87,7 @@ import Testing
     }
 
     @Test func smartPosterIcon() async throws {
-        let folder = try TemporaryDirectory()
+        let folder = try TemporaryDirectory("cli")
         let icon = try folder.file("icon.png", [0x89, 0x50, 0x4e, 0x47])
         let result = await runInProcess(["encode", "smartposter", "https://example.com", "--icon", icon, "--size", "4"])
         #expect(result.status == 0, "\(result.error)")
@@ -99,7 +100,7 @@ import Testing
     }
 
     @Test func wifi() async throws {
-        let folder = try TemporaryDirectory()
+        let folder = try TemporaryDirectory("cli")
         let keyFile = try folder.file("key", text: "pass1234\n")
         // Wi-Fi Simple Configuration 2.0: Version 1.0, then a Credential (0x100e) holding network
         // index 1, SSID, authentication WPA2-Personal (0x0020), encryption AES (0x0008), network key
@@ -121,12 +122,12 @@ import Testing
         let description = try #require(try record.interpreted()).description
         #expect(description.contains("open"))
         #expect(description.contains("no key"))
-        #expect(record.payload.windowsEqual(bytes("10200006000c7851c406")))
+        #expect(record.payload.windowsEqual(TestSupport.hex("10200006000c7851c406")))
     }
 
     @Test func messageFiles() async throws {
-        let folder = try TemporaryDirectory()
-        let binary = try folder.file("m.ndef", bytes("d1010d550270726f786d61726b2e636f6d"))
+        let folder = try TemporaryDirectory("cli")
+        let binary = try folder.file("m.ndef", TestSupport.hex("d1010d550270726f786d61726b2e636f6d"))
         let hexFile = try folder.file("m.hex", text: "# a comment\n9101075402656e54585431\n5101075402656e54585432\n")
         #expect(await hex(["message", binary]) == "d1010d550270726f786d61726b2e636f6d")
         #expect(await hex(["message", hexFile, "--hex"]) == "9101075402656e545854315101075402656e54585432")
@@ -136,7 +137,7 @@ import Testing
                 == "9101045402656e41" + "11010d550270726f786d61726b2e636f6d" + "5101045402656e42"
         )
         #expect(
-            await hex(["message", "-"], input: bytes("d1010d550270726f786d61726b2e636f6d"))
+            await hex(["message", "-"], input: TestSupport.hex("d1010d550270726f786d61726b2e636f6d"))
                 == "d1010d550270726f786d61726b2e636f6d"
         )
         // --id on a message of one record sets that record's ID (IL flag, ID length 1, ID "x").
@@ -148,7 +149,7 @@ import Testing
             {"records":[{"tnf":1,"type":"U","value":{"uri":"https://www.proxmark.com"}},
             {"tnf":5,"payloadHex":"0102","idHex":"aa"}]}
             """
-        let folder = try TemporaryDirectory()
+        let folder = try TemporaryDirectory("cli")
         let file = try folder.file("m.json", text: text)
         let expected = "91010d550270726f786d61726b2e636f6d" + "5d000201aa0102"
         #expect(await hex(["--json", file]) == expected)
@@ -157,15 +158,16 @@ import Testing
     }
 
     @Test func outputFile() async throws {
-        let folder = try TemporaryDirectory()
+        let folder = try TemporaryDirectory("cli")
         let path = folder.path("out.ndef")
         let result = await runInProcess(["encode", "uri", "https://www.proxmark.com", "-o", path])
         #expect(result.status == 0)
         #expect(result.output.isEmpty)
         #expect(
-            [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))) == bytes("d1010d550270726f786d61726b2e636f6d"))
+            [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+                == TestSupport.hex("d1010d550270726f786d61726b2e636f6d"))
         let stdout = await runInProcess(["encode", "uri", "https://www.proxmark.com", "-o", "-"])
-        #expect(stdout.output == bytes("d1010d550270726f786d61726b2e636f6d"))
+        #expect(stdout.output == TestSupport.hex("d1010d550270726f786d61726b2e636f6d"))
     }
 
     @Test(arguments: [
@@ -196,7 +198,8 @@ import Testing
         (["encode", "message", "-", "--id", "x"], "holds 2 records; --id sets the ID of a single record"),
     ])
     func usageErrors(_ arguments: [String], message: String) async {
-        let result = await runInProcess(arguments, input: bytes("9101075402656e545854315101075402656e54585432"))
+        let result = await runInProcess(
+            arguments, input: TestSupport.hex("9101075402656e545854315101075402656e54585432"))
         #expect(result.status == 64)
         #expect(result.output.isEmpty)
         #expect(result.error.hasPrefix("Error: "))
@@ -205,8 +208,8 @@ import Testing
     }
 
     @Test func dataErrors() async throws {
-        let folder = try TemporaryDirectory()
-        let bad = try folder.file("bad.ndef", bytes("d1010d55"))
+        let folder = try TemporaryDirectory("cli")
+        let bad = try folder.file("bad.ndef", TestSupport.hex("d1010d55"))
         var result = await runInProcess(["encode", "message", bad])
         #expect(result.status == 65)
         #expect(

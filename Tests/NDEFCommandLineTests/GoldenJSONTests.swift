@@ -1,5 +1,6 @@
 import Foundation
 import NFCSession
+import TestSupport
 import Testing
 
 @testable import NDEFCommandLine
@@ -15,7 +16,7 @@ import Testing
     static func compare(_ text: String, golden name: String, temporary: String? = nil) throws {
         var normalised = text
         if let temporary { normalised = normalised.replacingOccurrences(of: temporary, with: "$TMP") }
-        let path = packageRoot.appendingPathComponent("Fixtures/cli/\(name)")
+        let path = PackagePaths.root.appendingPathComponent("Fixtures/cli/\(name)")
         if ProcessInfo.processInfo.environment["NDEFTOOL_UPDATE_GOLDEN"] == "1" {
             try Data(normalised.utf8).write(to: path)
             return
@@ -36,7 +37,7 @@ import Testing
 
     @Test("read --json of a simulated NTAG215 after a write")
     func read() async throws {
-        let folder = try TemporaryDirectory()
+        let folder = try TemporaryDirectory("cli")
         let reader = "sim:ntag215?uid=\(Self.uid)&file=\(folder.path("tag.nfc"))"
         let variables = ["XDG_CONFIG_HOME": folder.path("config")]
         let written = await runInProcess(
@@ -57,7 +58,10 @@ import Testing
 
     @Test("readers --json with no PC/SC reader and no libnfc device: the simulated examples")
     func readers() async throws {
-        let io = TestIO(variables: ["XDG_CONFIG_HOME": try TemporaryDirectory().path("config")])
+        // Kept until the test ends: a folder removed before the command writes in it would come back.
+        let folder = try TemporaryDirectory("config")
+        defer { folder.remove() }
+        let io = TestIO(variables: ["XDG_CONFIG_HOME": folder.path("config")])
         io.pcsc = fakePCSC([])
         #expect(await NDEFCommandLine.run(["readers", "--json"], io: io) == .success)
         try Self.compare(io.outputText, golden: "readers-sim-only.json")

@@ -1,11 +1,12 @@
 import Foundation
 import NDEF
 import TagMemory
+import TestSupport
 import Testing
 
 /// `ndeftool inspect`, run as the built binary over the dumps in `Fixtures/tags/` (hex text, one
 /// page per line) and `Fixtures/dumps/` (raw, hex text, Flipper, proxmark3 binary and JSON).
-@Suite struct InspectCommandTests {
+@Suite(.timeLimit(.minutes(5))) struct InspectCommandTests {
     /// Every fixture file inspect reads: the Type 2 images and the dump files.
     static let fixtures: [String] = {
         let manager = FileManager.default
@@ -27,18 +28,18 @@ import Testing
         "problem",
     ]
 
-    static func path(_ relative: String) -> String { packageRoot.appendingPathComponent(relative).path }
+    static func path(_ relative: String) -> String { PackagePaths.root.appendingPathComponent(relative).path }
 
     /// The JSON report of `fixture`.
-    static func json(_ arguments: [String]) throws -> [String: Any] {
-        let result = try BinaryRunner.run(["inspect", "--json"] + arguments)
+    static func json(_ arguments: [String]) async throws -> [String: Any] {
+        let result = try await BinaryRunner.run(["inspect", "--json"] + arguments)
         #expect(result.status == 0, "\(result.error)")
         #expect(result.error.isEmpty)
         return try #require(try JSONSerialization.jsonObject(with: Data(result.output)) as? [String: Any])
     }
 
-    @Test func shortMessageText() throws {
-        let result = try BinaryRunner.run(["inspect", Self.path("Fixtures/tags/ntag213-short-message.hex")])
+    @Test func shortMessageText() async throws {
+        let result = try await BinaryRunner.run(["inspect", Self.path("Fixtures/tags/ntag213-short-message.hex")])
         #expect(result.status == 0)
         #expect(result.error.isEmpty)
         #expect(result.outputText == Self.shortMessageText)
@@ -84,8 +85,8 @@ import Testing
 
         """
 
-    @Test func flipperPartialReadText() throws {
-        let result = try BinaryRunner.run(["inspect", Self.path("Fixtures/dumps/ntag213-uri-flipper-v3.nfc")])
+    @Test func flipperPartialReadText() async throws {
+        let result = try await BinaryRunner.run(["inspect", Self.path("Fixtures/dumps/ntag213-uri-flipper-v3.nfc")])
         #expect(result.status == 0)
         let lines = result.outputText.split(separator: "\n").map(String.init)
         // Flipper v3 file: "Pages read: 41" of 45; the configuration pages 41-44 were not read, so
@@ -105,17 +106,17 @@ import Testing
                     }.joined(separator: " ")))
         #expect(
             lines.contains("counters (READ_CNT 0-2): 0, 0, 7; tearing flags 00 00 BD; the NFC counter is counter 2"))
-        let json = try Self.json([Self.path("Fixtures/dumps/ntag213-uri-flipper-v3.nfc")])
+        let json = try await Self.json([Self.path("Fixtures/dumps/ntag213-uri-flipper-v3.nfc")])
         let password = try #require(json["password"] as? [String: Any])
         #expect(password["configurationInImage"] as? Bool == false)
         #expect(password["auth0"] is NSNull)
     }
 
     @Test("PWD and PACK a libnfc --pw dump records are never shown, only that they differ (NTAG213 8.5.7)")
-    func secretsNeverShown() throws {
+    func secretsNeverShown() async throws {
         let file = Self.path("Fixtures/dumps/ntag213-uri-libnfc-pw.mfd")
-        let text = try BinaryRunner.run(["inspect", file])
-        let json = try BinaryRunner.run(["inspect", "--json", file])
+        let text = try await BinaryRunner.run(["inspect", file])
+        let json = try await BinaryRunner.run(["inspect", "--json", file])
         for output in [text.outputText, json.outputText] {
             for secret in ["12 34 56 78", "12345678", "AB CD", "ABCD", "abcd", "12 34", "1234"] {
                 #expect(!output.contains(secret), "\(secret)")
@@ -123,7 +124,7 @@ import Testing
         }
         #expect(text.outputText.contains("\n  PWD: recorded, differs from the factory default (not shown)\n"))
         #expect(text.outputText.contains("\n  PACK: recorded, differs from the factory default (not shown)\n"))
-        let password = try #require(try Self.json([file])["password"] as? [String: Any])
+        let password = try #require(try await Self.json([file])["password"] as? [String: Any])
         #expect(password["pwd"] as? String == "changed")
         #expect(password["pack"] as? String == "changed")
         #expect(password["auth0"] as? Int == 0xFF)
@@ -131,15 +132,15 @@ import Testing
     }
 
     @Test("A password-protected NTAG215: AUTH0 04h, PROT, AUTHLIM 3 (NTAG215 datasheet 8.8)")
-    func passwordProtected() throws {
+    func passwordProtected() async throws {
         let file = Self.path("Fixtures/tags/ntag215-password-protected.hex")
-        let text = try BinaryRunner.run(["inspect", file]).outputText
+        let text = try await BinaryRunner.run(["inspect", file]).outputText
         #expect(
             text.contains(
                 "\npassword protection (PWD_AUTH): on: AUTH0 04h, pages 4-134 need authentication to be written and read\n"
                     + "  ACCESS 83h (page 132): PROT 1 (reads too), CFGLCK 0 (open), AUTHLIM 3 (failures counted; "
                     + "at the limit protected pages are lost)\n"))
-        let password = try #require(try Self.json([file])["password"] as? [String: Any])
+        let password = try #require(try await Self.json([file])["password"] as? [String: Any])
         #expect(password["firstProtectedPage"] as? Int == 4)
         #expect(password["readProtected"] as? Bool == true)
         #expect(password["authenticationLimit"] as? Int == 3)
@@ -147,9 +148,9 @@ import Testing
     }
 
     @Test("A MIFARE Classic image: MAD, NDEF sectors, TLVs and the message (AN10787, AN1304)")
-    func mifareClassic() throws {
+    func mifareClassic() async throws {
         let file = Self.path("Fixtures/dumps/mifare-classic-1k-ndef-libnfc.mfd")
-        let result = try BinaryRunner.run(["inspect", file])
+        let result = try await BinaryRunner.run(["inspect", file])
         #expect(result.status == 0)
         #expect(
             result.outputText == """
@@ -167,7 +168,7 @@ import Testing
                   URI: https://www.proxmark.com
 
                 """)
-        let json = try Self.json([file])
+        let json = try await Self.json([file])
         #expect(json["status"] as? String == "readWrite")
         #expect(json["capacity"] as? Int == 46)
         #expect(json["ndef"] as? String == "d1010d550270726f786d61726b2e636f6d")
@@ -184,20 +185,20 @@ import Testing
     }
 
     @Test("Every fixture: exit status, JSON keys, and the status and message the library reads", arguments: fixtures)
-    func everyFixture(_ fixture: String) throws {
+    func everyFixture(_ fixture: String) async throws {
         let file = Self.path(fixture)
-        let text = try BinaryRunner.run(["inspect", file])
+        let text = try await BinaryRunner.run(["inspect", file])
         if let line = Self.malformed[fixture] {
             #expect(text.status == 65)
             #expect(text.output.isEmpty)
             #expect(text.error.hasPrefix("Error: malformed hex text dump in '\(file)' at byte "))
             #expect(text.error.contains(": line \(line): "))
-            #expect(try BinaryRunner.run(["inspect", "--json", file]).status == 65)
+            #expect(try await BinaryRunner.run(["inspect", "--json", file]).status == 65)
             return
         }
         #expect(text.status == 0, "\(text.error)")
         #expect(text.outputText.contains("\nNDEF: "))
-        let json = try Self.json([file])
+        let json = try await Self.json([file])
         #expect(Set(json.keys).subtracting(["classic"]) == Self.keys)
 
         // What the library says about the same file.
@@ -222,7 +223,7 @@ import Testing
             #expect(json["ndef"] is NSNull)
         }
         if let message = memory.message {
-            let decoded = try BinaryRunner.run(
+            let decoded = try await BinaryRunner.run(
                 ["decode", "--json", "--hex", "-"], input: Array(NDEFHex.encode(try message.encoded()).utf8))
             let expected = try JSONSerialization.jsonObject(with: Data(decoded.output)) as? NSDictionary
             #expect((json["message"] as? NSDictionary) == expected, "the message as decode --json prints it")

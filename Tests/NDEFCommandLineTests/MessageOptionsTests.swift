@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import NDEFCommandLine
@@ -9,7 +10,7 @@ import Testing
 @Suite struct MessageOptionsTests {
     /// `text "hello"` in chunks of 3 payload bytes (NDEF 1.0, 2.3.3): B1 01 03 54 02 65 6E,
     /// 36 00 03 68 65 6C, 56 00 02 6C 6F.
-    static let chunked = bytes("b101035402656e" + "360003" + "68656c" + "560002" + "6c6f")
+    static let chunked = hex("b101035402656e" + "360003" + "68656c" + "560002" + "6c6f")
 
     @Test(
         "Every command that prints messages takes -q and -v",
@@ -56,14 +57,14 @@ import Testing
     func layoutRejectsMalformed() {
         #expect(RecordLayout.scan([0xD1, 0x01]) == nil)
         #expect(RecordLayout.scan([0xD1, 0x01, 0x05, 0x55, 0x00]) == nil)
-        #expect(RecordLayout.scan(bytes("d10101550000")) == nil)
-        #expect(RecordLayout.scan(bytes("b10101550000")) == nil)
-        #expect(RecordLayout.scan(bytes("d1010155ff"))?.first?.first?.payloadOffset == 4)
+        #expect(RecordLayout.scan(hex("d10101550000")) == nil)
+        #expect(RecordLayout.scan(hex("b10101550000")) == nil)
+        #expect(RecordLayout.scan(hex("d1010155ff"))?.first?.first?.payloadOffset == 4)
     }
 
     @Test("decode -q leaves out the warnings of --lenient, not the data or the status")
     func decodeQuiet() async {
-        let damaged = bytes("d1010d550270726f786d61726b2e636f6d00")
+        let damaged = hex("d1010d550270726f786d61726b2e636f6d00")
         let loud = await runInProcess(["decode", "--lenient"], input: damaged)
         let quiet = await runInProcess(["decode", "--lenient", "-q"], input: damaged)
         #expect(loud.error.hasPrefix("warning: skipped at byte 17"))
@@ -94,7 +95,7 @@ import Testing
 
     @Test("inspect -v ends with every page as hex, PWD and PACK as **; --json does not change")
     func inspectVerbose() async throws {
-        let path = packageRoot.appendingPathComponent("Fixtures/dumps/ntag213-uri-libnfc-pw.mfd").path
+        let path = PackagePaths.root.appendingPathComponent("Fixtures/dumps/ntag213-uri-libnfc-pw.mfd").path
         let result = await runInProcess(["inspect", "-v", path])
         #expect(result.status == 0)
         let text = result.outputText
@@ -104,7 +105,7 @@ import Testing
         #expect(!(await runInProcess(["inspect", path])).outputText.contains("memory ("))
         let json = await runInProcess(["inspect", "--json", path])
         #expect(await runInProcess(["inspect", "--json", "-v", path]).output == json.output)
-        let classic = packageRoot.appendingPathComponent("Fixtures/dumps/mifare-classic-1k-ndef-libnfc.mfd").path
+        let classic = PackagePaths.root.appendingPathComponent("Fixtures/dumps/mifare-classic-1k-ndef-libnfc.mfd").path
         let blocks = await runInProcess(["inspect", "-v", classic])
         #expect(blocks.outputText.contains("\nmemory (keys A and B shown as **):\n"))
         #expect(blocks.outputText.contains("  block  3 (03h): ** ** ** ** ** ** 78 77 88 C1 ** ** ** ** ** **\n"))
@@ -125,7 +126,7 @@ import Testing
 
     @Test("Tag commands: -q leaves out notes, -v shows the commands, errors always")
     func tagCommands() async throws {
-        let folder = try TemporaryDirectory()
+        let folder = try TemporaryDirectory("cli")
         let reader = "sim:ntag215?file=\(folder.path("tag.nfc"))"
         let written = await runInProcess(["write", "-q", "uri", "https://example.com", "--reader", reader])
         #expect(written.status == 0)

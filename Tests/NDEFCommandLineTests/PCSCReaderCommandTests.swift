@@ -1,173 +1,190 @@
 import Foundation
+import TestSupport
 import Testing
 
-/// Tag commands on a PC/SC reader through the real pcscd: `ndeftool sim serve --vpcd 35964`
-/// puts a simulated tag on `Virtual PCD 00 01`, and the built binary reads and writes it with
-/// `--reader pcsc:...`, remembers the reader, chooses it by itself, and waits for the tag and
-/// the reader. Needs `NDEFTOOL_PCSCD=1` (Scripts/test starts a private pcscd).
-@Suite(
-    .serialized,
-    .enabled(
-        if: ProcessInfo.processInfo.environment["NDEFTOOL_PCSCD"] == "1",
-        "SKIPPED: no pcscd for the PC/SC CLI tests (NDEFTOOL_PCSCD is not 1). Run Scripts/test as root."))
-struct PCSCReaderCommandTests {
-    let reader = "pcsc:" + SecondVPCDPort.readerName
+extension SharedVPCDPortTests {
+    /// Tag commands on a PC/SC reader through the real pcscd: `ndeftool sim serve --vpcd 35964`
+    /// puts a simulated tag on `Virtual PCD 00 01`, and the built binary reads and writes it with
+    /// `--reader pcsc:...`, remembers the reader, chooses it by itself, and waits for the tag and
+    /// the reader. Needs `NDEFTOOL_PCSCD=1` (Scripts/test starts a private pcscd).
+    @Suite(
+        .serialized,
+        .enabled(
+            if: ProcessInfo.processInfo.environment["NDEFTOOL_PCSCD"] == "1",
+            "SKIPPED: no pcscd for the PC/SC CLI tests (NDEFTOOL_PCSCD is not 1). Run Scripts/test as root."))
+    struct PCSCReaderCommandTests {
+        let reader = "pcsc:" + SecondVPCDPort.readerName
 
-    /// The environment of every run: the test run's pcscd (pcsc-lite's default socket, not a
-    /// private daemon another suite of this process may point PCSCLITE_CSOCK_NAME at), a
-    /// configuration folder of the test's own, and no reader from the environment.
-    func environment(_ directory: TemporaryDirectory) -> [String: String] {
-        [
-            "PCSCLITE_CSOCK_NAME": "/run/pcscd/pcscd.comm", "XDG_CONFIG_HOME": directory.path("config"),
-            "NDEFTOOL_READER": "",
-        ]
-    }
-
-    /// Serves an NTAG215 kept in `file` on the second vpcd reader until the result is dropped.
-    func serve(_ file: String) throws -> ServeProcess {
-        let server = try ServeProcess([
-            "sim", "serve", "--vpcd", String(SecondVPCDPort.port), "sim:ntag215?file=\(file)",
-        ])
-        #expect(try server.waitForError(containing: "the tag is in the reader's field"))
-        return server
-    }
-
-    func stop(_ server: ServeProcess) throws {
-        server.process.terminate()
-        #expect(try server.waitForExit() == 0)
-    }
-
-    @Test("write, read and info with --reader pcsc:NAME; the reader is remembered and chosen next time")
-    func writeReadInfo() throws {
-        try SecondVPCDPort.withPort {
-            let directory = try TemporaryDirectory()
-            let env = environment(directory)
-            let server = try serve(directory.path("tag.nfc"))
-            defer { try? stop(server) }
-            let write = try BinaryRunner.run(
-                ["write", "--reader", reader, "--json", "uri", "https://example.com/pcsc"], environment: env)
-            #expect(write.status == 0, "\(write.error)")
-            let remembered = try String(contentsOfFile: directory.path("config/ndeftool/last-reader"), encoding: .utf8)
-            #expect(remembered == "pcsc:Virtual%20PCD%2000%2001\n")
-            let read = try BinaryRunner.run(["read", "--reader", "pcsc:1", "--json"], environment: env)
-            #expect(read.status == 0, "\(read.error)")
-            #expect(read.outputText.contains("https://example.com/pcsc"))
-            let info = try BinaryRunner.run(
-                ["info", "--reader", "pcsc:Virtual PCD 00 01?profile=acr122u"], environment: env)
-            #expect(info.status == 0, "\(info.error)")
-            #expect(info.outputText.contains("NTAG215"))
-            #expect(info.outputText.contains("reader: pcsc:Virtual PCD 00 01?profile=acr122u"))
-            // No --reader: the remembered one, which is connected.
-            let chosen = try BinaryRunner.run(["read", "--json"], environment: env)
-            #expect(chosen.status == 0, "\(chosen.error)")
-            #expect(chosen.outputText.contains("https://example.com/pcsc"))
-            // The list marks it, with its tag.
-            let list = try BinaryRunner.run(["readers"], environment: env)
-            #expect(list.status == 0)
-            #expect(list.outputText.contains("pcsc:1  Virtual PCD 00 01  (tag present)  [default]"))
-            #expect(list.outputText.contains("pcsc:0  Virtual PCD 00 00"))
+        /// The environment of every run: the test run's pcscd (pcsc-lite's default socket, not a
+        /// private daemon another suite of this process may point PCSCLITE_CSOCK_NAME at), a
+        /// configuration folder of the test's own, and no reader from the environment.
+        func environment(_ directory: TemporaryDirectory) -> [String: String] {
+            [
+                "PCSCLITE_CSOCK_NAME": "/run/pcscd/pcscd.comm", "XDG_CONFIG_HOME": directory.path("config"),
+                "NDEFTOOL_READER": "",
+            ]
         }
-    }
 
-    @Test("Without --reader and nothing remembered, several readers are an error that lists them")
-    func severalReaders() throws {
-        let directory = try TemporaryDirectory()
-        let result = try BinaryRunner.run(["read", "--wait", "0"], environment: environment(directory))
-        #expect(result.status == 64)
-        #expect(result.error.contains("No reader given"))
-        #expect(
-            result.error.contains("--reader 1  pcsc:Virtual%20PCD%2000%2000  (Virtual PCD 00 00)\n"), "\(result.error)")
-        #expect(
-            result.error.contains("--reader 2  pcsc:Virtual%20PCD%2000%2001  (Virtual PCD 00 01)\n"), "\(result.error)")
-    }
+        /// Serves an NTAG215 kept in `file` on the second vpcd reader until the result is dropped.
+        func serve(_ file: String) async throws -> ServeProcess {
+            let server = try ServeProcess([
+                "sim", "serve", "--vpcd", String(SecondVPCDPort.port), "sim:ntag215?file=\(file)",
+            ])
+            #expect(await server.waitForError(containing: "the tag is in the reader's field"))
+            return server
+        }
 
-    @Test("Commands that write connect exclusively: refused while another program holds the tag; reads share it")
-    func writesAreExclusive() throws {
-        try SecondVPCDPort.withPort {
-            let directory = try TemporaryDirectory()
-            let env = environment(directory)
-            let server = try serve(directory.path("tag.nfc"))
-            defer { try? stop(server) }
-            // Another program holds a shared connection to the tag.
-            let other = Process()
-            other.executableURL = URL(fileURLWithPath: "/usr/bin/perl")
-            other.arguments = [packageRoot.appendingPathComponent("Scripts/lib/pcsc-client.pl").path]
-            other.environment = env
-            let input = Pipe()
-            let output = Pipe()
-            other.standardInput = input
-            other.standardOutput = output
-            try other.run()
-            defer {
-                try? input.fileHandleForWriting.close()
-                other.waitUntilExit()
+        func stop(_ server: ServeProcess) async throws {
+            server.terminate()
+            #expect(try await server.waitForExit() == 0)
+        }
+
+        @Test("write, read and info with --reader pcsc:NAME; the reader is remembered and chosen next time")
+        func writeReadInfo() async throws {
+            try await SecondVPCDPort.withPort {
+                let directory = try TemporaryDirectory("pcsc")
+                let env = environment(directory)
+                let server = try await serve(directory.path("tag.nfc"))
+                let write = try await BinaryRunner.run(
+                    ["write", "--reader", reader, "--json", "uri", "https://example.com/pcsc"], environment: env)
+                #expect(write.status == 0, "\(write.error)")
+                let remembered = try String(
+                    contentsOfFile: directory.path("config/ndeftool/last-reader"), encoding: .utf8)
+                #expect(remembered == "pcsc:Virtual%20PCD%2000%2001\n")
+                let read = try await BinaryRunner.run(["read", "--reader", "pcsc:1", "--json"], environment: env)
+                #expect(read.status == 0, "\(read.error)")
+                #expect(read.outputText.contains("https://example.com/pcsc"))
+                let info = try await BinaryRunner.run(
+                    ["info", "--reader", "pcsc:Virtual PCD 00 01?profile=acr122u"], environment: env)
+                #expect(info.status == 0, "\(info.error)")
+                #expect(info.outputText.contains("NTAG215"))
+                #expect(info.outputText.contains("reader: pcsc:Virtual PCD 00 01?profile=acr122u"))
+                // No --reader: the remembered one, which is connected.
+                let chosen = try await BinaryRunner.run(["read", "--json"], environment: env)
+                #expect(chosen.status == 0, "\(chosen.error)")
+                #expect(chosen.outputText.contains("https://example.com/pcsc"))
+                // The list marks it, with its tag.
+                let list = try await BinaryRunner.run(["readers"], environment: env)
+                #expect(list.status == 0)
+                #expect(list.outputText.contains("pcsc:1  Virtual PCD 00 01  (tag present)  [default]"))
+                #expect(list.outputText.contains("pcsc:0  Virtual PCD 00 00"))
+                try await stop(server)
             }
-            /// One command line to the client, and its answer line.
-            func ask(_ line: String) throws -> String {
-                try input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
-                var answer = Data()
-                while !answer.contains(0x0A) {
-                    let chunk = output.fileHandleForReading.availableData
-                    if chunk.isEmpty { break }
-                    answer += chunk
+        }
+
+        @Test("Without --reader and nothing remembered, several readers are an error that lists them")
+        func severalReaders() async throws {
+            let directory = try TemporaryDirectory("pcsc")
+            let result = try await BinaryRunner.run(["read", "--wait", "0"], environment: environment(directory))
+            #expect(result.status == 64)
+            #expect(result.error.contains("No reader given"))
+            #expect(
+                result.error.contains("--reader 1  pcsc:Virtual%20PCD%2000%2000  (Virtual PCD 00 00)\n"),
+                "\(result.error)")
+            #expect(
+                result.error.contains("--reader 2  pcsc:Virtual%20PCD%2000%2001  (Virtual PCD 00 01)\n"),
+                "\(result.error)")
+        }
+
+        @Test("Commands that write connect exclusively: refused while another program holds the tag; reads share it")
+        func writesAreExclusive() async throws {
+            try await SecondVPCDPort.withPort {
+                let directory = try TemporaryDirectory("pcsc")
+                let env = environment(directory)
+                let server = try await serve(directory.path("tag.nfc"))
+                // Another program holds a shared connection to the tag: the PC/SC client, reading
+                // its commands from a FIFO this test writes them to. Opened for reading and
+                // writing here first, the FIFO opens for the client without waiting.
+                let commands = directory.path("client-commands")
+                guard mkfifo(commands, 0o600) == 0 else {
+                    Issue.record("mkfifo \(commands): \(String(cString: strerror(errno)))")
+                    return
                 }
-                return String(decoding: answer, as: UTF8.self)
+                let descriptor = open(commands, O_RDWR | O_CLOEXEC)
+                guard descriptor >= 0 else {
+                    Issue.record("open \(commands): \(String(cString: strerror(errno)))")
+                    return
+                }
+                let input = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+                let other = try ChildProcess(
+                    path: "/usr/bin/perl",
+                    [PackagePaths.root.appendingPathComponent("Scripts/lib/pcsc-client.pl").path], environment: env,
+                    input: .file(commands))
+                var answers = 0
+                /// One command line to the client, and its answer line.
+                func ask(_ line: String) async throws -> String {
+                    try input.write(contentsOf: Data((line + "\n").utf8))
+                    answers += 1
+                    let wanted = answers
+                    _ = await other.waitForOutput { output, _ in
+                        output.split(separator: "\n").count >= wanted || !other.isRunning
+                    }
+                    let lines = other.outputText().split(separator: "\n")
+                    return lines.count >= wanted ? String(lines[wanted - 1]) : ""
+                }
+                // pcscd sees the served card within its 0.4 s presence check.
+                #expect(try await ask("wait present \(SecondVPCDPort.readerName) 5000").hasPrefix("ok"))
+                #expect(try await ask("connect \(SecondVPCDPort.readerName)").hasPrefix("ok 3B8F"))
+                let write = try await BinaryRunner.run(
+                    ["write", "--reader", reader, "--wait", "0", "uri", "https://example.com"], environment: env)
+                #expect(write.status == 69, "\(write.error)")
+                #expect(write.error.contains("another program holds it"), "\(write.error)")
+                let read = try await BinaryRunner.run(["info", "--reader", reader, "--wait", "2"], environment: env)
+                #expect(read.status == 0, "\(read.error)")
+                try input.write(contentsOf: Data("quit\n".utf8))
+                try input.close()
+                let ended = await other.finish(timeout: .seconds(60))
+                #expect(ended.status == 0, "\(ended.error)")
+                try await stop(server)
             }
-            // pcscd sees the served card within its 0.4 s presence check.
-            #expect(try ask("wait present \(SecondVPCDPort.readerName) 5000").hasPrefix("ok"))
-            #expect(try ask("connect \(SecondVPCDPort.readerName)").hasPrefix("ok 3B8F"))
-            let write = try BinaryRunner.run(
-                ["write", "--reader", reader, "--wait", "0", "uri", "https://example.com"], environment: env)
-            #expect(write.status == 69, "\(write.error)")
-            #expect(write.error.contains("another program holds it"), "\(write.error)")
-            let read = try BinaryRunner.run(["info", "--reader", reader, "--wait", "2"], environment: env)
-            #expect(read.status == 0, "\(read.error)")
         }
-    }
 
-    @Test("A remembered reader that is not connected is not used")
-    func rememberedButGone() throws {
-        let directory = try TemporaryDirectory()
-        let env = environment(directory)
-        try FileManager.default.createDirectory(
-            atPath: directory.path("config/ndeftool"), withIntermediateDirectories: true)
-        _ = try directory.file("config/ndeftool/last-reader", text: "pcsc:Unplugged%20Reader\n")
-        let result = try BinaryRunner.run(["read", "--wait", "0"], environment: env)
-        #expect(result.status == 64)
-        #expect(result.error.contains(" readers are connected: choose one with --reader"), "\(result.error)")
-    }
-
-    @Test("A reader that never comes: 'Waiting for a reader...', then 69 listing the readers there are")
-    func unknownReader() throws {
-        let directory = try TemporaryDirectory()
-        let result = try BinaryRunner.run(
-            ["read", "--reader", "pcsc:No Such Reader", "--wait", "0.5"], environment: environment(directory))
-        #expect(result.status == 69)
-        #expect(result.error.contains("Waiting for a reader..."))
-        #expect(result.error.contains("no reader is named \"No Such Reader\""))
-        #expect(result.error.contains("1: Virtual PCD 00 01"))
-    }
-
-    @Test("The card bridge stopped and started again: a waiting read gets the tag when it is back")
-    func bridgeRestarted() async throws {
-        try await SecondVPCDPort.withPortAsync {
-            let directory = try TemporaryDirectory()
+        @Test("A remembered reader that is not connected is not used")
+        func rememberedButGone() async throws {
+            let directory = try TemporaryDirectory("pcsc")
             let env = environment(directory)
-            let file = directory.path("tag.nfc")
-            var server = try serve(file)
-            let write = try BinaryRunner.run(["write", "--reader", reader, "text", "back again"], environment: env)
-            #expect(write.status == 0, "\(write.error)")
-            try stop(server)
-            let reader = self.reader
-            let waiting = Task.detached {
-                try BinaryRunner.run(["read", "--reader", reader, "--wait", "10"], environment: env)
+            try directory.directory("config/ndeftool")
+            _ = try directory.file("config/ndeftool/last-reader", text: "pcsc:Unplugged%20Reader\n")
+            let result = try await BinaryRunner.run(["read", "--wait", "0"], environment: env)
+            #expect(result.status == 64)
+            #expect(result.error.contains(" readers are connected: choose one with --reader"), "\(result.error)")
+        }
+
+        @Test("A reader that never comes: 'Waiting for a reader...', then 69 listing the readers there are")
+        func unknownReader() async throws {
+            let directory = try TemporaryDirectory("pcsc")
+            let result = try await BinaryRunner.run(
+                ["read", "--reader", "pcsc:No Such Reader", "--wait", "0.5"], environment: environment(directory))
+            #expect(result.status == 69)
+            #expect(result.error.contains("Waiting for a reader..."))
+            #expect(result.error.contains("no reader is named \"No Such Reader\""))
+            #expect(result.error.contains("1: Virtual PCD 00 01"))
+        }
+
+        @Test("The card bridge stopped and started again: a waiting read gets the tag when it is back")
+        func bridgeRestarted() async throws {
+            try await SecondVPCDPort.withPort {
+                let directory = try TemporaryDirectory("pcsc")
+                let env = environment(directory)
+                let file = directory.path("tag.nfc")
+                var server = try await serve(file)
+                let write = try await BinaryRunner.run(
+                    ["write", "--reader", reader, "text", "back again"], environment: env)
+                #expect(write.status == 0, "\(write.error)")
+                try await stop(server)
+                // The read starts once pcscd has seen the card leave, and waits for the tag
+                // from when it says it uses the reader (-v).
+                await SecondVPCDPort.waitUntilEmpty()
+                let executable = try #require(BinaryRunner.executable)
+                let waiting = try ChildProcess(
+                    executable, ["read", "-v", "--reader", reader, "--wait", "30"], environment: env)
+                #expect(await waiting.waitForOutput { _, error in error.contains("Using reader") })
+                server = try await serve(file)
+                let read = await waiting.finish(timeout: .seconds(60))
+                try await stop(server)
+                #expect(read.status == 0, "\(read.error)")
+                #expect(read.outputText.contains("back again"))
             }
-            try await Task.sleep(for: .milliseconds(1500))
-            server = try serve(file)
-            let read = try await waiting.value
-            try stop(server)
-            #expect(read.status == 0, "\(read.error)")
-            #expect(read.outputText.contains("back again"))
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import NDEFCommandLine
@@ -52,7 +53,7 @@ final class SecretPromptTestIO: CommandIO {
 
     /// `set` asks twice without echo; two different passwords write nothing.
     @Test func setAsksTwiceAndCompares() async throws {
-        let folder = try TemporaryDirectory()
+        let folder = try TemporaryDirectory("cli")
         let reader = "sim:ntag215?file=\(folder.path("tag.nfc"))"
         let mismatch = SecretPromptTestIO(typed: ["DEADBEEF", "DEADBEEE"])
         let refused = await NDEFCommandLine.run(["password", "set", "--reader", reader, "--wait", "0"], io: mismatch)

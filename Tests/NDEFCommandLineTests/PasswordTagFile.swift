@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A simulated NTAG21x or MIFARE Ultralight EV1 in a temporary tag file, with password files
@@ -8,7 +9,7 @@ final class PasswordTagFile {
     let chip: String
 
     init(chip: String = "ntag215") throws {
-        folder = try TemporaryDirectory()
+        folder = try TemporaryDirectory("cli")
         self.chip = chip
     }
 
@@ -24,9 +25,10 @@ final class PasswordTagFile {
 
     /// Runs `ndeftool` with `arguments`, `--reader` and `--wait 0`; `environment` adds to an
     /// environment without NDEFTOOL_READER or password variables.
-    func run(_ arguments: [String], environment: [String: String] = [:], input: [UInt8] = []) throws -> RunResult {
+    func run(_ arguments: [String], environment: [String: String] = [:], input: [UInt8] = []) async throws -> RunResult
+    {
         let base = ["NDEFTOOL_READER": "", "NDEFTOOL_PASSWORD": "", "NDEFTOOL_OLD_PASSWORD": ""]
-        return try BinaryRunner.run(
+        return try await BinaryRunner.run(
             arguments + ["--reader", reader(), "--wait", "0"], input: input,
             environment: base.merging(environment) { $1 })
     }

@@ -1,5 +1,6 @@
 import Foundation
 import NFCSession
+import TestSupport
 import Testing
 
 @testable import NDEFCommandLine
@@ -8,7 +9,7 @@ import Testing
 /// together, numbered from 1, the remembered one of any backend, a question on a terminal.
 @Suite struct ReaderChoiceTests {
     static func remembered(_ url: String? = nil) throws -> (RememberedReader, TemporaryDirectory) {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory("cli")
         let remembered = RememberedReader(io: TestIO(variables: ["XDG_CONFIG_HOME": directory.path("config")]))
         if let url { #expect(remembered.save(url) == nil) }
         return (remembered, directory)
@@ -102,7 +103,10 @@ import Testing
 
     @Test("--reader N and NDEFTOOL_READER=N select by number; 0 and words are refused")
     func readerNumberOption() async throws {
-        let io = TestIO(variables: ["XDG_CONFIG_HOME": try TemporaryDirectory().path("config")])
+        // Kept until the test ends: a folder removed before the command writes in it would come back.
+        let folder = try TemporaryDirectory("config")
+        defer { folder.remove() }
+        let io = TestIO(variables: ["XDG_CONFIG_HOME": folder.path("config")])
         io.pcsc = fakePCSC(["Reader 0"])
         #expect(await NDEFCommandLine.run(["read", "--reader", "2", "--wait", "0"], io: io) == .usage)
         #expect(io.error.contains("There is no reader 2; the readers are:\n  --reader 1  pcsc:Reader%200  (Reader 0)"))

@@ -1,5 +1,6 @@
 import Foundation
 import NFCSession
+import TestSupport
 import Testing
 
 @testable import NDEFCommandLine
@@ -24,7 +25,7 @@ import Testing
 
     @Test("Saving creates the folder, replaces the URL whole, and leaves no temporary file")
     func saveAndLoad() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory("cli")
         let io = TestIO(variables: ["XDG_CONFIG_HOME": directory.path("config")])
         let remembered = RememberedReader(io: io)
         #expect(remembered.load() == nil)
@@ -40,7 +41,7 @@ import Testing
 
     @Test("A file that cannot be written is reported, not fatal")
     func unwritable() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory("cli")
         let blocker = try directory.file("config", text: "a file where the folder should be")
         let remembered = RememberedReader(io: TestIO(variables: ["XDG_CONFIG_HOME": blocker]))
         #expect(remembered.save("pcsc:x")?.contains("cannot create") == true)
@@ -48,7 +49,7 @@ import Testing
 
     @Test("readers --json lists the simulated examples and the remembered reader")
     func readersJSON() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory("cli")
         let config = directory.path("config")
         #expect(RememberedReader(io: TestIO(variables: ["XDG_CONFIG_HOME": config])).save("pcsc:Gone%20Reader") == nil)
         let result = await runInProcess(["readers", "--json"], variables: ["XDG_CONFIG_HOME": config])
@@ -70,7 +71,7 @@ import Testing
 
     @Test("readers marks the remembered reader and the tags present")
     func readersText() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory("cli")
         let config = directory.path("config")
         let io = TestIO(variables: ["XDG_CONFIG_HOME": config])
         #expect(RememberedReader(io: io).save("pcsc:Reader%201") == nil)
@@ -83,7 +84,10 @@ import Testing
 
     @Test("readers lists libnfc's devices with the backend first, and how to name a serial board when there is none")
     func readersLibNFC() async throws {
-        let io = TestIO(variables: ["XDG_CONFIG_HOME": try TemporaryDirectory().path("config")])
+        // Kept until the test ends: a folder removed before the command writes in it would come back.
+        let folder = try TemporaryDirectory("config")
+        defer { folder.remove() }
+        let io = TestIO(variables: ["XDG_CONFIG_HOME": folder.path("config")])
         io.pcsc = Self.directory(["Reader 0"])
         io.libnfc = LibNFCDirectory(connstrings: { () throws(NFCReaderError) in
             ["pn532_uart:/dev/ttyUSB0", "acr122_usb:001:004"]
@@ -124,7 +128,7 @@ import Testing
 
     @Test("The choice without --reader: the remembered reader when connected, else the only one, else an error")
     func choice() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory("cli")
         let remembered = RememberedReader(io: TestIO(variables: ["XDG_CONFIG_HOME": directory.path("config")]))
         let two = Self.directory(["Reader 0", "Reader 1"])
         let several = await #expect(throws: CommandLineError.self) {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `ndeftool readers --identify READER`.
@@ -25,27 +26,28 @@ struct ReadersIdentifyTests {
     }
 }
 
-extension PCSCReaderCommandTests {
+extension SharedVPCDPortTests.PCSCReaderCommandTests {
     @Test("readers --identify on a PC/SC reader: acr122u blinks (0); the transparent profile has no lights (69)")
-    func identifyPCSC() throws {
-        let directory = try TemporaryDirectory()
-        let server = try serve(directory.path("tag.nfc"))
-        // pcscd looks at vpcd every 0.4 s: the card may show a moment after the server says so.
-        var blink = try BinaryRunner.run(["readers", "--identify", reader], environment: environment(directory))
-        for _ in 0..<10 where blink.status != 0 {
-            Thread.sleep(forTimeInterval: 0.3)
-            blink = try BinaryRunner.run(["readers", "--identify", reader], environment: environment(directory))
+    func identifyPCSC() async throws {
+        try await SecondVPCDPort.withPort {
+            let directory = try TemporaryDirectory("pcsc")
+            let server = try await serve(directory.path("tag.nfc"))
+            // pcscd looks at vpcd every 0.4 s: the card may show a moment after the server says so.
+            await SecondVPCDPort.waitUntilPresent()
+            let blink = try await BinaryRunner.run(
+                ["readers", "--identify", reader], environment: environment(directory))
+            #expect(blink.status == 0, "\(blink.error)")
+            #expect(blink.outputText.contains("Blinking the lights of \(SecondVPCDPort.readerName)"))
+            let refused = try await BinaryRunner.run(
+                ["readers", "--identify", reader + "?profile=pcsc-transparent"], environment: environment(directory))
+            #expect(refused.status == 69)
+            #expect(refused.error.contains("has no lights or buzzer"), "\(refused.error)")
+            try await stop(server)
+            // No tag on the reader: the ACR122U takes the LED command only over a card connection.
+            let empty = try await BinaryRunner.run(
+                ["readers", "--identify", reader], environment: environment(directory))
+            #expect(empty.status == 69)
+            #expect(empty.error.contains("only while a tag is on it"), "\(empty.error)")
         }
-        #expect(blink.status == 0, "\(blink.error)")
-        #expect(blink.outputText.contains("Blinking the lights of \(SecondVPCDPort.readerName)"))
-        let refused = try BinaryRunner.run(
-            ["readers", "--identify", reader + "?profile=pcsc-transparent"], environment: environment(directory))
-        #expect(refused.status == 69)
-        #expect(refused.error.contains("has no lights or buzzer"), "\(refused.error)")
-        try stop(server)
-        // No tag on the reader: the ACR122U takes the LED command only over a card connection.
-        let empty = try BinaryRunner.run(["readers", "--identify", reader], environment: environment(directory))
-        #expect(empty.status == 69)
-        #expect(empty.error.contains("only while a tag is on it"), "\(empty.error)")
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import NFCSession
 import PCSCReader
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import NDEFCommandLine
@@ -53,7 +54,10 @@ import Testing
 
     @Test("readers: numbers for --reader, libnfc's tag unknown, [default] on the remembered reader")
     func listing() async throws {
-        let io = TestIO(variables: ["XDG_CONFIG_HOME": try TemporaryDirectory().path("config")])
+        // Kept until the test ends: a folder removed before the command writes in it would come back.
+        let folder = try TemporaryDirectory("config")
+        defer { folder.remove() }
+        let io = TestIO(variables: ["XDG_CONFIG_HOME": folder.path("config")])
         #expect(RememberedReader(io: io).save("libnfc:acr122_usb:001:004") == nil)
         io.pcsc = fakePCSC(["Reader 0", "Reader 1"])
         io.libnfc = fakeLibNFC(["acr122_usb:001:004"], probe: true)

@@ -7,7 +7,7 @@ import Testing
 /// The command shown after an interrupted lock or write: with `--confirm CODE` while the lock
 /// code still stands, without it once part of the lock is written (the code changed), and with
 /// `... |` when the message came from standard input.
-@Suite struct ResumeHintTests {
+@Suite(.timeLimit(.minutes(5))) struct ResumeHintTests {
     /// The command after `lines` on standard error that starts with `ndeftool lock`.
     static func lockLine(_ error: String) -> String? {
         error.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
@@ -16,24 +16,24 @@ import Testing
 
     /// The tag leaves during the confirmation reads (5th command: before any write): nothing
     /// changed, and the command shown locks with the code, which still stands.
-    @Test func lockInterruptedBeforeAnyWriteShowsTheCode() throws {
+    @Test func lockInterruptedBeforeAnyWriteShowsTheCode() async throws {
         let tag = try SimulatedTagFile()
-        #expect(try tag.run(["write", "uri", "https://example.com"]).status == 0)
-        let code = try tag.lockCode()
-        let interrupted = try tag.run(["lock", "--confirm", code], faults: "&remove-after=5")
+        #expect(try await tag.run(["write", "uri", "https://example.com"]).status == 0)
+        let code = try await tag.lockCode()
+        let interrupted = try await tag.run(["lock", "--confirm", code], faults: "&remove-after=5")
         #expect(interrupted.status == 75)
         #expect(interrupted.error.contains("Nothing was changed."))
         let line = try #require(Self.lockLine(interrupted.error), "\(interrupted.error)")
         #expect(line == "ndeftool lock --reader '\(tag.reader())' --wait 0 --confirm \(code)")
-        #expect(try tag.run(["lock", "--confirm", code]).status == 0)
+        #expect(try await tag.run(["lock", "--confirm", code]).status == 0)
     }
 
     /// Without --confirm on the first run too: the code prepared in the run is the one shown.
-    @Test func writeThenLockInterruptedBeforeAnyLockWriteShowsTheCode() throws {
+    @Test func writeThenLockInterruptedBeforeAnyLockWriteShowsTheCode() async throws {
         let tag = try SimulatedTagFile()
-        #expect(try tag.run(["write", "uri", "https://example.com"]).status == 0)
-        let code = try tag.lockCode()
-        let interrupted = try tag.run(
+        #expect(try await tag.run(["write", "uri", "https://example.com"]).status == 0)
+        let code = try await tag.lockCode()
+        let interrupted = try await tag.run(
             ["write", "uri", "https://example.com", "--lock", "--confirm", code], faults: "&remove-after=5")
         #expect(interrupted.status == 75)
         #expect(interrupted.error.contains("the message was written and verified, but the tag was not locked"))
@@ -45,37 +45,39 @@ import Testing
     /// The tag leaves after the CC write (the 8th command): the code changed with it, so the
     /// command shown has no --confirm; run where nobody can type, it refuses with 79 and shows
     /// the new code's command, which completes the lock.
-    @Test func lockInterruptedAfterAWriteShowsTheCommandThatFindsTheNewCode() throws {
+    @Test func lockInterruptedAfterAWriteShowsTheCommandThatFindsTheNewCode() async throws {
         let tag = try SimulatedTagFile()
-        #expect(try tag.run(["write", "uri", "https://example.com"]).status == 0)
-        let code = try tag.lockCode()
-        let interrupted = try tag.run(["lock", "--confirm", code], faults: "&remove-after=8")
+        #expect(try await tag.run(["write", "uri", "https://example.com"]).status == 0)
+        let code = try await tag.lockCode()
+        let interrupted = try await tag.run(["lock", "--confirm", code], faults: "&remove-after=8")
         #expect(interrupted.status == 80)
         #expect(
             interrupted.error.contains("which changes the lock code: without --confirm the command shows the new code"))
         let line = try #require(Self.lockLine(interrupted.error))
         #expect(line == "ndeftool lock --reader '\(tag.reader())' --wait 0")
-        let refused = try tag.run(["lock"])
+        let refused = try await tag.run(["lock"])
         #expect(refused.status == 79)
         let next = try #require(Self.lockLine(refused.error))
         let newCode = try #require(next.split(separator: " ").last.map(String.init))
         #expect(newCode != code)
-        #expect(try tag.run(["lock", "--confirm", newCode]).status == 0)
+        #expect(try await tag.run(["lock", "--confirm", newCode]).status == 0)
     }
 
     /// `write --from -` interrupted: the message must be piped again.
-    @Test func writeFromStandardInputSaysToPipeAgain() throws {
+    @Test func writeFromStandardInputSaysToPipeAgain() async throws {
         let tag = try SimulatedTagFile()
-        let message = try BinaryRunner.run(["encode", "uri", "https://example.com/a-longer-address", "text", "Hi"])
-        let interrupted = try tag.run(["write", "--from", "-"], faults: "&remove-after=5", input: message.output)
+        let message = try await BinaryRunner.run([
+            "encode", "uri", "https://example.com/a-longer-address", "text", "Hi",
+        ])
+        let interrupted = try await tag.run(["write", "--from", "-"], faults: "&remove-after=5", input: message.output)
         #expect(interrupted.status == 80)
         #expect(
             interrupted.error.contains(
                 "  ... | ndeftool write --from - --reader '\(tag.reader())' --wait 0 --resume\n"
                     + "(with the same message on standard input again, as the first time)\n"), "\(interrupted.error)")
-        let resumed = try tag.run(["write", "--from", "-", "--resume"], input: message.output)
+        let resumed = try await tag.run(["write", "--from", "-", "--resume"], input: message.output)
         #expect(resumed.status == 0, "\(resumed.error)")
-        #expect(try tag.run(["read"]).outputText.contains("  URI: https://example.com/a-longer-address\n"))
+        #expect(try await tag.run(["read"]).outputText.contains("  URI: https://example.com/a-longer-address\n"))
     }
 
     @Test func resumeLines() {

@@ -1,19 +1,7 @@
+import TestSupport
 import Testing
 
 @testable import NDEFCommandLine
-
-/// A small deterministic generator, so failures reproduce.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// The command line never traps, whatever the arguments or input; it exits with a documented status.
 @Suite struct RobustnessTests {
@@ -37,7 +25,7 @@ struct SplitMix64: RandomNumberGenerator {
     }
 
     @Test func randomCommandLines() async {
-        var generator = SplitMix64(state: 0x6E64_6566)
+        var generator = SeededRandom(seed: 0x6E64_6566)
         for _ in 0..<3000 {
             let count = Int.random(in: 0...9, using: &generator)
             let arguments = (0..<count).map { _ in Self.words.randomElement(using: &generator) ?? "" }
@@ -51,11 +39,11 @@ struct SplitMix64: RandomNumberGenerator {
     }
 
     @Test func randomMessages() async {
-        var generator = SplitMix64(state: 0x6465_636F)
+        var generator = SeededRandom(seed: 0x6465_636F)
         let seeds = [
-            bytes("d1010d550270726f786d61726b2e636f6d"), bytes("91020a487312d102046163010130005a030101612f6230ff"),
-            bytes("d102235370" + "91010c55046578616d706c652e636f6d" + "1101085402656e48656c6c6f" + "51030161637402"),
-            bytes("b20302612f6268653600026c6c5600016f"),
+            hex("d1010d550270726f786d61726b2e636f6d"), hex("91020a487312d102046163010130005a030101612f6230ff"),
+            hex("d102235370" + "91010c55046578616d706c652e636f6d" + "1101085402656e48656c6c6f" + "51030161637402"),
+            hex("b20302612f6268653600026c6c5600016f"),
         ]
         for _ in 0..<3000 {
             var message = seeds.randomElement(using: &generator) ?? []

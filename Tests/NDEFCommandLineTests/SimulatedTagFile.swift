@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A simulated NTAG215 kept in a temporary tag file, so that its state carries from one run of
@@ -7,7 +8,7 @@ final class SimulatedTagFile {
     let folder: TemporaryDirectory
 
     init() throws {
-        folder = try TemporaryDirectory()
+        folder = try TemporaryDirectory("cli")
     }
 
     /// The tag file (a Flipper .nfc dump, written by the simulated reader).
@@ -20,8 +21,8 @@ final class SimulatedTagFile {
 
     /// Runs `ndeftool` with `arguments`, then `--reader` and `--wait 0` (the tag is there at
     /// once, or never); the environment has no NDEFTOOL_READER.
-    func run(_ arguments: [String], faults: String = "", input: [UInt8] = []) throws -> RunResult {
-        try BinaryRunner.run(
+    func run(_ arguments: [String], faults: String = "", input: [UInt8] = []) async throws -> RunResult {
+        try await BinaryRunner.run(
             arguments + ["--reader", reader(faults), "--wait", "0"], input: input,
             environment: ["NDEFTOOL_READER": ""])
     }
@@ -47,8 +48,8 @@ final class SimulatedTagFile {
     }
 
     /// The lock code `lock --dry-run --json` gives for the tag as it is now.
-    func lockCode() throws -> String {
-        let result = try run(["lock", "--dry-run", "--json"])
+    func lockCode() async throws -> String {
+        let result = try await run(["lock", "--dry-run", "--json"])
         #expect(result.status == 0, "\(result.error)")
         return try #require(Self.object(result)["code"] as? String)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A simulated Type 4 tag kept in a temporary state file (`sim:type4?file=...`), so that its
@@ -9,7 +10,7 @@ final class SimulatedType4TagFile {
     let options: String
 
     init(_ options: String = "") throws {
-        folder = try TemporaryDirectory()
+        folder = try TemporaryDirectory("cli")
         self.options = options
     }
 
@@ -22,8 +23,8 @@ final class SimulatedType4TagFile {
     }
 
     /// Runs `ndeftool` with `arguments`, then `--reader` and `--wait 0`.
-    func run(_ arguments: [String], faults: String = "", input: [UInt8] = []) throws -> RunResult {
-        try BinaryRunner.run(
+    func run(_ arguments: [String], faults: String = "", input: [UInt8] = []) async throws -> RunResult {
+        try await BinaryRunner.run(
             arguments + ["--reader", reader(faults), "--wait", "0"], input: input,
             environment: ["NDEFTOOL_READER": ""])
     }

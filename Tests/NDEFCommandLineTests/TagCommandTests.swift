@@ -1,23 +1,24 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The tag commands run as the built `ndeftool` against a simulated NTAG215 kept in a file
 /// (`sim:ntag215?file=...`), so each run sees what the previous one left on the tag.
-@Suite struct TagCommandTests {
+@Suite(.timeLimit(.minutes(5))) struct TagCommandTests {
     /// URI record "https://example.com" then Text record "Hello" (en), encoded by hand from
     /// NFC Forum NDEF 1.0 3.2 (91h: MB SR TNF 1; 51h: ME SR TNF 1), URI RTD 1.0 3.2.2 (04h:
     /// "https://") and Text RTD 1.0 3.2.1 (02h: UTF-8, language length 2).
     static let uriAndText = "91010c55046578616d706c652e636f6d" + "5101085402656e48656c6c6f"
 
-    @Test func writeThenReadAsTextHexAndJSON() throws {
+    @Test func writeThenReadAsTextHexAndJSON() async throws {
         let tag = try SimulatedTagFile()
-        let written = try tag.run(["write", "uri", "https://example.com", "text", "Hello"])
+        let written = try await tag.run(["write", "uri", "https://example.com", "text", "Hello"])
         #expect(written.status == 0, "\(written.error)")
         #expect(written.outputText.hasPrefix("Wrote tag 04:"))
         #expect(written.outputText.contains("  URI: https://example.com\n"))
         #expect(written.outputText.hasSuffix("28 of 492 bytes used\n"))
 
-        let text = try tag.run(["read"])
+        let text = try await tag.run(["read"])
         #expect(text.status == 0, "\(text.error)")
         #expect(
             text.outputText == """
@@ -28,12 +29,12 @@ import Testing
                   Text (en): "Hello"
 
                 """)
-        let hex = try tag.run(["read", "--hex"])
+        let hex = try await tag.run(["read", "--hex"])
         #expect(hex.outputText == Self.uriAndText + "\n")
-        let raw = try tag.run(["read", "--raw"])
-        #expect(raw.output == bytes(Self.uriAndText))
+        let raw = try await tag.run(["read", "--raw"])
+        #expect(raw.output == TestSupport.hex(Self.uriAndText))
 
-        let json = try tag.run(["read", "--json"])
+        let json = try await tag.run(["read", "--json"])
         #expect(json.status == 0)
         let records = try #require(SimulatedTagFile.object(json)["records"] as? [[String: Any]])
         #expect(records.count == 2)
@@ -41,35 +42,35 @@ import Testing
         #expect((records.last?["value"] as? [String: Any])?["text"] as? String == "Hello")
     }
 
-    @Test func readAnEmptyTag() throws {
+    @Test func readAnEmptyTag() async throws {
         let tag = try SimulatedTagFile()
-        let text = try tag.run(["read"])
+        let text = try await tag.run(["read"])
         #expect(text.status == 0)
         #expect(text.outputText == "NDEF message: empty (the tag holds an empty NDEF message)\n")
-        let json = try tag.run(["read", "--json"])
+        let json = try await tag.run(["read", "--json"])
         #expect(json.status == 0)
         #expect((try SimulatedTagFile.object(json)["records"] as? [Any])?.isEmpty == true)
         #expect(json.error.contains("empty NDEF message"))
-        let raw = try tag.run(["read", "--raw", "-q"])
+        let raw = try await tag.run(["read", "--raw", "-q"])
         #expect(raw.status == 0)
         #expect(raw.output.isEmpty)
         #expect(raw.error.isEmpty)
     }
 
-    @Test func readToAFile() throws {
+    @Test func readToAFile() async throws {
         let tag = try SimulatedTagFile()
-        #expect(try tag.run(["write", "uri", "https://example.com", "text", "Hello"]).status == 0)
+        #expect(try await tag.run(["write", "uri", "https://example.com", "text", "Hello"]).status == 0)
         let path = tag.folder.path("message.ndef")
-        let result = try tag.run(["read", "--raw", "-o", path])
+        let result = try await tag.run(["read", "--raw", "-o", path])
         #expect(result.status == 0)
         #expect(result.output.isEmpty)
-        #expect([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))) == bytes(Self.uriAndText))
+        #expect([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))) == TestSupport.hex(Self.uriAndText))
     }
 
-    @Test func infoJSONFields() throws {
+    @Test func infoJSONFields() async throws {
         let tag = try SimulatedTagFile()
-        #expect(try tag.run(["write", "uri", "https://example.com", "text", "Hello"]).status == 0)
-        let result = try tag.run(["info", "--json"])
+        #expect(try await tag.run(["write", "uri", "https://example.com", "text", "Hello"]).status == 0)
+        let result = try await tag.run(["info", "--json"])
         #expect(result.status == 0, "\(result.error)")
         let info = try SimulatedTagFile.object(result)
         #expect(info["chip"] as? String == "NTAG215")
@@ -90,7 +91,7 @@ import Testing
         #expect(info["nfcCounterState"] as? String == "disabled")
         let code = try #require(info["lockCode"] as? String)
         #expect(code.wholeMatch(of: /\d{3}-\d{3}/) != nil)
-        #expect(code == (try tag.lockCode()))
+        #expect(code == (try await tag.lockCode()))
         let password = try #require(info["password"] as? [String: Any])
         #expect(password["protection"] as? String == "off")
         #expect(password["mechanism"] as? String == "password")
@@ -101,9 +102,9 @@ import Testing
         #expect(locks["dynamicBytes"] as? String == "000000")
     }
 
-    @Test func infoAsText() throws {
+    @Test func infoAsText() async throws {
         let tag = try SimulatedTagFile()
-        let result = try tag.run(["info"])
+        let result = try await tag.run(["info"])
         #expect(result.status == 0)
         let lines = result.outputText.split(separator: "\n").map(String.init)
         #expect(lines.contains("chip: NTAG215 (NT2H1511), identified by GET_VERSION 00 04 04 02 01 00 11 03"))
@@ -114,11 +115,11 @@ import Testing
         #expect(lines.contains { $0.hasPrefix("lock code: ") })
     }
 
-    @Test func tooLongMessageWritesNothing() throws {
+    @Test func tooLongMessageWritesNothing() async throws {
         let tag = try SimulatedTagFile()
-        #expect(try tag.run(["write", "uri", "https://example.com"]).status == 0)
+        #expect(try await tag.run(["write", "uri", "https://example.com"]).status == 0)
         let before = tag.contents()
-        let result = try tag.run(["write", "text", String(repeating: "x", count: 600)])
+        let result = try await tag.run(["write", "text", String(repeating: "x", count: 600)])
         #expect(result.status == 73)
         #expect(result.error.contains("(tag-size-too-small)"))
         #expect(result.error.contains("492"))
@@ -128,107 +129,107 @@ import Testing
 
     /// `--dry-run` lists exactly the page writes the write then sends (the early length-0 write
     /// of the length page included), counted by `-v` on the same factory NTAG215.
-    @Test func dryRunListsTheWritesTheWriteSends() throws {
+    @Test func dryRunListsTheWritesTheWriteSends() async throws {
         let tag = try SimulatedTagFile()
         let records = ["uri", "https://example.com", "text", "hello"]
-        let dryRun = try tag.run(["write"] + records + ["--dry-run"])
+        let dryRun = try await tag.run(["write"] + records + ["--dry-run"])
         #expect(dryRun.status == 0, "\(dryRun.error)")
         let planned = dryRun.outputText.split(separator: "\n").filter { $0.hasPrefix("  page ") }.count
-        let write = try tag.run(["write", "-v"] + records)
+        let write = try await tag.run(["write", "-v"] + records)
         #expect(write.status == 0, "\(write.error)")
         #expect(planned == 9)
         #expect(write.error.contains(" \(planned) WRITE"), "\(write.error)")
     }
 
-    @Test func dryRunsWriteNothing() throws {
+    @Test func dryRunsWriteNothing() async throws {
         let tag = try SimulatedTagFile()
-        #expect(try tag.run(["write", "uri", "https://example.com"]).status == 0)
+        #expect(try await tag.run(["write", "uri", "https://example.com"]).status == 0)
         let before = tag.contents()
-        let write = try tag.run(["write", "text", "Hello", "--dry-run"])
+        let write = try await tag.run(["write", "text", "Hello", "--dry-run"])
         #expect(write.status == 0, "\(write.error)")
         #expect(write.outputText.contains("(--dry-run: nothing was written)"))
         // The plan of T2T 1.1 6.4.3: the length page with length 0 first, the final length last.
         #expect(write.outputText.contains("  page 4: 03 00 d1 01  (NDEF TLV length 0 first"))
         #expect(write.outputText.contains("  page 4: 03 0c d1 01  (NDEF TLV length 12 last"))
-        let json = try tag.run(["write", "text", "Hello", "--dry-run", "--json"])
+        let json = try await tag.run(["write", "text", "Hello", "--dry-run", "--json"])
         let plan = try #require(SimulatedTagFile.object(json)["plan"] as? [[String: Any]])
         #expect(plan.first?["data"] as? String == "0300d101")
         #expect(plan.last?["data"] as? String == "030cd101")
         for command in [["erase", "--dry-run"], ["format", "--dry-run", "--force"], ["lock", "--dry-run"]] {
-            let result = try tag.run(command)
+            let result = try await tag.run(command)
             #expect(result.status == 0, "\(command): \(result.error)")
         }
         #expect(tag.contents() == before)
-        #expect(try tag.run(["read", "--hex"]).outputText == "d1010c55046578616d706c652e636f6d\n")
+        #expect(try await tag.run(["read", "--hex"]).outputText == "d1010c55046578616d706c652e636f6d\n")
     }
 
-    @Test func eraseThenFormatABlankTag() throws {
+    @Test func eraseThenFormatABlankTag() async throws {
         let tag = try SimulatedTagFile()
-        #expect(try tag.run(["write", "uri", "https://example.com"]).status == 0)
-        let erased = try tag.run(["erase"])
+        #expect(try await tag.run(["write", "uri", "https://example.com"]).status == 0)
+        let erased = try await tag.run(["erase"])
         #expect(erased.status == 0, "\(erased.error)")
         #expect(erased.outputText.hasSuffix("NDEF: read/write, empty message; 0 of 492 bytes used\n"))
-        #expect(try tag.run(["read", "--json"]).outputText.contains("\"records\" : ["))
+        #expect(try await tag.run(["read", "--json"]).outputText.contains("\"records\" : ["))
 
         // A wiped tag: no CC (T2T 1.1, 6.1: magic number E1h missing), nothing in the data area.
         try tag.setPage(3, to: "00 00 00 00")
         try tag.setPage(4, to: "00 00 00 00")
         for command in [["read"], ["write", "uri", "https://example.com"], ["erase"], ["lock", "--dry-run"]] {
-            let result = try tag.run(command)
+            let result = try await tag.run(command)
             #expect(result.status == 76, "\(command)")
             #expect(result.error.contains("'ndeftool format'"), "\(command)")
         }
-        let formatted = try tag.run(["format"])
+        let formatted = try await tag.run(["format"])
         #expect(formatted.status == 0, "\(formatted.error)")
         #expect(formatted.outputText.hasSuffix("NDEF: read/write, empty message; 0 of 492 bytes used\n"))
-        let info = try SimulatedTagFile.object(try tag.run(["info", "--json"]))
+        let info = try SimulatedTagFile.object(try await tag.run(["info", "--json"]))
         let cc = try #require(info["capabilityContainer"] as? [String: Any])
         // NTAG213/215/216 8.5.6: the NTAG215 CC is E1 10 3E 00.
         #expect(cc["bytes"] as? String == "e1103e00")
-        #expect(try tag.run(["read"]).outputText.contains("empty NDEF message"))
+        #expect(try await tag.run(["read"]).outputText.contains("empty NDEF message"))
     }
 
-    @Test func formatRefusesATagWithAMessage() throws {
+    @Test func formatRefusesATagWithAMessage() async throws {
         let tag = try SimulatedTagFile()
-        #expect(try tag.run(["write", "uri", "https://example.com"]).status == 0)
-        let refused = try tag.run(["format"])
+        #expect(try await tag.run(["write", "uri", "https://example.com"]).status == 0)
+        let refused = try await tag.run(["format"])
         #expect(refused.status == 64)
         #expect(refused.error.contains("--force"))
-        #expect(try tag.run(["read", "--hex"]).outputText == "d1010c55046578616d706c652e636f6d\n")
-        let forced = try tag.run(["format", "--force", "--json"])
+        #expect(try await tag.run(["read", "--hex"]).outputText == "d1010c55046578616d706c652e636f6d\n")
+        let forced = try await tag.run(["format", "--force", "--json"])
         #expect(forced.status == 0)
         #expect(try SimulatedTagFile.object(forced)["status"] as? String == "readWrite")
-        #expect(try tag.run(["read", "--hex"]).outputText == "\n")
+        #expect(try await tag.run(["read", "--hex"]).outputText == "\n")
     }
 
-    @Test func writeFromHexJSONAndBinary() throws {
+    @Test func writeFromHexJSONAndBinary() async throws {
         let tag = try SimulatedTagFile()
         let hexFile = try tag.folder.file("message.txt", text: "# URI and text\n" + Self.uriAndText + "\n")
-        #expect(try tag.run(["write", "--from", hexFile]).status == 0)
-        #expect(try tag.run(["read", "--hex"]).outputText == Self.uriAndText + "\n")
+        #expect(try await tag.run(["write", "--from", hexFile]).status == 0)
+        #expect(try await tag.run(["read", "--hex"]).outputText == Self.uriAndText + "\n")
 
         let json = #"{"records":[{"tnf":1,"type":"T","value":{"text":"hi","language":"en"}}]}"#
-        let fromJSON = try tag.run(["write", "--from", "-"], input: Array(json.utf8))
+        let fromJSON = try await tag.run(["write", "--from", "-"], input: Array(json.utf8))
         #expect(fromJSON.status == 0, "\(fromJSON.error)")
-        #expect(try tag.run(["read", "--hex"]).outputText == "d101055402656e6869\n")
+        #expect(try await tag.run(["read", "--hex"]).outputText == "d101055402656e6869\n")
 
-        let binary = try tag.folder.file("message.ndef", bytes("d1010c55046578616d706c652e636f6d"))
-        #expect(try tag.run(["write", "--from", binary]).status == 0)
-        #expect(try tag.run(["read", "--hex"]).outputText == "d1010c55046578616d706c652e636f6d\n")
+        let binary = try tag.folder.file("message.ndef", hex("d1010c55046578616d706c652e636f6d"))
+        #expect(try await tag.run(["write", "--from", binary]).status == 0)
+        #expect(try await tag.run(["read", "--hex"]).outputText == "d1010c55046578616d706c652e636f6d\n")
 
-        let both = try tag.run(["write", "uri", "https://example.com", "--from", binary])
+        let both = try await tag.run(["write", "uri", "https://example.com", "--from", binary])
         #expect(both.status == 64)
-        let empty = try tag.run(["write", "--from", "-"], input: Array(#"{"records":[]}"#.utf8))
+        let empty = try await tag.run(["write", "--from", "-"], input: Array(#"{"records":[]}"#.utf8))
         #expect(empty.status == 64)
         #expect(empty.error.contains("ndeftool erase"))
     }
 
-    @Test func quietAndVerbose() throws {
+    @Test func quietAndVerbose() async throws {
         let tag = try SimulatedTagFile()
-        let quiet = try tag.run(["write", "uri", "https://example.com", "-q"])
+        let quiet = try await tag.run(["write", "uri", "https://example.com", "-q"])
         #expect(quiet.status == 0)
         #expect(quiet.error.isEmpty)
-        let verbose = try tag.run(["read", "-v"])
+        let verbose = try await tag.run(["read", "-v"])
         #expect(verbose.status == 0)
         #expect(verbose.error.contains("  > 60  GET_VERSION\n"))
         #expect(verbose.error.contains("  < 8 bytes: 00 04 04 02 01 00 11 03\n"))

@@ -2,6 +2,7 @@ import LibNFCReader
 import NFCSession
 import PCSCReader
 import SimulatedReader
+import TestSupport
 import Testing
 
 @testable import NDEFCommandLine
@@ -78,7 +79,7 @@ import Testing
     }
 
     @Test func messageInputDetection() throws {
-        let uri = bytes("d1010c55046578616d706c652e636f6d")
+        let uri = hex("d1010c55046578616d706c652e636f6d")
         let binary = try MessageInput.decode(detecting: uri, source: "x")
         let hex = try MessageInput.decode(
             detecting: Array("# a comment\nd1010c55 046578616d706c652e636f6d\n".utf8), source: "x")

@@ -52,37 +52,3 @@ func runInProcess(_ arguments: [String], input: [UInt8] = [], variables: [String
     let status = await NDEFCommandLine.run(arguments, io: io)
     return RunResult(status: status.rawValue, output: io.output, error: io.error)
 }
-
-/// Temporary files for one test, removed when it ends.
-final class TemporaryDirectory {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("ndeftool-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-
-    /// Writes `bytes` to a file named `name` and returns its path.
-    func file(_ name: String, _ bytes: [UInt8]) throws -> String {
-        let path = url.appendingPathComponent(name).path
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
-        return path
-    }
-
-    /// Writes `text` to a file named `name` and returns its path.
-    func file(_ name: String, text: String) throws -> String { try file(name, Array(text.utf8)) }
-
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-}
-
-/// Bytes from hex text (test data only).
-func bytes(_ hex: String) -> [UInt8] {
-    let digits = Array(hex.filter { !$0.isWhitespace })
-    return stride(from: 0, to: digits.count - 1, by: 2).compactMap { UInt8(String(digits[$0...$0 + 1]), radix: 16) }
-}
-
-/// The top folder of the package, found from this file's path.
-let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import NDEFCommandLine
@@ -16,7 +17,7 @@ import Testing
 
     @Test("info, write, lock, erase, format, raw, dump, password and inspect give the same uid string")
     func sameFormEverywhere() async throws {
-        let folder = try TemporaryDirectory()
+        let folder = try TemporaryDirectory("cli")
         let reader = "sim:ntag215?uid=\(Self.uid)&file=\(folder.path("tag.nfc"))"
         let variables = ["XDG_CONFIG_HOME": folder.path("config")]
         func run(_ arguments: [String]) async throws -> [String: Any] {

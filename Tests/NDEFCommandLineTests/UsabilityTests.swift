@@ -1,11 +1,12 @@
 import Foundation
 import NFCSession
+import TestSupport
 import Testing
 
 @testable import NDEFCommandLine
 
 /// Colour, prompts, progress, typo suggestions, examples in help, completion scripts, man page.
-@Suite struct UsabilityTests {
+@Suite(.timeLimit(.minutes(5))) struct UsabilityTests {
     static let settings = TagSettings(reader: nil, wait: .zero, isQuiet: false, isVerbose: false)
 
     @Test("Colour only on a terminal, never with NO_COLOR or TERM=dumb")
@@ -134,20 +135,20 @@ import Testing
         #expect(wrong.status == 64)
         #expect(wrong.error.contains("expected 'bash', 'zsh' or 'fish'"))
         for (shell, text) in [("bash", script), ("zsh", zsh.outputText), ("fish", fish.outputText)] {
-            try Self.checkSyntax(shell: shell, text)
+            try await Self.checkSyntax(shell: shell, text)
         }
     }
 
     /// `bash -n`, `zsh -n`, `fish --no-execute` on the script, when the shell is installed.
-    static func checkSyntax(shell: String, _ text: String) throws {
+    static func checkSyntax(shell: String, _ text: String) async throws {
         guard
             let program = ["/bin/", "/usr/bin/"].map({ $0 + shell }).first(where: {
                 FileManager.default.isExecutableFile(atPath: $0)
             })
         else { return }
-        let folder = try TemporaryDirectory()
+        let folder = try TemporaryDirectory("cli")
         let path = try folder.file("script", text: text)
-        let result = try BinaryRunner.run(
+        let result = try await BinaryRunner.run(
             [shell == "fish" ? "--no-execute" : "-n", path], program: URL(fileURLWithPath: program))
         #expect(result.status == 0, "\(shell): \(result.error)")
     }
@@ -173,9 +174,9 @@ import Testing
         #expect(ManPage.escaped(".start \\ -x") == "\\&.start \\e \\-x")
         let groff = URL(fileURLWithPath: "/usr/bin/groff")
         guard FileManager.default.isExecutableFile(atPath: groff.path) else { return }
-        let folder = try TemporaryDirectory()
+        let folder = try TemporaryDirectory("cli")
         let path = try folder.file("ndeftool.1", text: page)
-        let rendered = try BinaryRunner.run(["-man", "-Tutf8", "-ww", path], program: groff)
+        let rendered = try await BinaryRunner.run(["-man", "-Tutf8", "-ww", path], program: groff)
         #expect(rendered.status == 0)
         #expect(rendered.error.isEmpty, "\(rendered.error)")
         #expect(rendered.outputText.contains("ndeftool readers"))
