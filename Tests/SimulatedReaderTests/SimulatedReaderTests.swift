@@ -2,6 +2,7 @@ import NFCSession
 import SimulatedReader
 import TagMemory
 import TagSimulator
+import TestSupport
 import Testing
 
 /// The simulated reader as an ``NFCReaderDevice``: polling, selection, faults, latency.

@@ -4,6 +4,7 @@ import SimulatedReader
 import Synchronization
 import TagMemory
 import TagSimulator
+import TestSupport
 import Testing
 
 /// `unplug-after=N&unplug-ms=M`: the reader is pulled out after N tag commands and plugged back

@@ -4,6 +4,7 @@ import NFCSession
 import SimulatedReader
 import TagMemory
 import TagSimulator
+import TestSupport
 import Testing
 
 /// The tag supply of `sim:CHIP?supply=N`: fresh tags presented one at a time, each taken away
@@ -192,7 +193,7 @@ struct SimulatedTagSupplyTests {
 
     @Test("file=DIR/ keeps every tag that went through as DIR/UID.nfc")
     func savesEachTag() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory("simreader")
         defer { directory.remove() }
         let reader = try await SimulatedReader(url: "sim:ntag213?supply=3&file=\(directory.path)/")
         let (written, _) = try await Self.runBatch(reader, limit: 3)
@@ -200,7 +201,7 @@ struct SimulatedTagSupplyTests {
         let names = written.map { NDEFHex.encode($0, uppercase: true, separator: "") + ".nfc" }
         #expect(try directory.contents() == names.sorted())
         for (index, name) in names.enumerated() {
-            let loaded = try await SimulatedReader(url: "sim:ntag213?file=\(directory.file(name))")
+            let loaded = try await SimulatedReader(url: "sim:ntag213?file=\(directory.path(name))")
             #expect(loaded.field.tags.first?.type2Tag?.memory.message == Self.message(index))
             await loaded.close()
         }
