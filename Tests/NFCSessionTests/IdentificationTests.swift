@@ -2,6 +2,7 @@ import NFCSession
 import SimulatedReader
 import TagMemory
 import TagSimulator
+import TestSupport
 import Testing
 
 @Suite("Type 2 identification")

@@ -3,6 +3,7 @@ import NDEF
 import SimulatedReader
 import TagMemory
 import TagSimulator
+import TestSupport
 import Testing
 
 @testable import NFCSession

@@ -4,6 +4,7 @@ import SimulatedReader
 import Synchronization
 import TagMemory
 import TagSimulator
+import TestSupport
 import Testing
 
 /// ``ReconnectingReader`` over a simulated reader that is unplugged and plugged back
@@ -52,12 +53,16 @@ import Testing
         let log = EventLog()
         let session = NFCTagReaderSession(reader: reader) { log.add($0) }
         socket.unplug()
+        // Plugged back once the session has tried to reopen it and failed (the first opening and
+        // one attempt): not after a fixed time, which a busy machine could spend before the
+        // session even polled.
         let replug = Task {
-            try await Task.sleep(for: .milliseconds(60))
+            let tried = await eventually { socket.openCount >= 2 }
             socket.plug()
+            return tried
         }
-        let tag = try await session.nextTag(timeout: .seconds(5))
-        try await replug.value
+        let tag = try await session.nextTag(timeout: .seconds(60))
+        #expect(await replug.value)
         guard case .miFare(let type2) = tag else { throw NFCReaderError(.tagNotSupported, "not Type 2") }
         #expect(try await type2.readNDEF() == uriMessage(length: 20))
         let reconnects = log.reconnects
@@ -126,13 +131,13 @@ import Testing
         await session.invalidate()
     }
 
-    @Test("cancelReconnect ends a reconnect in progress with cancelled")
+    @Test("cancelReconnect ends a reconnect in progress with cancelled", .timeLimit(.minutes(1)))
     func cancelling() async throws {
         let socket = makeSocket()
         let reader = try reconnecting(socket, policy: ReconnectPolicy(initialDelay: .milliseconds(50)))
         socket.unplug()
         let poll = Task { await caught { _ = try await reader.pollTargets() } }
-        while !reader.isReconnecting { try await Task.sleep(for: .milliseconds(5)) }
+        try #require(await eventually { reader.isReconnecting })
         reader.cancelReconnect()
         let error = await poll.value
         #expect(error?.code == .cancelled)

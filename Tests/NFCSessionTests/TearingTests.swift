@@ -3,6 +3,7 @@ import NFCSession
 import SimulatedReader
 import TagMemory
 import TagSimulator
+import TestSupport
 import Testing
 
 /// A write interrupted at every command, with every in-flight outcome.

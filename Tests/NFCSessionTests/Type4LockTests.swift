@@ -4,6 +4,7 @@ import NFCSession
 import SimulatedReader
 import TagMemory
 import TagSimulator
+import TestSupport
 import Testing
 
 @Suite("Locking Type 4 tags behind a confirmation")

@@ -3,6 +3,7 @@ import NFCSession
 import SimulatedReader
 import TagMemory
 import TagSimulator
+import TestSupport
 import Testing
 
 @Suite("NDEF on Type 4 tags")

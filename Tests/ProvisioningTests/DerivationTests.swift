@@ -1,4 +1,5 @@
 import Provisioning
+import TestSupport
 import Testing
 
 @Suite("HMAC-SHA256 and per-tag password derivation")

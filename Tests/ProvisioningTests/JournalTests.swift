@@ -1,5 +1,6 @@
 import Glibc
 import Provisioning
+import TestSupport
 import Testing
 
 /// A realistic job: 6 rows over two readers, with a lock, a release, a failure after the tag
@@ -41,8 +42,13 @@ enum SampleJob {
 
 @Suite("The provisioning journal: append, replay, torn lines, crashes at every byte")
 struct JournalTests {
+    /// This test's folder (each test has its own instance of the suite), removed after it.
+    let folder: TemporaryDirectory
+
+    init() throws { folder = try TemporaryDirectory("provisioning") }
+
     private func writeJob(_ events: [JournalEvent] = SampleJob.events) throws -> String {
-        let path = temporaryDirectory() + "/job.journal"
+        let path = folder.path("job.journal")
         let journal = try ProvisioningJournal.create(at: path, header: SampleJob.header)
         for event in events { try journal.append(event) }
         journal.close()
@@ -167,8 +173,7 @@ struct JournalTests {
     }
 
     @Test func openCreatesOrResumesOrRepairsATornHeader() throws {
-        let directory = temporaryDirectory()
-        let path = directory + "/open.journal"
+        let path = folder.path("open.journal")
         _ = try ProvisioningJournal.open(at: path, header: SampleJob.header)
         let header = readFile(path)
         writeFile(path, Array(header.prefix(20)))

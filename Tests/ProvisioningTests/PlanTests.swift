@@ -1,4 +1,5 @@
 import Provisioning
+import TestSupport
 import Testing
 
 @Suite("Plans: CSV (RFC 4180), JSON Lines, counter ranges")
@@ -92,7 +93,7 @@ struct PlanTests {
     /// 100,000 seeded random inputs built from CSV's special bytes never trap: each parses or
     /// throws a positioned error.
     @Test func randomInputsNeverTrap() {
-        var generator = SeededGenerator(state: 4180)
+        var generator = SeededRandom(seed: 4180)
         let alphabet: [UInt8] = Array("a,\"\r\n x".utf8) + [0xEF, 0xBB, 0xBF, 0xFF, 0x00, 0xC3, 0xA9]
         var parsed = 0
         for _ in 0..<100_000 {
@@ -110,7 +111,7 @@ struct PlanTests {
     }
 
     @Test func randomJSONLinesNeverTrap() {
-        var generator = SeededGenerator(state: 8259)
+        var generator = SeededRandom(seed: 8259)
         let alphabet: [UInt8] = Array("{}[]\":,\\u0a1-.e \ntrue".utf8) + [0xFF, 0xD8]
         for _ in 0..<20_000 {
             let length = Int.random(in: 0..<24, using: &generator)

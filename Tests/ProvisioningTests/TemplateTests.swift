@@ -1,4 +1,5 @@
 import Provisioning
+import TestSupport
 import Testing
 
 @Suite("Message templates rendering record-specification words")

@@ -1,22 +1,12 @@
+import Foundation
 import Glibc
 import Provisioning
+import TestSupport
+import Testing
 
-/// Bytes from hex text written in tests.
-func hex(_ text: String) -> [UInt8] {
-    let digits = Array(text.utf8.filter { $0 != 0x20 })
-    var out: [UInt8] = []
-    var index = 0
-    while index + 1 < digits.count {
-        out.append(UInt8(String(decoding: digits[index...index + 1], as: UTF8.self), radix: 16) ?? 0xEE)
-        index += 2
-    }
-    return out
-}
-
-/// Upper-case hex of bytes.
-func hexText(_ bytes: [UInt8]) -> String {
-    bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16, uppercase: true) }.joined()
-}
+/// Upper-case hex of bytes: TestSupport's, for JobTests.swift until it imports TestSupport
+/// itself (then this goes).
+func hexText(_ bytes: [UInt8]) -> String { TestSupport.hexText(bytes) }
 
 /// Files under the repository's `Fixtures/provisioning`.
 enum ProvisioningFixtures {
@@ -49,23 +39,33 @@ func writeFile(_ path: String, _ bytes: [UInt8]) {
     fclose(file)
 }
 
-/// A fresh temporary directory.
+/// A fresh, empty folder (its path) for a test that cannot keep a ``TestSupport/TemporaryDirectory``
+/// alive: `<temporary folder>/ndeftool-tests-provisioning-<pid>/XXXXXX`. The parent folder, one
+/// per test process, is removed with everything in it when the process exits, so a test run
+/// leaves nothing behind; prefer a `TemporaryDirectory` held until the test ends.
 func temporaryDirectory() -> String {
-    var template = Array("/tmp/provisioning-tests-XXXXXX".utf8CString)
-    return template.withUnsafeMutableBufferPointer { buffer in
-        guard let base = buffer.baseAddress, let made = mkdtemp(base) else { return "/tmp" }
-        return String(cString: made)
+    var template = Array((ProvisioningScratch.parent + "/XXXXXX").utf8CString)
+    let made = template.withUnsafeMutableBufferPointer { buffer in
+        buffer.baseAddress.flatMap(mkdtemp).map { String(cString: $0) }
     }
+    guard let made else {
+        Issue.record("cannot create a folder in \(ProvisioningScratch.parent)")
+        return ProvisioningScratch.parent + "/unavailable"
+    }
+    return made
 }
 
-/// A deterministic generator for seeded random tests (SplitMix64).
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+/// The parent of the folders ``temporaryDirectory()`` makes.
+enum ProvisioningScratch {
+    /// `ndeftool-tests-provisioning-<pid>` in the temporary folder: created at first use (a
+    /// folder of that name left by a crashed run whose process ID this one reuses is removed
+    /// first), removed at exit.
+    static let parent: String = {
+        let path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("ndeftool-tests-provisioning-\(getpid())").path
+        try? FileManager.default.removeItem(atPath: path)
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(atPath: ProvisioningScratch.parent) }
+        return path
+    }()
 }

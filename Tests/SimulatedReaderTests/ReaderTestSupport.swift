@@ -4,43 +4,8 @@ import NFCSession
 import SimulatedReader
 import TagMemory
 import TagSimulator
-
-/// Bytes from hex text written in tests. A typo in a test literal traps the test, not the library.
-func hex(_ text: String) -> [UInt8] {
-    do { return try NDEFHex.decode(text, allowSeparators: true) } catch {
-        fatalError("bad hex literal in test: \(error)")
-    }
-}
-
-/// A fresh directory under the system's temporary directory, removed by ``remove()``.
-struct TemporaryDirectory {
-    let path: String
-
-    init() throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("simreader-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    /// The path of `name` inside the directory.
-    func file(_ name: String) -> String { path + "/" + name }
-
-    /// The names of the files in the directory.
-    func contents() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: path).sorted() }
-
-    /// Writes `bytes` to `name`.
-    func write(_ name: String, _ bytes: [UInt8]) throws {
-        try Data(bytes).write(to: URL(fileURLWithPath: file(name)))
-    }
-
-    /// The bytes of `name`.
-    func read(_ name: String) throws -> [UInt8] {
-        [UInt8](try Data(contentsOf: URL(fileURLWithPath: file(name))))
-    }
-
-    func remove() {
-        try? FileManager.default.removeItem(atPath: path)
-    }
-}
+import TestSupport
+import Testing
 
 /// The fixture dump files, found from this file's path.
 enum ReaderFixtures {

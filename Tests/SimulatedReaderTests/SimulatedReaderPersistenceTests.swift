@@ -2,6 +2,7 @@ import NFCSession
 import SimulatedReader
 import TagMemory
 import TagSimulator
+import TestSupport
 import Testing
 
 /// A simulated reader keeping its tag in a dump file.
@@ -9,11 +10,11 @@ import Testing
 struct SimulatedReaderPersistenceTests {
     @Test("A WRITE is saved at once to a Flipper file (crash-safe: no temporary file is left); a new reader sees it")
     func writeRoundTrip() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory("simreader")
         defer { directory.remove() }
-        let url = "sim:ntag215?file=" + directory.file("tag.nfc")
+        let url = "sim:ntag215?file=" + directory.path("tag.nfc")
         let first = try await SimulatedReader(url: url)
-        #expect(first.filePath == directory.file("tag.nfc"))
+        #expect(first.filePath == directory.path("tag.nfc"))
         try await first.selectFirst()
         #expect(try directory.contents().isEmpty)
         #expect(try await first.write(4, "03 0B D1 01") == .ack)
@@ -29,9 +30,9 @@ struct SimulatedReaderPersistenceTests {
 
     @Test("NTAG213/215/216 8.7 and 8.8.2: the NFC counter and the failed PWD_AUTH count persist")
     func countersPersist() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory("simreader")
         defer { directory.remove() }
-        let url = "sim:ntag215?file=" + directory.file("tag.nfc")
+        let url = "sim:ntag215?file=" + directory.path("tag.nfc")
         let reader = try await SimulatedReader(url: url)
         try await reader.selectFirst()
         #expect(try await reader.write(0x85, "11 22 33 44") == .ack)  // PWD
@@ -56,9 +57,9 @@ struct SimulatedReaderPersistenceTests {
 
     @Test("NTAG213/215/216 8.8.2: a password disabled by AUTHLIM is still disabled after reopening")
     func disabledPasswordPersists() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory("simreader")
         defer { directory.remove() }
-        let url = "sim:ntag213?file=" + directory.file("tag.nfc")
+        let url = "sim:ntag213?file=" + directory.path("tag.nfc")
         let reader = try await SimulatedReader(url: url)
         try await reader.selectFirst()
         #expect(try await reader.write(0x2B, "11 22 33 44") == .ack)
@@ -72,11 +73,11 @@ struct SimulatedReaderPersistenceTests {
 
     @Test("A Flipper file from a real NTAG213 is loaded with its counter and saved back in the same format")
     func realFlipperFile() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory("simreader")
         defer { directory.remove() }
         let fixture = try ReaderFixtures.bytes("ntag213-uri-flipper-v4.nfc")
-        try directory.write("real.nfc", fixture)
-        let reader = try await SimulatedReader(url: "sim:ntag213?file=" + directory.file("real.nfc"))
+        try directory.file("real.nfc", fixture)
+        let reader = try await SimulatedReader(url: "sim:ntag213?file=" + directory.path("real.nfc"))
         let tag = reader.withField { $0.tags.first?.type2Tag }
         #expect(tag?.nfcCounter == 7)
         #expect(tag?.signature == (0x10...0x2F).map { UInt8($0) })
@@ -92,16 +93,16 @@ struct SimulatedReaderPersistenceTests {
 
     @Test("A new file is written in the format its extension names; nothing is written before a change")
     func formatByExtension() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory("simreader")
         defer { directory.remove() }
         let reader = try await SimulatedReader(
-            url: "sim:ntag213?uid=04:11:22:33:44:55:66&file=" + directory.file("t.json"))
+            url: "sim:ntag213?uid=04:11:22:33:44:55:66&file=" + directory.path("t.json"))
         try await reader.selectFirst()
         _ = try await reader.read(0)
         await reader.close()
         #expect(try directory.contents().isEmpty)
         let writer = try await SimulatedReader(
-            url: "sim:ntag213?uid=04:11:22:33:44:55:66&file=" + directory.file("t.json"))
+            url: "sim:ntag213?uid=04:11:22:33:44:55:66&file=" + directory.path("t.json"))
         try await writer.selectFirst()
         #expect(try await writer.write(10, "0A 0B 0C 0D") == .ack)
         let bytes = try directory.read("t.json")
@@ -112,9 +113,9 @@ struct SimulatedReaderPersistenceTests {
 
     @Test("Changes made through withField are saved by flush()")
     func flushSavesFieldChanges() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory("simreader")
         defer { directory.remove() }
-        let reader = try await SimulatedReader(url: "sim:ultralight?file=" + directory.file("u.nfc"))
+        let reader = try await SimulatedReader(url: "sim:ultralight?file=" + directory.path("u.nfc"))
         reader.withField { field in
             field.select(uid: SimulatedType2Tag.defaultUID)
             _ = field.transceive([0xA2, 0x05, 0xDE, 0xAD, 0xBE, 0xEF])
@@ -142,25 +143,25 @@ struct SimulatedReaderPersistenceTests {
 
     @Test("Hostile tag files are refused with invalid-parameter naming the file, without trapping", arguments: 0..<7)
     func hostileFile(index: Int) async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory("simreader")
         defer { directory.remove() }
         let (name, content) = Self.hostileFiles[index]
-        try directory.write("bad.nfc", content)
+        try directory.file("bad.nfc", content)
         do {
-            _ = try await SimulatedReader(url: "sim:ntag215?file=" + directory.file("bad.nfc"))
+            _ = try await SimulatedReader(url: "sim:ntag215?file=" + directory.path("bad.nfc"))
             Issue.record("\(name) was accepted")
         } catch {
             #expect(error.code == .invalidParameter, "\(name)")
-            #expect(error.reason.contains(directory.file("bad.nfc")), "\(name): \(error.reason)")
+            #expect(error.reason.contains(directory.path("bad.nfc")), "\(name): \(error.reason)")
         }
     }
 
     @Test("A file of another chip, or a uid= other than the file's, is refused")
     func mismatchedFile() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory("simreader")
         defer { directory.remove() }
-        try directory.write("real.nfc", try ReaderFixtures.bytes("ntag213-uri-flipper-v4.nfc"))
-        let path = directory.file("real.nfc")
+        try directory.file("real.nfc", try ReaderFixtures.bytes("ntag213-uri-flipper-v4.nfc"))
+        let path = directory.path("real.nfc")
         await #expect(throws: NFCReaderError(.invalidParameter, "")) {
             try await SimulatedReader(url: "sim:ntag215?file=" + path)
         }
@@ -172,9 +173,9 @@ struct SimulatedReaderPersistenceTests {
 
     @Test("A torn WRITE is in the file as the tag holds it: bytes 0-1 new, 2-3 old")
     func tornWriteIsSaved() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory("simreader")
         defer { directory.remove() }
-        let url = "sim:ntag215?remove-after=2&tear=1&file=" + directory.file("tag.nfc")
+        let url = "sim:ntag215?remove-after=2&tear=1&file=" + directory.path("tag.nfc")
         let reader = try await SimulatedReader(url: url)
         try await reader.selectFirst()
         #expect(try await reader.write(8, "11 22 33 44") == .ack)
@@ -185,9 +186,9 @@ struct SimulatedReaderPersistenceTests {
 
     @Test("A file that cannot be written makes the command fail with reader-unavailable")
     func unwritableFile() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory("simreader")
         defer { directory.remove() }
-        let reader = try await SimulatedReader(url: "sim:ntag213?file=" + directory.file("missing/tag.nfc"))
+        let reader = try await SimulatedReader(url: "sim:ntag213?file=" + directory.path("missing/tag.nfc"))
         try await reader.selectFirst()
         await #expect(throws: NFCReaderError(.readerUnavailable, "")) { try await reader.write(4, "01 02 03 04") }
         #expect(reader.storedPage(4) == hex("01 02 03 04"))
@@ -196,7 +197,7 @@ struct SimulatedReaderPersistenceTests {
 
     @Test("A path that cannot be read is reader-unavailable")
     func unreadablePath() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory("simreader")
         defer { directory.remove() }
         await #expect(throws: NFCReaderError(.readerUnavailable, "")) {
             try await SimulatedReader(url: "sim:ntag215?file=" + directory.path)
@@ -205,7 +206,7 @@ struct SimulatedReaderPersistenceTests {
 
     @Test("Flipper files with bytes changed at random load or are refused, never trap")
     func mutatedFiles() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory("simreader")
         defer { directory.remove() }
         let original = try SimulatedType2Tag(chip: .ntag213).dump.encoded(as: .flipper)
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
@@ -219,9 +220,9 @@ struct SimulatedReaderPersistenceTests {
             for _ in 0..<(1 + round % 4) {
                 bytes[next() % bytes.count] = alphabet[next() % alphabet.count]
             }
-            try directory.write("m.nfc", bytes)
+            try directory.file("m.nfc", bytes)
             do {
-                _ = try await SimulatedReader(url: "sim:ntag213?file=" + directory.file("m.nfc"))
+                _ = try await SimulatedReader(url: "sim:ntag213?file=" + directory.path("m.nfc"))
             } catch {
                 #expect(error.code == .invalidParameter, "round \(round): \(error)")
             }

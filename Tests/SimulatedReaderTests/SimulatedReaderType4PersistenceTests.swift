@@ -3,6 +3,7 @@ import NFCSession
 import SimulatedReader
 import TagMemory
 import TagSimulator
+import TestSupport
 import Testing
 
 /// `sim:type4` readers keeping their tag in a state-text file.
@@ -14,9 +15,9 @@ struct SimulatedReaderType4PersistenceTests {
 
     @Test("An UPDATE BINARY is saved at once as state text; a new reader reads it back")
     func roundTrip() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory("simreader")
         defer { directory.remove() }
-        let url = "sim:type4?version=3&ndef-size=1024&file=" + directory.file("tag.t4t")
+        let url = "sim:type4?version=3&ndef-size=1024&file=" + directory.path("tag.t4t")
         let first = try await SimulatedReader(url: url)
         try await first.selectFirst()
         #expect(try await first.openType4File() == [Self.ok, Self.ok])
@@ -36,15 +37,15 @@ struct SimulatedReaderType4PersistenceTests {
         #expect(try await second.openType4File() == [Self.ok, Self.ok])
         #expect(try await second.sendAPDU(hex("00 B0 00 00 15")) == file + Self.ok)
         // Options left out take the file's values.
-        let third = try await SimulatedReader(url: "sim:type4?file=" + directory.file("tag.t4t"))
+        let third = try await SimulatedReader(url: "sim:type4?file=" + directory.path("tag.t4t"))
         #expect(third.withField { $0.tags.first?.type4Tag?.configuration.maximumNDEFFileSize } == 1024)
     }
 
     @Test("A READ changes nothing, so nothing is written; a CC made read-only (T4T 3.0 5.5.8) persists")
     func readOnlyPersists() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory("simreader")
         defer { directory.remove() }
-        let url = "sim:type4?cc-writable=1&file=" + directory.file("tag.txt")
+        let url = "sim:type4?cc-writable=1&file=" + directory.path("tag.txt")
         let reader = try await SimulatedReader(url: url)
         try await reader.selectFirst()
         #expect(try await reader.openType4File("E1 03") == [Self.ok, Self.ok])
@@ -60,9 +61,9 @@ struct SimulatedReaderType4PersistenceTests {
 
     @Test("A torn UPDATE BINARY is in the file as the tag holds it: the first half of the data new, the rest old")
     func tornUpdateIsSaved() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory("simreader")
         defer { directory.remove() }
-        let url = "sim:type4?remove-after=4&tear=1&file=" + directory.file("tag.t4t")
+        let url = "sim:type4?remove-after=4&tear=1&file=" + directory.path("tag.t4t")
         let reader = try await SimulatedReader(url: url)
         try await reader.selectFirst()
         #expect(try await reader.openType4File() == [Self.ok, Self.ok])
@@ -73,7 +74,7 @@ struct SimulatedReaderType4PersistenceTests {
         }
         let tag = try SimulatedType4Tag(stateText: String(decoding: try directory.read("tag.t4t"), as: UTF8.self))
         #expect(Array(tag.ndefFile.prefix(19)) == [0x00, 0x11] + Self.proxmarkFile.dropFirst(2))
-        var other = try await SimulatedReader(url: "sim:type4?remove-after=4&tear=1&file=" + directory.file("b.t4t"))
+        var other = try await SimulatedReader(url: "sim:type4?remove-after=4&tear=1&file=" + directory.path("b.t4t"))
         try await other.selectFirst()
         #expect(try await other.openType4File() == [Self.ok, Self.ok])
         #expect(try await other.sendAPDU(Self.updateCommand(Self.proxmarkFile)) == Self.ok)
@@ -82,7 +83,7 @@ struct SimulatedReaderType4PersistenceTests {
         }
         let torn = try SimulatedType4Tag(stateText: String(decoding: try directory.read("b.t4t"), as: UTF8.self))
         #expect(Array(torn.ndefFile.prefix(8)) == hex("00 11 AA BB 0D 55 02 70"))
-        other = try await SimulatedReader(url: "sim:type4?file=" + directory.file("b.t4t"))
+        other = try await SimulatedReader(url: "sim:type4?file=" + directory.path("b.t4t"))
         try await other.selectFirst()
         #expect(try await other.openType4File() == [Self.ok, Self.ok])
         #expect(try await other.sendAPDU(hex("00 B0 00 00 04")) == hex("00 11 AA BB 90 00"))
@@ -90,11 +91,11 @@ struct SimulatedReaderType4PersistenceTests {
 
     @Test("The state-text fixture loads by content whatever its extension and is written back as state text")
     func fixtureLoads() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory("simreader")
         defer { directory.remove() }
         let fixture = try Type4ReaderFixtures.bytes("simulated-ntag424-uri-state.txt")
-        try directory.write("tag.nfc", fixture)
-        let reader = try await SimulatedReader(url: "sim:type4?file=" + directory.file("tag.nfc"))
+        try directory.file("tag.nfc", fixture)
+        let reader = try await SimulatedReader(url: "sim:type4?file=" + directory.path("tag.nfc"))
         try await reader.selectFirst()
         #expect(try await reader.openType4File() == [Self.ok, Self.ok])
         #expect(try await reader.sendAPDU(hex("00 B0 00 00 13")) == Self.proxmarkFile + Self.ok)
@@ -106,20 +107,20 @@ struct SimulatedReaderType4PersistenceTests {
 
     @Test("A file of the other kind of tag, a .t4t file for a Type 2 chip, options or a UID unlike the file's: refused")
     func wrongKindOfFile() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory("simreader")
         defer { directory.remove() }
-        try directory.write("type4.txt", try Type4ReaderFixtures.bytes("simulated-ntag424-uri-state.txt"))
-        try directory.write("type2.nfc", try ReaderFixtures.bytes("ntag213-uri-flipper-v4.nfc"))
+        try directory.file("type4.txt", try Type4ReaderFixtures.bytes("simulated-ntag424-uri-state.txt"))
+        try directory.file("type2.nfc", try ReaderFixtures.bytes("ntag213-uri-flipper-v4.nfc"))
         let cases: [(url: String, named: String)] = [
-            ("sim:ntag215?file=" + directory.file("type4.txt"), "holds a simulated Type 4 tag, not NTAG215"),
+            ("sim:ntag215?file=" + directory.path("type4.txt"), "holds a simulated Type 4 tag, not NTAG215"),
             (
-                "sim:type4?file=" + directory.file("type2.nfc"),
+                "sim:type4?file=" + directory.path("type2.nfc"),
                 "a Type 2 tag, not a Type 4 tag: open it with sim:ntag213"
             ),
-            ("sim:ntag213?file=" + directory.file("new.t4t"), ".t4t file keeps a Type 4 tag"),
-            ("sim:type4?version=3&file=" + directory.file("type4.txt"), "version=3 (the file's tag has 2)"),
-            ("sim:type4?mle=255&mlc=255&file=" + directory.file("type4.txt"), "mle=255 (the file's tag has 256)"),
-            ("sim:type4?uid=04112233445566&file=" + directory.file("type4.txt"), "uid= differs"),
+            ("sim:ntag213?file=" + directory.path("new.t4t"), ".t4t file keeps a Type 4 tag"),
+            ("sim:type4?version=3&file=" + directory.path("type4.txt"), "version=3 (the file's tag has 2)"),
+            ("sim:type4?mle=255&mlc=255&file=" + directory.path("type4.txt"), "mle=255 (the file's tag has 256)"),
+            ("sim:type4?uid=04112233445566&file=" + directory.path("type4.txt"), "uid= differs"),
         ]
         for (url, named) in cases {
             do {
@@ -133,7 +134,7 @@ struct SimulatedReaderType4PersistenceTests {
         #expect(try directory.contents() == ["type2.nfc", "type4.txt"])
         // The options the file's tag has are accepted.
         _ = try await SimulatedReader(
-            url: "sim:type4?version=2&mle=256&uid=043C6A922F6180&file=" + directory.file("type4.txt"))
+            url: "sim:type4?version=2&mle=256&uid=043C6A922F6180&file=" + directory.path("type4.txt"))
     }
 
     @Test("Broken state-text files are refused with invalid-parameter naming the file, never trap", arguments: 0..<5)
@@ -146,15 +147,15 @@ struct SimulatedReaderType4PersistenceTests {
             fixture + "ndef 00\n",
             "ndeftool-type4-tag 1\n\u{FF}",
         ][index]
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory("simreader")
         defer { directory.remove() }
-        try directory.write("bad.t4t", Array(broken.utf8))
+        try directory.file("bad.t4t", Array(broken.utf8))
         do {
-            _ = try await SimulatedReader(url: "sim:type4?file=" + directory.file("bad.t4t"))
+            _ = try await SimulatedReader(url: "sim:type4?file=" + directory.path("bad.t4t"))
             Issue.record("case \(index) was accepted")
         } catch {
             #expect(error.code == .invalidParameter)
-            #expect(error.reason.contains(directory.file("bad.t4t")), "\(error.reason)")
+            #expect(error.reason.contains(directory.path("bad.t4t")), "\(error.reason)")
         }
     }
 

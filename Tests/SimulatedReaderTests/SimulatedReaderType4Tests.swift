@@ -2,6 +2,7 @@ import NFCSession
 import SimulatedReader
 import TagMemory
 import TagSimulator
+import TestSupport
 import Testing
 
 /// `sim:type4`: a Type 4 tag through the reader contract.

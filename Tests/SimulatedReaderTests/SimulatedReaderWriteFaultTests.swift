@@ -2,6 +2,7 @@ import NFCSession
 import SimulatedReader
 import TagMemory
 import TagSimulator
+import TestSupport
 import Testing
 
 /// `nak-write`, `lose-write` and `get-version`, and a reader that keeps to its capabilities.

@@ -5,6 +5,7 @@ import SimulatedReader
 import Synchronization
 import TagMemory
 import TagSimulator
+import TestSupport
 import Testing
 
 /// A supply with `file=DIR/` keeps its tags across processes, as real tags do: each change is in
@@ -30,7 +31,7 @@ struct SimulatedSupplyFileTests {
 
     @Test("A process killed mid-write: a new reader with the same URL presents the tags as left, page by page")
     func survivesAbandonedReader() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory("simreader")
         defer { directory.remove() }
         let url = "sim:ntag215?supply=3&seed=11&file=\(directory.path)/"
         let uids = SimulatedTagSupply.uids(count: 3, seed: 11)
@@ -125,7 +126,7 @@ struct SimulatedSupplyFileTests {
 
     @Test("Write-through: after every command of a batch the tag's file already holds the tag (T2T 1.1 6.4.3)")
     func fileIsCurrentAfterEachCommand() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory("simreader")
         defer { directory.remove() }
         let base = try await SimulatedReader(url: "sim:ntag213?supply=3&seed=4&file=\(directory.path)/")
         let reader = FileCheckingReader(base: base, directory: directory)
@@ -158,7 +159,7 @@ struct SimulatedSupplyFileTests {
 
     @Test("A second process writes on where the first stopped: the loaded tag takes resumeWrite (T2T 1.1 6.4.3)")
     func resumeInNextProcess() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory("simreader")
         defer { directory.remove() }
         let message = SimulatedTagSupplyTests.message(7)
         // Where the WRITEs start: a probe run of the same write, with the field's log.
@@ -204,7 +205,7 @@ struct SimulatedSupplyFileTests {
 
     @Test("sim:type4 supply: the NDEF file is in UID.t4t after each UPDATE BINARY and loads again (T4T 3.0 5.5.6)")
     func type4() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory("simreader")
         defer { directory.remove() }
         let url = "sim:type4?supply=2&seed=9&file=\(directory.path)/"
         let uids = SimulatedTagSupply.uids(count: 2, seed: 9)
@@ -228,16 +229,16 @@ struct SimulatedSupplyFileTests {
 
     @Test("A saved file of another chip, or of another UID than its name, is refused when the reader opens")
     func mismatchedFiles() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory("simreader")
         defer { directory.remove() }
         let uid = SimulatedTagSupply.uids(count: 1, seed: 1)[0]
         let ntag213 = try SimulatedType2Tag(chip: .ntag213, uid: uid).dump.encoded(as: .flipper)
-        try directory.write(Self.fileName(uid), ntag213)
+        try directory.file(Self.fileName(uid), ntag213)
         await #expect(throws: NFCReaderError(.invalidParameter, "")) {
             try await SimulatedReader(url: "sim:ntag215?supply=2&file=\(directory.path)/")
         }
         let other = try SimulatedType2Tag(chip: .ntag215, uid: hex("04 11 22 33 44 55 66")).dump.encoded(as: .flipper)
-        try directory.write(Self.fileName(uid), other)
+        try directory.file(Self.fileName(uid), other)
         do {
             _ = try await SimulatedReader(url: "sim:ntag215?supply=2&file=\(directory.path)/")
             Issue.record("a file holding another UID was loaded")
@@ -247,7 +248,7 @@ struct SimulatedSupplyFileTests {
         }
         // The right chip and UID loads, in the format found.
         let right = try SimulatedType2Tag(chip: .ntag215, uid: uid).dump.encoded(as: .proxmarkJSON)
-        try directory.write(Self.fileName(uid), right)
+        try directory.file(Self.fileName(uid), right)
         let reader = try await SimulatedReader(url: "sim:ntag215?supply=2&file=\(directory.path)/")
         try await reader.selectFirst()
         #expect(try await reader.write(5, "01 02 03 04") == .ack)
@@ -258,7 +259,7 @@ struct SimulatedSupplyFileTests {
 
     @Test("Reads change nothing: no file is written for a tag that was only read")
     func readsWriteNothing() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory("simreader")
         defer { directory.remove() }
         let reader = try await SimulatedReader(url: "sim:ntag215?supply=2&file=\(directory.path)/")
         try await reader.selectFirst()

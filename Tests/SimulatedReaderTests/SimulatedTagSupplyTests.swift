@@ -4,6 +4,7 @@ import NFCSession
 import SimulatedReader
 import TagMemory
 import TagSimulator
+import TestSupport
 import Testing
 
 /// The tag supply of `sim:CHIP?supply=N`: fresh tags presented one at a time, each taken away
@@ -131,11 +132,9 @@ struct SimulatedTagSupplyTests {
         #expect(reader.suppliedTagInField == nil)
         #expect(reader.supplyHasMore)
         var next: [NFCTargetInfo] = []
-        let clock = ContinuousClock()
-        let start = clock.now
-        while next.isEmpty, clock.now - start < .seconds(5) {
-            try await Task.sleep(for: .milliseconds(10))
+        _ = try await eventually {
             next = try await reader.pollTargets()
+            return !next.isEmpty
         }
         #expect(next.map(\.uid) == [uids[1]])
         try await reader.select(try #require(next.first))
@@ -159,11 +158,13 @@ struct SimulatedTagSupplyTests {
         let start = clock.now
         #expect(try await reader.pollTargets().isEmpty)  // taken away, the next not in yet
         var next: [NFCTargetInfo] = []
-        while next.isEmpty, clock.now - start < .seconds(5) {
-            try await Task.sleep(for: .milliseconds(10))
+        _ = try await eventually {
             next = try await reader.pollTargets()
+            return !next.isEmpty
         }
         #expect(next.count == 1)
+        // A lower bound (the poll that took the first tag away came after `start`): a busy
+        // machine only adds to it.
         #expect(clock.now - start >= .milliseconds(150))
         await reader.close()
     }
@@ -179,11 +180,9 @@ struct SimulatedTagSupplyTests {
         }
         await session.invalidate()
         // On a busy machine the last tag may still be on its way in: poll as the session would.
-        let clock = ContinuousClock()
-        let start = clock.now
-        while reader.presentedUIDs.count < 3, clock.now - start < .seconds(5) {
+        _ = await eventually {
             _ = try? await reader.pollTargets()
-            try await Task.sleep(for: .milliseconds(5))
+            return reader.presentedUIDs.count == 3
         }
         #expect(reader.presentedUIDs.count == 3)
         #expect(reader.suppliedTags.count == 3)
@@ -192,7 +191,7 @@ struct SimulatedTagSupplyTests {
 
     @Test("file=DIR/ keeps every tag that went through as DIR/UID.nfc")
     func savesEachTag() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory("simreader")
         defer { directory.remove() }
         let reader = try await SimulatedReader(url: "sim:ntag213?supply=3&file=\(directory.path)/")
         let (written, _) = try await Self.runBatch(reader, limit: 3)
@@ -200,7 +199,7 @@ struct SimulatedTagSupplyTests {
         let names = written.map { NDEFHex.encode($0, uppercase: true, separator: "") + ".nfc" }
         #expect(try directory.contents() == names.sorted())
         for (index, name) in names.enumerated() {
-            let loaded = try await SimulatedReader(url: "sim:ntag213?file=\(directory.file(name))")
+            let loaded = try await SimulatedReader(url: "sim:ntag213?file=\(directory.path(name))")
             #expect(loaded.field.tags.first?.type2Tag?.memory.message == Self.message(index))
             await loaded.close()
         }

@@ -2,11 +2,6 @@ import Foundation
 import NDEF
 import TagMemory
 
-/// Bytes from hex text written in tests. A typo in a test literal traps the test, not the library.
-func hex(_ text: String) -> [UInt8] {
-    do { return try NDEFHex.decode(text) } catch { fatalError("bad hex literal in test: \(error)") }
-}
-
 /// The tag memory images in `Fixtures/tags/`: hex text, one page per line, `#` comments.
 enum TagFixtures {
     /// The repository's `Fixtures/tags` directory, found from this file's path.

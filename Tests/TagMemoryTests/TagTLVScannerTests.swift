@@ -1,4 +1,5 @@
 import TagMemory
+import TestSupport
 import Testing
 
 /// The page-independent TLV scanner (NFC Forum Type 2 Tag 1.1, section 2.3).

@@ -1,4 +1,5 @@
 import TagMemory
+import TestSupport
 import Testing
 
 /// The capability container (NFC Forum Type 2 Tag 1.1, 6.1).

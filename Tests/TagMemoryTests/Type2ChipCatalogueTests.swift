@@ -1,4 +1,5 @@
 import TagMemory
+import TestSupport
 import Testing
 
 /// The chip catalogue against the NXP datasheets.

@@ -1,4 +1,5 @@
 import TagMemory
+import TestSupport
 import Testing
 
 /// The PWD_AUTH configuration pages (NTAG213/215/216 datasheet 8.5.7, MF0ULX1 8.5).

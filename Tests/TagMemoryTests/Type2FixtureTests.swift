@@ -1,5 +1,6 @@
 import NDEF
 import TagMemory
+import TestSupport
 import Testing
 
 /// What a fixture image must parse to.

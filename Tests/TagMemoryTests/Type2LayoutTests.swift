@@ -1,5 +1,6 @@
 import NDEF
 import TagMemory
+import TestSupport
 import Testing
 
 /// Address arithmetic and the values a write planner reads (T2T 1.1, sections 2 and 6).

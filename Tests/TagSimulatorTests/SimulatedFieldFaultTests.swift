@@ -1,5 +1,6 @@
 import TagMemory
 import TagSimulator
+import TestSupport
 import Testing
 
 /// Injected faults: tags leaving the field mid-command, corrupted answers, a second tag.

@@ -1,5 +1,6 @@
 import TagMemory
 import TagSimulator
+import TestSupport
 import Testing
 
 /// Two tags in one field: polling, anticollision listing and selection (ISO/IEC 14443-3).

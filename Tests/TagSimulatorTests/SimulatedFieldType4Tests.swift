@@ -1,6 +1,7 @@
 import NDEF
 import TagMemory
 import TagSimulator
+import TestSupport
 import Testing
 
 /// Type 4 tags in a simulated field: identity, the APDU path, faults and counts.

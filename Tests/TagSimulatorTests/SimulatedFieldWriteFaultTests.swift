@@ -1,5 +1,6 @@
 import TagMemory
 import TagSimulator
+import TestSupport
 import Testing
 
 /// Injected write failures (a NAK, a write acknowledged but not stored) and a GET_VERSION answer

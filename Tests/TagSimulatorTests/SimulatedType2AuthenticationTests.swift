@@ -1,6 +1,7 @@
 import NDEF
 import TagMemory
 import TagSimulator
+import TestSupport
 import Testing
 
 /// PWD_AUTH and AUTHLIM (NTAG213/215/216 10.7 and 8.8; MF0ULX1 8.6).

@@ -1,5 +1,6 @@
 import TagMemory
 import TagSimulator
+import TestSupport
 import Testing
 
 /// A simulated Type 2 tag's state to and from a ``TagDump`` (and through the Flipper format).

@@ -1,6 +1,7 @@
 import NDEF
 import TagMemory
 import TagSimulator
+import TestSupport
 import Testing
 
 /// READ, FAST_READ, GET_VERSION, READ_SIG and READ_CNT of a simulated tag.

@@ -1,28 +1,18 @@
 import NDEF
 import TagMemory
 import TagSimulator
+import TestSupport
 import Testing
 
 /// Arbitrary frames never trap the simulator and never change what must not change.
 @Suite("Simulated Type 2 tag: arbitrary frames")
 struct SimulatedType2RobustnessTests {
-    /// A small deterministic generator (xorshift64*), so failures reproduce.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state ^= state >> 12
-            state ^= state << 25
-            state ^= state >> 27
-            return state &* 2_685_821_657_736_338_717
-        }
-    }
-
     @Test(
         "ISO/IEC 14443-3, T2T 1.1 2.1.1: random frames keep the image size and the UID pages, every frame is counted",
         arguments: Type2ChipCatalogue.all)
     func randomFrames(chip: Type2Chip) {
         var tag = SimulatedType2Tag.selected(chip)
-        var generator = Generator(state: UInt64(chip.pageCount) &* 0x9E37_79B9_7F4A_7C15 | 1)
+        var generator = SeededRandom(seed: UInt64(chip.pageCount) &* 0x9E37_79B9_7F4A_7C15 | 1)
         let commands: [UInt8] = [0x30, 0x3A, 0xA2, 0xA0, 0x60, 0x39, 0x1B, 0x3C, 0x00, 0xFF]
         let uidPages = Array(tag.bytes.prefix(8))
         for _ in 0..<3000 {

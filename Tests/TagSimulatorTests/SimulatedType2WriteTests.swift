@@ -1,6 +1,7 @@
 import NDEF
 import TagMemory
 import TagSimulator
+import TestSupport
 import Testing
 
 /// WRITE and COMPATIBILITY_WRITE of a simulated tag, and the ISO/IEC 14443-3 states.

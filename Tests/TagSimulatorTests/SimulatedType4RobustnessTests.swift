@@ -1,6 +1,7 @@
 import NDEF
 import TagMemory
 import TagSimulator
+import TestSupport
 import Testing
 
 @Suite("Simulated Type 4 tag: command counting and arbitrary APDUs")
@@ -49,23 +50,12 @@ struct SimulatedType4RobustnessTests {
         #expect(SimulatedType4Command(apdu: hex(apdu)) == kind)
     }
 
-    /// A small deterministic generator (xorshift64*), so failures reproduce.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state ^= state >> 12
-            state ^= state << 25
-            state ^= state >> 27
-            return state &* 2_685_821_657_736_338_717
-        }
-    }
-
     @Test(
         "ISO/IEC 7816-4, T4T 3.0 5.4: random APDUs never trap, always end in a status word, keep the file sizes",
         arguments: type4Versions)
     func randomAPDUs(configuration: SimulatedType4Tag.Configuration) throws {
         var tag = try SimulatedType4Tag.active(configuration, message: proxmarkMessage)
-        var generator = Generator(state: UInt64(configuration.mappingVersion) &* 0x9E37_79B9_7F4A_7C15 | 1)
+        var generator = SeededRandom(seed: UInt64(configuration.mappingVersion) &* 0x9E37_79B9_7F4A_7C15 | 1)
         let instructions: [UInt8] = [0xA4, 0xB0, 0xB1, 0xD6, 0xD7, 0xCA, 0x00]
         let ccBefore = tag.capabilityContainerFile
         let size = tag.ndefFile.count

@@ -2,6 +2,7 @@ import Foundation
 import NDEF
 import TagMemory
 import TagSimulator
+import TestSupport
 import Testing
 
 @Suite("Simulated Type 4 tag: saving and loading its state as text")

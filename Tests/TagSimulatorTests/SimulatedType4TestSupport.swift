@@ -1,6 +1,8 @@
 import NDEF
 import TagMemory
 import TagSimulator
+import TestSupport
+import Testing
 
 extension SimulatedType4Tag {
     /// A tag of `configuration` (holding `message`, if given), already activated.

@@ -1,6 +1,7 @@
 import NDEF
 import TagMemory
 import TagSimulator
+import TestSupport
 import Testing
 
 @Suite("Simulated Type 4 tag: UPDATE BINARY, locking and torn writes")

@@ -1,4 +1,5 @@
 import NDEF
+import TestSupport
 
 /// Messages built with our typed views for the reverse direction of the ndeflib cross-check.
 enum CrossCheckCorpus {
@@ -141,7 +142,7 @@ enum CrossCheckCorpus {
         add("absolute-uri", try AbsoluteURIRecord(uri: "https://example.com/type#1", data: [1, 2, 3]).makeRecord())
         add("unknown", NFCNDEFPayload(format: .unknown, payload: [0xDE, 0xAD]))
         add("empty", .empty)
-        var generator = SplitMix(seed: 0x5EED)
+        var generator = SeededRandom(seed: 0x5EED)
         for length in [0, 1, 255, 256, 65_535, 65_536] {
             let data = (0..<length).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
             add(
@@ -170,18 +171,5 @@ enum CrossCheckCorpus {
     static func serviceUUID(_ text: String) throws -> BluetoothServiceUUID {
         guard let uuid = BluetoothServiceUUID(text) else { throw CorpusError(text: text) }
         return uuid
-    }
-
-    /// A small deterministic generator, so the corpus is the same on every run.
-    struct SplitMix {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
     }
 }

@@ -1,4 +1,5 @@
 import NDEF
+import TestSupport
 import Testing
 
 /// One rule of NDEF 1.0 broken by a minimal message, and how each mode must react.

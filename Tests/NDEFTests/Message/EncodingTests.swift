@@ -1,4 +1,5 @@
 import NDEF
+import TestSupport
 import Testing
 
 @Suite("Message encoding (NDEF 1.0, 3.2)")

@@ -1,6 +1,7 @@
 import Foundation
 import NDEF
 import NDEFFoundation
+import TestSupport
 import Testing
 
 @Suite("Foundation conveniences")

@@ -1,28 +1,18 @@
 import Foundation
 import NDEF
+import TestSupport
 import Testing
 
 /// Helpers shared by the carrier configuration and handover record tests.
 enum CarrierTest {
-    /// Bytes from hex text; spaces and line breaks are ignored. Test vectors are constants, so a
-    /// bad one is a bug in the test and fails it.
-    static func bytes(_ hex: String) -> [UInt8] {
-        do {
-            return try NDEFHex.decode(hex)
-        } catch {
-            Issue.record("bad hex in a test vector: \(error)")
-            return []
-        }
+    /// A media-type record whose payload is `payloadHex`.
+    static func media(_ type: String, _ payloadHex: String) -> NFCNDEFPayload {
+        NFCNDEFPayload(format: .media, type: type, payload: hex(payloadHex))
     }
 
-    /// A media-type record with `payload`.
-    static func media(_ type: String, _ hex: String) -> NFCNDEFPayload {
-        NFCNDEFPayload(format: .media, type: type, payload: bytes(hex))
-    }
-
-    /// A well-known record with `payload`.
-    static func wellKnown(_ type: String, _ hex: String) -> NFCNDEFPayload {
-        NFCNDEFPayload(format: .nfcWellKnown, type: type, payload: bytes(hex))
+    /// A well-known record whose payload is `payloadHex`.
+    static func wellKnown(_ type: String, _ payloadHex: String) -> NFCNDEFPayload {
+        NFCNDEFPayload(format: .nfcWellKnown, type: type, payload: hex(payloadHex))
     }
 
     /// The bytes of `Fixtures/ndef/<name>`: hex text, `#` lines are comments.

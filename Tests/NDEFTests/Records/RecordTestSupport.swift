@@ -1,15 +1,11 @@
 import Foundation
 import NDEF
+import TestSupport
 import Testing
 
-/// Bytes from hex text; spaces are allowed so vectors can be grouped by field.
-func bytes(_ hex: String) throws -> [UInt8] {
-    try NDEFHex.decode(hex)
-}
-
-/// A record of the given format and textual type whose payload is `hex`.
-func record(_ format: NFCTypeNameFormat, _ type: String, _ hex: String) throws -> NFCNDEFPayload {
-    NFCNDEFPayload(format: format, type: type, payload: try bytes(hex))
+/// A record of the given format and textual type whose payload is `payloadHex`.
+func record(_ format: NFCTypeNameFormat, _ type: String, _ payloadHex: String) throws -> NFCNDEFPayload {
+    NFCNDEFPayload(format: format, type: type, payload: hex(payloadHex))
 }
 
 /// A well-known record (TNF 1) whose payload is `hex`.
@@ -20,7 +16,7 @@ func wellKnown(_ type: String, _ hex: String) throws -> NFCNDEFPayload {
 /// The only record of a strictly decoded one-record message, so its fields are slices of a
 /// larger buffer (their indices do not start at 0).
 func decodedRecord(_ messageHex: String) throws -> NFCNDEFPayload {
-    let message = try NFCNDEFMessage(decoding: try bytes(messageHex))
+    let message = try NFCNDEFMessage(decoding: hex(messageHex))
     try #require(message.records.count == 1)
     return message.records[0]
 }
@@ -95,7 +91,7 @@ func checkFuzzFinding<View: NDEFRecordConvertible>(
     _ messageHex: String,
     sourceLocation: SourceLocation = #_sourceLocation
 ) throws -> [View] {
-    let input = try bytes(messageHex)
+    let input = hex(messageHex)
     let message: NFCNDEFMessage
     do {
         message = try NFCNDEFMessage(decoding: input)

@@ -6,11 +6,6 @@ import TagMemory
 import TagSimulator
 import Testing
 
-/// Bytes from hex text written in tests. A typo in a test literal traps the test, not the library.
-func hex(_ text: String) -> [UInt8] {
-    do { return try NDEFHex.decode(text) } catch { fatalError("bad hex literal in test: \(error)") }
-}
-
 /// A message of one URI record (NFC Forum URI RTD 1.0, 3.2.2: prefix 04h = "https://") whose
 /// encoding is exactly `length` bytes (at least 5): a short record up to 259 bytes (4-byte header),
 /// a long record above (7-byte header; NDEF 1.0, 3.2.3 SR flag).

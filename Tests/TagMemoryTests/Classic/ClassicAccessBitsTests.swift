@@ -1,4 +1,5 @@
 import TagMemory
+import TestSupport
 import Testing
 
 @Suite("MIFARE Classic access bits")

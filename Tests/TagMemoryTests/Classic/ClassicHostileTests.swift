@@ -1,5 +1,6 @@
 import NDEF
 import TagMemory
+import TestSupport
 import Testing
 
 @Suite("MIFARE Classic hostile images")
@@ -117,7 +118,7 @@ struct ClassicHostileTests {
 
     @Test("Seeded random corruption of every fixture never traps and keeps TLVs out of trailers")
     func randomCorruption() throws {
-        var generator = SeededGenerator(seed: 0x4D49_4641_5245)
+        var generator = SeededRandom(seed: 0x4D49_4641_5245)
         for name in ClassicFixtures.names {
             let original = try ClassicFixtures.load(name)
             for _ in 0..<40 {

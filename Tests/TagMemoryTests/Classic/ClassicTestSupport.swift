@@ -1,6 +1,8 @@
 import Foundation
 import NDEF
 import TagMemory
+import TestSupport
+import Testing
 
 /// The MIFARE Classic images in `Fixtures/tags/classic/`: hex text, one block per line, `#`
 /// comments.

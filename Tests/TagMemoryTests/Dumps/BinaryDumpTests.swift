@@ -1,4 +1,5 @@
 import TagMemory
+import TestSupport
 import Testing
 
 /// Raw images and proxmark3 binary dumps.

@@ -1,4 +1,5 @@
 import TagMemory
+import TestSupport
 import Testing
 
 /// Which chip a dump is from: GET_VERSION, else the file's chip name, else the page count,

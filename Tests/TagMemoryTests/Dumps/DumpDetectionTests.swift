@@ -1,4 +1,5 @@
 import TagMemory
+import TestSupport
 import Testing
 
 /// Format detection, conversions between formats, and hostile input.
@@ -100,7 +101,7 @@ struct DumpDetectionTests {
 
     @Test("Random bytes and mutated fixtures never trap")
     func hostileBytes() throws {
-        var random = SplitMix(state: 0x5EED)
+        var random = SeededRandom(seed: 0x5EED)
         var inputs: [[UInt8]] = []
         for _ in 0..<300 {
             let count = Int.random(in: 0..<700, using: &random)

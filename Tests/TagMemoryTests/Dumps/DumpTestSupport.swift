@@ -1,5 +1,6 @@
 import Foundation
 import TagMemory
+import TestSupport
 import Testing
 
 /// Fixture files under `Fixtures/dumps/`, found from this file's path.
@@ -58,16 +59,3 @@ func errorLine(_ error: TagMemoryError?) -> Int? {
 
 /// Text as UTF-8 bytes.
 func utf8(_ text: String) -> [UInt8] { Array(text.utf8) }
-
-/// A small deterministic generator for the hostile-input tests (SplitMix64).
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

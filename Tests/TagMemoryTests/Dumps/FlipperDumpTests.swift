@@ -1,5 +1,6 @@
 import Foundation
 import TagMemory
+import TestSupport
 import Testing
 
 /// Flipper Zero `.nfc` files. Layout: flipperzero-firmware `lib/nfc/nfc_device.c`

@@ -1,4 +1,5 @@
 import TagMemory
+import TestSupport
 import Testing
 
 /// Hex text dumps: the grammar documented on `HexTextDump` (one 4-byte page or 16-byte block

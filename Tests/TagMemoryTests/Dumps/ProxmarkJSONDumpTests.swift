@@ -1,5 +1,6 @@
 import Foundation
 import TagMemory
+import TestSupport
 import Testing
 
 /// proxmark3 JSON dumps: `client/src/fileutils.c` `prepareJSON` (`jsfMfuMemory`) and

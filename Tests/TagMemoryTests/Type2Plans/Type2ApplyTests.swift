@@ -1,6 +1,7 @@
 import Foundation
 import NDEF
 import TagMemory
+import TestSupport
 import Testing
 
 /// The page-write model (T2T 1.1 2.1 and 5.2; NTAG213/215/216 8.5; MF0ICU1 8.5).

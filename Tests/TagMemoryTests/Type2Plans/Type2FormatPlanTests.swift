@@ -1,5 +1,6 @@
 import NDEF
 import TagMemory
+import TestSupport
 import Testing
 
 /// Formatting a blank tag (NFC Forum Type 2 Tag 1.1, 6.1 and 6.3.1; datasheet factory content).

@@ -1,5 +1,6 @@
 import NDEF
 import TagMemory
+import TestSupport
 import Testing
 
 /// The read-only plan (NFC Forum Type 2 Tag 1.1, 6.4.4; lock bytes 2.1.2, 2.2.2; datasheets).

@@ -1,5 +1,6 @@
 import NDEF
 import TagMemory
+import TestSupport
 import Testing
 
 /// Password plans for NTAG21x and MIFARE Ultralight EV1 (NTAG213/215/216 8.8 and 8.5.7, MF0ULX1 8.6).

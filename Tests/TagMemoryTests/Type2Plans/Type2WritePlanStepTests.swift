@@ -1,5 +1,6 @@
 import NDEF
 import TagMemory
+import TestSupport
 import Testing
 
 /// Exact step lists of the NDEF write plan (NFC Forum Type 2 Tag 1.1, 6.4.3).

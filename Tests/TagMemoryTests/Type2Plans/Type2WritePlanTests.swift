@@ -1,5 +1,6 @@
 import NDEF
 import TagMemory
+import TestSupport
 import Testing
 
 /// The NDEF write plan (NFC Forum Type 2 Tag 1.1, 6.4.3) on every chip of the catalogue.
@@ -52,7 +53,7 @@ struct Type2WritePlanTests {
     func randomMessages(_ chip: Type2Chip) throws {
         var memory = try Type2PlanSupport.formatted(chip)
         let capacity = memory.ndefStatus.capacity
-        var generator = SeededGenerator(seed: UInt64(chip.pageCount))
+        var generator = SeededRandom(seed: UInt64(chip.pageCount))
         var lengths = [capacity, 0, 3, min(capacity, 254), min(capacity, 255), capacity, 1 + capacity / 2]
         for _ in 0..<8 {
             // No message encodes to 1 or 2 bytes (a record has at least 3).
@@ -85,7 +86,7 @@ struct Type2WritePlanTests {
     func fixtureImages(_ name: String) throws {
         var memory = try TagFixtures.memory(name)
         let capacity = memory.ndefStatus.capacity
-        var generator = SeededGenerator(seed: UInt64(name.utf8.count))
+        var generator = SeededRandom(seed: UInt64(name.utf8.count))
         for index in 0..<6 {
             let length = [capacity, 0, 255][safe: index] ?? Int.random(in: 3...capacity, using: &generator)
             guard length <= capacity, let message = Type2PlanSupport.message(length: length, seed: UInt8(index)) else {

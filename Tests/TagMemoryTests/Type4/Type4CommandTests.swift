@@ -1,39 +1,40 @@
 import TagMemory
+import TestSupport
 import Testing
 
 @Suite("Type 4 APDUs (T4T 3.0, 5.5; ISO/IEC 7816-4)")
 struct Type4CommandTests {
     @Test("SELECT the NDEF Tag Application: D2760000850101 with Le, version 1.0 without (5.5.2)")
     func selectApplication() {
-        #expect(Type4Command.selectNDEFApplication().bytes == type4Hex("00A4040007D276000085010100"))
-        #expect(Type4Command.selectNDEFApplication(majorVersion: 1).bytes == type4Hex("00A4040007D2760000850100"))
+        #expect(Type4Command.selectNDEFApplication().bytes == hex("00A4040007D276000085010100"))
+        #expect(Type4Command.selectNDEFApplication(majorVersion: 1).bytes == hex("00A4040007D2760000850100"))
     }
 
     @Test("SELECT by file identifier: P2 0C, or 00 for version 1.0 (5.5.3, 5.5.5)")
     func selectFile() {
-        #expect(Type4Command.selectFile(0xE103).bytes == type4Hex("00A4000C02E103"))
-        #expect(Type4Command.selectFile(0xE104, majorVersion: 1).bytes == type4Hex("00A4000002E104"))
+        #expect(Type4Command.selectFile(0xE103).bytes == hex("00A4000C02E103"))
+        #expect(Type4Command.selectFile(0xE104, majorVersion: 1).bytes == hex("00A4000002E104"))
     }
 
     @Test("READ BINARY B0 with short and extended Le (5.5.4, 5.5.6)")
     func readBinary() throws {
-        #expect(try Type4Command.readBinary(offset: 0, length: 15).bytes == type4Hex("00B000000F"))
-        #expect(try Type4Command.readBinary(offset: 0x0102, length: 256).bytes == type4Hex("00B0010200"))
-        #expect(try Type4Command.readBinary(offset: 2, length: 1000).bytes == type4Hex("00B00002 0003E8"))
-        #expect(try Type4Command.readBinary(offset: 0x7FFF, length: 1).bytes == type4Hex("00B07FFF01"))
+        #expect(try Type4Command.readBinary(offset: 0, length: 15).bytes == hex("00B000000F"))
+        #expect(try Type4Command.readBinary(offset: 0x0102, length: 256).bytes == hex("00B0010200"))
+        #expect(try Type4Command.readBinary(offset: 2, length: 1000).bytes == hex("00B00002 0003E8"))
+        #expect(try Type4Command.readBinary(offset: 0x7FFF, length: 1).bytes == hex("00B07FFF01"))
     }
 
     @Test("READ BINARY B1 with an offset data object past 7FFF; Le counts the 53 wrapper (5.5.6)")
     func readBinaryODO() throws {
         let command = try Type4Command.readBinary(offset: 0x8000, length: 0x10)
-        #expect(command.bytes == type4Hex("00B10000 05 5403008000 12"))
+        #expect(command.bytes == hex("00B10000 05 5403008000 12"))
         #expect(command.usesOffsetDataObject)
         // A range that starts below 8000 but ends past it needs B1 too.
         #expect(try Type4Command.readBinary(offset: 0x7FF0, length: 0x20).instruction == 0xB1)
         // 300 bytes: 53 82 01 2C + data = 304 > 256, so Lc and Le are extended.
         #expect(
             try Type4Command.readBinary(offset: 0x012345, length: 300).bytes
-                == type4Hex("00B10000 000005 5403012345 0130"))
+                == hex("00B10000 000005 5403012345 0130"))
         #expect(throws: TagMemoryError(.invalidArgument, "")) {
             try Type4Command.readBinary(offset: 0x100_0000, length: 1)
         }
@@ -41,11 +42,11 @@ struct Type4CommandTests {
 
     @Test("UPDATE BINARY D6 without Le, short and extended Lc (5.5.7)")
     func updateBinary() throws {
-        #expect(try Type4Command.updateBinary(offset: 0, data: [0, 0]).bytes == type4Hex("00D600000200 00"))
+        #expect(try Type4Command.updateBinary(offset: 0, data: [0, 0]).bytes == hex("00D600000200 00"))
         let big = Array(repeating: UInt8(0xAB), count: 300)
-        #expect(try Type4Command.updateBinary(offset: 2, data: big).bytes == type4Hex("00D60002 00012C") + big)
+        #expect(try Type4Command.updateBinary(offset: 2, data: big).bytes == hex("00D60002 00012C") + big)
         let step = PlanStep(file: 0xE103, address: 0x0E, data: [0xFF], reason: "lock")
-        #expect(try Type4Command.updateBinary(step).bytes == type4Hex("00D6000E01FF"))
+        #expect(try Type4Command.updateBinary(step).bytes == hex("00D6000E01FF"))
         #expect(throws: TagMemoryError(.invalidArgument, "")) { try Type4Command.updateBinary(offset: 0, data: []) }
         #expect(throws: TagMemoryError(.invalidArgument, "")) { try Type4Command.updateBinary(offset: -1, data: [1]) }
     }
@@ -54,15 +55,15 @@ struct Type4CommandTests {
     func updateBinaryODO() throws {
         #expect(
             try Type4Command.updateBinary(offset: 0x8000, data: [1, 2, 3]).bytes
-                == type4Hex("00D70000 0A 5403008000 5303 010203"))
+                == hex("00D70000 0A 5403008000 5303 010203"))
         let data = Array(repeating: UInt8(7), count: 0x80)
         #expect(
             try Type4Command.updateBinary(offset: 0x9000, data: data).bytes
-                == type4Hex("00D70000 88 5403009000 538180") + data)
+                == hex("00D70000 88 5403009000 538180") + data)
         let long = Array(repeating: UInt8(7), count: 0x100)
         #expect(
             try Type4Command.updateBinary(offset: 0x9000, data: long).bytes
-                == type4Hex("00D70000 000109 5403009000 53820100") + long)
+                == hex("00D70000 000109 5403009000 53820100") + long)
     }
 
     @Test(
@@ -100,22 +101,22 @@ struct Type4CommandTests {
 
     @Test("Responses split into data and status word; B1 data comes out of its 53 object (5.5.6)")
     func responses() throws {
-        let plain = try Type4Response(parsing: type4Hex("00119000"))
+        let plain = try Type4Response(parsing: hex("00119000"))
         #expect(plain.data == [0x00, 0x11])
         #expect(plain.isSuccess)
-        #expect(plain.bytes == type4Hex("00119000"))
+        #expect(plain.bytes == hex("00119000"))
         let read = try Type4Command.readBinary(offset: 0, length: 2)
         #expect(try plain.binaryData(for: read) == [0x00, 0x11])
         let odoRead = try Type4Command.readBinary(offset: 0x8000, length: 3)
-        #expect(try Type4Response(parsing: type4Hex("5303AABBCC9000")).binaryData(for: odoRead) == [0xAA, 0xBB, 0xCC])
+        #expect(try Type4Response(parsing: hex("5303AABBCC9000")).binaryData(for: odoRead) == [0xAA, 0xBB, 0xCC])
         #expect(
-            try Type4Response(parsing: type4Hex("538103AABBCC9000")).binaryData(for: odoRead) == [0xAA, 0xBB, 0xCC])
+            try Type4Response(parsing: hex("538103AABBCC9000")).binaryData(for: odoRead) == [0xAA, 0xBB, 0xCC])
         for bad in ["5304AABBCC9000", "5403AABBCC9000", "53809000", "9000", "5303AABBCCDD9000"] {
             #expect(throws: TagMemoryError(.malformedTLV, ""), "\(bad)") {
-                try Type4Response(parsing: type4Hex(bad)).binaryData(for: odoRead)
+                try Type4Response(parsing: hex(bad)).binaryData(for: odoRead)
             }
         }
-        let missing = try Type4Response(parsing: type4Hex("6A82"))
+        let missing = try Type4Response(parsing: hex("6A82"))
         #expect(missing.status == .fileNotFound)
         #expect(missing.data.isEmpty)
         #expect(throws: TagMemoryError(.truncatedImage, "")) { try Type4Response(parsing: [0x90]) }

@@ -1,5 +1,6 @@
 import NDEF
 import TagMemory
+import TestSupport
 import Testing
 
 @Suite("Type 4 NDEF file (T4T 3.0, 5.2 and 5.5.1)")
@@ -68,7 +69,7 @@ struct Type4NDEFFileTests {
     func malformedOffset() throws {
         let cc = try Type4Fixture.capabilityContainer("cc-v2-example.hex")
         do {
-            _ = try Type4NDEFFile(parsing: type4Hex("0003112233"), capabilityContainer: cc)
+            _ = try Type4NDEFFile(parsing: hex("0003112233"), capabilityContainer: cc)
             Issue.record("expected an error")
         } catch {
             #expect(error.code == .malformedMessage)
@@ -76,7 +77,7 @@ struct Type4NDEFFileTests {
         }
         // The bytes stay available for a lenient reader.
         #expect(
-            try Type4NDEFFile.messageBytes(in: type4Hex("0003112233")[...], capabilityContainer: cc) == [
+            try Type4NDEFFile.messageBytes(in: hex("0003112233")[...], capabilityContainer: cc) == [
                 0x11, 0x22, 0x33,
             ])
     }
@@ -105,10 +106,10 @@ struct Type4NDEFFileTests {
     func encoding() throws {
         let cc = try Type4Fixture.capabilityContainer("cc-v2-example.hex")
         let message = try NFCNDEFMessage(records: [Self.uri]).encoded()
-        #expect(try Type4NDEFFile.encoded(messageBytes: message, capabilityContainer: cc) == type4Hex("0011") + message)
+        #expect(try Type4NDEFFile.encoded(messageBytes: message, capabilityContainer: cc) == hex("0011") + message)
         let v3 = try Type4Fixture.capabilityContainer("cc-v3-extended.hex")
         #expect(
-            try Type4NDEFFile.encoded(messageBytes: message, capabilityContainer: v3) == type4Hex("00000011") + message)
+            try Type4NDEFFile.encoded(messageBytes: message, capabilityContainer: v3) == hex("00000011") + message)
         #expect(throws: TagMemoryError(.insufficientCapacity, "")) {
             try Type4NDEFFile.encoded(messageBytes: Array(repeating: 0, count: 254), capabilityContainer: cc)
         }

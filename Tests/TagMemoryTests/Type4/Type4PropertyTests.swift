@@ -1,5 +1,6 @@
 import NDEF
 import TagMemory
+import TestSupport
 import Testing
 
 /// Plan, apply, parse: for random messages and several CC settings the tag ends up holding the
@@ -77,7 +78,7 @@ struct Type4PropertyTests {
 
     @Test("Random messages under several CC settings: plan -> apply -> parse returns the message")
     func randomMessages() throws {
-        var generator = SeededGenerator(seed: 0x5EED_0004)
+        var generator = SeededRandom(seed: 0x5EED_0004)
         for (name, cc) in try Self.settings() {
             let capacity = cc.ndefStatus.capacity
             for round in 0..<12 {
@@ -99,7 +100,7 @@ struct Type4PropertyTests {
 
     @Test("Messages crossing offset 8000 on version 3.0 files (D7 and B1 pieces)")
     func largeMessages() throws {
-        var generator = SeededGenerator(seed: 0x8000)
+        var generator = SeededRandom(seed: 0x8000)
         for (name, cc) in try Self.settings() where cc.ndefStatus.capacity > 0x8000 {
             for _ in 0..<3 {
                 let length = Int.random(in: 0x7FF0...(cc.ndefStatus.capacity - 10), using: &generator)

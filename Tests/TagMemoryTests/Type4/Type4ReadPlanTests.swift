@@ -1,5 +1,6 @@
 import NDEF
 import TagMemory
+import TestSupport
 import Testing
 
 @Suite("Type 4 read plans (T4T 3.0, 5.5.6)")
@@ -15,7 +16,7 @@ struct Type4ReadPlanTests {
                 .init(offset: 120, length: 2),
             ])
         #expect(plan.lengthRead == .init(offset: 0, length: 2))
-        #expect(try plan.command(at: 1).bytes == type4Hex("00B000023B"))
+        #expect(try plan.command(at: 1).bytes == hex("00B000023B"))
         #expect(try cc.readPlan(messageLength: 120, maximumResponseData: 16).count == 1 + 8)
         #expect(try cc.readPlan(messageLength: 0).count == 1)
         #expect(throws: TagMemoryError(.malformedTLV, "")) { try cc.readPlan(messageLength: 254) }
@@ -42,7 +43,7 @@ struct Type4ReadPlanTests {
         #expect(lastPlain.offset + lastPlain.length == 0x8000 && !lastPlain.usesOffsetDataObject)
         #expect(plan[130] == .init(offset: 0x8000, length: 252))
         #expect(plan[130].usesOffsetDataObject)
-        #expect(try plan.command(at: 130).bytes == type4Hex("00B10000 05 5403008000 FF"))
+        #expect(try plan.command(at: 130).bytes == hex("00B10000 05 5403008000 FF"))
         #expect(plan[plan.count - 1] == .init(offset: 0x8000 + 16 * 252, length: 0x9004 - 0x8000 - 16 * 252))
         // Contiguous and complete.
         var next = 4

@@ -1,6 +1,7 @@
 import Foundation
 import NDEF
 import TagMemory
+import TestSupport
 
 /// A Type 4 fixture: its bytes and the annotations of its `#` comment lines.
 struct Type4Fixture {
@@ -51,30 +52,8 @@ struct Type4Fixture {
     }
 }
 
-/// Bytes from hex text written in tests.
-func type4Hex(_ text: String) -> [UInt8] {
-    do { return try NDEFHex.decode(text) } catch { fatalError("bad hex literal in test: \(error)") }
-}
-
-/// A small deterministic generator (SplitMix64), so property tests are reproducible.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// A random valid NDEF message whose encoding is at most `maximumLength` bytes (at least one record).
-func randomMessage(maximumLength: Int, using generator: inout SeededGenerator) -> NFCNDEFMessage {
+func randomMessage(maximumLength: Int, using generator: inout SeededRandom) -> NFCNDEFMessage {
     var records: [NFCNDEFPayload] = []
     let count = Int.random(in: 1...4, using: &generator)
     for _ in 0..<count {

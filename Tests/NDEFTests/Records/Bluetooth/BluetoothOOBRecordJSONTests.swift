@@ -1,5 +1,6 @@
 import Foundation
 import NDEF
+import TestSupport
 import Testing
 
 @Suite("Bluetooth OOB records JSON")
@@ -101,7 +102,7 @@ struct BluetoothOOBRecordJSONTests {
         let view = try CarrierTest.decode(BluetoothOOBRecord.self, json)
         #expect(view.name == "hi")
         #expect(view.paddingCount == 2)
-        #expect(try view.makeRecord().payload == CarrierTest.bytes("0e00 060504030201 03096869 0000")[...])
+        #expect(try view.makeRecord().payload == hex("0e00 060504030201 03096869 0000")[...])
         let bad = #"{"address":"01:02:03:04:05:06","dataStructures":[{"type":13,"dataHex":"00"}]}"#
         #expect(throws: DecodingError.self) { try CarrierTest.decode(BluetoothOOBRecord.self, bad) }
     }
@@ -127,7 +128,7 @@ struct BluetoothOOBRecordJSONTests {
             #"{"address":"11:22:33:44:55:66","role":"peripheral-only","name":"HRM"}"#
         )
         let expected = "081b665544332211000 2 1c00 0409 48524d".replacingOccurrences(of: " ", with: "")
-        #expect(try view.makeRecord().payload == CarrierTest.bytes(expected)[...])
+        #expect(try view.makeRecord().payload == hex(expected)[...])
         let numbered = try CarrierTest.decode(
             BluetoothLowEnergyOOBRecord.self,
             #"{"address":"11:22:33:44:55:66","addressType":"random","role":7}"#

@@ -1,5 +1,6 @@
 import Foundation
 import NDEF
+import TestSupport
 import Testing
 
 @Suite("Bluetooth BR/EDR OOB record")
@@ -28,8 +29,8 @@ struct BluetoothOOBRecordTests {
         let view = try BluetoothOOBRecord(parsing: CarrierTest.media(Self.type, Self.handoverExample))
         #expect(view.address.description == "01:bf:88:80:07:03")
         #expect(view.classOfDevice == 0x04_0680)
-        #expect(view.hashC == CarrierTest.bytes("0f0e0d0c0b0a09080706050403020100"))
-        #expect(view.randomizerR == CarrierTest.bytes("0f0e0d0c0b0a09080706050403020100"))
+        #expect(view.hashC == hex("0f0e0d0c0b0a09080706050403020100"))
+        #expect(view.randomizerR == hex("0f0e0d0c0b0a09080706050403020100"))
         #expect(view.serviceUUIDs.map(\.description) == ["1118", "1123"])
         #expect(view.serviceUUIDsComplete)
         #expect(view.name == "DeyiceName")
@@ -70,8 +71,8 @@ struct BluetoothOOBRecordTests {
             name: "DeyiceName",
             classOfDevice: 0x04_0680,
             serviceUUIDs: [BluetoothServiceUUID(uuid16: 0x1118), BluetoothServiceUUID(uuid16: 0x1123)],
-            hashC: CarrierTest.bytes("0f0e0d0c0b0a09080706050403020100"),
-            randomizerR: CarrierTest.bytes("0f0e0d0c0b0a09080706050403020100")
+            hashC: hex("0f0e0d0c0b0a09080706050403020100"),
+            randomizerR: hex("0f0e0d0c0b0a09080706050403020100")
         )
         #expect(try example.makeRecord() == CarrierTest.media(Self.type, Self.handoverExample))
 
@@ -97,7 +98,7 @@ struct BluetoothOOBRecordTests {
             serviceUUIDsComplete: false
         )
         let expected = "1a00010000000000" + "1106fb349b5f80000080001000000b110000"
-        #expect(try view.makeRecord().payload == CarrierTest.bytes(expected)[...])
+        #expect(try view.makeRecord().payload == hex(expected)[...])
         let parsed = try BluetoothOOBRecord(parsing: view.makeRecord())
         #expect(parsed.serviceUUIDs == [uuid])
         #expect(!parsed.serviceUUIDsComplete)

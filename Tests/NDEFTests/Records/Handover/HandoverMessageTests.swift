@@ -1,5 +1,6 @@
 import Foundation
 import NDEF
+import TestSupport
 import Testing
 
 @Suite("Handover messages")
@@ -29,7 +30,7 @@ struct HandoverMessageTests {
     @Test func rebuildsTheSpecificationExamplesFromTypedValues() throws {
         let address = try #require(HardwareAddress("01:bf:88:80:07:03"))
         let uuids = [BluetoothServiceUUID(uuid16: 0x1118), BluetoothServiceUUID(uuid16: 0x1123)]
-        let hash = CarrierTest.bytes("0f0e0d0c0b0a09080706050403020100")
+        let hash = hex("0f0e0d0c0b0a09080706050403020100")
         let full = try BluetoothOOBRecord(
             address: address,
             name: "DeyiceName",

@@ -1,5 +1,6 @@
 import Foundation
 import NDEF
+import TestSupport
 import Testing
 
 @Suite("Smart poster record (NFC Forum Smart Poster RTD 1.0)")
@@ -95,7 +96,7 @@ struct SmartPosterRecordTests {
     func keepsExtraRecords() throws {
         let external = NFCNDEFPayload(format: .nfcExternal, type: "example.com:x", identifier: [0x49], payload: [1, 2])
         let plain = NFCNDEFPayload(format: .media, type: "text/plain", payload: Array("hi".utf8))
-        let nestedPoster = NFCNDEFPayload(format: .nfcWellKnown, type: "Sp", payload: try bytes("d101015500"))
+        let nestedPoster = NFCNDEFPayload(format: .nfcWellKnown, type: "Sp", payload: hex("d101015500"))
         let uri = NFCNDEFPayload(format: .nfcWellKnown, type: "U", payload: [0x00])
         let inner = try NFCNDEFMessage(records: [external, uri, plain, nestedPoster]).encoded()
         let outer = NFCNDEFPayload(format: .nfcWellKnown, type: "Sp", payload: inner)
@@ -183,13 +184,13 @@ struct SmartPosterRecordTests {
     @Test("a chunked inner record is reassembled; errors in it carry no misleading offset")
     func chunkedInnerRecord() throws {
         // URI record in two chunks: "0361" + "80" (the second chunk is not UTF-8).
-        let inner = try bytes("b1 01 02 55 0361" + "56 00 01 80")
+        let inner = hex("b1 01 02 55 0361" + "56 00 01 80")
         let error = ndefError {
             _ = try SmartPosterRecord(parsing: NFCNDEFPayload(format: .nfcWellKnown, type: "Sp", payload: inner))
         }
         #expect(error?.code == .invalidPayload)
         #expect(error?.offset == nil)
-        let good = try bytes("b1 01 02 55 0361" + "56 00 01 62")
+        let good = hex("b1 01 02 55 0361" + "56 00 01 62")
         #expect(
             try SmartPosterRecord(parsing: NFCNDEFPayload(format: .nfcWellKnown, type: "Sp", payload: good)).uri
                 == "http://ab")

@@ -1,5 +1,6 @@
 import Foundation
 import NDEF
+import TestSupport
 import Testing
 
 @Suite("Text record (NFC Forum Text RTD 1.0)")
@@ -92,7 +93,7 @@ struct TextRecordTests {
     @Test("the reserved bit 6 is read past and written as zero")
     func reservedBit() throws {
         let value = try TextRecord(parsing: try wellKnown("T", "c2656e00680069"))
-        #expect(Array(try value.makeRecord().payload) == (try bytes("82656e00680069")))
+        #expect(Array(try value.makeRecord().payload) == hex("82656e00680069"))
     }
 
     @Test("the builder checks the language code")

@@ -1,5 +1,6 @@
 import Foundation
 import NDEF
+import TestSupport
 import Testing
 
 @Suite("Wi-Fi credential record JSON")
@@ -166,7 +167,7 @@ struct WiFiCredentialRecordJSONTests {
         let view = try CarrierTest.decode(WiFiCredentialRecord.self, json)
         #expect(view.credentials.first?.ssidString == "xx")
         #expect(view.isLengthPrefixed)
-        #expect(try view.makeRecord().payload == CarrierTest.bytes("000a 100e0006 104500027878")[...])
+        #expect(try view.makeRecord().payload == hex("000a 100e0006 104500027878")[...])
         for bad in [
             #"{"attributes":[]}"#,
             #"{"attributes":[{"type":4110,"dataHex":"1045"}]}"#,

@@ -1,5 +1,6 @@
 import Foundation
 import NDEF
+import TestSupport
 import Testing
 
 @Suite("Wi-Fi credential record")
@@ -104,7 +105,7 @@ struct WiFiCredentialRecordTests {
         let expectedOpen =
             "104a000110100e002410260001011045000178100300020001100f000200011027000010200006ffffffffffff"
             + "1049000600372a000120"
-        #expect(try open.makeRecord().payload == CarrierTest.bytes(expectedOpen)[...])
+        #expect(try open.makeRecord().payload == hex(expectedOpen)[...])
         #expect(open.credentials[0].encryption == WiFiEncryptionType.none)
 
         let shared = try WiFiCredentialRecord.Credential(
@@ -116,7 +117,7 @@ struct WiFiCredentialRecordTests {
         let expected =
             "104a000110100e003d102600010110450004486f6d65100300020020100f000200081027000c7365637265742d7061737331"
             + "10200006ffffffffffff1049000600372a0201011049000600372a000120"
-        #expect(try view.makeRecord().payload == CarrierTest.bytes(expected)[...])
+        #expect(try view.makeRecord().payload == hex(expected)[...])
         let parsed = try WiFiCredentialRecord(parsing: view.makeRecord())
         #expect(parsed.credentials[0].networkKeyShareable == true)
         #expect(parsed.credentials[0].otherAttributes.isEmpty)
