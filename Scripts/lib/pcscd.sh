@@ -146,18 +146,30 @@ pcscd_enter_private_namespace() {
 
 # pcscd_run_here CMD...: pcscd around CMD, stopped on every exit path.
 pcscd_run_here() {
-    local log=${NDEFTOOL_PCSCD_LOG:-}
-    [ -n "$log" ] || log=$(mktemp -t ndeftool-pcscd.XXXXXX)
+    local log=${NDEFTOOL_PCSCD_LOG:-} own_log=""
+    if [ -z "$log" ]; then
+        log=$(mktemp -t ndeftool-pcscd.XXXXXX)
+        own_log=$log
+    fi
     if ! start_pcscd "$log"; then
         echo "warning: pcscd could not be started: the PC/SC tests are skipped" >&2
+        [ -z "$own_log" ] || { cat "$own_log" >&2; rm -f "$own_log"; }
         "$@"
         return
     fi
-    trap 'stop_pcscd; exit 130' INT TERM
+    trap 'stop_pcscd; [ -z "$own_log" ] || rm -f "$own_log"; exit 130' INT TERM
     echo "pcscd running (pid $pcscd_pid, log $log); PC/SC tests enabled (NDEFTOOL_PCSCD=1)" >&2
     local status=0
     NDEFTOOL_PCSCD=1 "$@" || status=$?
     stop_pcscd
     trap - INT TERM EXIT
+    # A log of our own goes with the run; when the run failed, its end is shown first.
+    if [ -n "$own_log" ]; then
+        if [ $status -ne 0 ] && [ -s "$own_log" ]; then
+            echo "== the end of pcscd's log ($own_log)" >&2
+            tail -n 40 "$own_log" >&2
+        fi
+        rm -f "$own_log"
+    fi
     return $status
 }

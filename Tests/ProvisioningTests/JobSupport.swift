@@ -10,12 +10,15 @@ struct CounterJob {
     let plan: ProvisioningPlan
     let header: JournalHeader
     let path: String
+    /// The folder of the journal, removed with the job value.
+    let folder: TemporaryDirectory
 
     init(rows: Int, options: [String: String] = ["lock": "no", "password": "none"]) throws {
         plan = try ProvisioningPlan.counter(from: 1, to: rows, width: 4)
         let template = try MessageTemplate("uri https://example.com/t/{counter}", fields: plan.fields)
         header = JournalHeader(plan: plan, template: template, options: options)
-        path = temporaryDirectory() + "/job.journal"
+        folder = try TemporaryDirectory("provisioning")
+        path = folder.path("job.journal")
     }
 
     /// The message of row `row`.

@@ -4,6 +4,7 @@ import Provisioning
 import SimulatedReader
 import TagMemory
 import TagSimulator
+import TestSupport
 import Testing
 
 /// Batch jobs on simulated readers with tag supplies: every row exactly once, on its own tag,
@@ -136,8 +137,8 @@ import Testing
         let plan = try ProvisioningPlan.counter(from: 1, to: 2, width: 1)
         let template = try MessageTemplate("text {counter}", fields: plan.fields)
         let header = JournalHeader(plan: plan, template: template, options: [:])
-        let path = temporaryDirectory() + "/job.journal"
-        let journal = try ProvisioningJournal.create(at: path, header: header)
+        let folder = try TemporaryDirectory("provisioning")
+        let journal = try ProvisioningJournal.create(at: folder.path("job.journal"), header: header)
         let big = String(repeating: "x", count: 200)
         // Row 1's message (about 210 bytes) fits an NTAG215 (496) but not an NTAG213 (144).
         let build: ProvisioningJob.MessageBuilder = { row, _ in
@@ -160,6 +161,7 @@ import Testing
         journal.close()
         await small.close()
         await large.close()
+        folder.remove()
     }
 
     @Test("stop() ends the job after the tags in progress; a resume on more tags completes it exactly once")
