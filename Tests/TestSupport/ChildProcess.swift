@@ -73,6 +73,20 @@ public final class ChildProcess: @unchecked Sendable {
                     status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal))
         }
         try process.run()
+        Self.record(executable)
+    }
+
+    /// With `NDEFTOOL_PROCESS_LOG=FILE`, appends a line per program started: the test that
+    /// started it and the program (how many tests start processes, and which).
+    private static func record(_ executable: URL) {
+        guard let path = ProcessInfo.processInfo.environment["NDEFTOOL_PROCESS_LOG"] else { return }
+        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT, 0o644)
+        guard descriptor >= 0 else { return }
+        defer { close(descriptor) }
+        let test = Test.current.map { "\($0.id)" } ?? "(no test)"
+        // One write with O_APPEND: lines from tests running at once do not mix.
+        let line = Array("\(test)\t\(executable.lastPathComponent)\n".utf8)
+        _ = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
     }
 
     /// Starts the program at `path`.
