@@ -120,7 +120,8 @@ let package = Package(
         ),
         // What the test targets share: child processes waited for without blocking a thread, temporary
         // folders, hex literals, seeded random numbers, a clock for tests, golden files.
-        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),
+        .target(name: "TestSupport", dependencies: ["NDEF"], path: "Tests/TestSupport", swiftSettings: strictSettings),
+        .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"], swiftSettings: strictSettings),
         .testTarget(
             name: "NDEFTests",
             dependencies: [

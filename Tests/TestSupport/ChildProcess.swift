@@ -72,8 +72,21 @@ public final class ChildProcess: @unchecked Sendable {
                 ChildProcessExit(
                     status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal))
         }
-        try process.run()
+        try Self.withNoSignalsBlocked { try process.run() }
         Self.record(executable)
+    }
+
+    /// Runs `body` (which starts the program) with no signal blocked on this thread: a program
+    /// inherits the signal mask of the thread that starts it, and the threads of Swift's pool
+    /// (Dispatch's workers) block nearly every signal, so a program started from a test would
+    /// otherwise never see the SIGTERM or SIGINT the test sends it (unless it unblocks them itself).
+    private static func withNoSignalsBlocked(_ body: () throws -> Void) rethrows {
+        var none = sigset_t()
+        var saved = sigset_t()
+        sigemptyset(&none)
+        pthread_sigmask(SIG_SETMASK, &none, &saved)
+        defer { pthread_sigmask(SIG_SETMASK, &saved, nil) }
+        try body()
     }
 
     /// With `NDEFTOOL_PROCESS_LOG=FILE`, appends a line per program started: the test that
