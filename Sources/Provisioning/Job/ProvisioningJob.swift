@@ -7,11 +7,12 @@ import Synchronization
 /// password when the settings ask, every step recorded in the journal before and after it
 /// happens, so the job is exactly-once across crashes (see ``ProvisioningJournal``).
 ///
-/// One ``ProvisioningWorker`` per station (reader), each on a task executor of its own, asks the job for a row when a tag comes
-/// (``assign(uid:station:)``): the job refuses a tag already done in this job, hands a tag that
-/// holds an unfinished row that row again, and gives any other tag the next row from the
-/// ``RowDispenser``, so two readers never get the same row. A row is bound to its tag by the
-/// journal's `writing` event before the first write: from then on only that tag can finish it.
+/// One ``ProvisioningWorker`` per station (reader), each on a task executor of its own, asks
+/// the job for a row when a tag comes (``assign(uid:station:)``): the job refuses a tag already
+/// done in this job, hands a tag that holds an unfinished row that row again, and gives any
+/// other tag the next row from the ``RowDispenser``, so two readers never get the same row. A
+/// row is bound to its tag by the journal's `writing` event before the first write: from then
+/// on only that tag can finish it.
 ///
 /// The job ends when every row is done and no tag is in progress, when ``stop(reason:)`` is
 /// called (each station finishes the tag in hand first), when every station stopped (no tag
