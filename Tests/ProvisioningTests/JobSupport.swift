@@ -39,7 +39,7 @@ struct CounterJob {
         build: @escaping ProvisioningJob.MessageBuilder = CounterJob.build,
         stopAfter: Int? = nil
     ) async throws -> (ProvisioningJobSummary, [ProvisioningJobEvent], ProvisioningJournal) {
-        let journal = try ProvisioningJournal.open(at: path, header: header)
+        let journal = try await whenFree { try ProvisioningJournal.open(at: path, header: header) }
         let events = EventLog()
         let box = Mutex<ProvisioningJob?>(nil)
         let job = ProvisioningJob(

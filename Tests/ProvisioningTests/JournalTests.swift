@@ -88,9 +88,9 @@ struct JournalTests {
         #expect(state.resumeAction(row: 5, currentDigest: nil) == .continueSteps(completed: [.written]))
     }
 
-    @Test func refusedEventsAreNotWritten() throws {
+    @Test func refusedEventsAreNotWritten() async throws {
         let path = try writeJob()
-        let journal = try ProvisioningJournal.resume(at: path, header: SampleJob.header)
+        let journal = try await whenFree { try ProvisioningJournal.resume(at: path, header: SampleJob.header) }
         let size = readFile(path).count
         // A tag already done never gets another row; a bound row never goes to another tag.
         try journal.append(.claimed(row: 6, reader: "pcsc:0", time: "x"))
@@ -118,7 +118,7 @@ struct JournalTests {
         #expect(String(decoding: readFile(path), as: UTF8.self).split(separator: "\n").count == 20 + 1 + 2)
     }
 
-    @Test func resumeRefusesAnotherJob() throws {
+    @Test func resumeRefusesAnotherJob() async throws {
         let path = try writeJob()
         var other = SampleJob.header
         other.template = "uri https://y.test/{serial}"
@@ -127,7 +127,7 @@ struct JournalTests {
         }
         other = SampleJob.header
         other.time = "later"
-        _ = try ProvisioningJournal.resume(at: path, header: other)
+        _ = try await whenFree { try ProvisioningJournal.resume(at: path, header: other) }
     }
 
     @Test func createRefusesAnExistingFile() throws {
@@ -137,13 +137,13 @@ struct JournalTests {
         }
     }
 
-    @Test func tornLastLineIsIgnoredAndTruncatedOnResume() throws {
+    @Test func tornLastLineIsIgnoredAndTruncatedOnResume() async throws {
         let path = try writeJob()
         let complete = readFile(path)
         writeFile(path, complete + Array(#"{"event":"done","row":5,"uid":"04E5"#.utf8))
         let state = try ProvisioningJournal.recover(path)
         #expect(state.doneRows == [1, 2])
-        let journal = try ProvisioningJournal.resume(at: path, header: SampleJob.header)
+        let journal = try await whenFree { try ProvisioningJournal.resume(at: path, header: SampleJob.header) }
         let after = readFile(path)
         #expect(Array(after.prefix(complete.count)) == complete)
         #expect(String(decoding: after[complete.count...], as: UTF8.self).hasPrefix(#"{"event":"resumed","time":""#))
@@ -156,7 +156,7 @@ struct JournalTests {
         #expect(try ProvisioningJournal.recover(path).doneRows == [1, 2])
     }
 
-    @Test func corruptionBeforeTheLastLineNamesTheLine() throws {
+    @Test func corruptionBeforeTheLastLineNamesTheLine() async throws {
         let path = try writeJob()
         var lines = String(decoding: readFile(path), as: UTF8.self).split(separator: "\n").map(String.init)
         lines[4] = "{\"event\":\"written\",\"row\":1"
@@ -172,16 +172,16 @@ struct JournalTests {
         #expect(inconsistent?.line == 5)
     }
 
-    @Test func openCreatesOrResumesOrRepairsATornHeader() throws {
+    @Test func openCreatesOrResumesOrRepairsATornHeader() async throws {
         let path = folder.path("open.journal")
         _ = try ProvisioningJournal.open(at: path, header: SampleJob.header)
         let header = readFile(path)
         writeFile(path, Array(header.prefix(20)))
-        let journal = try ProvisioningJournal.open(at: path, header: SampleJob.header)
+        let journal = try await whenFree { try ProvisioningJournal.open(at: path, header: SampleJob.header) }
         #expect(readFile(path) == header)
         try journal.append(.claimed(row: 1, reader: "r", time: "t"))
         journal.close()
-        let resumed = try ProvisioningJournal.open(at: path, header: SampleJob.header)
+        let resumed = try await whenFree { try ProvisioningJournal.open(at: path, header: SampleJob.header) }
         #expect(resumed.state.pendingRows() == [1, 2, 3, 4, 5, 6])
     }
 
@@ -266,7 +266,7 @@ struct JournalTests {
 
     /// The same crash through files at every line boundary and one byte either side: resume
     /// truncates the torn tail, and what it leaves replays to the same state.
-    @Test func resumeAfterCrashNearEveryLineBoundary() throws {
+    @Test func resumeAfterCrashNearEveryLineBoundary() async throws {
         let path = try writeJob()
         let bytes = readFile(path)
         let headerLength = (bytes.firstIndex(of: 0x0A) ?? 0) + 1
@@ -278,7 +278,7 @@ struct JournalTests {
             let prefix = Array(bytes.prefix(offset))
             writeFile(path, prefix)
             let before = try ProvisioningJournal.recover(bytes: prefix)
-            let journal = try ProvisioningJournal.resume(at: path, header: SampleJob.header)
+            let journal = try await whenFree { try ProvisioningJournal.resume(at: path, header: SampleJob.header) }
             journal.close()
             let after = readFile(path)
             #expect(Array(after.prefix(before.validLength)) == Array(prefix.prefix(before.validLength)))

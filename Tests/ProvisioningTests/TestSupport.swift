@@ -34,3 +34,24 @@ func writeFile(_ path: String, _ bytes: [UInt8]) {
     _ = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
     fclose(file)
 }
+
+/// A journal opened (`open`) right after this process closed it: retried while it is refused
+/// with `journalInUse`, at most 60 s.
+///
+/// The refusal can be this process's own: a program another test starts at that moment is a
+/// copy of this process until it executes its program (the journal's descriptor is
+/// close-on-exec), and meanwhile its copy of the descriptor keeps the journal's `flock`. The
+/// lock is free once the program runs; a journal truly in use stays refused.
+func whenFree(_ open: () throws -> ProvisioningJournal) async throws -> ProvisioningJournal {
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: .seconds(60))
+    while true {
+        do {
+            return try open()
+        } catch let error as ProvisioningError where error.code == .journalInUse {
+            // Looked after the time was up, and still in use: truly in use.
+            if clock.now >= deadline { throw error }
+        }
+        try await Task.sleep(for: .milliseconds(1))
+    }
+}
