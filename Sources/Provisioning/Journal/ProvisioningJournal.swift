@@ -30,6 +30,11 @@ import Synchronization
 ///
 /// Appending is synchronous and blocks for the `fsync`: call it off the cooperative thread
 /// pool when that matters. The journal is safe to share between readers' tasks.
+///
+/// An open journal is locked (`flock`) until it is closed, and its descriptor is close-on-exec.
+/// A program that starts other programs should know that a child holds a copy of the
+/// descriptor, and so the lock, from the moment it is forked until it executes its program: a
+/// journal opened again at that moment is refused with `journalInUse` though nobody uses it.
 public final class ProvisioningJournal: Sendable {
     /// The longest line a journal may hold.
     public static let maximumLineBytes = 1 << 20
