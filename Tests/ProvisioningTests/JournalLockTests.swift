@@ -36,3 +36,36 @@ import Testing
         replaced.close()
     }
 }
+
+/// Only a journal, or what a run stopped while creating one leaves, is ever taken for a journal.
+@Suite struct ForeignFileTests {
+    @Test(
+        "open and resume refuse a file that does not begin as a journal (notAJournal) and leave it as it is",
+        arguments: [
+            Array("0123456789abcdef0123456789ABCDEF".utf8), Array("hello\n".utf8), [0x7B, 0x0A],
+            Array(#"{"event":"job","format":"other"}"#.utf8) + [0x0A],
+        ])
+    func foreignFile(content: [UInt8]) throws {
+        let job = try CounterJob(rows: 2)
+        writeFile(job.path, content)
+        #expect(throws: ProvisioningError(.notAJournal, "")) {
+            try ProvisioningJournal.open(at: job.path, header: job.header)
+        }
+        #expect(throws: ProvisioningError(.notAJournal, "")) {
+            try ProvisioningJournal.resume(at: job.path, header: job.header)
+        }
+        #expect(throws: ProvisioningError(.notAJournal, "")) { try ProvisioningJournal.recover(job.path) }
+        #expect(readFile(job.path) == content)
+    }
+
+    @Test("Nothing, zeros and the beginning of a header are a journal torn at its creation")
+    func tornAtCreation() throws {
+        for content in [[], [0, 0], Array(#"{"event":"jo"#.utf8), Array(#"{"event":"job","format":"ndeftool-p"#.utf8)]
+            as [[UInt8]]
+        {
+            #expect(throws: ProvisioningError(.missingJournalHeader, "")) {
+                try ProvisioningJournal.recover(bytes: content)
+            }
+        }
+    }
+}

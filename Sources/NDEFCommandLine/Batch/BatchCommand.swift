@@ -107,6 +107,7 @@ enum BatchCommand {
         }
         let setup = try BatchJobSetup.make(invocation)
         let first = try setup.template.check(setup.plan)
+        try BatchOutput.checkReportPaths(setup, values: values)
         if values.flag(dryRun.long) { return try BatchOutput.dryRun(setup, first: first, invocation: invocation) }
         if setup.settings.locks {
             try await BatchLockConsent.check(
@@ -132,6 +133,7 @@ enum BatchCommand {
         } catch {
             await opened.close()
             let name = InputReader.name(of: setup.journalPath)
+            if error.code == .notAJournal { throw BatchJobSetup.notAJournal(setup.journalPath) }
             if error.code == .journalInUse {
                 throw CommandLineError(
                     .tryAgain,

@@ -37,6 +37,7 @@ struct BatchJobSetup {
             do {
                 recorded = try ProvisioningJournal.recover(resumePath).header
             } catch {
+                if error.code == .notAJournal { throw notAJournal(resumePath) }
                 if error.code == .missingJournalHeader {
                     throw CommandLineError(
                         .dataError,
@@ -63,6 +64,7 @@ struct BatchJobSetup {
             journalPath =
                 values.value(BatchCommand.journal.long)
                 ?? defaultJournal(values.value(BatchCommand.plan.long) ?? source)
+            if FileAccess.exists(journalPath), isOtherFile(journalPath) { throw notAJournal(journalPath) }
             if FileAccess.exists(journalPath), !values.flag(BatchCommand.dryRun.long), !isTornAtCreation(journalPath) {
                 throw .usage(
                     "The journal \(InputReader.name(of: journalPath)) exists: continue that job with --resume "
@@ -72,6 +74,26 @@ struct BatchJobSetup {
         return BatchJobSetup(
             plan: plan, template: template, header: header, settings: settings, journalPath: journalPath,
             resumes: resumePath != nil)
+    }
+
+    /// The refusal of a file named as the journal that is no journal (it does not begin with a
+    /// journal header): it is never replaced nor appended to.
+    static func notAJournal(_ path: String) -> CommandLineError {
+        CommandLineError(
+            .dataError,
+            "\(InputReader.name(of: path)) is not a batch journal (it does not begin with a journal header): it "
+                + "was left as it is and no tag was touched. Name a new file with --journal, or the job's journal "
+                + "with --resume")
+    }
+
+    /// Whether the file at `path` does not begin as a journal does.
+    static func isOtherFile(_ path: String) -> Bool {
+        do {
+            _ = try ProvisioningJournal.recover(path)
+            return false
+        } catch {
+            return error.code == .notAJournal
+        }
     }
 
     /// Whether the journal at `path` has no complete header line: the run that created it was

@@ -89,9 +89,7 @@ enum BatchOutput {
         invocation: CommandInvocation
     ) throws(CommandLineError) -> ExitStatus {
         let values = invocation.values
-        let stem = reportStem(setup.journalPath)
-        let csvPath = values.value(BatchCommand.report.long) ?? stem + ".report.csv"
-        let jsonPath = values.value(BatchCommand.reportJSON.long) ?? stem + ".report.json"
+        let (csvPath, jsonPath) = reportPaths(setup, values: values)
         let report = ProvisioningReport(state: journal.state, plan: setup.plan, fields: setup.plan.fields)
         try FileAccess.writeFile(Array(report.csv.utf8), path: csvPath)
         try FileAccess.writeFile(Array((report.json + "\n").utf8), path: jsonPath)
@@ -152,6 +150,35 @@ enum BatchOutput {
     /// `1, 2, 5` (at most 20, then `...`).
     private static func list(_ rows: [Int]) -> String {
         rows.prefix(20).map(String.init).joined(separator: ", ") + (rows.count > 20 ? ", ..." : "")
+    }
+
+    /// The CSV and JSON reports' paths: `--report` and `--report-json`, else the journal's
+    /// name with `.report.csv` and `.report.json`.
+    static func reportPaths(_ setup: BatchJobSetup, values: ParsedValues) -> (csv: String, json: String) {
+        let stem = reportStem(setup.journalPath)
+        return (
+            values.value(BatchCommand.report.long) ?? stem + ".report.csv",
+            values.value(BatchCommand.reportJSON.long) ?? stem + ".report.json"
+        )
+    }
+
+    /// Refuses reports that would overwrite one of the job's own files (the journal, the plan,
+    /// the master secret) or each other, before anything starts.
+    static func checkReportPaths(_ setup: BatchJobSetup, values: ParsedValues) throws(CommandLineError) {
+        let (csv, json) = reportPaths(setup, values: values)
+        var others: [(String, String)] = [("the journal", setup.journalPath)]
+        if let plan = values.value(BatchCommand.plan.long) { others.append(("the plan", plan)) }
+        if let secret = values.value(MasterSecretInput.file.long) { others.append(("the master secret file", secret)) }
+        for (option, path) in [("--report", csv), ("--report-json", json)] {
+            for (what, other) in others where FileAccess.isSameFile(path, other) {
+                throw .usage(
+                    "\(option) \(InputReader.name(of: path)) is \(what): the report would overwrite it. Name "
+                        + "another file; nothing was written")
+            }
+        }
+        if FileAccess.isSameFile(csv, json) {
+            throw .usage("--report and --report-json name the same file \(InputReader.name(of: csv)): name two files")
+        }
     }
 
     /// `tags.journal` → `tags`; `job` → `job`.

@@ -13,6 +13,36 @@ enum FileAccess {
     /// against endless inputs such as `/dev/zero`.
     static let inputLimit = 16 * 1024 * 1024
 
+    /// Whether `first` and `second` name the same file: the same device and inode when both
+    /// exist, else the same absolute path once `.` and `..` are resolved (symbolic links are
+    /// followed only when the file exists).
+    static func isSameFile(_ first: String, _ second: String) -> Bool {
+        var a = stat()
+        var b = stat()
+        if stat(first, &a) == 0, stat(second, &b) == 0 { return a.st_dev == b.st_dev && a.st_ino == b.st_ino }
+        return absolute(first) == absolute(second)
+    }
+
+    /// `path` made absolute against the working folder, `.` and `..` and repeated slashes resolved.
+    private static func absolute(_ path: String) -> String {
+        var components: [Substring] = []
+        var base = ""
+        if !path.hasPrefix("/") {
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            if getcwd(&buffer, buffer.count) != nil {
+                base = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            }
+        }
+        for part in (base + "/" + path).split(separator: "/") {
+            switch part {
+            case ".": continue
+            case "..": _ = components.popLast()
+            default: components.append(part)
+            }
+        }
+        return "/" + components.joined(separator: "/")
+    }
+
     /// Whether something (a file, a directory) is at `path`.
     static func exists(_ path: String) -> Bool {
         var info = stat()

@@ -33,8 +33,11 @@ public struct ProvisioningError: Error, Sendable, Hashable, CustomStringConverti
         case inconsistentJournal
         /// The journal belongs to another job (plan digest or template differ).
         case journalMismatch
-        /// The journal has no complete header line.
+        /// The journal has no complete header line: it holds nothing, zeros, or the beginning of
+        /// a header (a run stopped as it created the journal).
         case missingJournalHeader
+        /// The file does not begin as a journal does: it is some other file, never to be replaced.
+        case notAJournal
         /// Another process has the journal open for its run of the job.
         case journalInUse
         /// The event asked for breaks the job's rules (a tag already used, a row bound to another tag).

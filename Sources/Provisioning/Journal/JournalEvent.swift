@@ -46,6 +46,10 @@ public struct JournalHeader: Sendable, Hashable {
             && options == other.options
     }
 
+    /// How every journal begins: the first members of its header line, in the order
+    /// ``line`` writes them.
+    static let magic = Array(#"{"event":"job","format":"\#(format)""#.utf8)
+
     /// The header's journal line, without its line feed.
     var line: String {
         let options = JSONText.object(

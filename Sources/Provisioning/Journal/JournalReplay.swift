@@ -19,6 +19,15 @@ enum JournalReplay {
         // like a torn last line, that tail is cut away.
         var end = bytes.count
         while end > 0, bytes[end - 1] == 0 { end -= 1 }
+        // Every journal begins with its header, written in one go: what does not begin so (or
+        // with the beginning of it) is another file.
+        let content = bytes[..<end]
+        let magic = JournalHeader.magic
+        guard content.starts(with: magic) || magic.starts(with: content) else {
+            throw ProvisioningError(
+                .notAJournal, line: 1,
+                "the file does not begin with a provisioning journal header: it is not a journal")
+        }
         for index in bytes.indices[..<end] where bytes[index] == 0x0A {
             lines.append(start..<index)
             start = index + 1

@@ -120,6 +120,7 @@ public final class ProvisioningJournal: Sendable {
 
     /// Opens the journal at `path` for the job `header` describes: creates it when absent (or
     /// when it holds only a torn header, from a crash while it was being created), else resumes it.
+    /// A file that does not begin as a journal does is refused with `notAJournal`, unchanged.
     public static func open(at path: String, header: JournalHeader) throws(ProvisioningError) -> ProvisioningJournal {
         var info = stat()
         guard stat(path, &info) == 0 else {
@@ -132,10 +133,11 @@ public final class ProvisioningJournal: Sendable {
         defer { _ = Glibc.close(guardDescriptor) }
         try FileSystem.lockExclusively(guardDescriptor, path: path)
         let bytes = try FileSystem.read(path, limit: maximumFileBytes)
-        // No line feed, or one line that is no header (zeros a crash left): the header's write
-        // never completed.
-        var isTorn = !bytes.contains(0x0A)
-        if !isTorn, bytes.count <= maximumLineBytes + 1 {
+        // Nothing, zeros, or the beginning of a header with no complete line: the header's
+        // write never completed. A file that does not begin as a journal does is never taken
+        // for one: resume() refuses it (notAJournal) and leaves it as it is.
+        var isTorn = false
+        if bytes.count <= maximumLineBytes + 1 {
             do throws(ProvisioningError) {
                 _ = try recover(bytes: bytes)
             } catch {
