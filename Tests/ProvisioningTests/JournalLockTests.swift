@@ -58,9 +58,11 @@ import Testing
         #expect(readFile(job.path) == content)
     }
 
-    @Test("Nothing, zeros and the beginning of a header are a journal torn at its creation")
+    @Test("Nothing, zeros (and line feeds) and the beginning of a header are a journal torn at its creation")
     func tornAtCreation() throws {
-        for content in [[], [0, 0], Array(#"{"event":"jo"#.utf8), Array(#"{"event":"job","format":"ndeftool-p"#.utf8)]
+        for content in [
+            [], [0, 0], [0, 0, 0x0A], Array(#"{"event":"jo"#.utf8), Array(#"{"event":"job","format":"ndeftool-p"#.utf8),
+        ]
             as [[UInt8]]
         {
             #expect(throws: ProvisioningError(.missingJournalHeader, "")) {

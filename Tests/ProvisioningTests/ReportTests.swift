@@ -39,6 +39,22 @@ struct ReportTests {
         #expect(parsed.row(2)?.values["outcome"] == "pending")
     }
 
+    /// OWASP "CSV Injection": a cell a spreadsheet would take for a formula gets a `'` in front
+    /// and is quoted; the JSON report keeps the value as it is.
+    @Test func formulaCellsAreNeutralized() throws {
+        let text = "label\r\n\"=HYPERLINK(\"\"http://x\"\")\"\r\n+1\r\n-2\r\n@SUM(A1)\r\nplain\r\na=b\r\n"
+        let plan = try ProvisioningPlan.csv(Array(text.utf8))
+        let state = ProvisioningState(
+            header: JournalHeader(
+                planDigest: plan.digest, planRowCount: plan.count, template: "t", options: [:], time: "t"))
+        let report = ProvisioningReport(state: state, plan: plan, fields: ["label"])
+        let cells = report.csv.split(separator: "\r\n").dropFirst().compactMap {
+            $0.split(separator: ",", maxSplits: 5).last
+        }
+        #expect(cells == [#""'=HYPERLINK(""http://x"")""#, #""'+1""#, #""'-2""#, #""'@SUM(A1)""#, "plain", "a=b"])
+        #expect(report.json.contains(#""label":"=HYPERLINK(\"http://x\")""#))
+    }
+
     @Test func jsonReport() throws {
         let json = ProvisioningReport(state: try sampleState()).json
         #expect(json.hasPrefix(#"{"rows":[{"row":1,"uid":"04A1A1A1A1A1A1","outcome":"written+locked","time":"t7"},"#))

@@ -20,10 +20,12 @@ enum JournalReplay {
         var end = bytes.count
         while end > 0, bytes[end - 1] == 0 { end -= 1 }
         // Every journal begins with its header, written in one go: what does not begin so (or
-        // with the beginning of it) is another file.
+        // with the beginning of it) is another file, unless it holds nothing but zeros and line
+        // feeds (blocks a crash left unwritten).
         let content = bytes[..<end]
         let magic = JournalHeader.magic
-        guard content.starts(with: magic) || magic.starts(with: content) else {
+        let isBlank = content.allSatisfy { $0 == 0 || $0 == 0x0A }
+        guard isBlank || content.starts(with: magic) || magic.starts(with: content) else {
             throw ProvisioningError(
                 .notAJournal, line: 1,
                 "the file does not begin with a provisioning journal header: it is not a journal")

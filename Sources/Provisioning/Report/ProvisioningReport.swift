@@ -52,7 +52,8 @@ public struct ProvisioningReport: Sendable, Hashable {
     public var tally: [String: Int] { entries.reduce(into: [:]) { $0[$1.outcome, default: 0] += 1 } }
 
     /// The report as CSV (RFC 4180, CRLF line ends): `row,uid,outcome,time,reason` then the
-    /// plan fields asked for.
+    /// plan fields asked for; cells that would start a spreadsheet formula are written `"'..."`
+    /// (see `csvField`).
     public var csv: String {
         var lines = [(["row", "uid", "outcome", "time", "reason"] + fields).map(Self.csvField).joined(separator: ",")]
         for entry in entries {
@@ -84,13 +85,23 @@ public struct ProvisioningReport: Sendable, Hashable {
         ])
     }
 
-    /// `text` as a CSV field, quoted when it holds a comma, quote or line break.
+    /// `text` as a CSV field, quoted when it holds a comma, quote or line break (RFC 4180, 2).
+    ///
+    /// A cell that a spreadsheet would take for a formula (it begins with `=`, `+`, `-`, `@`, a
+    /// tab or a carriage return: plan values come from outside) gets a `'` in front and is
+    /// quoted, as OWASP's "CSV Injection" page recommends, so opening the report runs nothing.
+    /// The JSON report keeps every value as it is.
     static func csvField(_ text: String) -> String {
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) else {
-            return text
+        let formulaStarts: Set<Character> = ["=", "+", "-", "@", "\t", "\r"]
+        let neutralized = text.first.map { formulaStarts.contains($0) } ?? false
+        let cell = neutralized ? "'" + text : text
+        guard
+            neutralized || cell.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
+        else {
+            return cell
         }
         var out = "\""
-        for character in text {
+        for character in cell {
             if character == "\"" { out.append("\"") }
             out.append(character)
         }
