@@ -92,6 +92,88 @@ extension BatchBinaryTests {
                 in: try Self.files(job, [first, bare, resumed]), uids: Array(byRow.values), tags: tags)
         }
 
+        @Test("A resume with another master secret is refused (65) before any tag is touched; the job's resumes")
+        func resumeWithAnotherSecret() async throws {
+            let job = try BatchFolder()
+            let tags = try job.tagDirectory()
+            _ = try job.file("secret.txt", Self.secret)
+            _ = try job.file("other.txt", "another secret, also 16+ bytes")
+            let first = try await job.run([
+                "batch", "uri", "https://example.com/t/{counter}", "--from", "1", "--to", "3", "--journal",
+                "job.journal", "--derive-passwords", "--master-secret-file", "secret.txt",
+                "--attempt-limit", "2", "--reader", "sim:ntag215?supply=2&seed=34&file=\(tags)",
+            ])
+            #expect(first.status == 75, "\(first.output)\(first.error)")
+            let journal = try job.folder.read("job.journal")
+            let tagsBefore = try BatchFiles.tagFiles(in: tags).mapValues {
+                try Data(contentsOf: URL(fileURLWithPath: $0))
+            }
+            // The same supply seed: the two tags done come back first, then a fresh one.
+            let reader = "sim:ntag215?supply=3&seed=34&file=\(tags)"
+            let wrong = try await job.run([
+                "batch", "--resume", "job.journal", "--master-secret-file", "other.txt", "--reader", reader,
+            ])
+            #expect(wrong.status == 65, "\(wrong.output)\(wrong.error)")
+            #expect(
+                wrong.error.contains("the master secret given is not the one this job started with"), "\(wrong.error)")
+            #expect(try job.folder.read("job.journal") == journal, "the journal changed")
+            let tagsAfter = try BatchFiles.tagFiles(in: tags).mapValues {
+                try Data(contentsOf: URL(fileURLWithPath: $0))
+            }
+            #expect(tagsAfter == tagsBefore, "a tag was touched")
+            let right = try await job.run([
+                "batch", "--resume", "job.journal", "--master-secret-file", "secret.txt", "--reader", reader,
+            ])
+            #expect(right.status == 0, "\(right.output)\(right.error)")
+            try BatchFiles.expectEveryRowDoneOnce(job.path("job.journal"), rows: 3)
+        }
+
+        @Test("A job with --attempt-limit 2: the 'Continue with' line runs as pasted (the journal's options count)")
+        func continueLineWorksAsPasted() async throws {
+            let job = try BatchFolder()
+            let tags = try job.tagDirectory()
+            _ = try job.file("secret.txt", Self.secret)
+            let first = try await job.run([
+                "batch", "uri", "https://example.com/t/{counter}", "--from", "1", "--to", "3", "--journal",
+                "job.journal", "--derive-passwords", "--master-secret-file", "secret.txt", "--attempt-limit", "2",
+                "--reader", "sim:ntag215?supply=2&seed=35&file=\(tags)",
+            ])
+            #expect(first.status == 75, "\(first.output)\(first.error)")
+            let line = try #require(
+                first.output.split(separator: "\n").first { $0.hasPrefix("Continue with: ") }, "\(first.output)")
+            let words = Self.shellWords(String(line.dropFirst("Continue with: ".count)))
+            #expect(words.prefix(4) == ["ndeftool", "batch", "--resume", "job.journal"], "\(words)")
+            #expect(words.contains("--master-secret-file"), "\(words)")
+            // The same supply brings only the two tags done: the pasted command runs, finds no
+            // new tag and stops with the row left (75), not with a usage or data error.
+            let pasted = try await job.run(Array(words.dropFirst()))
+            #expect(pasted.status == 75, "\(pasted.output)\(pasted.error)")
+            #expect(pasted.output.contains("Done: 2 of 3 rows"), "\(pasted.output)")
+        }
+
+        /// The words of a command line as `ShellQuoting` writes them (single quotes only).
+        static func shellWords(_ line: String) -> [String] {
+            var words: [String] = []
+            var word = ""
+            var quoted = false
+            var started = false
+            for character in line {
+                if character == "'" {
+                    quoted.toggle()
+                    started = true
+                } else if character == " ", !quoted {
+                    if started { words.append(word) }
+                    word = ""
+                    started = false
+                } else {
+                    word.append(character)
+                    started = true
+                }
+            }
+            if started { words.append(word) }
+            return words
+        }
+
         @Test("NDEFTOOL_MASTER_SECRET: the same passwords, and no secret in any file")
         func secretFromEnvironment() async throws {
             let job = try BatchFolder()

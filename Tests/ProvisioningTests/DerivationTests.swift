@@ -50,6 +50,17 @@ struct DerivationTests {
         #expect(other.pack == hex("11ea"))
     }
 
+    /// The journal's check value of a master secret: HMAC-SHA256(master, "ndeftool job secret
+    /// check"), first 8 bytes (computed independently with Python's hmac module).
+    @Test func secretCheck() throws {
+        let derivation = try TagPasswordDerivation(masterSecret: Array("batch-2025-secret".utf8))
+        #expect(try derivation.secretCheck() == "29c5b138d726d94e")
+        let other = try TagPasswordDerivation(masterSecret: Array("batch-2025-secreT".utf8))
+        #expect(try other.secretCheck() != derivation.secretCheck())
+        let plan = ProvisioningPasswordPlan(derivation: derivation)
+        #expect(plan.journalOptions[ProvisioningPasswordPlan.secretCheckOption] == "29c5b138d726d94e")
+    }
+
     @Test func secretsAreNeverShown() throws {
         let derivation = try TagPasswordDerivation(masterSecret: Array("batch-2025-secret".utf8))
         let derived = try derivation.derive(uid: hex("04112233445566"))

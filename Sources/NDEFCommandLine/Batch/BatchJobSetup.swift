@@ -51,9 +51,23 @@ struct BatchJobSetup {
         let (plan, source) = try loadPlan(values, recorded: recorded)
         let template = try makeTemplate(values, plan: plan, recorded: recorded)
         let settings = try makeSettings(invocation, recorded: recorded)
-        let header = JournalHeader(
+        var header = JournalHeader(
             plan: plan, template: template.template, options: settings.journalOptions, planSource: source)
+        let secretCheck = ProvisioningPasswordPlan.secretCheckOption
+        if let recorded, recorded.options[secretCheck] == nil {
+            // A journal of an older ndeftool, which did not record the secret's check value.
+            header.options[secretCheck] = nil
+        }
         if let recorded, !recorded.isSameJob(as: header) {
+            var withRecordedSecret = header
+            withRecordedSecret.options[secretCheck] = recorded.options[secretCheck]
+            if recorded.isSameJob(as: withRecordedSecret) {
+                throw CommandLineError(
+                    .dataError,
+                    "the master secret given is not the one this job started with (the journal's check value of it "
+                        + "differs): the tags done so far have passwords derived from that one. Nothing was touched. "
+                        + "Give the job's own secret with --master-secret-file FILE or $\(MasterSecretInput.variable)")
+            }
             let planFromJournal = values.value(BatchCommand.plan.long) == nil && !values.isGiven(BatchCommand.from.long)
             throw CommandLineError(.dataError, mismatch(recorded, header, planFromJournal: planFromJournal))
         }
@@ -192,12 +206,16 @@ struct BatchJobSetup {
         let locks = values.flag(BatchCommand.lock.long) || options["lock"] == "yes"
         var settings = ProvisioningJobSettings(locks: locks)
         if values.flag(BatchCommand.derivePasswords.long) || options["password"] == "derived" {
+            // On a resume the journal's values count, unless given again (then they must agree):
+            // an option's default is not a value given.
             let page =
-                try values.integer(PasswordSetCommand.fromPage.long, in: 0...255)
-                ?? options["password-from-page"].flatMap { Int($0) }
+                recorded == nil || values.isGiven(PasswordSetCommand.fromPage.long)
+                ? try values.integer(PasswordSetCommand.fromPage.long, in: 0...255)
+                : options["password-from-page"].flatMap { Int($0) }
             let limit =
-                try values.integer(PasswordSetCommand.attemptLimit.long, in: 0...7)
-                ?? options["password-attempt-limit"].flatMap { Int($0) } ?? 0
+                recorded == nil || values.isGiven(PasswordSetCommand.attemptLimit.long)
+                ? try values.integer(PasswordSetCommand.attemptLimit.long, in: 0...7) ?? 0
+                : options["password-attempt-limit"].flatMap { Int($0) } ?? 0
             settings.password = ProvisioningPasswordPlan(
                 derivation: try MasterSecretInput.derivation(invocation), firstProtectedPage: page,
                 protectsReading: values.flag(PasswordSetCommand.readProtect.long)

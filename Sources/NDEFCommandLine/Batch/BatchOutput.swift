@@ -106,9 +106,14 @@ enum BatchOutput {
             try invocation.io.writeOutput(try MessageJSON.text(of: json) + "\n")
         } else {
             // The readers are not in the journal: the resume names them again (without simulated faults).
-            let again = RepeatCommand.line(
+            // The master secret is not in the journal either: its file is named again (a path, not
+            // the secret); a secret from the environment is said to be needed there.
+            var again = RepeatCommand.line(
                 invocation.arguments, command: ["batch", "--resume", setup.journalPath],
-                keeping: ["--reader", "--wait", "--confirm"])
+                keeping: ["--reader", "--wait", "--confirm", "--" + MasterSecretInput.file.long])
+            if setup.settings.password != nil, !values.isGiven(MasterSecretInput.file.long) {
+                again += "   (with $\(MasterSecretInput.variable) set to the job's master secret)"
+            }
             try invocation.io.writeOutput(
                 text(summary, setup: setup, csv: csvPath, json: jsonPath, perMinute: perMinute, again: again))
         }

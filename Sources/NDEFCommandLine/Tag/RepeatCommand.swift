@@ -8,7 +8,9 @@ import TagSimulator
 /// of the reader shown, so the command shown reaches the same tag file without the fault.
 enum RepeatCommand {
     /// The options of tag commands whose value is the next word.
-    static let valueOptions: Set<String> = ["--reader", "--wait", "--confirm", "--from", "-o", "--output"]
+    static let valueOptions: Set<String> = [
+        "--reader", "--wait", "--confirm", "--from", "-o", "--output", "--master-secret-file",
+    ]
 
     /// `ndeftool` and `arguments` without the options in `dropping` (with their values),
     /// then `adding`; `keeping`, when given, keeps only those options (and no other words).

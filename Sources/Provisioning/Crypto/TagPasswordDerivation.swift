@@ -32,6 +32,21 @@ public struct TagPasswordDerivation: Sendable, CustomStringConvertible {
         return DerivedTagPassword(password: Array(mac[0..<4]), pack: Array(mac[4..<6]))
     }
 
+    /// What a journal records to recognise the master secret on a resume without revealing it:
+    /// the first 8 bytes of `HMAC-SHA256(master, "ndeftool job secret check")`, in lower-case
+    /// hex. The message is 25 bytes long, so it is never a UID (4, 7 or 10 bytes) and the check
+    /// is no tag's password; a keyed hash truncated to 64 bits tells nothing usable of the
+    /// secret (RFC 2104, 5: truncated output).
+    public func secretCheck() throws(ProvisioningError) -> String {
+        let mac = try ProvisioningDigest.hmacSHA256(key: masterSecret, message: Array(Self.checkMessage.utf8))
+        let digits = Array("0123456789abcdef".utf8)
+        return String(
+            decoding: mac.prefix(8).flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0F)]] }, as: UTF8.self)
+    }
+
+    /// The message of ``secretCheck()``.
+    static let checkMessage = "ndeftool job secret check"
+
     /// Always `TagPasswordDerivation(**)`.
     public var description: String { "TagPasswordDerivation(**)" }
 }

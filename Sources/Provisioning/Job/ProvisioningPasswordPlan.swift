@@ -33,16 +33,24 @@ public struct ProvisioningPasswordPlan: Sendable, CustomStringConvertible {
             protectsReading: protectsReading, authenticationLimit: authenticationLimit)
     }
 
-    /// The options a journal header records for the plan: the mode and the protection, never
-    /// the secret.
+    /// The options a journal header records for the plan: the mode, the protection and
+    /// ``secretCheckOption`` (the master secret's check value, ``TagPasswordDerivation/secretCheck()``),
+    /// never the secret.
     public var journalOptions: [String: String] {
-        [
+        var options = [
             "password": "derived",
             "password-from-page": firstProtectedPage.map(String.init) ?? "first-user-page",
             "password-read-protect": protectsReading ? "yes" : "no",
             "password-attempt-limit": String(authenticationLimit),
         ]
+        // libcrypto failing here fails every derivation of the job too.
+        if let check = try? derivation.secretCheck() { options[Self.secretCheckOption] = check }
+        return options
     }
+
+    /// The journal option that holds the master secret's check value: a resume with another
+    /// secret differs in it, and is refused before any tag is touched.
+    public static let secretCheckOption = "password-secret-check"
 
     public var description: String {
         "derived per tag (HMAC-SHA256 of the UID), protected from "
