@@ -7,7 +7,15 @@ public enum NDEFCommandLine {
     /// the exit status.
     public static func main(_ arguments: [String]) async -> Int32 {
         InterruptGuard.install()
-        return await run(Array(arguments.dropFirst()), io: StandardIO()).rawValue
+        let io = StandardIO()
+        if let (argument, offset) = ArgumentEncoding.firstInvalid() {
+            io.writeError(
+                Style(io: io).error("Error:")
+                    + " argument \(argument) is not valid UTF-8 (a bad byte sequence at byte \(offset) of it): "
+                    + "nothing was done. Give text, URLs and paths as UTF-8\n")
+            return ExitStatus.dataError.rawValue
+        }
+        return await run(Array(arguments.dropFirst()), io: io).rawValue
     }
 
     /// Runs the command line `arguments` (without the program name) with the given I/O.

@@ -191,7 +191,7 @@ import Testing
         (["encode", "smartposter", "u", "--icon", "x.bmp"], "The value 'x.bmp' is invalid for '--icon <path>'"),
         (["encode", "wifi", "n", "--key-env", "UNSET_VARIABLE"], "The environment variable 'UNSET_VARIABLE'"),
         (["encode", "wifi", "n", "--mac", "zz"], "Invalid record 0 (wifi)"),
-        (["encode", "text", "a", "--lang", String(repeating: "l", count: 64)], "Invalid record 0 (text)"),
+        (["encode", "text", "a", "--lang", String(repeating: "l", count: 64)], "is invalid for '--lang'"),
         (["encode", "message", "-", "message", "-"], "Standard input ('-') can be read only once"),
         (["encode", "--json", "a", "b"], "--json reads one JSON file"),
         (["encode", "--json", "f", "--id", "x"], "Unknown option '--id'"),

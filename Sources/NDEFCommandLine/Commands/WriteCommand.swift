@@ -76,6 +76,7 @@ enum WriteCommand {
             throw .usage("--confirm goes with --lock (or with 'ndeftool lock')")
         }
         let code = try LockFlow.code(values)
+        try TagPasswordOptions.checkStandardInput(values, besides: from)
         var inputs = InputReader(io: invocation.io)
         let message = try message(invocation, inputs: &inputs)
         let bytes: [UInt8]

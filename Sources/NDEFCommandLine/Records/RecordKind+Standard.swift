@@ -23,9 +23,16 @@ extension RecordKind {
         ],
         choices: []
     ) { spec, _ throws(CommandLineError) in
+        let language = spec.option("lang") ?? "en"
+        guard LanguageTag.isWellFormed(language) else {
+            throw .invalidValue(
+                language, for: "--lang",
+                reason: "a language tag (RFC 5646) of 1 to 63 characters: subtags of letters and digits joined by "
+                    + "'-', such as en, de-DE or zh-Hant-TW (NFC Forum Text RTD 1.0, 3.2.1)")
+        }
         let value: [String: TypedRecordJSON.Value] = [
             "text": .string(spec.value("text") ?? ""),
-            "language": .string(spec.option("lang") ?? "en"),
+            "language": .string(language),
             "encoding": .string(spec.flag("utf16") ? "utf-16" : "utf-8"),
         ]
         return [try TypedRecordJSON.record(format: .nfcWellKnown, type: "T", value: value, for: spec)]
@@ -39,7 +46,11 @@ extension RecordKind {
         options: [],
         choices: []
     ) { spec, _ throws(CommandLineError) in
-        let value: [String: TypedRecordJSON.Value] = ["uri": .string(spec.value("uri") ?? "")]
+        let uri = spec.value("uri") ?? ""
+        guard !uri.isEmpty else {
+            throw .invalidValue(uri, for: "<uri>", reason: "a URI record holds a URI: it cannot be empty")
+        }
+        let value: [String: TypedRecordJSON.Value] = ["uri": .string(uri)]
         return [try TypedRecordJSON.record(format: .nfcWellKnown, type: "U", value: value, for: spec)]
     }
 

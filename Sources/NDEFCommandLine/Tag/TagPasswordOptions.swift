@@ -47,6 +47,15 @@ enum TagPasswordOptions {
             acknowledge: try PasswordInput.acknowledge(invocation.values), invocation: invocation)
     }
 
+    /// Refuses `--password-file -` beside another option that reads standard input (`option`,
+    /// such as `write --from -`), before either is read: standard input can be read once.
+    static func checkStandardInput(_ values: ParsedValues, besides option: OptionSpec) throws(CommandLineError) {
+        guard values.value(PasswordInput.passwordFile.long) == "-", values.value(option.long) == "-" else { return }
+        throw .usage(
+            "--\(option.long) - and --\(PasswordInput.passwordFile.long) - both want standard input: give the "
+                + "password in a file or $\(PasswordInput.variable), or the other input in a file")
+    }
+
     /// Authenticates once with `tag` when it protects pages of `access` and a password is given
     /// (or typed at a prompt on a terminal); otherwise does nothing, and the operation reports
     /// what it cannot reach (exit status 78 with ``advice``).

@@ -1,0 +1,39 @@
+/// The process's arguments as the kernel handed them over, checked for UTF-8 before Swift
+/// turns them into strings (which would replace a bad sequence by U+FFFD without a word, and a
+/// URL or a text written to a tag would then differ from what was typed).
+enum ArgumentEncoding {
+    /// The first argument (1-based, the program name not counted) that is not valid UTF-8, and
+    /// the byte offset in it of the first bad sequence; nil when all are valid.
+    static func firstInvalid() -> (argument: Int, offset: Int)? {
+        let count = Int(CommandLine.argc)
+        for index in 1..<max(count, 1) {
+            guard let pointer = CommandLine.unsafeArgv[index] else { continue }
+            var bytes: [UInt8] = []
+            var cursor = pointer
+            while cursor.pointee != 0 {
+                bytes.append(UInt8(bitPattern: cursor.pointee))
+                cursor += 1
+            }
+            if let offset = invalidOffset(bytes) { return (index, offset) }
+        }
+        return nil
+    }
+
+    /// The byte offset of the first sequence in `bytes` that is not UTF-8 (Unicode 15, 3.9
+    /// D92: no overlong forms, no surrogates, nothing above U+10FFFF), or nil.
+    static func invalidOffset(_ bytes: [UInt8]) -> Int? {
+        var offset = 0
+        var iterator = bytes.makeIterator()
+        var decoder = Unicode.UTF8()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar):
+                offset += UTF8.width(scalar)
+            case .emptyInput:
+                return nil
+            case .error:
+                return offset
+            }
+        }
+    }
+}
