@@ -78,8 +78,10 @@ struct BatchJobSetup {
             journalPath =
                 values.value(BatchCommand.journal.long)
                 ?? defaultJournal(values.value(BatchCommand.plan.long) ?? source)
-            if FileAccess.exists(journalPath), isOtherFile(journalPath) { throw notAJournal(journalPath) }
-            if FileAccess.exists(journalPath), !values.flag(BatchCommand.dryRun.long), !isTornAtCreation(journalPath) {
+            let problem = FileAccess.exists(journalPath) ? replayProblem(journalPath) : nil
+            if problem == .notAJournal { throw notAJournal(journalPath) }
+            if FileAccess.exists(journalPath), !values.flag(BatchCommand.dryRun.long), problem != .missingJournalHeader
+            {
                 throw .usage(
                     "The journal \(InputReader.name(of: journalPath)) exists: continue that job with --resume "
                         + "\(ShellQuoting.word(journalPath)), or name another with --journal")
@@ -100,25 +102,16 @@ struct BatchJobSetup {
                 + "with --resume")
     }
 
-    /// Whether the file at `path` does not begin as a journal does.
-    static func isOtherFile(_ path: String) -> Bool {
+    /// Why the journal at `path` cannot be replayed (nil when it can): `notAJournal` for a file
+    /// that does not begin as a journal does; `missingJournalHeader` for one without a complete
+    /// header line, left by a run killed before its first line was written, before any tag was
+    /// touched (``Provisioning/ProvisioningJournal/open(at:header:)`` replaces such a journal).
+    static func replayProblem(_ path: String) -> ProvisioningError.Code? {
         do {
             _ = try ProvisioningJournal.recover(path)
-            return false
+            return nil
         } catch {
-            return error.code == .notAJournal
-        }
-    }
-
-    /// Whether the journal at `path` has no complete header line: the run that created it was
-    /// killed before its first line was written, before any tag was touched
-    /// (``Provisioning/ProvisioningJournal/open(at:header:)`` replaces such a journal).
-    static func isTornAtCreation(_ path: String) -> Bool {
-        do {
-            _ = try ProvisioningJournal.recover(path)
-            return false
-        } catch {
-            return error.code == .missingJournalHeader
+            return error.code
         }
     }
 
