@@ -18,7 +18,9 @@ enum LanguageTag {
         }
         guard let first = subtags.first else { return false }
         if first.count == 1 {
-            return (first == [UInt8(ascii: "x")] || first == [UInt8(ascii: "i")]) && subtags.count > 1
+            // A private-use (x-...) or grandfathered (i-...) tag, in either case.
+            let singleton = (first.first ?? 0) | 0x20
+            return (singleton == UInt8(ascii: "x") || singleton == UInt8(ascii: "i")) && subtags.count > 1
         }
         return first.count >= 2 && first.allSatisfy(isLetter)
     }
