@@ -37,7 +37,9 @@ import Testing
         #expect(result.output.isEmpty)
     }
 
-    @Test("Well-formed language tags are taken", arguments: ["en", "de-DE", "zh-Hant-TW", "x-klingon", "X-Private", "i-klingon", "es-419"])
+    @Test(
+        "Well-formed language tags are taken",
+        arguments: ["en", "de-DE", "zh-Hant-TW", "x-klingon", "X-Private", "i-klingon", "es-419"])
     func wellFormedLanguage(language: String) async throws {
         let result = try await BinaryRunner.run(["encode", "text", "hi", "--lang", language])
         #expect(result.status == 0, "\(language): \(result.error)")
