@@ -133,6 +133,13 @@ struct SimulatedReaderOptions {
         guard let string = String(validating: bytes, as: UTF8.self) else {
             throw error("option \"\(key)\": the percent-encoded value is not UTF-8")
         }
+        // A NUL would cut a path short (another file would be read and written), and no value
+        // holds a control character.
+        if let offset = bytes.firstIndex(where: { $0 < 0x20 || $0 == 0x7F }) {
+            throw error(
+                "option \"\(key)\": the value holds a control character (byte \(offset) of it, "
+                    + "\(bytes[offset] == 0 ? "NUL" : "0x" + String(bytes[offset], radix: 16))): refused")
+        }
         return string
     }
 

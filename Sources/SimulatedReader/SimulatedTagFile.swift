@@ -149,14 +149,26 @@ struct SimulatedTagFile: Sendable {
         }
     }
 
-    /// The whole file, nil when it does not exist; refuses files over ``maximumFileSize``.
+    /// The whole file, nil when it does not exist; refuses files over ``maximumFileSize`` and
+    /// anything but a regular file (a FIFO or a device would never end, or block the open).
     private static func readBytes(path: String) throws(NFCReaderError) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: opening a FIFO no one writes to returns at once; reads below are of a
+        // regular file, which never blocks.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         if descriptor < 0 {
             if errno == ENOENT { return nil }
             throw systemError("open \(path)")
         }
         defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw systemError("stat \(path)") }
+        if status.st_mode & S_IFMT == S_IFDIR {
+            throw NFCReaderError(.readerUnavailable, "the tag file \(path) is a folder")
+        }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw NFCReaderError(
+                .invalidParameter, "the tag file \(path) is not a regular file (a FIFO or a device): refused")
+        }
         let limit = maximumFileSize
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)

@@ -71,7 +71,7 @@ import Testing
         (["read", "--reader", "sim:ntag999"], 64, "chip \"ntag999\" is not one the simulator has"),
         (["read", "--reader", "sim:ntag215?remove-after=x"], 64, "remove-after=x"),
         (["read", "--reader", "sim:ntag215", "--wait", "soon"], 64, "--wait <seconds>"),
-        (["read", "--reader", "sim:ntag215?file=/dev/zero"], 65, "the tag file /dev/zero is larger than"),
+        (["read", "--reader", "sim:ntag215?file=/dev/zero"], 65, "the tag file /dev/zero is not a regular file"),
     ])
     func readerErrors(arguments: [String], status: Int32, message: String) async throws {
         // No remembered reader: the configuration folder does not exist.
