@@ -5,8 +5,9 @@ import Testing
 /// A program a test starts, waited for without holding a thread.
 ///
 /// Swift Testing runs tests on Swift's cooperative thread pool, which has as many threads as the
-/// machine has cores: a test that blocks one (`Process.waitUntilExit()`, `Thread.sleep`, a
-/// semaphore) stalls every other test, and the library code under test with it. A
+/// machine has cores: a test that blocks one (waiting on Foundation's `Process` until it exits,
+/// sleeping a thread, a semaphore) stalls every other test, and the library code under test
+/// with it. A
 /// `ChildProcess` learns that its program ended from Foundation's `terminationHandler`, which
 /// resumes the tasks awaiting ``exit()`` or ``finish(timeout:sourceLocation:)``; standard output
 /// and standard error go to files of the process's own, read when asked.

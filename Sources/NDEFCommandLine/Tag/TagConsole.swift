@@ -10,8 +10,9 @@ import Synchronization
 /// success green (``Style``: never with `NO_COLOR`), and long writes show their progress on one
 /// line that updates.
 final class TagConsole: @unchecked Sendable {
-    // Unchecked: `io` is used only inside `lock`, so the session's event handler and the
-    // command's task never write at the same time.
+    // Unchecked: `io`'s writes happen only inside `lock`, so the session's event handler and
+    // the command's task never write at the same time; the one read, the answer to ``ask(_:)``,
+    // reads standard input only, on a thread of its own while the command waits for it.
     private let io: any CommandIO
     private let lock = Mutex(())
     private let state = Mutex(State())
