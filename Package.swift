@@ -48,6 +48,9 @@ let package = Package(
         ),
         // The C library's pseudo-terminal calls, which Swift's Glibc module leaves out.
         .systemLibrary(name: "CPseudoTerminal"),
+        // The C library's process calls Swift's Glibc module leaves out (posix_spawn file
+        // actions of glibc 2.29 and 2.34, prctl's dumpable flag).
+        .systemLibrary(name: "CProcessControl"),
         // Simulated tags served to real reader stacks: a vpcd card for pcscd, the reader and tag
         // pair a PC/SC client sees, a PN532 on a pseudo-terminal for libnfc and nfcpy (Glibc
         // sockets and terminals, one thread per card or chip).
@@ -120,7 +123,9 @@ let package = Package(
         ),
         // What the test targets share: child processes waited for without blocking a thread, temporary
         // folders, hex literals, seeded random numbers, a clock for tests, golden files.
-        .target(name: "TestSupport", dependencies: ["NDEF"], path: "Tests/TestSupport", swiftSettings: strictSettings),
+        .target(
+            name: "TestSupport", dependencies: ["NDEF", "CProcessControl"], path: "Tests/TestSupport",
+            swiftSettings: strictSettings),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"], swiftSettings: strictSettings),
         .testTarget(
             name: "NDEFTests",

@@ -16,7 +16,13 @@ final class PasswordTagFile {
     /// The tag file (a Flipper .nfc dump: PWD, PACK and the failed PWD_AUTH count included).
     var path: String { folder.path("tag.nfc") }
 
-    func reader() -> String { "sim:\(chip)?file=\(path)" }
+    /// `argument` with a file name ending in `.txt` turned into the path of that file beside the tag.
+    func resolving(_ argument: String) -> String {
+        argument.hasSuffix(".txt") && !argument.contains("/") ? folder.path(argument) : argument
+    }
+
+    /// The reader URL, with extra `&key=value` options (faults) when given.
+    func reader(_ faults: String = "") -> String { "sim:\(chip)?file=\(path)" + faults }
 
     /// A file holding `password` on its first line.
     func passwordFile(_ password: String, name: String = "pw.txt") throws -> String {
@@ -25,11 +31,12 @@ final class PasswordTagFile {
 
     /// Runs `ndeftool` with `arguments`, `--reader` and `--wait 0`; `environment` adds to an
     /// environment without NDEFTOOL_READER or password variables.
-    func run(_ arguments: [String], environment: [String: String] = [:], input: [UInt8] = []) async throws -> RunResult
-    {
+    func run(
+        _ arguments: [String], environment: [String: String] = [:], input: [UInt8] = [], faults: String = ""
+    ) async throws -> RunResult {
         let base = ["NDEFTOOL_READER": "", "NDEFTOOL_PASSWORD": "", "NDEFTOOL_OLD_PASSWORD": ""]
         return try await BinaryRunner.run(
-            arguments + ["--reader", reader(), "--wait", "0"], input: input,
+            arguments + ["--reader", reader(faults), "--wait", "0"], input: input,
             environment: base.merging(environment) { $1 })
     }
 

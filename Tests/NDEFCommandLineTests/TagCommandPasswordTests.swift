@@ -80,10 +80,43 @@ import Testing
         #expect(result.status == 78)
         #expect(PasswordTagFile.passwordAuthCount(result) == 1)
         #expect(result.error.contains("tried once"))
-        #expect(result.error.contains("nothing was changed"))
+        #expect(result.error.contains("Nothing was written to the tag. No attempt limit is set (AUTHLIM 0)"))
         #expect(!result.error.contains("WRITE"))
         #expect(tag.page(TagPasswordTests.pages["ntag215"]?.password ?? 0) == "DE AD BE EF")
         #expect(try await tag.run(["read", "--hex"]).outputText == Self.exampleCom)
+    }
+
+    /// 8.8.2: a refused password spends an attempt, and the message says so: how many remain at
+    /// most when CFG1 shows AUTHLIM, that one counted if a limit is set when it cannot be read;
+    /// a garbled answer to PWD_AUTH says that the attempt may have counted.
+    @Test func aRefusedPasswordSaysTheAttemptCounted() async throws {
+        let tag = try PasswordTagFile()
+        #expect(try await tag.run(["write", "uri", "https://example.com"]).status == 0)
+        let set = try await tag.run(["password", "set", "--attempt-limit", "3"], environment: Self.password)
+        #expect(set.status == 0, "\(set.error)")
+        let wrong = ["NDEFTOOL_PASSWORD": "00000000"]
+        let write = try await tag.run(["write", "uri", "https://example.org"], environment: wrong)
+        #expect(write.status == 78)
+        #expect(write.error.contains("The attempt limit is 3 (AUTHLIM): this attempt counted, so at most 2 remain"))
+        #expect(!write.error.contains("nothing was changed"))
+        #expect(tag.failedAttempts == 1)
+
+        let reading = try PasswordTagFile()
+        #expect(try await reading.run(["write", "uri", "https://example.com"]).status == 0)
+        let protect = try await reading.run(
+            ["password", "set", "--attempt-limit", "3", "--read-protect"], environment: Self.password)
+        #expect(protect.status == 0, "\(protect.error)")
+        let info = try await reading.run(["info"], environment: wrong)
+        #expect(info.status == 78)
+        #expect(info.error.contains("if one is set, this attempt counted"), "\(info.error)")
+        #expect(!info.error.contains("nothing was changed"))
+        #expect(reading.failedAttempts == 1)
+        // The third answer is the one to PWD_AUTH (GET_VERSION, FAST_READ of CFG0-CFG1, PWD_AUTH).
+        let garbled = try await reading.run(["info"], environment: wrong, faults: "&corrupt-every=3")
+        #expect(garbled.status == 76)
+        #expect(garbled.error.contains("a garbled answer to PWD_AUTH"), "\(garbled.error)")
+        #expect(garbled.error.contains("if the password was wrong, the attempt counted"))
+        #expect(reading.failedAttempts == 2)
     }
 
     /// A malformed password is a data error before the tag is reached.

@@ -1,3 +1,4 @@
+import CProcessControl
 import Foundation
 import Synchronization
 import Testing
@@ -5,12 +6,17 @@ import Testing
 /// A program a test starts, waited for without holding a thread.
 ///
 /// Swift Testing runs tests on Swift's cooperative thread pool, which has as many threads as the
-/// machine has cores: a test that blocks one (waiting on Foundation's `Process` until it exits,
-/// sleeping a thread, a semaphore) stalls every other test, and the library code under test
-/// with it. A
-/// `ChildProcess` learns that its program ended from Foundation's `terminationHandler`, which
-/// resumes the tasks awaiting ``exit()`` or ``finish(timeout:sourceLocation:)``; standard output
-/// and standard error go to files of the process's own, read when asked.
+/// machine has cores: a test that blocks one (waiting for a program to exit, sleeping a thread,
+/// a semaphore) stalls every other test, and the library code under test with it. A
+/// `ChildProcess` is started with `posix_spawn` and waited for by a thread of its own
+/// (`waitpid`), which resumes the tasks awaiting ``exit()`` or ``finish(timeout:sourceLocation:)``;
+/// standard output and standard error go to files of the process's own, read when asked.
+///
+/// Not Foundation's `Process`: on Linux its `run()` scans `/proc/self/fd` copying whole 256-byte
+/// `d_name` fields out of `readdir` records, which reads past glibc's buffer and crashes the
+/// test process now and then (swift-corelibs-foundation pull request 5472, in toolchains after
+/// 6.3.1). `posix_spawn` with `posix_spawn_file_actions_addclosefrom_np` (glibc 2.34) closes every
+/// descriptor above standard error in the child instead.
 public final class ChildProcess: @unchecked Sendable {
     /// What the program reads on standard input.
     public enum Input: Sendable {
@@ -22,11 +28,13 @@ public final class ChildProcess: @unchecked Sendable {
         case file(String)
     }
 
-    /// The program (Foundation's handle; do not wait on it).
-    public let process: Process
+    /// The program.
+    public let executable: URL
+    /// Its arguments, without the program's name.
+    public let arguments: [String]
+    /// The program's process ID.
+    public let processIdentifier: Int32
     private let scratch: TemporaryDirectory
-    private let outputHandle: FileHandle
-    private let errorHandle: FileHandle
     private let ending = Ending()
 
     /// Starts `executable` with `arguments`.
@@ -42,52 +50,92 @@ public final class ChildProcess: @unchecked Sendable {
         input: Input = .nullDevice
     ) throws {
         scratch = try TemporaryDirectory("process")
+        self.executable = executable
+        self.arguments = arguments
         let outputPath = scratch.path("stdout")
         let errorPath = scratch.path("stderr")
         _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
         _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
-        outputHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
-        errorHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))
-        process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = directory }
         var variables = ProcessInfo.processInfo.environment
         variables["LIBNFC_LOG_LEVEL"] = nil
         for (name, value) in environment { variables[name] = value }
-        process.environment = variables
+        let inputPath: String
         switch input {
-        case .nullDevice:
-            process.standardInput = FileHandle.nullDevice
-        case .bytes(let bytes):
-            let path = try scratch.file("stdin", bytes)
-            process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
-        case .file(let path):
-            process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+        case .nullDevice: inputPath = "/dev/null"
+        case .bytes(let bytes): inputPath = try scratch.file("stdin", bytes)
+        case .file(let path): inputPath = path
         }
-        process.standardOutput = outputHandle
-        process.standardError = errorHandle
+        processIdentifier = try Self.spawn(
+            executable.path, arguments: arguments, environment: variables.map { "\($0.key)=\($0.value)" },
+            directory: directory?.path, input: inputPath, output: outputPath, error: errorPath)
         let ending = self.ending
-        process.terminationHandler = { process in
+        let pid = processIdentifier
+        // One thread per program, blocked in waitpid: never a thread of the cooperative pool.
+        let waiter = Thread {
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 {
+                guard errno == EINTR else {
+                    ending.end(ChildProcessExit(status: -1, signalled: false))
+                    return
+                }
+            }
+            let signal = status & 0x7F
             ending.end(
-                ChildProcessExit(
-                    status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal))
+                signal == 0
+                    ? ChildProcessExit(status: (status >> 8) & 0xFF, signalled: false)
+                    : ChildProcessExit(status: signal, signalled: true))
         }
-        try Self.withNoSignalsBlocked { try process.run() }
+        waiter.start()
         Self.record(executable)
     }
 
-    /// Runs `body` (which starts the program) with no signal blocked on this thread: a program
-    /// inherits the signal mask of the thread that starts it, and the threads of Swift's pool
-    /// (Dispatch's workers) block nearly every signal, so a program started from a test would
-    /// otherwise never see the SIGTERM or SIGINT the test sends it (unless it unblocks them itself).
-    private static func withNoSignalsBlocked(_ body: () throws -> Void) rethrows {
-        var none = sigset_t()
-        var saved = sigset_t()
-        sigemptyset(&none)
-        pthread_sigmask(SIG_SETMASK, &none, &saved)
-        defer { pthread_sigmask(SIG_SETMASK, &saved, nil) }
-        try body()
+    /// Starts `path` with `posix_spawn`: standard input, output and error opened from the paths
+    /// given, every other descriptor closed, no signal blocked and every catchable signal at its
+    /// default action (a program inherits the signal mask of the thread that starts it, and the
+    /// threads of Swift's pool block nearly every signal: the SIGTERM or SIGINT a test sends would
+    /// otherwise never arrive), in a process group of its own. Returns the process ID.
+    private static func spawn(
+        _ path: String, arguments: [String], environment: [String], directory: String?, input: String,
+        output: String, error: String
+    ) throws -> Int32 {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var codes: [Int32] = [
+            posix_spawn_file_actions_addopen(&actions, 0, input, O_RDONLY, 0),
+            posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_TRUNC, 0),
+            posix_spawn_file_actions_addopen(&actions, 2, error, O_WRONLY | O_TRUNC, 0),
+            posix_spawn_file_actions_addclosefrom_np(&actions, 3),
+        ]
+        if let directory { codes.append(posix_spawn_file_actions_addchdir_np(&actions, directory)) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in Int32(1)..<32 where signal != SIGKILL && signal != SIGSTOP { sigaddset(&defaults, signal) }
+        codes += [
+            posix_spawnattr_setsigmask(&attributes, &noSignals),
+            posix_spawnattr_setsigdefault(&attributes, &defaults),
+            posix_spawnattr_setpgroup(&attributes, 0),
+            posix_spawnattr_setflags(
+                &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP)),
+        ]
+        if let failed = codes.first(where: { $0 != 0 }) {
+            throw POSIXError(POSIXErrorCode(rawValue: failed) ?? .EINVAL)
+        }
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup($0) } + [nil]
+        defer {
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
+        }
+        var pid: pid_t = 0
+        let code = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        guard code == 0 else { throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EINVAL) }
+        return pid
     }
 
     /// With `NDEFTOOL_PROCESS_LOG=FILE`, appends a line per program started: the test that
@@ -113,13 +161,8 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     deinit {
-        if ending.result == nil { kill(process.processIdentifier, SIGKILL) }
-        try? outputHandle.close()
-        try? errorHandle.close()
+        if ending.result == nil { kill(processIdentifier, SIGKILL) }
     }
-
-    /// The program's process ID.
-    public var processIdentifier: Int32 { process.processIdentifier }
 
     /// Whether the program has not ended yet (as far as the termination handler has told).
     public var isRunning: Bool { ending.result == nil }
@@ -127,7 +170,7 @@ public final class ChildProcess: @unchecked Sendable {
     /// Sends `signal` to the program (nothing once it has ended).
     public func send(_ signal: Int32) {
         guard isRunning else { return }
-        kill(process.processIdentifier, signal)
+        kill(processIdentifier, signal)
     }
 
     /// Waits until the program ends; returns how.
@@ -140,8 +183,7 @@ public final class ChildProcess: @unchecked Sendable {
     ) async -> ChildProcessResult {
         let ended = await exit(within: timeout)
         if !ended {
-            let program = process.executableURL?.lastPathComponent ?? "the program"
-            let message = "\(program) \(process.arguments ?? []) still ran after \(timeout): killed"
+            let message = "\(executable.lastPathComponent) \(arguments) still ran after \(timeout): killed"
             Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
             send(SIGKILL)
         }

@@ -45,7 +45,8 @@ enum PasswordAuthCommand {
                     disabled
                         ? "the password is disabled for good: the attempt limit (AUTHLIM) is reached and PWD_AUTH "
                             + "answers NAK 4h to every password, the right one too"
-                        : "the tag refused the password (not retried). " + counterNote(report.attemptLimit))
+                        : "the tag refused the password (not retried). "
+                            + PasswordAttempts.note(limit: report.attemptLimit))
             }
             report.action = "authenticated"
             report.isPasswordDisabled = false
@@ -64,16 +65,5 @@ enum PasswordAuthCommand {
             try PasswordCommand.show(report, json: json, closing: "Password accepted.", io: invocation.io)
             return .success
         }
-    }
-
-    /// What a refused password did to the attempt counter, as far as CFG1 tells.
-    static func counterNote(_ limit: Int?) -> String {
-        guard let limit else {
-            return "The attempt limit is unknown (the configuration is read-protected): if one is set, "
-                + "this attempt counted."
-        }
-        if limit == 0 { return "No attempt limit is set (AUTHLIM 0): failed attempts are not counted." }
-        return "The attempt limit is \(limit) (AUTHLIM): this attempt counted; the chip does not tell how many "
-            + "are left, and when they are used up the password is disabled for good."
     }
 }

@@ -41,8 +41,18 @@ enum PasswordRemoveCommand {
             if password == nil, before.isProtected {
                 password = try await PasswordInput.password(.current, invocation)
             }
-            try await tag.removePassword(currentPassword: password, expectedAcknowledge: expected)
-            var report = PasswordReport(tag: tag, status: try await tag.passwordStatus())
+            do {
+                try await tag.removePassword(currentPassword: password, expectedAcknowledge: expected)
+            } catch let error as NFCReaderError {
+                throw PasswordAttempts.counted(error, limit: before.authenticationLimit)
+            }
+            // removePassword read CFG0 and CFG1 back: no other read, which a tag leaving now could
+            // not turn into a failure of a change that is complete.
+            let after = NFCPasswordStatus(
+                mechanism: .password, protection: .off, authenticationLimit: 0,
+                isConfigurationLocked: before.isConfigurationLocked ?? false, isAuthenticated: await tag.isAuthenticated
+            )
+            var report = PasswordReport(tag: tag, status: after)
             report.action = "removed"
             try PasswordCommand.show(
                 report, json: values.flag(PasswordCommand.json.long),

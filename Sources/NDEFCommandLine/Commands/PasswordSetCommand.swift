@@ -20,11 +20,14 @@ enum PasswordSetCommand {
         name: "set",
         abstract: "Set or change a tag's password and what it protects.",
         discussion: """
-            Writes PWD, PACK, CFG1 (PROT, AUTHLIM) and CFG0 last, whose AUTH0 turns \
-            protection on, so an interrupted write leaves the tag unprotected or fully \
-            protected; then selects the tag again and checks the new password with one \
-            PWD_AUTH and the PACK (NTAG213/215/216 8.8, MF0ULX1 8.6). The capability \
-            container is never written, so phones still read the tag.
+            On a protected tag first lifts AUTH0 to FFh (protection off); then writes PWD, \
+            PACK and CFG1 (PROT, AUTHLIM), selects the tag again and checks the new \
+            password with one PWD_AUTH and the PACK, and only then writes CFG0, whose AUTH0 \
+            turns protection on (NTAG213/215/216 8.8, MF0ULX1 8.6). So an interrupted run \
+            leaves the tag protected by the old password, unprotected, or protected by the \
+            new one, never by a half-written password; run the same command again to \
+            finish. The capability container is never written, so phones still read the \
+            tag.
 
             From page 4 on (the default), writing the message, the dynamic lock bytes and \
             the configuration needs the password; the CC and static lock bytes (pages 2-3) \
@@ -33,7 +36,11 @@ enum PasswordSetCommand {
 
             The new password is asked for twice on a terminal. A tag protected already \
             needs its current password first: --old-password-file, $NDEFTOOL_OLD_PASSWORD \
-            or a prompt (one PWD_AUTH; a wrong one exits with status 78).
+            or a prompt (one PWD_AUTH; a wrong one exits with status 78). When the tag \
+            shows the protection asked for already (a run that was cut after its last \
+            write), the new password is tried first; each password is tried once at most. \
+            With CFGLCK set the password cannot be changed (exit status 77): AUTH0 cannot \
+            be lifted while PWD is written.
 
             --attempt-limit N: after N wrong passwords the password is disabled for good \
             and the protected pages can never be written (or read) again. --lock-config \
@@ -95,17 +102,27 @@ enum PasswordSetCommand {
                 try await ConfigurationLockFlow.confirm(lock, code: code, console: connection.console, again: again)
                 confirmation = lock
             }
+            let wanted = Type2PasswordSettings(
+                password: password, passwordAcknowledge: packBytes, firstProtectedPage: settings.page,
+                protectsReading: settings.readProtect, authenticationLimit: settings.limit)
             if before.isProtected, !(await tag.isAuthenticated) {
-                let old: [UInt8]
-                if let givenOld { old = givenOld } else { old = try await PasswordInput.password(.old, invocation) }
-                try await tag.authenticate(password: old)
+                try await PasswordAttempts.openForChange(
+                    tag, status: before, wanted: wanted, givenOld: givenOld, invocation: invocation)
             }
-            try await tag.setPassword(
-                Type2PasswordSettings(
-                    password: password, passwordAcknowledge: packBytes, firstProtectedPage: settings.page,
-                    protectsReading: settings.readProtect, authenticationLimit: settings.limit))
+            try await tag.setPassword(wanted)
             if let confirmation { try await tag.lockConfiguration(confirmation) }
-            var report = PasswordReport(tag: tag, status: try await tag.passwordStatus())
+            // setPassword and lockConfiguration read CFG0 and CFG1 back and compared them: the
+            // report shows what they hold without another read, which a tag leaving now could not
+            // turn into a failure of a change that is complete.
+            let chip = tag.chip
+            let after = NFCPasswordStatus(
+                mechanism: .password,
+                protection: .from(
+                    page: wanted.firstProtectedPage ?? chip?.userPages.lowerBound ?? 4,
+                    readProtected: wanted.protectsReading),
+                authenticationLimit: wanted.authenticationLimit, isConfigurationLocked: confirmation != nil,
+                isAuthenticated: true)
+            var report = PasswordReport(tag: tag, status: after)
             report.action = "set"
             report.acknowledgeCheck = "matches (checked with one PWD_AUTH after the writes)"
             try PasswordCommand.show(

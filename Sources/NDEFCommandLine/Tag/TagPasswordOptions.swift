@@ -78,8 +78,7 @@ enum TagPasswordOptions {
         do {
             try await type2.authenticate(password: password, expectedAcknowledge: given.acknowledge)
         } catch {
-            guard error.code == .authenticationFailed else { throw error }
-            throw NFCReaderError(.authenticationFailed, error.reason + "; nothing was changed")
+            throw PasswordAttempts.counted(error, limit: status.authenticationLimit)
         }
     }
 

@@ -10,9 +10,14 @@ extension NFCMiFareTag {
     ///   ``NFCReaderError/Code/tagUpdateFailure`` for a NAK (half-written when an earlier write was
     ///   acknowledged, or for NAK 5h, an EEPROM write error that may have changed the page) or a
     ///   garbled answer. Reasons name pages, never the bytes of a secret step.
-    func execute(_ steps: [PlanStep], purpose: String) async throws(NFCReaderError) {
-        for (index, step) in steps.enumerated() {
-            let position = "WRITE \(index + 1) of \(steps.count) (page \(step.address))"
+    ///
+    /// - Parameter sent: how many writes of the same plan were sent before `steps` (a plan sent in
+    ///   parts), for the numbering in reasons and for whether an error may leave the tag half-written.
+    func execute(_ steps: [PlanStep], purpose: String, after sent: [PlanStep] = []) async throws(NFCReaderError) {
+        let total = sent.count + steps.count
+        for (offset, step) in steps.enumerated() {
+            let index = sent.count + offset
+            let position = "WRITE \(index + 1) of \(total) (page \(step.address))"
             let frame = [0xA2, UInt8(truncatingIfNeeded: step.address)] + step.data
             let response: NFCRawResponse
             do {

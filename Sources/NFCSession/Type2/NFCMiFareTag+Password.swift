@@ -69,21 +69,23 @@ extension NFCMiFareTag {
             isConfigurationLocked: configuration.isConfigurationLocked, isAuthenticated: authenticated)
     }
 
-    /// Sets a password with TagMemory's ``Type2Memory/passwordPlan(_:)``: PWD, PACK, CFG1, then CFG0
-    /// with AUTH0 last, so protection starts only once the password is in place. The CC is never
-    /// written. Afterwards the tag is selected again and one PWD_AUTH with the new password must
-    /// answer the new PACK; CFG0 and CFG1 are read back. The tag stays authenticated with the new
-    /// password.
+    /// Sets or changes a password with TagMemory's ``Type2Memory/passwordPlan(_:)``: on a protected
+    /// tag AUTH0 FFh first (protection off), then PWD, PACK and CFG1; then the tag is selected
+    /// again and one PWD_AUTH with the new password must answer the new PACK; only then CFG0 with
+    /// the AUTH0 asked for, which turns protection on. CFG0 and CFG1 are read back. The CC is
+    /// never written. The tag stays authenticated with the new password.
     ///
-    /// An interrupted write leaves the tag unprotected (AUTH0 not written yet) or protected with the
-    /// new password and PACK (AUTH0 is the last write).
+    /// Wherever the sequence is cut (the tag leaves the field, a write is torn), the tag is left
+    /// protected by the old password (the first CFG0 write not done), not protected at all, or
+    /// protected by the new password and PACK, checked already. Setting the password again, with
+    /// the old or the new password for a protected tag, completes it.
     ///
     /// - Throws: ``NFCReaderError/Code/invalidParameter`` for a bad password, PACK, AUTHLIM or AUTH0;
     ///   ``NFCReaderError/Code/unsupportedFeature`` for a chip without PWD_AUTH or a reader without
     ///   raw commands; ``NFCReaderError/Code/authenticationRequired`` when the tag is already
     ///   protected and not authenticated (the old password first); ``NFCReaderError/Code/tagNotWritable``
-    ///   when CFGLCK keeps CFG0 or CFG1 from changing; ``NFCReaderError/Code/tagUpdateFailure`` when
-    ///   the verification PWD_AUTH fails; the write errors of ``writeNDEF(_:)``.
+    ///   when CFGLCK is set; ``NFCReaderError/Code/tagUpdateFailure`` when the check PWD_AUTH fails
+    ///   (the tag is then left without protection); the write errors of ``writeNDEF(_:)``.
     public func setPassword(_ settings: Type2PasswordSettings) async throws(NFCReaderError) {
         try checkPasswordArguments(password: settings.password, acknowledge: settings.passwordAcknowledge)
         guard (0...7).contains(settings.authenticationLimit) else {
@@ -102,7 +104,12 @@ extension NFCMiFareTag {
         }
         try checkAuthentication(plan.steps, memory: memory, purpose: "setting the password")
         let expected = try expectedImage(memory, plan.steps)
-        try await execute(plan.steps, purpose: "setting the password")
+        // The plan ends with the CFG0 write that turns protection on (Type2Memory.passwordPlan).
+        guard let protectionStep = plan.steps.last, protectionStep.address == chip.configurationPages?.cfg0 else {
+            throw NFCReaderError(.invalidParameter, "the password plan does not end with CFG0")
+        }
+        let unprotectedSteps = Array(plan.steps.dropLast())
+        try await execute(unprotectedSteps, purpose: "setting the password")
         try await reselect()
         do {
             try await authenticateOnce(
@@ -110,9 +117,11 @@ extension NFCMiFareTag {
         } catch {
             throw NFCReaderError(
                 error.code == .tagConnectionLost ? .tagConnectionLost : .tagUpdateFailure,
-                "the password was written but the verification PWD_AUTH failed: \(error.reason)",
+                "PWD and PACK were written but the check PWD_AUTH failed, so protection was not turned on "
+                    + "(AUTH0 FFh): \(error.reason)",
                 mayBeHalfWritten: true)
         }
+        try await execute([protectionStep], purpose: "setting the password", after: unprotectedSteps)
         try await verify(plan.steps, expected: expected, purpose: "setting the password")
     }
 
@@ -168,10 +177,11 @@ extension NFCMiFareTag {
         do {
             response = try await exchange([0x1B] + password)
         } catch {
-            guard error.code == .tagConnectionLost else { throw error }
+            guard [.tagConnectionLost, .tagResponseError].contains(error.code) else { throw error }
             throw NFCReaderError(
-                .tagConnectionLost,
-                "no answer to PWD_AUTH (\(error.reason)); if the password was wrong the attempt was counted")
+                error.code,
+                (error.code == .tagConnectionLost ? "no answer" : "a garbled answer") + " to PWD_AUTH "
+                    + "(\(error.reason)); if the password was wrong, the attempt counted against AUTHLIM if set")
         }
         switch response {
         case .data(let acknowledge) where acknowledge.count == 2:
@@ -196,7 +206,10 @@ extension NFCMiFareTag {
                     + "Not retried")
         case .data, .ack:
             needsReselect = true
-            throw NFCReaderError(.tagResponseError, "PWD_AUTH got an answer that is not a 2-byte PACK")
+            throw NFCReaderError(
+                .tagResponseError,
+                "PWD_AUTH got an answer that is not a 2-byte PACK; if the password was wrong, the attempt counted "
+                    + "against AUTHLIM if set")
         }
     }
 

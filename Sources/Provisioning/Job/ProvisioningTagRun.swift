@@ -227,9 +227,12 @@ struct ProvisioningTagRun: Sendable {
         }
     }
 
-    /// Sets the tag's own password. A tag found protected already is checked with one PWD_AUTH
-    /// of its derived password, and only on a resume (an earlier attempt may have set it
-    /// before the journal recorded it); a fresh tag protected by someone else is not tried.
+    /// Sets the tag's own password (``NFCSession/NFCMiFareTag/setPassword(_:)``: protection starts
+    /// only after the new password answered PWD_AUTH, so a cut leaves the tag unprotected or
+    /// protected by its derived password). A tag found protected already is tried with one
+    /// PWD_AUTH of its derived password, and only on a resume (an earlier attempt may have set it
+    /// before the journal recorded it); a fresh tag protected by someone else is not tried. When
+    /// that opens it but AUTH0, PROT or AUTHLIM differ from the job's, the password is set again.
     private func setPassword(_ plan: ProvisioningPasswordPlan, resumed: Bool) async throws {
         guard case .miFare(let type2) = tag else {
             throw NFCReaderError(.unsupportedFeature, "Type 4 tags have no NTAG password")
@@ -245,5 +248,11 @@ struct ProvisioningTagRun: Sendable {
                 .authenticationRequired, "the tag has a password already (\(status)): it was left as it is")
         }
         try await type2.authenticate(password: settings.password, expectedAcknowledge: settings.passwordAcknowledge)
+        let wanted = NFCPasswordStatus.Protection.from(
+            page: plan.firstProtectedPage ?? type2.chip?.userPages.lowerBound ?? 4, readProtected: plan.protectsReading)
+        let now = try await type2.passwordStatus()
+        if now.protection != wanted || now.authenticationLimit != plan.authenticationLimit {
+            try await type2.setPassword(settings)
+        }
     }
 }

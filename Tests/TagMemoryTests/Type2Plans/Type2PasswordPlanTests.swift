@@ -93,7 +93,7 @@ struct Type2PasswordPlanTests {
         }
     }
 
-    @Test("8.5.7: CFGLCK keeps AUTH0 and ACCESS; a password change alone is still possible")
+    @Test("8.5.7: with CFGLCK, AUTH0 cannot be lifted first, so neither settings nor the password change")
     func configurationLocked() throws {
         var bytes = try TagFixtures.load("ntag213-password-protected.hex")
         bytes[0x2A * 4] |= 0x40  // CFGLCK
@@ -103,8 +103,36 @@ struct Type2PasswordPlanTests {
         let same = Type2PasswordSettings(
             password: Self.password, passwordAcknowledge: Self.acknowledge, protectsReading: true,
             authenticationLimit: 3)
-        let plan = try memory.passwordPlan(same)
-        #expect(writtenPages(plan) == [0x2B, 0x2C] && plan.requiresAuthentication)
+        let error = #expect(throws: TagMemoryError.self) { try memory.passwordPlan(same) }
+        #expect(error?.code == .conflictingState && error?.reason.contains("torn PWD write") == true)
+    }
+
+    @Test("8.8, 10.4: a change lifts AUTH0 first, the wanted AUTH0 last; every prefix opens with old, new or none")
+    func changeOrder() throws {
+        let memory = try TagFixtures.memory("ntag213-password-protected.hex")
+        let old = try #require(memory.configuration)
+        let settings = Type2PasswordSettings(
+            password: hex("01 02 03 04"), passwordAcknowledge: hex("55 66"), firstProtectedPage: 16,
+            authenticationLimit: 5)
+        let plan = try memory.passwordPlan(settings)
+        #expect(writtenPages(plan) == [0x29, 0x2B, 0x2C, 0x2A, 0x29])
+        #expect(plan.steps.map(\.isSecret) == [false, true, true, false, false])
+        #expect(plan.steps[0].data == Array(old.cfg0.prefix(3)) + [0xFF])
+        #expect(plan.requiresAuthentication)
+        for count in 0...plan.steps.count {
+            let prefix = TagWritePlan(steps: Array(plan.steps.prefix(count)), requiresAuthentication: true)
+            let state = try #require(try memory.applying(prefix).configuration)
+            switch count {
+            case 0: #expect(state.firstProtectedPage == 4)
+            case plan.steps.count:
+                #expect(state.firstProtectedPage == 16 && state.password == settings.password)
+                #expect(state.authenticationLimit == 5)
+            default: #expect(state.firstProtectedPage == nil, "after \(count) steps")
+            }
+        }
+        // The same settings again on the protected tag: lift, PWD, PACK, AUTH0 back (CFG1 unchanged).
+        let again = try memory.applying(plan).passwordPlan(settings)
+        #expect(writtenPages(again) == [0x29, 0x2B, 0x2C, 0x29])
     }
 
     @Test("Refusals: argument sizes, AUTHLIM, AUTH0 range, chips without PWD_AUTH")

@@ -1,32 +1,36 @@
 extension Type2Memory {
-    /// Plans setting a password on an NTAG21x or MIFARE Ultralight EV1 (datasheet
+    /// Plans setting or changing a password on an NTAG21x or MIFARE Ultralight EV1 (datasheet
     /// NTAG213/215/216 8.8 and 8.5.7, MF0ULX1 8.6).
     ///
-    /// Steps, in this order, so that protection starts only once everything it relies on is in
-    /// place:
-    /// 1. PWD (always written: the image cannot show it, it reads back as 00h);
-    /// 2. PACK, with the two RFUI bytes 00h (always written, likewise);
-    /// 3. CFG1: ACCESS with PROT and AUTHLIM as asked, the other bits (CFGLCK, NFC counter,
+    /// PWD and PACK are ordinary EEPROM pages: a write cut short leaves a page half old and half
+    /// new (NTAG213/215/216 10.4 names no tearing protection for them). While AUTH0 protects the
+    /// configuration, such a PWD would be neither the old password nor the new one, and nothing
+    /// could open the tag again. So the steps come in this order, and every cut leaves a tag that
+    /// the old password opens, the new one opens, or that is not protected at all:
+    /// 1. when the tag is protected already: CFG0 with AUTH0 FFh (nothing protected), the
+    ///    MIRROR, RFUI and MIRROR_PAGE bytes as they are; this write needs the old password
+    ///    (``TagWritePlan/requiresAuthentication``), and a torn one keeps the old AUTH0, which
+    ///    CFG0's last byte holds;
+    /// 2. PWD (always written: the image cannot show it, it reads back as 00h);
+    /// 3. PACK, with the two RFUI bytes 00h (always written, likewise);
+    /// 4. CFG1: ACCESS with PROT and AUTHLIM as asked, the other bits (CFGLCK, NFC counter,
     ///    RFUI) and bytes as they are; left out when unchanged;
-    /// 4. CFG0 with AUTH0 last, which turns protection on; the MIRROR, RFUI and MIRROR_PAGE
-    ///    bytes as they are; left out when unchanged.
+    /// 5. CFG0 with the AUTH0 asked for, always the last step: it turns protection on.
     ///
+    /// A session checks the new password with PWD_AUTH before it sends the last step, so
+    /// protection starts only with a password known to work.
     /// The CC is never written: setting a proprietary access nibble (as some tools do) is
     /// one-time programmable and makes the tag unreadable to phones. PWD and PACK steps are
-    /// ``PlanStep/isSecret`` and no reason names them. When the tag is already protected from
-    /// a page the plan writes, ``TagWritePlan/requiresAuthentication`` is set (the old
-    /// password). After the plan a session should re-select the tag and verify the PACK with
-    /// PWD_AUTH before trusting it.
+    /// ``PlanStep/isSecret`` and no reason names them.
     ///
-    /// With CFGLCK set, CFG0 and CFG1 cannot change: the plan is refused when they would have
-    /// to, and changes only PWD and PACK when they already hold the wanted values (CFGLCK does
-    /// not lock those two pages).
+    /// With CFGLCK set, CFG0 and CFG1 cannot change, so AUTH0 cannot be lifted while PWD is
+    /// written: the plan is refused (a torn PWD write would lock the tag out for good).
     ///
     /// - Throws: ``TagMemoryError/Code/unsupportedChip`` for a chip without PWD_AUTH pages
     ///   (or an unknown chip); ``TagMemoryError/Code/truncatedImage`` when the image does not
     ///   hold them; ``TagMemoryError/Code/invalidArgument`` for a password that is not 4 bytes,
     ///   a PACK that is not 2, an AUTHLIM outside 0-7 or an AUTH0 outside the chip's pages;
-    ///   ``TagMemoryError/Code/conflictingState`` when CFGLCK keeps CFG0 or CFG1 from changing.
+    ///   ``TagMemoryError/Code/conflictingState`` when CFGLCK is set.
     public func passwordPlan(_ settings: Type2PasswordSettings) throws(TagMemoryError) -> TagWritePlan {
         let (chip, pages, configuration) = try passwordConfiguration()
         guard settings.password.count == 4 else {
@@ -50,8 +54,22 @@ extension Type2Memory {
         wanted.authenticationLimit = settings.authenticationLimit
         wanted.auth0 = UInt8(truncatingIfNeeded: auth0)
         try checkConfigurationUnlocked(configuration, wanted: wanted)
+        if configuration.isConfigurationLocked {
+            throw TagMemoryError(
+                .conflictingState, at: Type2Page.firstByte(of: pages.cfg1),
+                "CFGLCK is set: AUTH0 cannot be lifted while PWD is written, and a torn PWD write would lock the tag "
+                    + "out for good, so the password cannot be changed safely")
+        }
 
         var builder = Type2PlanBuilder(memory: self)
+        if configuration.firstProtectedPage != nil {
+            var open = configuration
+            open.auth0 = 0xFF
+            builder.write(
+                page: pages.cfg0, data: open.cfg0,
+                reason: "CFG0 AUTH0 FF first: protection off while PWD and PACK change, so a cut write cannot "
+                    + "lock the tag out")
+        }
         builder.write(page: pages.password, data: settings.password, reason: "PWD: the new password", isSecret: true)
         builder.write(
             page: pages.passwordAcknowledge, data: settings.passwordAcknowledge + [0x00, 0x00],
