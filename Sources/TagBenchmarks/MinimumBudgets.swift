@@ -138,8 +138,11 @@ enum MinimumBudgets {
 
     /// `prepareLock` then `writeLock` of a tag holding a `length`-byte message: both read the
     /// CC, the TLV area through the message (the confirmation digests it) and the lock and
-    /// configuration pages; the lock writes the CC (write access Fh), the static lock bytes and
-    /// the dynamic lock bytes (NTAG213/215/216 8.5.2, 8.5.3, 8.5.6), and reads them back.
+    /// configuration pages; the lock writes the CC (write access Fh), the dynamic lock bytes and
+    /// the static lock bytes (NTAG213/215/216 8.5.2, 8.5.3, 8.5.6), each read back before the
+    /// next: every lock step is one-time programmable, so a WRITE that did not take must be seen
+    /// before a later bit is set (one single-page read per step, where one read of pages 2-3 and
+    /// one of the lock page would do after all three).
     static func lock(messageLength length: Int, layout: Layout) -> CommandBudget {
         let last = PageArithmetic.page(ofByte: tlvEnd(messageLength: length))
         let state = reads(Array(2...last) + layout.controlPages, fastRead: true)
@@ -150,13 +153,12 @@ enum MinimumBudgets {
                     count: state, command: "FAST_READ",
                     reason: "prepareLock: pages 2-\(last), \(layout.lockPage)-\(layout.cfg1)"),
                 .init(count: state, command: "FAST_READ", reason: "writeLock: the same, to check the confirmation"),
-                .init(count: 3, command: "WRITE", reason: "CC, static lock bytes, dynamic lock bytes"),
+                .init(count: 3, command: "WRITE", reason: "CC, dynamic lock bytes, static lock bytes"),
                 .init(
-                    count: reads([2, 3, layout.lockPage], fastRead: true), command: "FAST_READ",
-                    reason: "read-back of pages 2-3 and \(layout.lockPage)"),
+                    count: 3, command: "FAST_READ",
+                    reason: "read-back of each step before the next: page 3, \(layout.lockPage), 2"),
             ],
-            note:
-                "without the confirmation (one pass): \(1 + state + 3 + reads([2, 3, layout.lockPage], fastRead: true))"
+            note: "without the confirmation (one pass): \(1 + state + 3 + 3)"
         )
     }
 

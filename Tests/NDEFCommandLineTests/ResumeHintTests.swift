@@ -73,11 +73,42 @@ import Testing
         #expect(interrupted.status == 80)
         #expect(
             interrupted.error.contains(
-                "  ... | ndeftool write --from - --reader '\(tag.reader())' --wait 0 --resume\n"
+                "  ... | ndeftool write --from - --reader '\(tag.reader())' --wait 0 --resume --uid 04517CA24B3580\n"
                     + "(with the same message on standard input again, as the first time)\n"), "\(interrupted.error)")
         let resumed = try await tag.run(["write", "--from", "-", "--resume"], input: message.output)
         #expect(resumed.status == 0, "\(resumed.error)")
         #expect(try await tag.run(["read"]).outputText.contains("  URI: https://example.com/a-longer-address\n"))
+    }
+
+    /// The resume line names the interrupted tag (`--uid`): run against another tag, it writes
+    /// nothing there and says which tag it wants (75); on the interrupted tag it completes.
+    @Test func resumeLineIsBoundToTheInterruptedTag() async throws {
+        let tag = try SimulatedTagFile()
+        let interrupted = try await tag.run(["write", "uri", "https://example.com/first"], faults: "&remove-after=5")
+        #expect(interrupted.status == 80)
+        let line = try #require(
+            interrupted.error.split(separator: "\n").first { $0.hasPrefix("  ndeftool write") }.map(String.init))
+        #expect(line.hasSuffix(" --resume --uid 04517CA24B3580"), "\(line)")
+        let other = try SimulatedTagFile()
+        let otherReader = other.reader("&uid=04112233445566")
+        let elsewhere = try await BinaryRunner.run(
+            [
+                "write", "uri", "https://example.com/first", "--resume", "--uid", "04517CA24B3580", "--reader",
+                otherReader, "--wait", "0",
+            ], environment: ["NDEFTOOL_READER": ""])
+        #expect(elsewhere.status == 75, "\(elsewhere.error)")
+        #expect(
+            elsewhere.error.contains("this is tag 04:11:22:33:44:55:66, not the tag 04:51:7C:A2:4B:35:80 --uid names"))
+        #expect(!elsewhere.outputText.contains("Completed"))
+        #expect(!FileManager.default.fileExists(atPath: other.path), "the other tag was written")
+        let resumed = try await tag.run([
+            "write", "uri", "https://example.com/first", "--resume", "--uid", "04:51:7c:a2:4b:35:80",
+        ])
+        #expect(resumed.status == 0, "\(resumed.error)")
+        #expect(
+            resumed.outputText.hasPrefix("Completed the write to tag 04:51:7C:A2:4B:35:80"), "\(resumed.outputText)")
+        let bad = try await tag.run(["write", "uri", "https://example.com", "--uid", "0451"])
+        #expect(bad.status == 64)
     }
 
     @Test func resumeLines() {

@@ -85,6 +85,23 @@ import Testing
         #expect(try SimulatedTagFile.object(try await tag.run(["info", "--json"]))["lockCode"] is NSNull)
     }
 
+    /// The tag acknowledges the CC write but does not store it (`lose-write=1`): the read-back
+    /// before the next step sees the CC unchanged and writes it once more, so no lock bit is set
+    /// under a CC that still says writable (T2T 1.1 6.4.4; NTAG213/215/216 8.5.6).
+    @Test func aLostLockWriteIsSeenBeforeTheNextStep() async throws {
+        let tag = try SimulatedTagFile()
+        #expect(try await tag.run(["write", "uri", "https://example.com"]).status == 0)
+        let code = try await tag.lockCode()
+        let locked = try await tag.run(["lock", "--confirm", code, "-v"], faults: "&lose-write=1")
+        #expect(locked.status == 0, "\(locked.error)")
+        let writes = locked.error.split(separator: "\n").filter { $0.contains("  WRITE") }
+        #expect(writes.first?.contains("A2 03 E1 10 3E 0F") == true, "\(writes)")
+        #expect(writes.count == 4 && writes[1] == writes[0], "the CC written twice, then the lock bytes: \(writes)")
+        let info = try SimulatedTagFile.object(try await tag.run(["info", "--json"]))
+        #expect(info["status"] as? String == "readOnly")
+        #expect(info["lockCode"] is NSNull)
+    }
+
     @Test func writeThenLockNeedsTheCodeToo() async throws {
         let tag = try SimulatedTagFile()
         let refused = try await tag.run(["write", "uri", "https://example.com", "--lock"])

@@ -12,7 +12,7 @@ import Testing
 struct LockTests {
     /// prepareLock reads (no write); writeLock re-reads, then CC, dynamic lock bits, static lock bits
     /// (T2T 1.1 6.4.4; NTAG213/215/216 8.5.6, 8.5.3, 8.5.2), then reads back pages 2-3 and 130.
-    @Test("T2T 1.1 6.4.4: NTAG215 lock: CC 0F first, dynamic then static lock bits, read back; tag read-only")
+    @Test("T2T 1.1 6.4.4: NTAG215 lock: CC 0F first, dynamic then static lock bits, each read back; read-only")
     func lockNTAG215() async throws {
         let message = uriMessage(length: 40)
         let reader = makeReader([tagHolding(message, chip: .ntag215)])
@@ -31,10 +31,9 @@ struct LockTests {
         #expect(
             reader.log.map(\.frame) == [
                 [0x3A, 0x00, 0x1F], [0x3A, 0x82, 0x84],
-                [0xA2, 0x03, 0xE1, 0x10, 0x3E, 0x0F],
-                [0xA2, 0x82, 0xFF, 0x00, 0x0F, 0x00],
-                [0xA2, 0x02] + SimulatedType2Tag(chip: .ntag215).bytes[8..<10] + [0xFF, 0xFF],
-                [0x3A, 0x02, 0x03], [0x3A, 0x82, 0x82],
+                [0xA2, 0x03, 0xE1, 0x10, 0x3E, 0x0F], [0x3A, 0x03, 0x03],
+                [0xA2, 0x82, 0xFF, 0x00, 0x0F, 0x00], [0x3A, 0x82, 0x82],
+                [0xA2, 0x02] + SimulatedType2Tag(chip: .ntag215).bytes[8..<10] + [0xFF, 0xFF], [0x3A, 0x02, 0x02],
             ])
         let locked = stored(reader.type2Tag)
         #expect(locked.ndefStatus.status == .readOnly)
@@ -43,18 +42,35 @@ struct LockTests {
         #expect(await caught { try await tag.writeNDEF(uriMessage(length: 10)) }?.code == .tagNotWritable)
     }
 
-    @Test("A lock write acknowledged but not stored is caught by the read-back, which names the part")
+    @Test("A lock write acknowledged but not stored is seen by its read-back and written once more")
     func silentFailure() async throws {
-        for (write, part) in [(1, "CC write access"), (2, "dynamic lock bits"), (3, "static lock bits")] {
+        for (write, page) in [(1, 0x03), (2, 0x82), (3, 0x02)] {
             let reader = makeReader([tagHolding(uriMessage(length: 40), chip: .ntag215)])
             let (_, tag) = try await openTag(reader)
             let confirmation = try await tag.prepareLock()
             reader.clearLog()
             reader.arm(.init(loseWrite: write))
+            try await tag.writeLock(confirmation)
+            let writes = reader.log.filter { $0.kind == .write }.map(\.frame)
+            #expect(writes.count == 4 && writes.filter { $0[1] == page }.count == 2, "write \(write): \(writes)")
+            #expect(stored(reader.type2Tag).ndefStatus.status == .readOnly)
+        }
+    }
+
+    @Test("A lock step that does not take twice stops the lock before any later, irreversible step")
+    func stepThatNeverTakes() async throws {
+        for (write, page, later) in [(1, 3, [0x82, 0x02]), (2, 0x82, [0x02])] {
+            let reader = makeReader([tagHolding(uriMessage(length: 40), chip: .ntag215)])
+            let (_, tag) = try await openTag(reader)
+            let confirmation = try await tag.prepareLock()
+            reader.clearLog()
+            // The write is lost, and the one that repeats it refused.
+            reader.arm(.init(nakWrite: write + 1, loseWrite: write))
             let error = try #require(await caught { try await tag.writeLock(confirmation) })
-            #expect(error.code == .tagUpdateFailure)
-            #expect(error.mayBeHalfWritten)
-            #expect(error.reason.contains(part), "\(error.reason)")
+            #expect(error.code == .tagUpdateFailure && error.mayBeHalfWritten)
+            #expect(error.reason.contains("again: page \(page) did not take"), "\(error.reason)")
+            let pages = reader.log.filter { $0.kind == .write }.map { Int($0.frame[1]) }
+            #expect(!pages.contains { later.contains($0) }, "a later lock step was sent: \(pages)")
         }
     }
 

@@ -14,6 +14,10 @@ enum WriteCommand {
         "dry-run", help: "Read the tag and print the page writes the message needs; write nothing.")
     static let resume = OptionSpec.flag(
         "resume", help: "Complete a write that was interrupted: read the whole tag, write what is missing.")
+    static let uid = OptionSpec.option(
+        "uid", value: "hex",
+        help: "Write only to the tag with this UID (hex; colons allowed): another tag is refused with exit "
+            + "status 75, nothing written. The command shown after an interrupted write names its tag so.")
     static let lock = OptionSpec.flag(
         "lock", help: "After the verified write, make the tag read-only for good (asks for the lock code).")
 
@@ -33,7 +37,8 @@ enum WriteCommand {
             first and to the new length last, so a tag taken away too early holds the old \
             message, an empty one or the new one; the pages written are read back. An \
             interrupted write ends with exit status 80 and the command that completes it \
-            (the same one with --resume).
+            (the same one with --resume and --uid naming the interrupted tag, so that it \
+            completes that tag and no other).
 
             A Type 4 tag (ISO-DEP) is written the same way with UPDATE BINARY commands of \
             at most MLc bytes (NFC Forum Type 4 Tag 3.0, 5.5.7): NLEN 0 first, the message, \
@@ -61,7 +66,7 @@ enum WriteCommand {
                 grammar: RecordSpecGrammar.standard
             )
         ],
-        options: [from, json, dryRun, resume, lock, LockFlow.confirm],
+        options: [from, json, dryRun, resume, uid, lock, LockFlow.confirm],
         groups: [TagPasswordOptions.group, TagOptions.group],
         helpSections: [RecordSpecGrammar.standard.kindSection],
         run: run
@@ -87,35 +92,70 @@ enum WriteCommand {
         }
         let password = try TagPasswordOptions.given(invocation)
         let connection = try TagConnection(invocation, writes: !values.flag(dryRun.long))
-        let resumeLine = resumeCommand(
-            invocation.arguments, resumes: values.flag(resume.long), pipesInput: inputs.standardInputUser != nil)
-        return try await connection.runOnTag("writing the message", resume: resumeLine) { tag in
-            try await TagPasswordOptions.unlock(tag, access: values.flag(dryRun.long) ? .read : .write, given: password)
-            var report = WriteReport(tag: tag, message: message, length: bytes.count)
-            if values.flag(dryRun.long) {
-                // Exactly the writes the session would send, in its order.
-                let plan = try await tag.plannedWrite(of: message)
-                report.capacity = try await tag.ndefStatus().capacity
-                report.plan = PlanReport(plan)
-                try show(report, invocation: invocation)
-                return .success
+        let wantedUID = try self.wantedUID(values)
+        let pipesInput = inputs.standardInputUser != nil
+        return try await connection.runOnTag("writing the message") { tag in
+            if let wantedUID, tag.identifier != wantedUID {
+                throw CommandLineError(
+                    .tryAgain,
+                    "writing the message: this is tag \(tag.targetInfo.uidDescription), not the tag "
+                        + "\(UIDText.description(wantedUID)) --uid names: nothing was written. Hold that tag to the "
+                        + "reader.")
             }
-            if values.flag(resume.long) {
-                try await tag.resumeWrite(message)
-            } else {
-                try await tag.writeNDEF(message)
+            let resumeLine = resumeCommand(
+                invocation.arguments, resumes: values.flag(resume.long), pipesInput: pipesInput,
+                uid: tag.identifier)
+            do {
+                return try await write(
+                    message, bytes: bytes, to: tag, password: password, code: code, connection: connection,
+                    invocation: invocation)
+            } catch let error as NFCReaderError {
+                throw TagFailure.error(error, while: "writing the message", resume: resumeLine)
             }
-            report.resumed = values.flag(resume.long)
-            report.capacity = try await tag.statusAfterChange().capacity
-            guard values.flag(lock.long) else {
-                try show(report, invocation: invocation)
-                return .success
-            }
-            if !values.flag(json.long) { try show(report, invocation: invocation) }
-            report.locked = try await lockAfterWrite(tag, code: code, connection: connection, invocation: invocation)
-            if values.flag(json.long) { try show(report, invocation: invocation) }
+        }
+    }
+
+    /// Writes (or plans, or resumes) `message` on `tag`, then locks it as asked.
+    private static func write(
+        _ message: NFCNDEFMessage, bytes: [UInt8], to tag: NFCTag, password: TagPasswordOptions.Given,
+        code: String?, connection: TagConnection, invocation: CommandInvocation
+    ) async throws -> ExitStatus {
+        let values = invocation.values
+        try await TagPasswordOptions.unlock(tag, access: values.flag(dryRun.long) ? .read : .write, given: password)
+        var report = WriteReport(tag: tag, message: message, length: bytes.count)
+        if values.flag(dryRun.long) {
+            // Exactly the writes the session would send, in its order.
+            let plan = try await tag.plannedWrite(of: message)
+            report.capacity = try await tag.ndefStatus().capacity
+            report.plan = PlanReport(plan)
+            try show(report, invocation: invocation)
             return .success
         }
+        if values.flag(resume.long) {
+            try await tag.resumeWrite(message)
+        } else {
+            try await tag.writeNDEF(message)
+        }
+        report.resumed = values.flag(resume.long)
+        report.capacity = try await tag.statusAfterChange().capacity
+        guard values.flag(lock.long) else {
+            try show(report, invocation: invocation)
+            return .success
+        }
+        if !values.flag(json.long) { try show(report, invocation: invocation) }
+        report.locked = try await lockAfterWrite(tag, code: code, connection: connection, invocation: invocation)
+        if values.flag(json.long) { try show(report, invocation: invocation) }
+        return .success
+    }
+
+    /// The UID `--uid` gives, if any.
+    static func wantedUID(_ values: ParsedValues) throws(CommandLineError) -> [UInt8]? {
+        guard let text = values.value(uid.long) else { return nil }
+        guard let bytes = UIDText.parse(text) else {
+            throw .invalidValue(
+                text, for: uid, reason: "a UID is 4, 7 or 10 bytes in hex, such as 04:A1:B2:C3:D4:E5:F6")
+        }
+        return bytes
     }
 
     /// The message of the record specifications, or of `--from`.
@@ -190,11 +230,14 @@ enum WriteCommand {
     }
 
     /// The command line that completes an interrupted write: the same one without the lock
-    /// options, with `--resume`. When the message came from standard input (`--from -`,
+    /// options, with `--resume` and `--uid` naming the tag `uid` (so that it completes that tag). When the message came from standard input (`--from -`,
     /// `message -`), it must be piped again: the line starts `... |` and says so.
-    static func resumeCommand(_ arguments: [String], resumes: Bool, pipesInput: Bool = false) -> String {
+    static func resumeCommand(_ arguments: [String], resumes: Bool, pipesInput: Bool = false, uid: [UInt8]? = nil)
+        -> String
+    {
         let line = RepeatCommand.line(
-            arguments, dropping: ["--lock", "--confirm"], adding: resumes ? [] : ["--resume"])
+            arguments, dropping: ["--lock", "--confirm", "--uid"],
+            adding: (resumes ? [] : ["--resume"]) + (uid.map { ["--uid", UIDText.json($0)] } ?? []))
         guard pipesInput else { return line }
         return "... | " + line + "\n(with the same message on standard input again, as the first time)"
     }

@@ -12,6 +12,20 @@ enum UIDText {
     static func json(_ uid: [UInt8]) -> String {
         NDEFHex.encode(uid, uppercase: true, separator: "")
     }
+
+    /// `04:A1:B2:C3:D4:E5:F6`, as ``NFCSession/NFCTargetInfo/uidDescription``.
+    static func description(_ uid: [UInt8]) -> String {
+        NDEFHex.encode(uid, uppercase: true, separator: ":")
+    }
+
+    /// The UID written as hex (upper or lower case; colons, spaces or dashes between bytes
+    /// allowed): 4, 7 or 10 bytes (ISO/IEC 14443-3 6.5.4); nil for anything else.
+    static func parse(_ text: String) -> [UInt8]? {
+        let digits = text.filter { $0 != ":" && $0 != " " && $0 != "-" }
+        guard let bytes = try? NDEFHex.decode(digits, allowSeparators: false), [4, 7, 10].contains(bytes.count)
+        else { return nil }
+        return bytes
+    }
 }
 
 extension NFCTargetInfo {

@@ -9,7 +9,7 @@ import TagSimulator
 enum RepeatCommand {
     /// The options of tag commands whose value is the next word.
     static let valueOptions: Set<String> = [
-        "--reader", "--wait", "--confirm", "--from", "-o", "--output", "--master-secret-file",
+        "--reader", "--wait", "--confirm", "--from", "-o", "--output", "--master-secret-file", "--uid",
     ]
 
     /// `ndeftool` and `arguments` without the options in `dropping` (with their values),

@@ -50,10 +50,11 @@ extension NFCMiFareTag {
     /// Locks the tag when `code` is the code ``prepareLock(options:)`` gives for it now (with the
     /// same `options`): the command line's `--confirm 123-456` after a first run showed the code.
     ///
-    /// After the WRITEs (CC first, NTAG213/215/216 8.5.6; lock bytes, 8.5.2 and 8.5.3; CFGLCK,
-    /// 8.5.7) the written pages are read back, and the tag must report read-only: CC write access
-    /// Fh and the lock bits set (``Type2Memory/ndefStatus``); else
-    /// ``NFCReaderError/Code/tagUpdateFailure`` names the page that did not take.
+    /// Each WRITE (CC first, NTAG213/215/216 8.5.6; lock bytes, 8.5.2 and 8.5.3; CFGLCK, 8.5.7)
+    /// is read back before the next one is sent; a page that did not take is written once more,
+    /// and if it still does not, the lock stops before any later step. At the end the tag must
+    /// report read-only: CC write access Fh and the lock bits set (``Type2Memory/ndefStatus``);
+    /// else ``NFCReaderError/Code/tagUpdateFailure`` names the page that did not take.
     ///
     /// - Throws: ``NFCReaderError/Code/confirmationMismatch`` when `code` is not six digits or not
     ///   this tag's code (no write); the errors of ``writeLock(_:)``. An interrupted lock reports
@@ -106,19 +107,24 @@ extension NFCMiFareTag {
         return LockState(memory: memory, plan: plan, confirmation: confirmation)
     }
 
-    /// Writes the lock plan, reads the pages back, and checks the tag now reports read-only: the
-    /// read-back proves every written page holds what the plan leads to, so the status of that
-    /// image (CC write access Fh, lock bits set) is the tag's.
+    /// Writes the lock plan one step at a time, each read back before the next, and checks the
+    /// tag now reports read-only: the read-backs prove every written page holds what the plan
+    /// leads to, so the status of that image (CC write access Fh, lock bits set) is the tag's.
+    ///
+    /// Every lock step is one-time programmable, so none is sent before the one before it is seen
+    /// on the tag: a WRITE the tag acknowledged but did not store (an EEPROM fault, a reader that
+    /// lost it) would otherwise leave lock bits set under a CC that still says writable. A page
+    /// that does not read back as written gets its WRITE once more (writing the same OR-ed bits
+    /// again changes nothing that took); if it still does not, the lock stops there, before any
+    /// further bit is set.
     func performLock(_ state: LockState) async throws(NFCReaderError) {
         let steps = state.plan.steps
         try checkAuthentication(steps, memory: state.memory, purpose: "the lock")
         let expected = try expectedImage(state.memory, steps)
-        try await execute(steps, purpose: "the lock")
-        do {
-            try await verify(steps, expected: expected, purpose: "the lock")
-        } catch {
-            throw NFCReaderError(
-                error.code, lockFailureReason(error.reason, steps: steps), mayBeHalfWritten: error.mayBeHalfWritten)
+        for (index, step) in steps.enumerated() {
+            let sent = Array(steps.prefix(index))
+            try await execute([step], purpose: "the lock", after: sent)
+            try await confirm(step, expected: expected, sent: sent + [step], steps: steps)
         }
         let locked = Type2Memory(bytes: expected, chip: chip)
         guard locked.ndefStatus.status == .readOnly else {
@@ -127,6 +133,45 @@ extension NFCMiFareTag {
                 "the lock was written but the tag does not report read-only: \(locked.ndefStatusReason ?? "unknown")",
                 mayBeHalfWritten: true)
         }
+    }
+
+    /// Reads back the page `step` wrote (one page, FAST_READ or READ) and compares it with
+    /// `expected`; a page that differs is written once more and read again.
+    ///
+    /// - Throws: ``NFCReaderError/Code/tagUpdateFailure`` naming the part that did not take and
+    ///   that the lock stopped; the read errors (``NFCReaderError/Code/tagConnectionLost``,
+    ///   ``NFCReaderError/Code/readerUnavailable``); all half-written.
+    private func confirm(
+        _ step: PlanStep, expected: [UInt8], sent: [PlanStep], steps: [PlanStep]
+    ) async throws(NFCReaderError) {
+        let wanted = Type2WriteOrder.page(step.address, of: expected)
+        let isLast = sent.count >= steps.count
+        let stop = isLast ? "" : "; the lock stopped before its next step, which could not be taken back"
+        var read: [UInt8]?
+        for attempt in 1...2 {
+            var cache = makeCache()
+            do {
+                try await load([step.address], into: &cache, limit: max(readablePageLimit(cache), step.address + 1))
+            } catch {
+                throw NFCReaderError(
+                    [.tagConnectionLost, .readerUnavailable].contains(error.code) ? error.code : .tagUpdateFailure,
+                    lockFailureReason(
+                        "page \(step.address) written by the lock could not be read back: \(error.reason)",
+                        steps: steps) + stop,
+                    mayBeHalfWritten: true)
+            }
+            read = cache.page(step.address)
+            if read == wanted { return }
+            if attempt == 1 {
+                try await execute([step], purpose: "the lock (again: page \(step.address) did not take)", after: sent)
+            }
+        }
+        throw NFCReaderError(
+            .tagUpdateFailure,
+            lockFailureReason(
+                "page \(step.address) reads \(hexText(read ?? [])) after two acknowledged WRITEs, not the "
+                    + "\(hexText(wanted ?? [])) written", steps: steps) + stop,
+            mayBeHalfWritten: true)
     }
 
     /// A verification failure of the lock, saying which part did not take.
