@@ -86,7 +86,7 @@ let package = Package(
             name: "NDEFCommandLine",
             dependencies: [
                 "NDEF", "TagMemory", "NFCSession", "SimulatedReader", "TagSimulator", "SimulatorBridges",
-                "PCSCReader", "LibNFCReader", "Provisioning",
+                "PCSCReader", "LibNFCReader", "Provisioning", "CProcessControl",
             ],
             swiftSettings: strictSettings
         ),

@@ -71,6 +71,7 @@ extension SimulatedReader {
         let uids = SimulatedTagSupply.uids(count: supply.count, seed: supply.seed)
         var loaded: [[UInt8]: (tag: SimulatedTag, file: SimulatedTagFile)] = [:]
         if let directory = url.filePath {
+            try await SimulatedTagStore.checkFolder(path: directory)
             let isType4 = url.chip == nil
             let paths = uids.map { Self.supplyFilePath(uid: $0, directory: directory, isType4: isType4) }
             for (uid, found) in zip(uids, try await SimulatedTagStore.loadAll(paths: paths)) {

@@ -24,7 +24,8 @@ import TagSimulator
 /// content: a file whose first line that is not blank or a `#` comment starts with
 /// `ndeftool-type4-tag` is a Type 4 tag, any other a Type 2 dump.
 ///
-/// Writes are crash-safe: the new content goes to a temporary file in the same directory,
+/// Writes are crash-safe: the new content goes to a temporary file in the same directory (the
+/// directory of the target when the path is a symbolic link, which stays a link),
 /// which is flushed to disk (`fsync`, unless ``syncsToDisk`` is off) and then renamed over the
 /// file (POSIX `rename` replaces it atomically), so the file always holds either the old or the
 /// new state. Without the `fsync` that holds across a process killed at any point (the kernel
@@ -137,16 +138,41 @@ struct SimulatedTagFile: Sendable {
         default:
             throw NFCReaderError(.readerUnavailable, "the simulated tag is not of the kind the file \(path) holds")
         }
-        let directory = path.lastIndex(of: "/").map { String(path[...$0]) } ?? ""
-        let name = path.split(separator: "/").last.map(String.init) ?? path
+        // A symbolic link is written through: its target is replaced, the link stays.
+        let target = try Self.resolvingLink(path)
+        let directory = target.lastIndex(of: "/").map { String(target[...$0]) } ?? ""
+        let name = target.split(separator: "/").last.map(String.init) ?? target
         let temporary = "\(directory).\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
         do throws(NFCReaderError) {
-            try Self.create(temporary, with: bytes, modeLike: path, synced: syncsToDisk)
-            guard rename(temporary, path) == 0 else { throw Self.systemError("rename to \(path)") }
+            try Self.create(temporary, with: bytes, modeLike: target, synced: syncsToDisk)
+            guard rename(temporary, target) == 0 else { throw Self.systemError("rename to \(target)") }
         } catch {
             unlink(temporary)
             throw error
         }
+    }
+
+    /// `path`, or the file it names when it is a symbolic link, followed link by link (a link to
+    /// a file that does not exist yet names the file to create).
+    ///
+    /// - Throws: ``NFCSession/NFCReaderError/Code/readerUnavailable`` for a chain of more than 40
+    ///   links (a loop) or a link that cannot be read.
+    static func resolvingLink(_ path: String) throws(NFCReaderError) -> String {
+        var current = path
+        for _ in 0..<40 {
+            var status = stat()
+            guard lstat(current, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { return current }
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let count = readlink(current, &buffer, buffer.count - 1)
+            guard count > 0 else { throw systemError("read the symbolic link \(current)") }
+            let target = String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if target.hasPrefix("/") {
+                current = target
+            } else {
+                current = (current.lastIndex(of: "/").map { String(current[...$0]) } ?? "") + target
+            }
+        }
+        throw NFCReaderError(.readerUnavailable, "the tag file \(path) is a loop of symbolic links")
     }
 
     /// The whole file, nil when it does not exist; refuses files over ``maximumFileSize`` and

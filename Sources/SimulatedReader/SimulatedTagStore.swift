@@ -4,6 +4,14 @@ import Synchronization
 import TagMemory
 import TagSimulator
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The tag file of a ``SimulatedReader``, read and written on one serial dispatch queue so the
 /// blocking file calls never run on the cooperative thread pool.
 ///
@@ -37,6 +45,30 @@ final class SimulatedTagStore: Sendable {
             }
         guard let loaded = try result.get() else { return nil }
         return (loaded.tag, SimulatedTagStore(file: loaded.file))
+    }
+
+    /// Checks off the cooperative pool that `path` is an existing folder, where a supply keeps the
+    /// files of its tags.
+    ///
+    /// - Throws: ``NFCSession/NFCReaderError/Code/readerUnavailable``, the reason starting "the
+    ///   supply folder", when it does not exist or is not a folder.
+    static func checkFolder(path: String) async throws(NFCReaderError) {
+        let problem: String? = await withCheckedContinuation { continuation in
+            queue.async {
+                var status = stat()
+                if stat(path, &status) != 0 {
+                    continuation.resume(returning: "does not exist")
+                } else if status.st_mode & S_IFMT != S_IFDIR {
+                    continuation.resume(returning: "is not a folder")
+                } else {
+                    continuation.resume(returning: nil)
+                }
+            }
+        }
+        if let problem {
+            throw NFCReaderError(
+                .readerUnavailable, "the supply folder \(path) \(problem): create it, or name another with file=")
+        }
     }
 
     /// Loads each of `paths` off the cooperative pool, in one turn of the files queue: nil for a

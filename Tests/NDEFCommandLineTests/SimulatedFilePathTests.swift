@@ -32,6 +32,62 @@ import Testing
         folder.remove()
     }
 
+    @Test("file= naming a symbolic link: written through it, the link stays a link to the tag's file")
+    func symbolicLinkIsWrittenThrough() async throws {
+        let folder = try TemporaryDirectory("sim-link")
+        let target = folder.path("tags/tag.nfc")
+        try FileManager.default.createDirectory(atPath: folder.path("tags"), withIntermediateDirectories: false)
+        let link = folder.path("link.nfc")
+        #expect(symlink(target, link) == 0)
+        let write = try await BinaryRunner.run([
+            "write", "uri", "https://example.com", "--reader", "sim:ntag215?file=\(link)",
+        ])
+        #expect(write.status == 0, "\(write.error)")
+        let attributes = try FileManager.default.attributesOfItem(atPath: link)
+        #expect(attributes[.type] as? FileAttributeType == .typeSymbolicLink, "the link was replaced by a file")
+        #expect(FileManager.default.fileExists(atPath: target))
+        let read = try await BinaryRunner.run(["read", "--hex", "--reader", "sim:ntag215?file=\(target)"])
+        #expect(read.outputText == "d1010c55046578616d706c652e636f6d\n", "\(read.error)")
+        #expect(try folder.contents().sorted() == ["link.nfc", "tags"])
+        folder.remove()
+    }
+
+    @Test("inspect of a FIFO (66) and a FIFO as the last-reader file (ignored) never wait for a writer")
+    func fifoAsDumpOrLastReader() async throws {
+        let folder = try TemporaryDirectory("fifo-input")
+        let fifo = folder.path("dump.bin")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let inspect = try await BinaryRunner.run(["inspect", fifo], timeout: .seconds(60))
+        #expect(inspect.status == 66, "\(inspect.error)")
+        #expect(inspect.error.contains("it is a FIFO, not a regular file"), "\(inspect.error)")
+        try FileManager.default.createDirectory(
+            atPath: folder.path("config/ndeftool"), withIntermediateDirectories: true)
+        #expect(mkfifo(folder.path("config/ndeftool/last-reader"), 0o600) == 0)
+        let read = try await BinaryRunner.run(
+            ["read", "--wait", "0"], environment: ["XDG_CONFIG_HOME": folder.path("config"), "NDEFTOOL_READER": ""],
+            timeout: .seconds(60))
+        #expect([64, 69, 75].contains(read.status), "\(read.error)")  // no reader, several, or no tag
+        folder.remove()
+    }
+
+    @Test("A supply's folder that does not exist is found when the reader opens: 66, nothing written")
+    func missingSupplyFolder() async throws {
+        let folder = try TemporaryDirectory("sim-supply")
+        let result = try await BinaryRunner.run([
+            "write", "uri", "https://example.com", "--reader", "sim:ntag215?supply=2&file=\(folder.path("none"))/",
+            "--wait", "0",
+        ])
+        #expect(result.status == 66, "\(result.error)")
+        #expect(result.error.contains("the supply folder"), "\(result.error)")
+        #expect(!result.error.contains("WRITE"))
+        let file = try folder.file("plain", text: "")
+        let notFolder = try await BinaryRunner.run([
+            "write", "uri", "https://example.com", "--reader", "sim:ntag215?supply=2&file=\(file)/", "--wait", "0",
+        ])
+        #expect(notFolder.status == 66, "\(notFolder.error)")
+        folder.remove()
+    }
+
     @Test("file= naming a FIFO: refused at once as not a regular file (65), never waiting for a writer")
     func fifoAsTagFile() async throws {
         let folder = try TemporaryDirectory("sim-fifo")

@@ -20,8 +20,10 @@ enum MasterSecretInput {
     /// - Throws: a usage error when neither source gives a secret, or it is too short (its value
     ///   is never shown); the file's read errors.
     static func derivation(_ invocation: CommandInvocation) throws(CommandLineError) -> TagPasswordDerivation {
-        var secret: [UInt8]
+        var secret: [UInt8] = []
         let origin: String
+        SecretMemory.keepOutOfCoreDumps(invocation)
+        defer { SecretMemory.clear(&secret) }
         if let path = invocation.values.value(file.long) {
             var inputs = InputReader(io: invocation.io)
             secret = try inputs.read(path, for: "--\(file.long)")

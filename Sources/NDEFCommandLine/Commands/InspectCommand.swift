@@ -82,7 +82,8 @@ enum InspectCommand {
         let path = values.argument("file") ?? "-"
         let source = InputReader.name(of: path)
         var inputs = InputReader(io: invocation.io)
-        let bytes = try inputs.read(path, for: "<file>")
+        // A dump is a file: a FIFO or a device would never end (or never start).
+        let bytes = try inputs.read(path, for: "<file>", regularOnly: true)
         let forcedFormat = values.value(format.long).flatMap(dumpFormat(named:))
         let forcedChip = values.value(chip.long).flatMap { name in chips.first { $0.name == name }?.chip }
         var format: TagDumpFormat? = forcedFormat

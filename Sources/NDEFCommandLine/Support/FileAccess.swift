@@ -50,12 +50,35 @@ enum FileAccess {
     }
 
     /// The contents of the file at `path`; a missing or unreadable file is ``ExitStatus/noInput``.
-    static func readFile(path: String, limit: Int = inputLimit) throws(CommandLineError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY)
+    ///
+    /// With `regularOnly`, anything but a regular file (a FIFO, a device, a socket) is refused
+    /// with ``ExitStatus/noInput`` before it is read: it is opened without waiting for a writer
+    /// (`O_NONBLOCK`, which a regular file ignores), so a FIFO nobody writes to cannot hang the
+    /// command.
+    static func readFile(path: String, limit: Int = inputLimit, regularOnly: Bool = false) throws(CommandLineError)
+        -> [UInt8]
+    {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | (regularOnly ? O_NONBLOCK : 0))
         guard descriptor >= 0 else {
             throw CommandLineError(.noInput, "cannot read '\(path)': \(systemError())")
         }
         defer { close(descriptor) }
+        if regularOnly {
+            var status = stat()
+            guard fstat(descriptor, &status) == 0 else {
+                throw CommandLineError(.noInput, "cannot read '\(path)': \(systemError())")
+            }
+            guard status.st_mode & S_IFMT == S_IFREG else {
+                let kind =
+                    switch status.st_mode & S_IFMT {
+                    case S_IFDIR: "a folder"
+                    case S_IFIFO: "a FIFO"
+                    case S_IFSOCK: "a socket"
+                    default: "a device"
+                    }
+                throw CommandLineError(.noInput, "cannot read '\(path)': it is \(kind), not a regular file")
+            }
+        }
         do {
             return try readAll(descriptor: descriptor, limit: limit)
         } catch {

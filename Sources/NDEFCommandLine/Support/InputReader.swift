@@ -13,9 +13,12 @@ struct InputReader {
         self.io = io
     }
 
-    /// The bytes of `path` (`-` for standard input), read for the argument named `user`.
-    mutating func read(_ path: String, for user: String) throws(CommandLineError) -> [UInt8] {
-        guard path == "-" else { return try FileAccess.readFile(path: path) }
+    /// The bytes of `path` (`-` for standard input), read for the argument named `user`; with
+    /// `regularOnly` a path must name a regular file (``FileAccess/readFile(path:limit:regularOnly:)``).
+    mutating func read(_ path: String, for user: String, regularOnly: Bool = false) throws(CommandLineError)
+        -> [UInt8]
+    {
+        guard path == "-" else { return try FileAccess.readFile(path: path, regularOnly: regularOnly) }
         if let standardInputUser {
             throw .usage(
                 "Standard input ('-') can be read only once, but both \(standardInputUser) and \(user) ask for it")

@@ -50,7 +50,9 @@ enum PasswordInput {
     /// The password of `kind` from its file option or variable; nil when neither is given.
     static func given(_ kind: Kind, _ invocation: CommandInvocation) throws(CommandLineError) -> [UInt8]? {
         if let path = invocation.values.value(kind.option.long) {
-            let bytes: [UInt8]
+            SecretMemory.keepOutOfCoreDumps(invocation)
+            var bytes: [UInt8] = []
+            defer { SecretMemory.clear(&bytes) }
             if path == "-" {
                 bytes = try invocation.io.readStandardInput()
             } else {
@@ -61,6 +63,7 @@ enum PasswordInput {
             return try parse(String(decoding: line, as: UTF8.self), origin: "the first line of \(origin)")
         }
         if let text = invocation.io.environment(kind.variable), !text.isEmpty {
+            SecretMemory.keepOutOfCoreDumps(invocation)
             return try parse(text, origin: "$\(kind.variable)")
         }
         return nil
@@ -80,6 +83,7 @@ enum PasswordInput {
             throw CommandLineError(
                 .authenticationFailed, "\(kind.noun) is needed and there is no terminal to ask on. \(sources)")
         }
+        SecretMemory.keepOutOfCoreDumps(invocation)
         let first = try await typed("Enter \(kind.noun) (8 hex digits or 4 characters): ", io: io)
         guard confirming else { return first }
         let second = try await typed("Enter it again: ", io: io)

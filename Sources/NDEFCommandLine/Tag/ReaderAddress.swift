@@ -122,6 +122,10 @@ enum ReaderAddress: Sendable, Hashable, CustomStringConvertible {
             if error.code == .invalidParameter, error.reason.hasPrefix("the tag file") {
                 throw CommandLineError(.dataError, "opening the reader \(text): \(error.reason)")
             }
+            // A supply's folder is input that is missing.
+            if error.reason.hasPrefix("the supply folder") {
+                throw CommandLineError(.noInput, "opening the reader \(text): \(error.reason)")
+            }
             throw TagFailure.error(error, while: "opening the reader \(text)")
         }
     }

@@ -39,7 +39,9 @@ struct RememberedReader: Sendable {
 
     /// The remembered URL; nil when there is none (a missing, unreadable or empty file).
     func load() -> String? {
-        guard let path, let bytes = try? FileAccess.readFile(path: path, limit: 4096) else { return nil }
+        guard let path, let bytes = try? FileAccess.readFile(path: path, limit: 4096, regularOnly: true) else {
+            return nil
+        }
         let text = String(decoding: bytes, as: UTF8.self)
         let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
         let trimmed = String(line.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
