@@ -26,7 +26,10 @@ extension BatchBinaryTests {
             let plan = try Self.object(dry.output)
             #expect(
                 Set(plan.keys)
-                    == ["rows", "fields", "template", "journal", "resumes", "firstMessageBytes", "lockCode", "options"])
+                    == [
+                        "rows", "fields", "template", "journal", "resumes", "firstMessageBytes", "lockCode", "options",
+                        "capacities",
+                    ])
             #expect(plan["rows"] as? Int == 4)
             #expect(plan["fields"] as? [String] == ["counter"])
             #expect(plan["template"] as? String == "uri " + Self.template)

@@ -106,9 +106,11 @@ enum BatchCommand {
             throw .usage("--confirm goes with --lock")
         }
         let setup = try BatchJobSetup.make(invocation)
-        let first = try setup.template.check(setup.plan)
+        let (first, lengths) = try setup.template.checkSizes(setup.plan)
         try BatchOutput.checkReportPaths(setup, values: values)
-        if values.flag(dryRun.long) { return try BatchOutput.dryRun(setup, first: first, invocation: invocation) }
+        if values.flag(dryRun.long) {
+            return try BatchOutput.dryRun(setup, first: first, lengths: lengths, invocation: invocation)
+        }
         if setup.settings.locks {
             try await BatchLockConsent.check(
                 header: setup.header, rows: setup.plan.count, given: values.value(confirm.long), io: invocation.io,
@@ -149,8 +151,10 @@ enum BatchCommand {
             for line in status.legend { console.note(line) }
         }
         let template = setup.template
+        var settings = setup.settings
+        settings.largestTagCapacity = opened.largestTagCapacity
         let job = ProvisioningJob(
-            plan: setup.plan, journal: journal, settings: setup.settings,
+            plan: setup.plan, journal: journal, settings: settings,
             build: { row, uid in try template.message(row, uid: uid) }, onEvent: { status.handle($0) })
         let interruption = invocation.io.interruption()
         let interrupted = InterruptionFlag()

@@ -1,5 +1,7 @@
 import NDEF
 import Provisioning
+import SimulatedReader
+import TagMemory
 
 /// What `ndeftool batch` prints and writes when it ends: the summary (text or JSON on standard
 /// output), the CSV and JSON reports, and the exit status.
@@ -33,12 +35,42 @@ enum BatchOutput {
         var firstMessageBytes: Int
         var lockCode: String?
         var options: [String: String]
+        /// Per chip (NTAG213/215/216 and the simulated readers' chips): its NDEF capacity and the
+        /// rows whose message is larger.
+        var capacities: [ChipFit]
+    }
+
+    /// The rows too large for a chip.
+    struct ChipFit: Encodable {
+        var chip: String
+        var capacity: Int
+        var oversizedRows: [Int]
+    }
+
+    /// For NTAG213, NTAG215, NTAG216 and the chips of the simulated readers given, the rows of
+    /// `lengths` whose message is larger than a factory tag of the chip holds.
+    static func fits(_ lengths: [(row: Int, bytes: Int)], invocation: CommandInvocation) -> [ChipFit] {
+        var chips: [Type2Chip] = [.ntag213, .ntag215, .ntag216]
+        for text in invocation.values.values(BatchCommand.reader.long) {
+            guard let address = try? ReaderAddress(parsing: text, origin: "--reader"),
+                case .simulated(let url, _) = address, case .type2(let chip) = url.tagKind,
+                !chips.contains(where: { $0.name == chip.name })
+            else { continue }
+            chips.append(chip)
+        }
+        return chips.map { chip in
+            let capacity = BatchStations.largestCapacity(chip: chip)
+            return ChipFit(
+                chip: chip.name, capacity: capacity, oversizedRows: lengths.filter { $0.bytes > capacity }.map(\.row))
+        }
     }
 
     /// `--dry-run`: what the job would do, without a reader.
     static func dryRun(
-        _ setup: BatchJobSetup, first: NFCNDEFMessage?, invocation: CommandInvocation
+        _ setup: BatchJobSetup, first: NFCNDEFMessage?, lengths: [(row: Int, bytes: Int)],
+        invocation: CommandInvocation
     ) throws(CommandLineError) -> ExitStatus {
+        let fits = fits(lengths, invocation: invocation)
         var code: String?
         if setup.settings.locks {
             do {
@@ -57,7 +89,7 @@ enum BatchOutput {
             let dry = DryRun(
                 rows: setup.plan.count, fields: setup.plan.fields, template: setup.header.template,
                 journal: setup.journalPath, resumes: setup.resumes, firstMessageBytes: bytes.count, lockCode: code,
-                options: setup.header.options)
+                options: setup.header.options, capacities: fits)
             try invocation.io.writeOutput(try MessageJSON.text(of: dry) + "\n")
             return .success
         }
@@ -74,6 +106,16 @@ enum BatchOutput {
         if let first {
             lines.append("Row 1's message (with a sample UID):")
             lines.append(MessageDescription(message: first, size: bytes.count).text.trimmingSuffixNewline)
+        }
+        let largest = lengths.max { $0.bytes < $1.bytes }
+        if let largest { lines.append("Largest message: row \(largest.row), \(largest.bytes) bytes") }
+        for fit in fits where !fit.oversizedRows.isEmpty {
+            let sizes = Dictionary(lengths.map { ($0.row, $0.bytes) }) { first, _ in first }
+            let shown = fit.oversizedRows.prefix(10).map { "\($0) (\(sizes[$0] ?? 0) bytes)" }
+            lines.append(
+                "Too large for \(fit.chip) (\(fit.capacity) bytes): \(fit.oversizedRows.count) row"
+                    + (fit.oversizedRows.count == 1 ? "" : "s") + ": " + shown.joined(separator: ", ")
+                    + (fit.oversizedRows.count > 10 ? ", ..." : ""))
         }
         if let code {
             lines.append("Job code (locks every tag: --confirm \(code)): \(code)")
@@ -142,7 +184,10 @@ enum BatchOutput {
             if !summary.unfinishedRows.isEmpty {
                 left.append("rows \(list(summary.unfinishedRows)) wait for the tag they were started on")
             }
-            if !summary.failedRows.isEmpty { left.append("rows \(list(summary.failedRows)) cannot be built") }
+            if !summary.failedRows.isEmpty {
+                left.append(
+                    "rows \(list(summary.failedRows)) failed: they cannot be built or fit no tag (the report says why)")
+            }
             lines.append("Left: " + left.joined(separator: "; ") + ".")
             if let reason = summary.stopReason { lines.append("Stopped: \(reason).") }
             lines.append("Continue with: \(again)")

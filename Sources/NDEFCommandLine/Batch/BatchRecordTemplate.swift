@@ -66,14 +66,23 @@ struct BatchRecordTemplate: Sendable {
     /// Builds every row of `plan` with a sample UID, so that a value that makes no valid record
     /// is found before the first tag is written. Returns the first row's message.
     func check(_ plan: ProvisioningPlan) throws(CommandLineError) -> NFCNDEFMessage? {
-        guard let numbers = plan.rowNumbers else { return nil }
+        try checkSizes(plan).first
+    }
+
+    /// ``check(_:)``, with the length of each row's message in bytes (rendered with
+    /// ``sampleUID``), by row number, in order.
+    func checkSizes(_ plan: ProvisioningPlan) throws(CommandLineError) -> (
+        first: NFCNDEFMessage?, lengths: [(row: Int, bytes: Int)]
+    ) {
+        guard let numbers = plan.rowNumbers else { return (nil, []) }
         var first: NFCNDEFMessage?
+        var lengths: [(row: Int, bytes: Int)] = []
         for number in numbers {
             guard let row = plan.row(number) else { continue }
             let message: NFCNDEFMessage
             do {
                 message = try self.message(row, uid: Self.sampleUID)
-                _ = try message.encoded()
+                lengths.append((number, try message.encoded().count))
             } catch let error as CommandLineError {
                 throw CommandLineError(.dataError, "Row \(number) (plan line \(row.line)): \(error.message)")
             } catch {
@@ -81,7 +90,7 @@ struct BatchRecordTemplate: Sendable {
             }
             if first == nil { first = message }
         }
-        return first
+        return (first, lengths)
     }
 
     /// The UID rows are checked with: 7 bytes, NXP's manufacturer code first.

@@ -1,6 +1,8 @@
 import NFCSession
 import Provisioning
 import SimulatedReader
+import TagMemory
+import TagSimulator
 
 /// The readers of a batch, one station each: every `--reader` given (a URL, a number from
 /// `ndeftool readers`, or `all` for every PC/SC reader and libnfc device), or the reader the tag
@@ -10,6 +12,9 @@ enum BatchStations {
     struct Opened {
         var stations: [ProvisioningStation] = []
         var devices: [any NFCReaderDevice] = []
+        /// The largest NDEF message a tag of these readers holds, when every reader is a
+        /// simulated Type 2 chip (a factory tag of it); nil when a reader's tags are unknown.
+        var largestTagCapacity: Int?
 
         /// Closes every reader.
         func close() async {
@@ -24,6 +29,7 @@ enum BatchStations {
     static func open(_ invocation: CommandInvocation, console: TagConsole) async throws(CommandLineError) -> Opened {
         let addresses = try await addresses(invocation, console: console)
         var opened = Opened()
+        opened.largestTagCapacity = largestCapacity(addresses)
         for address in addresses {
             do {
                 let (device, hasNoMoreTags) = try await open(address, console: console)
@@ -36,6 +42,23 @@ enum BatchStations {
             }
         }
         return opened
+    }
+
+    /// The largest NDEF capacity of a factory tag of the readers' chips, when every reader is a
+    /// simulated Type 2 chip; else nil.
+    static func largestCapacity(_ addresses: [ReaderAddress]) -> Int? {
+        var largest = 0
+        for address in addresses {
+            guard case .simulated(let url, _) = address, case .type2(let chip) = url.tagKind else { return nil }
+            largest = max(largest, largestCapacity(chip: chip))
+        }
+        return addresses.isEmpty ? nil : largest
+    }
+
+    /// The NDEF capacity of a factory tag of `chip` (NTAG213: 137 bytes).
+    static func largestCapacity(chip: Type2Chip) -> Int {
+        let factory = SimulatedType2Tag(chip: chip, uid: SimulatedType2Tag.defaultUID)
+        return Type2Memory(bytes: factory.bytes, chip: chip).ndefStatus.capacity
     }
 
     /// The readers named, in order.

@@ -55,6 +55,8 @@ public actor ProvisioningJob {
     private var lockedThisRun = 0
     private var passwordsThisRun = 0
     private var refusedTags = 0
+    /// How many tags refused each row as too large, in this run.
+    private var sizeRefusals: [Int: Int] = [:]
 
     /// A job over `journal` (created or resumed for `plan`), building each row's message with
     /// `build` and reporting to `onEvent`.
@@ -216,6 +218,45 @@ public actor ProvisioningJob {
         try record(.refused(row: row, uid: uid, reason: reason, time: JournalClock.now()))
         unfinished.remove(row)
         await dispenser.release(row, from: station)
+    }
+
+    /// Records that the tag `uid` refused `row` because its message (`length` bytes) is larger
+    /// than the tag holds, before anything was written: the row goes back to the pool for a
+    /// larger tag, unless it is larger than any tag the readers can bring
+    /// (``ProvisioningJobSettings/largestTagCapacity``) or ``ProvisioningJobSettings/sizeRefusalLimit``
+    /// tags refused it: then it is marked failed with the reason, and the job goes on without it.
+    ///
+    /// - Returns: the reason the row failed, or nil when it went back to the pool.
+    func refusedAsTooLarge(
+        row: Int, uid: [UInt8], length: Int, reason: String, station: String
+    ) async throws(ProvisioningError) -> String? {
+        refusedTags += 1
+        active[row] = nil
+        try record(.refused(row: row, uid: uid, reason: reason, time: JournalClock.now()))
+        unfinished.remove(row)
+        let refusals = sizeRefusals[row, default: 0] + 1
+        sizeRefusals[row] = refusals
+        var failure: String?
+        if let largest = settings.largestTagCapacity, length > largest {
+            failure =
+                "too large for any tag of the readers: the message has \(length) bytes, the largest tag holds "
+                + "\(largest)"
+        } else if refusals >= settings.sizeRefusalLimit {
+            failure =
+                "too large: \(refusals) tags refused its \(length)-byte message (\(reason)); shorten the row or "
+                + "resume the job with larger tags"
+        }
+        guard let failure else {
+            await dispenser.release(row, from: station)
+            return nil
+        }
+        // The refusal gave the claim back in the journal: claimed again, then failed, while the
+        // dispenser never let the row go.
+        try record(.claimed(row: row, reader: station, time: JournalClock.now()))
+        try record(.failed(row: row, uid: nil, reason: failure, time: JournalClock.now()))
+        failed.insert(row)
+        await dispenser.finish(row, by: station)
+        return failure
     }
 
     /// Records that `row` did not complete on the tag `uid`: it stays bound to that tag.

@@ -23,6 +23,14 @@ public struct ProvisioningJobSettings: Sendable {
     /// its own executor even when every thread of the cooperative pool is busy; in tests one
     /// whose waits take no time.
     public var clock: any Clock<Duration>
+    /// The largest NDEF message any tag the job's readers can bring holds, when known (the chips
+    /// of simulated readers): a row whose message is larger fails at its first refusal. Nil:
+    /// unknown, as for real readers.
+    public var largestTagCapacity: Int?
+    /// How many tags may refuse a row as too large before the row is marked failed ("fits no
+    /// tag the job gets") and the job goes on without it; each refusal gives the row back for
+    /// the next tag, which may be larger.
+    public var sizeRefusalLimit: Int = 3
 
     /// Settings: no lock, no password, waiting for tags until the job ends.
     public init(

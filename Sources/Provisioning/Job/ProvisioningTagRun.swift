@@ -55,6 +55,13 @@ struct ProvisioningTagRun: Sendable {
         } catch {
             if error.mayBeHalfWritten {
                 try await interrupted(row, "the write did not complete: \(error.reason)", cause: error)
+            } else if error.code == .tagSizeTooSmall {
+                // Nothing was written: the row goes to a larger tag, or fails when none can take it.
+                let length = (try? message.encoded().count) ?? 0
+                let failure = try await job.refusedAsTooLarge(
+                    row: row, uid: uid, length: length, reason: error.reason, station: station)
+                job.onEvent(.tagRefused(uid: uid, station: station, reason: error.reason, doneRow: nil))
+                if let failure { job.onEvent(.rowFailed(row: row, station: station, reason: failure)) }
             } else {
                 // Nothing was written: the row goes to another tag.
                 try await job.refusedBeforeWrite(row: row, uid: uid, reason: error.reason, station: station)
