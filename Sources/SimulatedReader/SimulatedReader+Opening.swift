@@ -35,6 +35,8 @@ extension SimulatedReader {
         }
         let tag: SimulatedTag
         let store: SimulatedTagStore
+        // The tag is in this reader's field only: another reader holding the file sees no tag.
+        let lock = try await SimulatedTagStore.takeLock(forTagFile: path)
         if let loaded = try await SimulatedTagStore.load(path: path) {
             try Self.check(loaded.tag, from: path, against: url, readerName: readerName)
             tag = loaded.tag
@@ -53,7 +55,38 @@ extension SimulatedReader {
         var field = SimulatedField(tag)
         field.arm(url.faults)
         self.init(name: readerName, field: field, store: store, persistedUID: tag.uid)
+        withState { state in
+            state.fileSource = FileSource(url: url, readerName: readerName)
+            state.fileLock = lock
+        }
         armUnplug(url.unplug)
+    }
+
+    /// For a `file=PATH` reader whose tag another reader holds: takes the file's lock if it is
+    /// free now, then loads the tag again as that reader left it (checked against the URL) into a
+    /// field armed with the URL's faults. Whether this reader holds the tag.
+    func takeTagFile() async throws(NFCReaderError) -> Bool {
+        guard let path = filePath, let source = withState({ $0.fileLock == nil ? $0.fileSource : nil }) else {
+            return true
+        }
+        guard let lock = try await SimulatedTagStore.takeLock(forTagFile: path) else { return false }
+        let loaded: (tag: SimulatedTag, store: SimulatedTagStore)?
+        do {
+            loaded = try await SimulatedTagStore.load(path: path)
+            if let loaded { try Self.check(loaded.tag, from: path, against: source.url, readerName: source.readerName) }
+        } catch {
+            await SimulatedTagStore.release(lock)
+            throw error
+        }
+        withState { state in
+            state.fileLock = lock
+            guard let loaded else { return }
+            var field = SimulatedField(loaded.tag)
+            field.arm(source.url.faults)
+            state.field = field
+            state.keep(loaded.tag, in: loaded.store)
+        }
+        return true
     }
 
     /// Arms the unplug a URL describes, if any.

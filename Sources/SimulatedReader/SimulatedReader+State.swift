@@ -28,6 +28,12 @@ extension SimulatedReader {
         var signals: [NFCReaderSignal] = []
         /// The reader being pulled out and plugged back (``SimulatedReader/unplug(afterCommands:for:)``).
         var unplugging = Unplugging()
+        /// For a reader opened with `file=PATH`: the URL, to load and check the tag again when
+        /// the reader takes the file's lock after another reader held it.
+        var fileSource: FileSource?
+        /// The lock of the tag file while this reader holds the tag (``SimulatedTagLock``);
+        /// nil while another reader holds it: polls then see no tag.
+        var fileLock: SimulatedTagLock?
 
         /// The save the stored tag needs, when its state changed since the last save: the
         /// snapshot is then taken as saved.
@@ -66,6 +72,12 @@ extension SimulatedReader {
             savedSnapshot = nil
             saveGeneration += 1
         }
+    }
+
+    /// Where a `file=PATH` reader's tag comes from.
+    struct FileSource: Sendable {
+        var url: SimulatedReaderURL
+        var readerName: String
     }
 
     /// A snapshot to write to a tag file, with the number of its state.

@@ -157,6 +157,8 @@ public final class SimulatedReader: NFCReaderDevice {
     /// ``TagSimulator/SimulatedTagSupply``), even while the reader is unplugged: the operator
     /// watches the job, not the reader.
     public func pollTargets() async throws(NFCReaderError) -> [NFCTargetInfo] {
+        // A tag file another reader holds: no tag in this field until it lets go.
+        if state.withLock({ !$0.isClosed }), !(try await takeTagFile()) { return [] }
         let (targets, leaving) = try state.withLock {
             (state: inout State) throws(NFCReaderError) -> ([NFCTargetInfo]?, PendingSave?) in
             if state.isClosed { try Self.checkOpen(state) }
@@ -280,7 +282,13 @@ public final class SimulatedReader: NFCReaderDevice {
         if let pending = state.withLock({ Self.saveOfSuppliedTag(&$0, directory: supplyDirectory) }) {
             try? await write(pending)
         }
-        state.withLock { $0.isClosed = true }
+        let lock = state.withLock { state in
+            state.isClosed = true
+            defer { state.fileLock = nil }
+            return state.fileLock
+        }
+        // The tag leaves this field: another reader may take it.
+        if let lock { await SimulatedTagStore.release(lock) }
     }
 
     // MARK: - Helpers

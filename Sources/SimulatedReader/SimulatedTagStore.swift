@@ -47,6 +47,31 @@ final class SimulatedTagStore: Sendable {
         return (loaded.tag, SimulatedTagStore(file: loaded.file))
     }
 
+    /// Takes the lock of the tag file at `path` off the cooperative pool
+    /// (``SimulatedTagLock/take(forTagFile:)``): nil when another reader holds it.
+    static func takeLock(forTagFile path: String) async throws(NFCReaderError) -> SimulatedTagLock? {
+        let result: Result<SimulatedTagLock?, NFCReaderError> = await withCheckedContinuation { continuation in
+            queue.async {
+                do throws(NFCReaderError) {
+                    continuation.resume(returning: .success(try SimulatedTagLock.take(forTagFile: path)))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        }
+        return try result.get()
+    }
+
+    /// Releases `lock` off the cooperative pool, after the saves queued before it.
+    static func release(_ lock: SimulatedTagLock) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            queue.async {
+                lock.release()
+                continuation.resume()
+            }
+        }
+    }
+
     /// Checks off the cooperative pool that `path` is an existing folder, where a supply keeps the
     /// files of its tags.
     ///

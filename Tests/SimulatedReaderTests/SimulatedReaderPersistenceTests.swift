@@ -13,16 +13,20 @@ struct SimulatedReaderPersistenceTests {
         let directory = try TemporaryDirectory("simreader")
         defer { directory.remove() }
         let url = "sim:ntag215?file=" + directory.path("tag.nfc")
-        let first = try await SimulatedReader(url: url)
-        #expect(first.filePath == directory.path("tag.nfc"))
-        try await first.selectFirst()
-        #expect(try directory.contents().isEmpty)
-        #expect(try await first.write(4, "03 0B D1 01") == .ack)
+        // The first reader is dropped without close: the file is already up to date, as after a
+        // crash (which lets the tag file's lock go, as dropping the reader does).
+        try await { () async throws in
+            let first = try await SimulatedReader(url: url)
+            #expect(first.filePath == directory.path("tag.nfc"))
+            try await first.selectFirst()
+            #expect(try directory.contents() == [".tag.nfc.lock"])
+            #expect(try await first.write(4, "03 0B D1 01") == .ack)
+            #expect(try directory.contents().sorted() == [".tag.nfc.lock", "tag.nfc"])
+        }()
         #expect(try directory.contents() == ["tag.nfc"])
         let text = String(decoding: try directory.read("tag.nfc"), as: UTF8.self)
         #expect(text.hasPrefix("Filetype: Flipper NFC device\nVersion: 4\n"))
         #expect(text.contains("Page 4: 03 0B D1 01\n"))
-        // No close: the file is already up to date, as after a crash.
         let second = try await SimulatedReader(url: url)
         try await second.selectFirst()
         #expect(try await second.read(4).prefix(4) == hex("03 0B D1 01")[...])
@@ -43,6 +47,7 @@ struct SimulatedReaderPersistenceTests {
             _ = try await reader.read(4)  // counts once per field
         }
         #expect(try await reader.transceive(hex("1B 00 00 00 00")) == .nak(0))
+        await reader.close()
         let reopened = try await SimulatedReader(url: url)
         let tag = reopened.withField { $0.tags.first?.type2Tag }
         #expect(tag?.nfcCounter == 2)

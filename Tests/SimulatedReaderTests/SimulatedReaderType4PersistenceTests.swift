@@ -18,24 +18,28 @@ struct SimulatedReaderType4PersistenceTests {
         let directory = try TemporaryDirectory("simreader")
         defer { directory.remove() }
         let url = "sim:type4?version=3&ndef-size=1024&file=" + directory.path("tag.t4t")
-        let first = try await SimulatedReader(url: url)
-        try await first.selectFirst()
-        #expect(try await first.openType4File() == [Self.ok, Self.ok])
-        #expect(try directory.contents().isEmpty)
         // Version 3.0: ENLEN (4 bytes) first, T4T 3.0 5.2.
         let file = hex("00 00 00 11") + Self.proxmarkFile.dropFirst(2)
-        #expect(try await first.sendAPDU(hex("00 D6 00 00 15") + file) == Self.ok)
+        // Dropped without close, as after a crash (the tag file's lock goes with it).
+        try await { () async throws in
+            let first = try await SimulatedReader(url: url)
+            try await first.selectFirst()
+            #expect(try await first.openType4File() == [Self.ok, Self.ok])
+            #expect(try directory.contents() == [".tag.t4t.lock"])
+            #expect(try await first.sendAPDU(hex("00 D6 00 00 15") + file) == Self.ok)
+        }()
         #expect(try directory.contents() == ["tag.t4t"])
         let text = String(decoding: try directory.read("tag.t4t"), as: UTF8.self)
         #expect(text.contains("\nndeftool-type4-tag 1\n"))
         #expect(text.contains("\nmapping-version 30\n"))
         #expect(text.contains("\nndef 00 00 00 11 D1 01 0D 55 02 70 72 6F 78 6D 61 72  # 0000\n"))
         #expect(text.hasSuffix("\nend\n"))
-        // Without close, as after a crash; the URL's options match the file's tag.
+        // The URL's options match the file's tag.
         let second = try await SimulatedReader(url: url)
         try await second.selectFirst()
         #expect(try await second.openType4File() == [Self.ok, Self.ok])
         #expect(try await second.sendAPDU(hex("00 B0 00 00 15")) == file + Self.ok)
+        await second.close()
         // Options left out take the file's values.
         let third = try await SimulatedReader(url: "sim:type4?file=" + directory.path("tag.t4t"))
         #expect(third.withField { $0.tags.first?.type4Tag?.configuration.maximumNDEFFileSize } == 1024)
@@ -46,13 +50,15 @@ struct SimulatedReaderType4PersistenceTests {
         let directory = try TemporaryDirectory("simreader")
         defer { directory.remove() }
         let url = "sim:type4?cc-writable=1&file=" + directory.path("tag.txt")
-        let reader = try await SimulatedReader(url: url)
-        try await reader.selectFirst()
-        #expect(try await reader.openType4File("E1 03") == [Self.ok, Self.ok])
-        #expect(try await reader.sendAPDU(hex("00 B0 00 00 0F")).count == 17)
-        #expect(try directory.contents().isEmpty)
-        // Write access byte at CC offset 0E.
-        #expect(try await reader.sendAPDU(hex("00 D6 00 0E 01 FF")) == Self.ok)
+        try await { () async throws in
+            let reader = try await SimulatedReader(url: url)
+            try await reader.selectFirst()
+            #expect(try await reader.openType4File("E1 03") == [Self.ok, Self.ok])
+            #expect(try await reader.sendAPDU(hex("00 B0 00 00 0F")).count == 17)
+            #expect(try directory.contents() == [".tag.txt.lock"])
+            // Write access byte at CC offset 0E.
+            #expect(try await reader.sendAPDU(hex("00 D6 00 0E 01 FF")) == Self.ok)
+        }()
         let reopened = try await SimulatedReader(url: url)
         try await reopened.selectFirst()
         #expect(try await reopened.openType4File() == [Self.ok, Self.ok])

@@ -131,7 +131,14 @@ struct ProvisioningTagRun: Sendable {
             do {
                 try await setPassword(password, resumed: resumed)
             } catch let error as NFCReaderError {
-                try await interrupted(row, "written, but the password was not set: \(error.reason)", cause: error)
+                // Say exactly what happened: a cut password step leaves the tag unprotected or
+                // protected by its own password (NFCMiFareTag.setPassword), never by another.
+                let what =
+                    error.mayBeHalfWritten
+                    ? "written, but the password step did not complete (the tag is unprotected, or protected by "
+                        + "its own password; bringing it back finishes it)"
+                    : "written, but the password was not set (nothing of it was written)"
+                try await interrupted(row, "\(what): \(error.reason)", cause: error)
                 return false
             } catch {
                 try await interrupted(row, "written, but the password was not set: \(error)")
