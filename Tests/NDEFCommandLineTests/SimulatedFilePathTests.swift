@@ -52,24 +52,6 @@ import Testing
         folder.remove()
     }
 
-    @Test("inspect of a FIFO (66) and a FIFO as the last-reader file (ignored) never wait for a writer")
-    func fifoAsDumpOrLastReader() async throws {
-        let folder = try TemporaryDirectory("fifo-input")
-        let fifo = folder.path("dump.bin")
-        #expect(mkfifo(fifo, 0o600) == 0)
-        let inspect = try await BinaryRunner.run(["inspect", fifo], timeout: .seconds(60))
-        #expect(inspect.status == 66, "\(inspect.error)")
-        #expect(inspect.error.contains("it is a FIFO, not a regular file"), "\(inspect.error)")
-        try FileManager.default.createDirectory(
-            atPath: folder.path("config/ndeftool"), withIntermediateDirectories: true)
-        #expect(mkfifo(folder.path("config/ndeftool/last-reader"), 0o600) == 0)
-        let read = try await BinaryRunner.run(
-            ["read", "--wait", "0"], environment: ["XDG_CONFIG_HOME": folder.path("config"), "NDEFTOOL_READER": ""],
-            timeout: .seconds(60))
-        #expect([64, 69, 75].contains(read.status), "\(read.error)")  // no reader, several, or no tag
-        folder.remove()
-    }
-
     @Test("A supply's folder that does not exist is found when the reader opens: 66, nothing written")
     func missingSupplyFolder() async throws {
         let folder = try TemporaryDirectory("sim-supply")
@@ -88,15 +70,25 @@ import Testing
         folder.remove()
     }
 
-    @Test("file= naming a FIFO: refused at once as not a regular file (65), never waiting for a writer")
-    func fifoAsTagFile() async throws {
+    @Test("A FIFO as a sim: tag file (65), a dump to inspect (66) or the last-reader file (ignored): never waited on")
+    func fifosAreNotWaitedOn() async throws {
         let folder = try TemporaryDirectory("sim-fifo")
-        let fifo = folder.path("tag.nfc")
-        #expect(mkfifo(fifo, 0o600) == 0)
+        for name in ["tag.nfc", "dump.bin", "config/ndeftool/last-reader"] {
+            try FileManager.default.createDirectory(
+                atPath: folder.path("config/ndeftool"), withIntermediateDirectories: true)
+            #expect(mkfifo(folder.path(name), 0o600) == 0, "\(name)")
+        }
         let result = try await BinaryRunner.run(
-            ["read", "--reader", "sim:ntag215?file=\(fifo)"], timeout: .seconds(60))
+            ["read", "--reader", "sim:ntag215?file=\(folder.path("tag.nfc"))"], timeout: .seconds(60))
         #expect(result.status == 65, "\(result.error)")
         #expect(result.error.contains("is not a regular file"), "\(result.error)")
+        let inspect = try await BinaryRunner.run(["inspect", folder.path("dump.bin")], timeout: .seconds(60))
+        #expect(inspect.status == 66, "\(inspect.error)")
+        #expect(inspect.error.contains("it is a FIFO, not a regular file"), "\(inspect.error)")
+        let read = try await BinaryRunner.run(
+            ["read", "--wait", "0"], environment: ["XDG_CONFIG_HOME": folder.path("config"), "NDEFTOOL_READER": ""],
+            timeout: .seconds(60))
+        #expect([64, 69, 75].contains(read.status), "\(read.error)")  // no reader, several, or no tag
         folder.remove()
     }
 }
