@@ -150,7 +150,7 @@ func encodeError(_ arguments: [String]) -> CommandLineError? {
         #expect(RecordKind.external.synopsis == "external <domain:type> [<data> | --file <path> | --hex <hex>]")
         #expect(
             RecordKind.raw.synopsis
-                == "raw --tnf <n> [--type <type> | --type-hex <hex>] [--payload <text> | --payload-hex <hex> | --payload-file <path>]"
+                == "raw --tnf <n> [--type <type> | --type-hex <hex>] [--payload <text> | --payload-hex <hex> | --payload-file <path>] [--allow-invalid-type]"
         )
         #expect(RecordKind.text.synopsis == "text <text> [--lang <code>] [--utf16]")
         #expect(RecordKind.message.synopsis == "message <file> [--hex]")

@@ -23,6 +23,9 @@ public struct NDEFError: Error, Sendable, Hashable, CustomStringConvertible {
         case typeNotAllowed = "type-not-allowed"
         /// A record of TNF 1-4 has an empty TYPE field.
         case missingType = "missing-type"
+        /// A TYPE field breaks the syntax its TNF requires (``NDEFTypeSyntax``: an RTD type name, a
+        /// media type, an absolute URI, `domain:type`; US-ASCII only).
+        case invalidType = "invalid-type"
         /// TNF 6 (unchanged) appears outside the middle or last chunk of a chunked record.
         case unexpectedUnchanged = "unexpected-unchanged"
         /// A middle or terminating chunk does not have TNF 6 (unchanged).

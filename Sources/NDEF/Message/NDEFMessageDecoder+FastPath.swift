@@ -4,7 +4,7 @@ extension NDEFMessageDecoder {
     ///
     /// "Plain" means no chunked records: every record is complete, MB is set on the first
     /// record only, ME on the last only, nothing follows it, TNF 0 records are empty, TNF 1-4
-    /// records have a type and TNF 5 records have none (NDEF 1.0, 3.2.6). TNF 6 and 7 and every
+    /// records have a type of the syntax their TNF requires (``NDEFTypeSyntax``) and TNF 5 records have none (NDEF 1.0, 3.2.6). TNF 6 and 7 and every
     /// other case go to the full decoder. Whatever this accepts the full decoder accepts too,
     /// with the same result; the fuzz target checks that on every input.
     static func decodePlain(_ bytes: ArraySlice<UInt8>, maximumRecordCount: Int) -> [NFCNDEFPayload]? {
@@ -36,7 +36,9 @@ extension NDEFMessageDecoder {
             case .empty:
                 guard typeLength == 0, identifierLength == 0, payloadLength == 0 else { return nil }
             case .nfcWellKnown, .media, .absoluteURI, .nfcExternal:
-                guard typeLength > 0 else { return nil }
+                guard typeLength > 0, NDEFTypeSyntax.problem(format, bytes[fieldsEnd..<typeEnd]) == nil else {
+                    return nil
+                }
             case .unknown:
                 guard typeLength == 0 else { return nil }
             case .unchanged, .reserved:

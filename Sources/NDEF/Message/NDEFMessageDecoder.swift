@@ -137,15 +137,18 @@ struct NDEFMessageDecoder {
                 format = .unknown  // lenient: the chunks' payload as an unknown record
             }
         case .unknown, .reserved:
-            if format == .reserved {
-                if lenient {
-                    issues.append(
-                        NDEFError(.reservedTypeNameFormat, at: offset, "reserved TNF 7 decoded as unknown (TNF 5)"))
-                }
-                format = .unknown
+            // NDEF 1.0, 3.2.6: a reader treats TNF 7 as unknown (TNF 5); the record keeps TNF 7,
+            // so that a round trip does not turn it into TNF 5 without a word (the encoder
+            // refuses TNF 7).
+            if format == .reserved, lenient {
+                issues.append(
+                    NDEFError(.reservedTypeNameFormat, at: offset, "reserved TNF 7, read as unknown (TNF 5)"))
             }
             if !type.isEmpty {
-                try violation(NDEFError(.typeNotAllowed, at: offset, "an unknown (TNF 5) record has a type"))
+                try violation(
+                    NDEFError(
+                        .typeNotAllowed, at: offset,
+                        "an unknown (TNF \(format.rawValue)) record has a type"))
                 type = type.lowerBound..<type.lowerBound  // lenient: drop it
             }
         case .unchanged:
@@ -162,6 +165,12 @@ struct NDEFMessageDecoder {
                     NDEFError(
                         .missingType, at: offset,
                         "a \(format.name) (TNF \(format.rawValue)) record has an empty type"))
+            } else if let problem = NDEFTypeSyntax.problem(format, bytes[type]) {
+                // lenient: the record is kept as it is, with the issue
+                try violation(
+                    NDEFError(
+                        .invalidType, at: type.lowerBound - bytes.startIndex,
+                        "the TYPE of a \(format.name) (TNF \(format.rawValue)) record \(problem)"))
             }
         }
         let record = NFCNDEFPayload(

@@ -4,7 +4,9 @@
 /// allocated once and filled with bulk copies of type, ID and payload. Records are read
 /// through a pointer: passing them around by value would retain and release their buffers.
 enum NDEFMessageEncoder {
-    static func encode(_ records: [NFCNDEFPayload], chunkSize: Int?) throws(NDEFError) -> [UInt8] {
+    static func encode(
+        _ records: [NFCNDEFPayload], chunkSize: Int?, allowingInvalidTypes: Bool = false
+    ) throws(NDEFError) -> [UInt8] {
         guard !records.isEmpty else {
             throw NDEFError(.emptyMessage, "a message needs at least one record (use an empty TNF 0 record for none)")
         }
@@ -17,6 +19,14 @@ enum NDEFMessageEncoder {
             for index in records.indices {
                 let shape = NDEFRecordShape(first + index)
                 try shape.validate(index: index)
+                if !allowingInvalidTypes, shape.typeCount > 0,
+                    let problem = NDEFTypeSyntax.problem(shape.format, first[index].type)
+                {
+                    throw NDEFError(
+                        .invalidType,
+                        "record \(index): the TYPE of a \(shape.format.name) (TNF \(shape.format.rawValue)) record "
+                            + problem)
+                }
                 let (sum, overflow) = total.addingReportingOverflow(shape.encodedSize(chunkSize: chunkSize))
                 guard !overflow else { throw NDEFError(.payloadTooLong, "record \(index): the message is too large") }
                 total = sum

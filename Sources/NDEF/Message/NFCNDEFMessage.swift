@@ -73,4 +73,12 @@ public struct NFCNDEFMessage: Sendable, Hashable {
     public func encoded(chunkSize: Int? = nil) throws(NDEFError) -> [UInt8] {
         try NDEFMessageEncoder.encode(records, chunkSize: chunkSize)
     }
+
+    /// The message encoded as ``encoded(chunkSize:)`` does, but with `allowingInvalidTypes`
+    /// a TYPE that breaks the syntax of its TNF (NDEF 1.0, 3.2.6) is written as it is instead of
+    /// being refused with ``NDEFError/Code/invalidType``: for test data, and for reproducing what
+    /// a tag in the field holds.
+    public func encoded(chunkSize: Int? = nil, allowingInvalidTypes: Bool) throws(NDEFError) -> [UInt8] {
+        try NDEFMessageEncoder.encode(records, chunkSize: chunkSize, allowingInvalidTypes: allowingInvalidTypes)
+    }
 }

@@ -85,7 +85,9 @@ enum EncodeCommand {
             }
             message = NFCNDEFMessage(records: try RecordSpecGrammar.standard.build(specs, context: &inputs))
             do {
-                bytes = try message.encoded(chunkSize: chunkSize)
+                // Each record kind checks its own type; raw lets --allow-invalid-type through.
+                let allowing = specs.contains { $0.flag("allow-invalid-type") }
+                bytes = try message.encoded(chunkSize: chunkSize, allowingInvalidTypes: allowing)
             } catch {
                 throw .usage("Cannot encode the message: \(error.description)")
             }

@@ -13,6 +13,9 @@ extension RecordKind {
             .option("payload", value: "text", help: "The payload, as UTF-8 text."),
             .option("payload-hex", value: "hex", help: "The payload, as hex."),
             .option("payload-file", value: "path", help: "Read the payload from <path> (- for standard input)."),
+            .flag(
+                "allow-invalid-type",
+                help: "Write a type that breaks the syntax of its TNF (NDEF 1.0, 3.2.6) as it is; 'encode' only."),
         ],
         choices: [
             Choice(members: [.option("tnf")], isRequired: true),
@@ -58,6 +61,11 @@ extension RecordKind {
             if type.isEmpty {
                 throw .usage("Invalid \(spec.label): a record of TNF \(number) needs --type or --type-hex")
             }
+        }
+        if !spec.flag("allow-invalid-type"), let problem = NDEFTypeSyntax.problem(format, type) {
+            throw .usage(
+                "Invalid \(spec.label): the type of a TNF \(number) record \(problem). Give --allow-invalid-type to "
+                    + "write it anyway (NDEF 1.0, 3.2.6)")
         }
         return [NFCNDEFPayload(format: format, type: type[...], identifier: [], payload: payload[...])]
     }

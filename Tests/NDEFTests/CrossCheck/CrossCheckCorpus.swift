@@ -139,7 +139,7 @@ enum CrossCheckCorpus {
         add("media-png", try MediaRecord(mediaType: "image/png", data: Array(0..<255) + [255]).makeRecord())
         add("external", try ExternalRecord(type: "example.com:thing", data: Array("data".utf8)).makeRecord())
         add("aar", try AndroidApplicationRecord(package: "com.example.app").makeRecord())
-        add("absolute-uri", try AbsoluteURIRecord(uri: "https://example.com/type#1", data: [1, 2, 3]).makeRecord())
+        add("absolute-uri", try AbsoluteURIRecord(uri: "https://example.com/type?1", data: [1, 2, 3]).makeRecord())
         add("unknown", NFCNDEFPayload(format: .unknown, payload: [0xDE, 0xAD]))
         add("empty", .empty)
         var generator = SeededRandom(seed: 0x5EED)

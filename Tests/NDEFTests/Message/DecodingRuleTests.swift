@@ -51,7 +51,35 @@ struct DecodingRuleTests {
             recovered: [(.unknown, [0xAA])]),
         RuleViolation(
             name: "TNF 7 with a type (read as unknown)", bytes: hex("d7 01 01 41 aa"), code: .typeNotAllowed, offset: 0,
-            recovered: [(.unknown, [0xAA])]),
+            recovered: [(.reserved, [0xAA])]),
+        // NDEF 1.0, 3.2.6: the TYPE syntax each TNF requires; the offset is the TYPE field's.
+        RuleViolation(
+            name: "TNF 1 type starting with a symbol", bytes: hex("d1 02 01 2d 54 aa"), code: .invalidType, offset: 3,
+            recovered: [(.nfcWellKnown, [0xAA])]),
+        RuleViolation(
+            name: "TNF 1 type with a space", bytes: hex("d1 02 01 54 20 aa"), code: .invalidType, offset: 3,
+            recovered: [(.nfcWellKnown, [0xAA])]),
+        RuleViolation(
+            name: "TNF 2 type without a subtype", bytes: hex("d2 05 01") + Array("text/".utf8) + [0xAA],
+            code: .invalidType, offset: 3, recovered: [(.media, [0xAA])]),
+        RuleViolation(
+            name: "TNF 2 type without a slash", bytes: hex("d2 04 01") + Array("text".utf8) + [0xAA],
+            code: .invalidType, offset: 3, recovered: [(.media, [0xAA])]),
+        RuleViolation(
+            name: "TNF 3 relative reference", bytes: hex("d3 05 01") + Array("/path".utf8) + [0xAA],
+            code: .invalidType, offset: 3, recovered: [(.absoluteURI, [0xAA])]),
+        RuleViolation(
+            name: "TNF 4 type without a domain", bytes: hex("d4 03 01") + Array(":ab".utf8) + [0xAA],
+            code: .invalidType, offset: 3, recovered: [(.nfcExternal, [0xAA])]),
+        RuleViolation(
+            name: "TNF 4 type without a colon", bytes: hex("d4 03 01") + Array("abc".utf8) + [0xAA],
+            code: .invalidType, offset: 3, recovered: [(.nfcExternal, [0xAA])]),
+        RuleViolation(
+            name: "non-ASCII byte in a TYPE", bytes: hex("d2 0b 01") + Array("text/pl\u{E4}in".utf8) + [0xAA],
+            code: .invalidType, offset: 3, recovered: [(.media, [0xAA])]),
+        RuleViolation(
+            name: "a TYPE error in the second record", bytes: hex("91 01 00 54 51 01 00 2d"),
+            code: .invalidType, offset: 7, recovered: [(.nfcWellKnown, []), (.nfcWellKnown, [])]),
         RuleViolation(
             name: "TNF 6 outside a chunk", bytes: hex("d6 00 01 aa"), code: .unexpectedUnchanged, offset: 0,
             recovered: [(.unknown, [0xAA])]),
@@ -123,10 +151,12 @@ struct DecodingRuleTests {
         #expect(throws: NDEFError(.emptyInput, "")) { try NFCNDEFMessage.recovering(from: []) }
     }
 
-    @Test("TNF 7 (reserved) is decoded as unknown, per NDEF 1.0 3.2.6")
+    @Test("TNF 7 (reserved) is read as unknown, per NDEF 1.0 3.2.6, but keeps TNF 7, which is not encoded again")
     func reservedFormat() throws {
         let message = try NFCNDEFMessage(decoding: hex("d7 00 02 abcd"))
-        #expect(message.records.first?.typeNameFormat == .unknown)
+        #expect(message.records.first?.typeNameFormat == .reserved)
+        #expect(message.records.first?.payload == [0xAB, 0xCD])
+        #expect(throws: NDEFError(.reservedTypeNameFormat, "")) { try message.encoded() }
         let recovery = try NFCNDEFMessage.recovering(from: hex("d7 00 02 abcd"))
         #expect(recovery.issues.map(\.code) == [.reservedTypeNameFormat])
     }

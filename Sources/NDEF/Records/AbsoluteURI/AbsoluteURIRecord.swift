@@ -35,11 +35,15 @@ public struct AbsoluteURIRecord: NDEFRecordConvertible {
 
     /// Builds the record with the URI as its TYPE field.
     ///
-    /// - Throws: ``NDEFError/Code/invalidValue`` when the URI is empty or longer than 255 bytes.
+    /// - Throws: ``NDEFError/Code/invalidValue`` when the URI is empty, longer than 255 bytes, or
+    ///   not an RFC 3986 absolute URI in US-ASCII (``NDEFTypeSyntax``: percent-encode the rest).
     public func makeRecord() throws(NDEFError) -> NFCNDEFPayload {
         let type = Array(uri.utf8)
         guard !type.isEmpty, type.count <= 255 else {
             throw NDEFError(.invalidValue, "the URI of an absolute-URI record must be 1-255 bytes, not \(type.count)")
+        }
+        if let problem = NDEFTypeSyntax.problem(.absoluteURI, type) {
+            throw NDEFError(.invalidValue, "the absolute URI \(uri.debugDescription) \(problem)")
         }
         return NFCNDEFPayload(format: .absoluteURI, type: type, payload: data)
     }

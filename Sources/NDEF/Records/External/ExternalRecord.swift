@@ -65,7 +65,8 @@ public struct ExternalRecord: NDEFRecordConvertible {
     public func makeRecord() throws(NDEFError) -> NFCNDEFPayload {
         let bytes = Array(type.utf8)
         guard Self.isValidName(bytes) else {
-            throw NDEFError(.invalidValue, "\(type.debugDescription) is not an external type name (domain:type)")
+            let problem = NDEFTypeSyntax.problem(.nfcExternal, bytes) ?? "is longer than 255 bytes"
+            throw NDEFError(.invalidValue, "the external type name \(type.debugDescription) \(problem)")
         }
         return NFCNDEFPayload(format: .nfcExternal, type: bytes, payload: data)
     }
@@ -79,9 +80,7 @@ public struct ExternalRecord: NDEFRecordConvertible {
     /// Whether `name` is `domain:type`: printable ASCII without spaces, at most 255 bytes,
     /// with a `:` that has something on both sides.
     static func isValidName(_ name: some Collection<UInt8>) -> Bool {
-        guard name.count <= 255, name.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return false }
-        guard let colon = name.firstIndex(of: UInt8(ascii: ":")) else { return false }
-        return colon != name.startIndex && name.index(after: colon) != name.endIndex
+        name.count <= 255 && NDEFTypeSyntax.problem(.nfcExternal, name) == nil
     }
 }
 

@@ -61,8 +61,8 @@ public struct MediaRecord: NDEFRecordConvertible {
     public func makeRecord() throws(NDEFError) -> NFCNDEFPayload {
         let type = Array(mediaType.utf8)
         guard Self.isValidMediaType(type) else {
-            throw NDEFError(
-                .invalidValue, "\(mediaType.debugDescription) is not a media type (printable ASCII type/subtype)")
+            let problem = NDEFTypeSyntax.problem(.media, type) ?? "is empty or longer than 255 bytes"
+            throw NDEFError(.invalidValue, "the media type \(mediaType.debugDescription) \(problem)")
         }
         return NFCNDEFPayload(format: .media, type: type, payload: data)
     }
@@ -77,11 +77,7 @@ public struct MediaRecord: NDEFRecordConvertible {
     /// printable ASCII, a non-empty type and subtype separated by one `/` and without spaces,
     /// optionally followed by `;` and parameters.
     static func isValidMediaType(_ type: some Collection<UInt8>) -> Bool {
-        guard !type.isEmpty, type.count <= 255, RecordText.isPrintableASCII(type) else { return false }
-        let essence = type.prefix { $0 != UInt8(ascii: ";") }
-        let parts = essence.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
-        guard parts.count == 2 else { return false }
-        return parts.allSatisfy { !$0.isEmpty && !$0.contains(UInt8(ascii: " ")) }
+        !type.isEmpty && type.count <= 255 && NDEFTypeSyntax.problem(.media, type) == nil
     }
 
     /// Whether a media type names text (see ``isTextual``).

@@ -33,6 +33,10 @@ struct AbsoluteURIRecordTests {
     @Test("the builder checks the URI length")
     func builderValidates() throws {
         #expect(throws: NDEFError(.invalidValue, "")) { try AbsoluteURIRecord(uri: "").makeRecord() }
+        // NDEF 1.0, 3.2.6 and RFC 3986, 4.3: US-ASCII, a scheme, no fragment.
+        for uri in ["http://h\u{E4}.example/", "/relative/path", "example.com", "http://e.com/#top", "a b:c"] {
+            #expect(throws: NDEFError(.invalidValue, ""), "\(uri)") { try AbsoluteURIRecord(uri: uri).makeRecord() }
+        }
         let long = "urn:" + String(repeating: "x", count: 252)
         #expect(throws: NDEFError(.invalidValue, "")) { try AbsoluteURIRecord(uri: long).makeRecord() }
         #expect(try AbsoluteURIRecord(uri: String(long.dropLast())).makeRecord().type.count == 255)
@@ -41,7 +45,7 @@ struct AbsoluteURIRecordTests {
     static let values: [AbsoluteURIRecord] = [
         AbsoluteURIRecord(uri: "https://example.com/type", data: [1, 2, 3]),
         AbsoluteURIRecord(uri: "urn:nfc:x", data: []),
-        AbsoluteURIRecord(uri: "http://h\u{E4}.example/", data: Array(repeating: 0, count: 300)),
+        AbsoluteURIRecord(uri: "http://h%C3%A4.example/", data: Array(repeating: 0, count: 300)),
     ]
 
     @Test("parse(makeRecord(x)) == x", arguments: values)
