@@ -58,3 +58,21 @@ import Testing
         folder.remove()
     }
 }
+
+/// `decode --json | encode --json` through the built binary gives the chunked message back byte
+/// for byte (NDEF 1.0, 3.2.3: the JSON keeps `chunkSizes`).
+@Suite struct ChunkedJSONCommandTests {
+    @Test("encode --chunk-size 3, decode --json, encode --json: the same bytes")
+    func chunkedRoundTrip() async throws {
+        let folder = try TemporaryDirectory("chunks")
+        let encoded = try await BinaryRunner.run(["encode", "--chunk-size", "3", "text", "hello-world"])
+        #expect(encoded.status == 0)
+        let message = try folder.file("m.ndef", encoded.output)
+        let json = try await BinaryRunner.run(["decode", "--json", message])
+        #expect(json.outputText.contains("\"chunkSizes\""), "\(json.outputText)")
+        let again = try await BinaryRunner.run(["encode", "--json", try folder.file("m.json", json.output)])
+        #expect(again.status == 0, "\(again.error)")
+        #expect(again.output == encoded.output)
+        folder.remove()
+    }
+}

@@ -7,14 +7,15 @@
 /// `tnf` is the integer 0-7; `typeHex`, `idHex` and `payloadHex` are lower-case hex of the
 /// logical record (chunks reassembled); `type` is the type as text when printable; `value` is
 /// the typed interpretation when a built-in view reads the record (``NDEFRecordRegistry``);
-/// `valueError` says why a matching view could not read it; `chunks` is present when the
-/// record was decoded from more than one chunk.
+/// `valueError` says why a matching view could not read it; `chunks` and `chunkSizes` (the
+/// payload size of each chunk, in order) are present when the record was decoded from more than
+/// one chunk, so that `encode --json` writes the same chunks again (NDEF 1.0, 3.2.3).
 ///
 /// When decoding, `tnf` is required; the type comes from `typeHex` or else `type`; the payload
 /// from `payloadHex` or else is built from `value` by the matching view.
 extension NFCNDEFPayload: Codable {
     enum CodingKeys: String, CodingKey {
-        case tnf, typeHex, idHex, payloadHex, type, value, valueError, chunks
+        case tnf, typeHex, idHex, payloadHex, type, value, valueError, chunks, chunkSizes
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -30,6 +31,7 @@ extension NFCNDEFPayload: Codable {
         case .failure(let error): try container.encode(error.description, forKey: .valueError)
         }
         if chunkCount > 1 { try container.encode(chunkCount, forKey: .chunks) }
+        if let chunkSizes, chunkSizes.count > 1 { try container.encode(chunkSizes, forKey: .chunkSizes) }
     }
 
     public init(from decoder: any Decoder) throws {
@@ -67,6 +69,18 @@ extension NFCNDEFPayload: Codable {
             self.identifier = identifier[...]
         } else {
             self.init(format: format, type: type[...], identifier: identifier[...], payload: [])
+        }
+        if let sizes = try container.decodeIfPresent([Int].self, forKey: .chunkSizes) {
+            guard sizes.count > 1, sizes.allSatisfy({ $0 >= 0 }), sizes.reduce(0, { $0 &+ $1 }) == payload.count,
+                format != .empty
+            else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .chunkSizes, in: container,
+                    debugDescription:
+                        "chunkSizes must be two or more sizes that add up to the payload's \(payload.count) bytes")
+            }
+            chunkSizes = sizes
+            chunkCount = sizes.count
         }
     }
 

@@ -180,7 +180,9 @@ struct NDEFMessageDecoder {
             payload: bytes[physical.payload]
         )
         if physical.header.isChunked {
-            open = (record, offset)
+            var first = record
+            first.chunkSizes = [physical.payload.count]
+            open = (first, offset)
         } else {
             records.append(record)
         }
@@ -212,6 +214,7 @@ struct NDEFMessageDecoder {
         open = nil
         chunk.record.payload.append(contentsOf: bytes[physical.payload])
         chunk.record.chunkCount += 1
+        chunk.record.chunkSizes?.append(physical.payload.count)
         if physical.header.isChunked {
             open = chunk
         } else {

@@ -94,23 +94,29 @@ private struct NDEFBufferWriter {
         count += bytes.count
     }
 
-    /// Writes one record, as chunks when its payload is longer than `chunkSize`.
+    /// Writes one record, as chunks when its payload is longer than `chunkSize`, or, without a
+    /// `chunkSize`, in the record's own chunk sizes when it has them (``NDEFRecordShape/chunkSizes``,
+    /// checked to add up by the shape's validation).
     mutating func write(_ record: UnsafePointer<NFCNDEFPayload>, chunkSize: Int?, flags: UInt8) {
         let format = record.pointee.typeNameFormat
+        let layout = chunkSize == nil ? NDEFRecordShape(record).chunkSizes : nil
         record.pointee.type.withUnsafeBufferPointer { type in
             record.pointee.identifier.withUnsafeBufferPointer { identifier in
                 record.pointee.payload.withUnsafeBufferPointer { payload in
-                    guard let chunkSize, payload.count > chunkSize else {
+                    guard layout != nil || chunkSize.map({ payload.count > $0 }) == true else {
                         writeFields(format, type, identifier, payload, flags: flags)
                         return
                     }
                     // A first chunk with type and ID, then TNF 6 chunks without them; MB on the
                     // first chunk and ME on the last, as `flags` asks (NDEF 1.0, 3.2.3).
                     var start = 0
-                    while start < payload.count {
-                        let stop = start + min(chunkSize, payload.count - start)
-                        let isFirst = start == 0
-                        let isLast = stop == payload.count
+                    var number = 0
+                    while true {
+                        let size = layout.map { $0[number] } ?? min(chunkSize ?? payload.count, payload.count - start)
+                        let stop = start + size
+                        let isFirst = number == 0
+                        let isLast = layout.map { number == $0.count - 1 } ?? (stop == payload.count)
+                        number += 1
                         var chunkFlags: UInt8 = isLast ? 0 : NDEFRecordHeader.chunk
                         if isFirst { chunkFlags |= flags & NDEFRecordHeader.messageBegin }
                         if isLast { chunkFlags |= flags & NDEFRecordHeader.messageEnd }
@@ -123,6 +129,7 @@ private struct NDEFBufferWriter {
                                 UnsafeBufferPointer(start: nil, count: 0), part, flags: chunkFlags)
                         }
                         start = stop
+                        if isLast { break }
                     }
                 }
             }

@@ -7,17 +7,24 @@ struct NDEFRecordShape {
     var typeCount: Int
     var identifierCount: Int
     var payloadCount: Int
+    /// The record's own chunk layout (``NFCNDEFPayload/chunkSizes``), when it has two or more.
+    var chunkSizes: [Int]?
 
     init(_ record: UnsafePointer<NFCNDEFPayload>) {
         format = record.pointee.typeNameFormat
         typeCount = record.pointee.type.count
         identifierCount = record.pointee.identifier.count
         payloadCount = record.pointee.payload.count
+        if let sizes = record.pointee.chunkSizes, sizes.count > 1 { chunkSizes = sizes }
     }
 
-    /// The bytes the record takes, split into chunks of `chunkSize` when it is given (NDEF 1.0, 3.2).
+    /// The bytes the record takes, split into chunks of `chunkSize` when it is given, else into
+    /// the record's own ``chunkSizes`` when it has them (NDEF 1.0, 3.2).
     func encodedSize(chunkSize: Int?) -> Int {
         let fixed = typeCount + identifierCount + (identifierCount == 0 ? 0 : 1)
+        if chunkSize == nil, let chunkSizes {
+            return chunkSizes.reduce(fixed) { $0 + 2 + ($1 < 256 ? 1 : 4) + $1 }
+        }
         guard let chunkSize, chunkSize > 0, payloadCount > chunkSize else {
             return 2 + (payloadCount < 256 ? 1 : 4) + fixed + payloadCount
         }
@@ -53,6 +60,18 @@ struct NDEFRecordShape {
         }
         if UInt64(payloadCount) > UInt64(UInt32.max) {
             throw NDEFError(.payloadTooLong, "\(which): payload is \(payloadCount) bytes, at most 4294967295")
+        }
+        if let chunkSizes {
+            guard format != .empty else {
+                throw NDEFError(.invalidChunkSize, "\(which): an empty (TNF 0) record cannot be chunked")
+            }
+            guard chunkSizes.allSatisfy({ $0 >= 0 && UInt64($0) <= UInt64(UInt32.max) }),
+                chunkSizes.reduce(0, { $0 &+ $1 }) == payloadCount
+            else {
+                throw NDEFError(
+                    .invalidChunkSize,
+                    "\(which): its chunk sizes \(chunkSizes) do not add up to its \(payloadCount)-byte payload")
+            }
         }
     }
 }

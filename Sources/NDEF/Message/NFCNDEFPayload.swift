@@ -19,6 +19,13 @@ public struct NFCNDEFPayload: Sendable, Hashable {
     ///
     /// Not part of equality: a record is the same record however it was chunked.
     public var chunkCount: Int = 1
+    /// The payload sizes of the chunks, in order, when the record was decoded from chunks (NDEF
+    /// 1.0, 3.2.3), or is to be written in chunks of these sizes; nil otherwise.
+    ///
+    /// Encoding without a chunk size honours it (``NFCNDEFMessage/encoded(chunkSize:)``), so a
+    /// decoded message is encoded back byte for byte; the sizes must add up to the payload's
+    /// size. Not part of equality.
+    public var chunkSizes: [Int]?
 
     /// Creates a record from its fields.
     public init(

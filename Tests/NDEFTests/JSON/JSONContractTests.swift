@@ -11,13 +11,13 @@ struct JSONContractTests {
         return String(decoding: try encoder.encode(message), as: UTF8.self)
     }
 
-    @Test("A raw record: tnf as an integer, lower-case hex fields, printable type, chunk count")
+    @Test("A raw record: tnf as an integer, lower-case hex fields, printable type, chunk count and sizes")
     func rawRecordShape() throws {
         let bytes = hex("b5 00 01 aa 56 00 02 bbcc")
         let message = try NFCNDEFMessage(decoding: bytes)
         #expect(
             try json(message)
-                == #"{"records":[{"chunks":2,"idHex":"","payloadHex":"aabbcc","tnf":5,"typeHex":""}]}"#
+                == #"{"records":[{"chunkSizes":[1,2],"chunks":2,"idHex":"","payloadHex":"aabbcc","tnf":5,"typeHex":""}]}"#
         )
         let media = NFCNDEFMessage(records: [
             NFCNDEFPayload(format: .nfcExternal, type: "example.com:x", identifier: [0xAB], payload: [0xDE, 0xAD])
