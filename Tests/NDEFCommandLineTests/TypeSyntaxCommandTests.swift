@@ -76,3 +76,23 @@ import Testing
         folder.remove()
     }
 }
+
+/// A message over the decoder's record limit (16,384) is valid NDEF over a limit: `decode`
+/// exits 73 naming the limit (not 65, malformed), and `--lenient` prints the records before it.
+@Suite struct RecordLimitCommandTests {
+    @Test("16,385 empty records: 73 too-many-records; --lenient: 16,384 records and a warning")
+    func recordLimit() async throws {
+        var bytes: [UInt8] = []
+        for index in 0..<16_385 {
+            bytes += [(index == 0 ? 0x80 : 0) | (index == 16_384 ? 0x40 : 0) | 0x15, 0x00, 0x00]
+        }
+        let strict = try await BinaryRunner.run(["decode", "-"], input: bytes)
+        #expect(strict.status == 73, "\(strict.error)")
+        #expect(strict.error.contains("NDEF message over a decoding limit"), "\(strict.error)")
+        #expect(strict.error.contains("(too-many-records)"))
+        let lenient = try await BinaryRunner.run(["decode", "--lenient", "-"], input: bytes)
+        #expect(lenient.status == 0, "\(lenient.error)")
+        #expect(lenient.outputText.hasPrefix("NDEF message: 16384 records"), "\(lenient.outputText.prefix(80))")
+        #expect(lenient.error.contains("(too-many-records)"))
+    }
+}

@@ -36,9 +36,11 @@ public struct NDEFError: Error, Sendable, Hashable, CustomStringConvertible {
         case unterminatedChunk = "unterminated-chunk"
         /// The reserved TNF value 7 was found (decoded as unknown where allowed).
         case reservedTypeNameFormat = "reserved-tnf"
-        /// More records than ``NDEFDecodingOptions/maximumRecordCount``.
+        /// More records than ``NDEFDecodingOptions/maximumRecordCount``: a limit of the decoder,
+        /// not malformed data (lenient decoding returns the records before it, with this issue).
         case tooManyRecords = "too-many-records"
-        /// Nested messages (Smart Poster, Handover) deeper than allowed.
+        /// Nested messages (Smart Poster, Handover) deeper than ``NDEFDecodingOptions/maximumNestingDepth``:
+        /// a limit of the decoder, not malformed data.
         case nestingTooDeep = "nesting-too-deep"
 
         // Encoding.
@@ -84,6 +86,10 @@ public struct NDEFError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         if let offset { "\(reason) (at byte \(offset), \(code.rawValue))" } else { "\(reason) (\(code.rawValue))" }
     }
+
+    /// Whether the error is a limit of the decoder (``NDEFDecodingOptions``) rather than a
+    /// violation of NDEF 1.0: the data may be valid, only larger or deeper than allowed.
+    public var isLimit: Bool { code == .tooManyRecords || code == .nestingTooDeep }
 
     /// The same error with its offset moved by `delta`, for errors found inside a nested buffer.
     func shifted(by delta: Int) -> NDEFError {

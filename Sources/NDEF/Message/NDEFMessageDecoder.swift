@@ -50,7 +50,18 @@ struct NDEFMessageDecoder {
         while index < bytes.endIndex {
             let offset = index - base
             if physicalCount >= options.maximumRecordCount {
-                throw NDEFError(.tooManyRecords, at: offset, "more than \(options.maximumRecordCount) records")
+                // A limit, not malformed data: lenient decoding keeps the records before it.
+                let limit = NDEFError(
+                    .tooManyRecords, at: offset,
+                    "more than \(options.maximumRecordCount) records (the decoder's limit, "
+                        + "NDEFDecodingOptions.maximumRecordCount)")
+                guard lenient, !records.isEmpty || open != nil else { throw limit }
+                issues.append(limit)
+                if let chunk = open {
+                    records.append(chunk.record)
+                    open = nil
+                }
+                return records
             }
             let physical: PhysicalRecord
             do {

@@ -29,7 +29,9 @@ enum DecodeCommand {
             line per chunk. -q leaves out the warnings of --lenient (the exit status stays 0).
 
             Decoding is strict: the first deviation from NFC Forum NDEF 1.0 ends it with \
-            exit status 65 and the byte offset where it was found.
+            exit status 65 and the byte offset where it was found. A message over a limit \
+            of the decoder (more than 16,384 records) is not malformed: exit status 73 \
+            (too-many-records); --lenient prints the records before the limit.
 
             Examples:
               ndeftool decode message.ndef
@@ -64,8 +66,7 @@ enum DecodeCommand {
             do {
                 recovery = try NFCNDEFMessage.recovering(from: bytes)
             } catch {
-                throw CommandLineError(
-                    .dataError, ErrorText.malformed(error, in: source) + "; nothing could be recovered")
+                throw ErrorText.failure(error, in: source, suffix: "; nothing could be recovered")
             }
             for issue in recovery.issues {
                 let offset = issue.offset.map { " at byte \($0)" } ?? ""
@@ -76,7 +77,7 @@ enum DecodeCommand {
             do {
                 message = try NFCNDEFMessage(decoding: bytes)
             } catch {
-                throw CommandLineError(.dataError, ErrorText.malformed(error, in: source))
+                throw ErrorText.failure(error, in: source)
             }
         }
         if values.flag(json.long) {

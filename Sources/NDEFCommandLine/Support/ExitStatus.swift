@@ -12,7 +12,7 @@ enum ExitStatus: Int32, Sendable, Hashable, CaseIterable {
     case unavailable = 69
     /// A fault in ndeftool itself (EX_SOFTWARE): please report it.
     case internalError = 70
-    /// The message does not fit on the tag (EX_CANTCREAT).
+    /// The message does not fit on the tag, or is over a limit of the decoder (EX_CANTCREAT).
     case tooLarge = 73
     /// An output could not be written (EX_IOERR).
     case ioError = 74
@@ -46,7 +46,7 @@ enum ExitStatus: Int32, Sendable, Hashable, CaseIterable {
         case .noInput: "input file missing or unreadable"
         case .unavailable: "no reader, or the reader cannot do this"
         case .internalError: "internal error in ndeftool (please report it)"
-        case .tooLarge: "the message does not fit on the tag"
+        case .tooLarge: "the message does not fit on the tag, or is over a limit of the decoder"
         case .ioError: "I/O error, for example the output cannot be written"
         case .tryAgain: "no tag in time, or the tag left: nothing was changed, try again"
         case .tagError: "the tag answered with an error, is not supported or holds no valid NDEF"

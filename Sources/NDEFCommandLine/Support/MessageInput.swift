@@ -36,7 +36,7 @@ enum MessageInput {
         do {
             return try NFCNDEFMessage(decoding: message)
         } catch {
-            throw CommandLineError(.dataError, ErrorText.malformed(error, in: source))
+            throw ErrorText.failure(error, in: source)
         }
     }
 

@@ -161,7 +161,7 @@ struct DecodingRuleTests {
         #expect(recovery.issues.map(\.code) == [.reservedTypeNameFormat])
     }
 
-    @Test("The record count is capped")
+    @Test("The record count is a limit: strict throws it, lenient keeps the records before it")
     func recordCap() throws {
         var bytes: [UInt8] = []
         for index in 0..<10 {
@@ -169,8 +169,14 @@ struct DecodingRuleTests {
         }
         #expect(try NFCNDEFMessage(decoding: bytes).records.count == 10)
         let options = NDEFDecodingOptions(maximumRecordCount: 9)
-        #expect(throws: NDEFError(.tooManyRecords, "")) { try NFCNDEFMessage(decoding: bytes, options: options) }
-        #expect(throws: NDEFError(.tooManyRecords, "")) { try NFCNDEFMessage.recovering(from: bytes, options: options) }
+        let error = #expect(throws: NDEFError.self) { try NFCNDEFMessage(decoding: bytes, options: options) }
+        #expect(error?.code == .tooManyRecords && error?.isLimit == true && error?.offset == 27)
+        let recovery = try NFCNDEFMessage.recovering(from: bytes, options: options)
+        #expect(recovery.message.records.count == 9)
+        #expect(recovery.issues.map(\.code) == [.tooManyRecords])
+        #expect(throws: NDEFError(.tooManyRecords, "")) {
+            try NFCNDEFMessage.recovering(from: bytes, options: NDEFDecodingOptions(maximumRecordCount: 0))
+        }
     }
 
     @Test("Nesting depth runs out")
