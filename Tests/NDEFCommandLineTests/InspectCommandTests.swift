@@ -23,7 +23,8 @@ import Testing
 
     /// The keys every JSON report has (null when they do not apply).
     static let keys: Set<String> = [
-        "dump", "chip", "uid", "uidDetails", "capabilityContainer", "locks", "tlvs", "regions", "password", "signature",
+        "dump", "chip", "uid", "uidDetails", "capabilityContainer", "locks", "tlvs", "warnings", "regions", "password",
+        "signature",
         "counters", "tearingFlags", "status", "statusReason", "capacity", "ndefTLVAddress", "ndef", "message",
         "problem",
     ]

@@ -77,12 +77,13 @@ struct TagTLVScannerTests {
         #expect(scan.terminatorAddress == 320)
     }
 
-    @Test("T2T 2.3: a three-byte length under 00FFh is malformed (strict), FFFFh is reserved")
+    @Test("T2T 2.3: a three-byte length under 00FFh is read by that length with a warning; FFFFh is reserved")
     func strictLengths() {
-        let short = memory(hex("03 ff 00 10"))
+        let short = memory(hex("fd ff 00 02 aa bb 03 ff 00 00 fe"))
         let scan = TagTLVScanner.scan(short[...], area: 16..<64)
-        #expect(scan.error == TagMemoryError(.malformedTLV, ""))
-        #expect(scan.failedType == 0x03 && scan.failedTypeAddress == 16 && scan.tlvs.isEmpty)
+        #expect(scan.error == nil)
+        #expect(scan.tlvs.map(\.length) == [2, 0, 0] && scan.tlvs[1].typeAddress == 22)
+        #expect(scan.warnings.map(\.offset) == [16, 22])
         let reserved = memory(hex("fd ff ff ff"), size: 70_000)
         #expect(TagTLVScanner.scan(reserved[...], area: 16..<70_000).error == TagMemoryError(.malformedTLV, ""))
         let exact = memory(hex("03 ff 00 ff"), size: 300)
@@ -97,12 +98,18 @@ struct TagTLVScannerTests {
         #expect(scan.tlvs[0].type == 0x04 && TagTLV.Kind(type: 0xFD) == .proprietary)
     }
 
-    @Test("T2T 2.3.2: a Lock Control TLV whose length is not 3 is malformed")
+    @Test("T2T 2.3.2, 2.3.3: a control TLV whose length is not 3 is skipped by its length, reserving nothing")
     func controlLength() {
-        let bytes = memory(hex("01 02 a0 0c 03 00 fe"))
+        let bytes = memory(hex("01 02 a0 0c 02 04 f1 0f 00 00 03 00 fe"))
         let scan = TagTLVScanner.scan(bytes[...], area: 16..<64)
-        #expect(scan.error == TagMemoryError(.malformedTLV, "") && scan.failedType == 0x01)
-        #expect(TagTLVScanner.scan(bytes[...], area: 16..<64, interpretsControlTLVs: false).error == nil)
+        #expect(scan.error == nil)
+        #expect(scan.tlvs.map(\.kind) == [.lockControl, .memoryControl, .ndefMessage, .terminator])
+        #expect(scan.tlvs[0].lockControl == nil && scan.tlvs[1].memoryControl == nil)
+        #expect(scan.reserved == ReservedByteRanges())
+        #expect(scan.warnings.map(\.offset) == [16, 20])
+        #expect(
+            scan.warnings[1].reason.contains("Memory Control TLV at byte 20 has 4 value bytes where T2T 1.1, 2.3.3"))
+        #expect(TagTLVScanner.scan(bytes[...], area: 16..<64, interpretsControlTLVs: false).warnings.isEmpty)
     }
 
     @Test("A length past the data area is malformed; past the image (inside the area) is truncation")

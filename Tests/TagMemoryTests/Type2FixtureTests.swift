@@ -156,14 +156,16 @@ struct Type2FixtureTests {
             name: "ntag215-hostile-version-2.hex", clause: "T2T 6.1.1: unknown major version",
             status: .notSupported, capacity: 0, problem: .notFormatted),
         .init(
-            name: "ntag216-hostile-three-byte-length-under-ff.hex", clause: "T2T 2.3: FF form only from 00FFh",
-            status: .readWrite, capacity: 868, problem: .malformedTLV),
+            name: "ntag216-hostile-three-byte-length-under-ff.hex",
+            clause: "T2T 2.3: FF form under 00FFh, unambiguous: read, with a warning",
+            status: .readWrite, capacity: 868, message: uri),
         .init(
             name: "ntag213-hostile-cc-overclaims.hex", clause: "The chip bounds the CC's data area (144 bytes)",
             status: .readWrite, capacity: 137, message: uri),
         .init(
-            name: "ntag215-hostile-lock-control-length.hex", clause: "T2T 2.3.2: Lock Control length is 3",
-            status: .notSupported, capacity: 0, problem: .malformedTLV),
+            name: "ntag215-hostile-lock-control-length.hex",
+            clause: "T2T 2.3.2: a Lock Control TLV of another length than 3 is skipped, with a warning",
+            status: .readWrite, capacity: 488, message: uri),
     ]
 
     @Test("Every fixture file has an expectation")
@@ -249,11 +251,17 @@ struct Type2FixtureTests {
         #expect(memory.tlvs.count >= 3 && memory.tlvs[2].kind == .unknown(0xD1))
     }
 
-    @Test("Hostile: the NDEF TLV address is known even when its length is malformed")
-    func malformedNDEFAddress() throws {
-        let memory = try TagFixtures.memory("ntag216-hostile-three-byte-length-under-ff.hex")
-        #expect(memory.ndefTLVAddress == 16 && memory.ndefTLV == nil && memory.tlvScan?.failedType == 0x03)
-        #expect(memory.ndefTLVWriteAddress == 16)
+    @Test("T2T 2.3, 2.3.2: what is unusual but unambiguous is read, and said in the scan's warnings")
+    func unusualButUnambiguous() throws {
+        let threeByte = try TagFixtures.memory("ntag216-hostile-three-byte-length-under-ff.hex")
+        #expect(threeByte.tlvScan?.warnings.map(\.offset) == [16])
+        #expect(threeByte.tlvScan?.warnings.first?.reason.contains("three-byte length form for 16 bytes") == true)
+        let lockControl = try TagFixtures.memory("ntag215-hostile-lock-control-length.hex")
+        let warning = try #require(lockControl.tlvScan?.warnings.first)
+        #expect(warning.offset == 16)
+        #expect(warning.reason.contains("Lock Control TLV at byte 16 has 2 value bytes"), "\(warning.reason)")
+        #expect(warning.reason.contains("the lock bytes it names are unknown"))
+        #expect(lockControl.tlvs.first?.lockControl == nil)
     }
 
     @Test("Without the chip, the CC rules: an over-claiming CC gives a larger data area")

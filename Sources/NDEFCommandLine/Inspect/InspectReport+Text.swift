@@ -12,6 +12,7 @@ extension InspectReport {
         lines += locks?.lines ?? []
         lines.append(tlvs.isEmpty ? "TLVs: none read" : "TLVs:")
         lines += tlvs.map { "  " + $0.line }
+        lines += warnings.map { "  warning: \($0.reason) (\($0.code.rawValue))" }
         if !regions.isEmpty {
             lines.append("memory map:")
             lines += regions.map(\.line)

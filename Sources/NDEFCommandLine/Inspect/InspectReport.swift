@@ -14,6 +14,8 @@ struct InspectReport: Encodable {
     var capabilityContainer: InspectCapabilityFacts?
     var locks: InspectLockFacts?
     var tlvs: [InspectTLVFacts]
+    /// What the TLV walk read although the specification asks otherwise (``TagMemory/TagTLVScan/warnings``).
+    var warnings: [TagMemoryError] = []
     var regions: [InspectRegionFacts]
     var password: InspectPasswordFacts?
     /// The MIFARE Application Directory and NDEF sectors of a MIFARE Classic image.
@@ -41,6 +43,7 @@ struct InspectReport: Encodable {
             uid = InspectUIDFacts(mifareClassic: dump.memory, stated: dump.uid)
             classic = InspectClassicFacts(memory: memory)
             tlvs = InspectTLVFacts.all(in: memory.tlvScan, unitSize: 16)
+            warnings = memory.tlvScan?.warnings ?? []
             regions = []
             status = memory.ndefStatus
             statusReason = memory.ndefStatusReason
@@ -58,6 +61,7 @@ struct InspectReport: Encodable {
         capabilityContainer = InspectCapabilityFacts(memory: memory)
         locks = InspectLockFacts(memory: memory)
         tlvs = InspectTLVFacts.all(in: memory.tlvScan)
+        warnings = memory.tlvScan?.warnings ?? []
         regions = memory.regions.map(InspectRegionFacts.init)
         password = InspectPasswordFacts(memory: memory)
         status = memory.ndefStatus
@@ -69,7 +73,7 @@ struct InspectReport: Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case dump, chip, uid, uidDetails, capabilityContainer, locks, tlvs, regions, password, classic
+        case dump, chip, uid, uidDetails, capabilityContainer, locks, tlvs, warnings, regions, password, classic
         case signature, counters, tearingFlags, status, statusReason, capacity, ndefTLVAddress, ndef, message, problem
     }
 
@@ -83,6 +87,7 @@ struct InspectReport: Encodable {
         try container.encode(capabilityContainer, forKey: .capabilityContainer)
         try container.encode(locks, forKey: .locks)
         try container.encode(tlvs, forKey: .tlvs)
+        try container.encode(warnings.map(InspectProblem.init), forKey: .warnings)
         try container.encode(regions, forKey: .regions)
         try container.encodeIfPresent(classic, forKey: .classic)
         try container.encode(password, forKey: .password)

@@ -28,7 +28,8 @@ public struct LockControlTLV: Sendable, Hashable {
     public init(value: some Collection<UInt8>) throws(TagMemoryError) {
         let bytes = Array(value)
         guard bytes.count == 3 else {
-            throw TagMemoryError(.malformedTLV, "a Lock Control TLV has 3 value bytes, not \(bytes.count)")
+            throw TagMemoryError(
+                .malformedTLV, "a Lock Control TLV has 3 value bytes (T2T 1.1, 2.3.2); this one has \(bytes.count)")
         }
         self.pageAddress = Int(bytes[0] >> 4)
         self.byteOffset = Int(bytes[0] & 0x0F)

@@ -25,7 +25,8 @@ public struct MemoryControlTLV: Sendable, Hashable {
     public init(value: some Collection<UInt8>) throws(TagMemoryError) {
         let bytes = Array(value)
         guard bytes.count == 3 else {
-            throw TagMemoryError(.malformedTLV, "a Memory Control TLV has 3 value bytes, not \(bytes.count)")
+            throw TagMemoryError(
+                .malformedTLV, "a Memory Control TLV has 3 value bytes (T2T 1.1, 2.3.3); this one has \(bytes.count)")
         }
         self.pageAddress = Int(bytes[0] >> 4)
         self.byteOffset = Int(bytes[0] & 0x0F)

@@ -11,6 +11,9 @@ public struct TagTLVScan: Sendable, Hashable {
     public var failedType: UInt8?
     /// The address of that T byte.
     public var failedTypeAddress: Int?
+    /// What the scan read although the specification asks otherwise, in address order: a
+    /// three-byte length under 255, a control TLV whose length is not 3 (see ``TagTLVScanner``).
+    public var warnings: [TagMemoryError] = []
 
     /// Creates a scan result.
     public init(
@@ -49,11 +52,12 @@ public struct TagTLVScan: Sendable, Hashable {
 /// - Every byte of a block (T, L and V) skips reserved bytes (2.2.1).
 /// - NULL (00h) is one byte; Terminator (FEh) ends the scan (2.3.1, 2.3.6).
 /// - A length FFh announces a two-byte big-endian length 00FFh-FFFEh (2.3). A three-byte length
-///   under 00FFh is rejected as ``TagMemoryError/Code/malformedTLV`` (strict: the one-byte form
-///   must be used below 255, and lenient readers disagree on what such a block means), and so
-///   is FFFFh, which the specification reserves.
-/// - Lock Control and Memory Control TLVs must have a length of 3 (2.3.2, 2.3.3); another
-///   length is ``TagMemoryError/Code/malformedTLV``.
+///   under 00FFh is unusual (the one-byte form is meant for those) but unambiguous: the block is
+///   read by that length, with a warning (``TagTLVScan/warnings``), as nfcpy and phones read it.
+///   FFFFh, which the specification reserves, is ``TagMemoryError/Code/malformedTLV``.
+/// - Lock Control and Memory Control TLVs have a length of 3 (2.3.2, 2.3.3); one with another
+///   length is skipped by its length with a warning: the bytes it would reserve are unknown, so
+///   it reserves none.
 /// - Reserved T values (04h-FCh, FFh) are skipped by their length field and reported as
 ///   ``TagTLV/Kind/unknown(_:)``: every block but NULL and Terminator has the T-L-V shape, so the
 ///   length tells where the next block starts. nfcpy (tt2.py) does the same; Android's NFC stack
@@ -95,11 +99,15 @@ public enum TagTLVScanner {
                 if tlv.kind == .terminator { break }
             } catch {
                 let type = walker.memory.indices.contains(start) ? walker.memory[start] : nil
-                return TagTLVScan(
+                var scan = TagTLVScan(
                     tlvs: tlvs, reserved: walker.reserved, error: error, failedType: type, failedTypeAddress: start)
+                scan.warnings = walker.warnings
+                return scan
             }
         }
-        return TagTLVScan(tlvs: tlvs, reserved: walker.reserved)
+        var scan = TagTLVScan(tlvs: tlvs, reserved: walker.reserved)
+        scan.warnings = walker.warnings
+        return scan
     }
 
     /// The reading state: a position that only moves forward.
@@ -108,6 +116,7 @@ public enum TagTLVScanner {
         let area: Range<Int>
         var reserved: ReservedByteRanges
         var position: Int
+        var warnings: [TagMemoryError] = []
 
         init(memory: ArraySlice<UInt8>, area: Range<Int>, reserved: ReservedByteRanges) {
             self.memory = memory
@@ -152,11 +161,12 @@ public enum TagTLVScanner {
                 let low = try next(for: typeAddress)
                 lengthAddresses += [high.address, low.address]
                 length = Int(high.byte) << 8 | Int(low.byte)
-                guard length >= 0xFF else {
-                    throw TagMemoryError(
-                        .malformedTLV, at: typeAddress,
-                        "the TLV at byte \(typeAddress) uses the three-byte length form for \(length) bytes; "
-                            + "below 255 the one-byte form is required (T2T 1.1, 2.3)")
+                if length < 0xFF {
+                    warnings.append(
+                        TagMemoryError(
+                            .malformedTLV, at: typeAddress,
+                            "the TLV at byte \(typeAddress) uses the three-byte length form for \(length) bytes, "
+                                + "where T2T 1.1, 2.3 uses one byte below 255: read by that length"))
                 }
                 guard length != 0xFFFF else {
                     throw TagMemoryError(
@@ -200,6 +210,17 @@ public enum TagTLVScanner {
         /// Decodes a Lock or Memory Control value and reserves the bytes it names.
         mutating func decodeControl(_ tlv: inout TagTLV) throws(TagMemoryError) {
             let value = tlv.value(in: memory)
+            guard value.count == 3 else {
+                let name = tlv.kind == .lockControl ? "Lock Control" : "Memory Control"
+                let what = tlv.kind == .lockControl ? "the lock bytes it names" : "the memory it reserves"
+                warnings.append(
+                    TagMemoryError(
+                        .malformedTLV, at: tlv.typeAddress,
+                        "the \(name) TLV at byte \(tlv.typeAddress) has \(value.count) value bytes where T2T 1.1, "
+                            + "\(tlv.kind == .lockControl ? "2.3.2" : "2.3.3") gives it 3: skipped by its length; "
+                            + "\(what) are unknown"))
+                return
+            }
             do {
                 if tlv.kind == .lockControl {
                     let control = try LockControlTLV(value: value)

@@ -21,7 +21,10 @@ struct ClassicHostileTests {
     @Test("TLV lengths: FFFFh reserved, three-byte form under FFh, past the area (AN1304 TLV rules)")
     func tlvLengths() {
         let cases: [([UInt8], TagMemoryError.Code)] = [
-            (hex("03 ff ffff"), .malformedTLV), (hex("03 ff 0010"), .malformedTLV), (hex("03 ff 02d0"), .malformedTLV),
+            // 03 FF 0010: the three-byte form under FFh is read by its length (T2T 1.1, 2.3), here 16
+            // bytes that are no NDEF message.
+            (hex("03 ff ffff"), .malformedTLV), (hex("03 ff 0010"), .malformedMessage),
+            (hex("03 ff 02d0"), .malformedTLV),
             (hex("fd ff 0300 03 00"), .malformedTLV),
         ]
         for (area, code) in cases {
