@@ -292,3 +292,17 @@ struct Type2FixtureTests {
         #expect(!Type2Memory(bytes: bytes, chip: .ntag215).isPageLocked(16))
     }
 }
+
+/// T2T 1.1, 6.1: a CC that denies read access leaves the tag unreadable, but it still announces
+/// the data area's size.
+@Suite("Type 2 status when the CC denies reading")
+struct Type2ReadAccessTests {
+    @Test("Read access 8h (proprietary): notSupported, with the capacity the CC announces")
+    func readAccessDenied() throws {
+        var bytes = try TagFixtures.load("ntag215-factory.hex")
+        bytes[15] = 0x80  // CC3: read access 8h, write access 0h
+        let memory = Type2Memory(bytes: bytes, chip: .ntag215)
+        #expect(memory.ndefStatus == NDEFTagStatus(status: .notSupported, capacity: 492))
+        #expect(memory.ndefStatusReason == "the capability container does not grant read access")
+    }
+}

@@ -2,10 +2,12 @@ extension Type2Memory {
     /// What CoreNFC's `queryNDEFStatus` would answer for this tag, with these rules:
     ///
     /// - ``NFCNDEFStatus/notSupported`` (capacity 0) when the image ends before the CC, the CC
-    ///   does not start with E1h or has a major version other than 1 (T2T 1.1, 6.1, 6.1.1), the
-    ///   read access nibble is not 0h (6.1: only 0h grants reading), or no NDEF Message TLV is
-    ///   found in the data area before a Terminator TLV, the end of the area, a malformed TLV or
-    ///   the end of the image (6.4.1: a tag without an NDEF TLV is not in a valid NDEF state).
+    ///   does not start with E1h or has a major version other than 1 (T2T 1.1, 6.1, 6.1.1), or no
+    ///   NDEF Message TLV is found in the data area before a Terminator TLV, the end of the area,
+    ///   a malformed TLV or the end of the image (6.4.1: a tag without an NDEF TLV is not in a
+    ///   valid NDEF state); also when the read access nibble is not 0h (6.1: only 0h grants
+    ///   reading), but then with the capacity the CC announces (a message that fills its data
+    ///   area), since the CC tells it.
     /// - ``NFCNDEFStatus/readOnly`` when the write access nibble is not 0h (Fh: READ-ONLY state,
     ///   6.3.3; 1h-7h reserved and 8h-Eh proprietary give no standard write access), or when a
     ///   static or dynamic lock bit covers a page from the NDEF TLV to the end of the data area
@@ -16,11 +18,14 @@ extension Type2Memory {
     /// and a write replaces the TLV. Password protection (AUTH0) does not either: a phone reports
     /// such a tag as writable and the write then fails; ``configuration`` tells.
     public var ndefStatus: NDEFTagStatus {
-        guard let cc = capabilityContainer, cc.problem == nil, cc.readAccess == .granted,
-            let address = ndefTLVAddress, let area = dataArea
-        else {
+        guard let cc = capabilityContainer, cc.problem == nil, let area = dataArea else {
             return NDEFTagStatus(status: .notSupported, capacity: 0)
         }
+        // Not readable, but the CC says how large the data area is: the capacity it announces.
+        guard cc.readAccess == .granted else {
+            return NDEFTagStatus(status: .notSupported, capacity: capacity(forTLVAt: area.lowerBound))
+        }
+        guard let address = ndefTLVAddress else { return NDEFTagStatus(status: .notSupported, capacity: 0) }
         let capacity = capacity(forTLVAt: address)
         if cc.writeAccess != .granted { return NDEFTagStatus(status: .readOnly, capacity: capacity) }
         if let pages = Type2Page.pages(covering: address..<max(address + 1, area.upperBound)),
