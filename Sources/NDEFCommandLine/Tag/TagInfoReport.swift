@@ -23,6 +23,9 @@ struct TagInfoReport: Encodable {
     var statusReason: String?
     /// The message bytes, when the memory was read.
     var ndef: [UInt8]?
+    /// Why the NDEF message of a formatted tag cannot be read (a malformed NDEF TLV or message),
+    /// when it cannot: the tag stays read/write, since a write replaces the TLV.
+    var messageProblem: TagMemoryError?
     var recordCount: Int?
     var capabilityContainer: InspectCapabilityFacts?
     var locks: InspectLockFacts?
@@ -57,6 +60,9 @@ struct TagInfoReport: Encodable {
         statusReason = memory.ndefStatusReason
         ndef = memory.ndefMessageBytes
         recordCount = memory.message?.records.count ?? (ndef?.isEmpty == true ? 0 : nil)
+        if status.status != .notSupported, memory.message == nil, ndef?.isEmpty != true {
+            messageProblem = memory.problem
+        }
         capabilityContainer = InspectCapabilityFacts(memory: memory)
         locks = InspectLockFacts(memory: memory)
     }
@@ -66,7 +72,7 @@ struct TagInfoReport: Encodable {
     private enum CodingKeys: String, CodingKey {
         case reader, uid, atqa, sak, chip, typeCode, identifiedBy, getVersion, pages, memorySize, status
         case statusReason, capacity, used, records, capabilityContainer, locks, password, nfcCounter
-        case nfcCounterState, signature, lockCode, lockProblem, tagType, type4
+        case nfcCounterState, signature, lockCode, lockProblem, tagType, type4, messageProblem
     }
 
     private enum PasswordKeys: String, CodingKey {
@@ -102,6 +108,7 @@ struct TagInfoReport: Encodable {
         try container.encode(status.capacity, forKey: .capacity)
         try container.encode(ndef?.count, forKey: .used)
         try container.encode(recordCount, forKey: .records)
+        try container.encodeIfPresent(messageProblem.map(InspectProblem.init), forKey: .messageProblem)
         try container.encode(capabilityContainer, forKey: .capabilityContainer)
         try container.encode(locks, forKey: .locks)
         if let password {
@@ -187,7 +194,8 @@ struct TagInfoReport: Encodable {
         return lines
     }
 
-    /// `NDEF: read/write, capacity 492 bytes; 17 bytes used (1 record)`.
+    /// `NDEF: read/write, capacity 492 bytes; 17 bytes used (1 record)`; on a formatted tag whose
+    /// message cannot be read, what keeps it from being read.
     private var ndefLine: String {
         var line = "NDEF: "
         switch status.status {
@@ -203,6 +211,11 @@ struct TagInfoReport: Encodable {
             }
         }
         if let statusReason { line += ": " + statusReason }
+        if let messageProblem {
+            line +=
+                "; the NDEF message cannot be read: \(messageProblem.reason) (\(messageProblem.code.rawValue)); "
+                + "writing a message replaces it"
+        }
         return line
     }
 
