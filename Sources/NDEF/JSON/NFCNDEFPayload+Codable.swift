@@ -80,7 +80,6 @@ extension NFCNDEFPayload: Codable {
                         "chunkSizes must be two or more sizes that add up to the payload's \(payload.count) bytes")
             }
             chunkSizes = sizes
-            chunkCount = sizes.count
         }
     }
 

@@ -224,7 +224,6 @@ struct NDEFMessageDecoder {
         // whole for every chunk (quadratic in the message size).
         open = nil
         chunk.record.payload.append(contentsOf: bytes[physical.payload])
-        chunk.record.chunkCount += 1
         chunk.record.chunkSizes?.append(physical.payload.count)
         if physical.header.isChunked {
             open = chunk

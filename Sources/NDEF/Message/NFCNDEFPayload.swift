@@ -15,10 +15,10 @@ public struct NFCNDEFPayload: Sendable, Hashable {
     public var identifier: ArraySlice<UInt8>
     /// The payload (at most 2³² − 1 bytes).
     public var payload: ArraySlice<UInt8>
-    /// How many chunks the record was decoded from; 1 for an unchunked record.
+    /// How many chunks the record was decoded from (``chunkSizes``); 1 for an unchunked record.
     ///
     /// Not part of equality: a record is the same record however it was chunked.
-    public var chunkCount: Int = 1
+    public var chunkCount: Int { chunkSizes?.count ?? 1 }
     /// The payload sizes of the chunks, in order, when the record was decoded from chunks (NDEF
     /// 1.0, 3.2.3), or is to be written in chunks of these sizes; nil otherwise.
     ///

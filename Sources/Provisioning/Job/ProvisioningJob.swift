@@ -213,11 +213,17 @@ public actor ProvisioningJob {
     /// Records that the tag `uid` refused `row` before anything was written: the row returns
     /// to the pool.
     func refusedBeforeWrite(row: Int, uid: [UInt8], reason: String, station: String) async throws(ProvisioningError) {
+        try unbind(row: row, uid: uid, reason: reason)
+        await dispenser.release(row, from: station)
+    }
+
+    /// Records the refusal in the journal: the tag `uid` is no longer bound to `row`, whose
+    /// claim is given back there (the dispenser is told by the caller).
+    private func unbind(row: Int, uid: [UInt8], reason: String) throws(ProvisioningError) {
         refusedTags += 1
         active[row] = nil
         try record(.refused(row: row, uid: uid, reason: reason, time: JournalClock.now()))
         unfinished.remove(row)
-        await dispenser.release(row, from: station)
     }
 
     /// Records that the tag `uid` refused `row` because its message (`length` bytes) is larger
@@ -230,10 +236,7 @@ public actor ProvisioningJob {
     func refusedAsTooLarge(
         row: Int, uid: [UInt8], length: Int, reason: String, station: String
     ) async throws(ProvisioningError) -> String? {
-        refusedTags += 1
-        active[row] = nil
-        try record(.refused(row: row, uid: uid, reason: reason, time: JournalClock.now()))
-        unfinished.remove(row)
+        try unbind(row: row, uid: uid, reason: reason)
         let refusals = sizeRefusals[row, default: 0] + 1
         sizeRefusals[row] = refusals
         var failure: String?
