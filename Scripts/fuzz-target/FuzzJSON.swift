@@ -1,8 +1,40 @@
-// JSON checks for the NDEF fuzz target: the Codable forms must round-trip.
+// The JSON target of the NDEF fuzzer (-D NDEF_FUZZ_JSON): the Codable forms of messages and
+// typed views must round-trip, and so must encoding.
 //
 // The NDEF module itself uses no Foundation; only this test harness does, for its encoder.
 
 import FoundationEssentials
+
+/// The JSON target: what decodes, as JSON and re-encoded (plain and chunked), comes back unchanged.
+func fuzzJSONAndEncoding(_ input: [UInt8]) {
+    // A chunk size derived from the input, so chunked encoding is exercised too.
+    let chunkSize = input.isEmpty ? 1 : 1 + Int(input[input.endIndex - 1] % 97)
+    let (strict, lenient) = decodeBoth(input)
+    if let strict {
+        checkJSON(strict, input: input)
+        checkViewsJSON(strict, input: input)
+        checkEncoding(strict, chunkSize: nil, mustEncode: true, input: input)
+        checkEncoding(strict, chunkSize: chunkSize, mustEncode: true, input: input)
+        // A canonical message (as the encoder writes it, chunk layout kept) comes back byte for byte.
+        if let encoded = try? strict.encoded(), encoded == input,
+            (try? JSONDecoder().decode(NFCNDEFMessage.self, from: JSONEncoder().encode(strict)).encoded()) != input
+        {
+            violated("decode, JSON, encode does not give back a canonical message", input)
+        }
+    } else if let lenient {
+        checkJSON(lenient.message, input: input)
+        checkViewsJSON(lenient.message, input: input)
+        checkEncoding(lenient.message, chunkSize: nil, mustEncode: false, input: input)
+    }
+}
+
+/// Every typed view of `message` that can be written: its JSON value must round-trip.
+func checkViewsJSON(_ message: NFCNDEFMessage, input: [UInt8]) {
+    for record in message.records {
+        guard let value = try? record.interpreted(), (try? value.makeRecord()) != nil else { continue }
+        checkViewJSON(value, input: input)
+    }
+}
 
 /// Encodes `message` as JSON and decodes it back: the records must be unchanged.
 func checkJSON(_ message: NFCNDEFMessage, input: [UInt8]) {

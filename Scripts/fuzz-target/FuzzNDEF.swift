@@ -1,13 +1,19 @@
 // libFuzzer entry point for the NDEF codec.
 //
-// Scripts/fuzz compiles this file together with every source file of the NDEF module into
-// one executable (`swiftc -sanitize=fuzzer,address`), so it is not a package target and
-// uses the module's declarations directly. Decoding must never trap on any input; the
-// invariants below turn silent inconsistencies into crashes, which libFuzzer reports.
+// Scripts/fuzz compiles this directory together with every source file of the NDEF module into
+// one executable (`swiftc -sanitize=fuzzer,address`), so it is not a package target and uses
+// the module's declarations directly. Decoding must never trap on any input; the invariants
+// below turn silent inconsistencies into crashes, which libFuzzer reports.
 //
-// With NDEF_FUZZ_VIEW_CHECKS=0 in the environment the typed views are still run on every
-// record (a trap is still a finding) but their round trips (parse of makeRecord, JSON value)
-// are not checked, so the fuzzer can look past a known view inconsistency for crashes.
+// One source, three targets, chosen when compiling, so the cheap decoder checks run at full
+// speed and the expensive ones get their own runs:
+//   (default)          the decoder: strict, lenient, sliced, limited and sequence decoding agree
+//   -D NDEF_FUZZ_VIEWS every record through its typed view, which must read back what it builds
+//   -D NDEF_FUZZ_JSON  the message JSON, each view's JSON value, and re-encoding round trips
+//
+// With NDEF_FUZZ_VIEW_CHECKS=0 in the environment the views target still runs the views on
+// every record (a trap is still a finding) but does not check their round trips, so the
+// fuzzer can look past a known view inconsistency for crashes.
 
 #if canImport(Glibc)
     import Glibc
@@ -57,8 +63,6 @@ func checkView<View: NDEFRecordConvertible>(_ value: View, input: [UInt8]) {
     } catch {
         return  // a value read leniently may not be writable as it stands
     }
-    guard checksViews else { return }
-    checkViewJSON(value, input: input)
     guard View.matches(record) else { violated("\(View.kind): makeRecord() builds a record it does not match", input) }
     let reread: View
     do {
@@ -69,18 +73,28 @@ func checkView<View: NDEFRecordConvertible>(_ value: View, input: [UInt8]) {
     if reread != value { violated("\(View.kind): parse(makeRecord(value)) differs from value", input) }
 }
 
-/// Interprets every record through the registry, at the default and at zero nesting depth.
+/// Reads every record through its typed view, at the default and at zero nesting depth; the
+/// view chosen by format (`view()`) must be the registry's, and `interpreted()` its value.
 func checkRecords(_ message: NFCNDEFMessage, input: [UInt8]) {
     for record in message.records {
         _ = record.typeString
         _ = record.identifierString
+        let registered = NDEFRecordRegistry.view(format: record.typeNameFormat, type: record.type)
         for options in [NDEFDecodingOptions(), NDEFDecodingOptions(maximumNestingDepth: 0)] {
             do {
-                if let value = try record.interpreted(options: options) {
-                    checkView(value, input: input)
+                let view = try record.view(options: options)
+                if view.map({ type(of: $0.value).kind }) != registered?.kind {
+                    violated("view() picks \(String(describing: view)), the registry \(String(describing: registered))", input)
+                }
+                if let value = view?.value {
+                    _ = value.description
+                    if checksViews { checkView(value, input: input) }
                 }
             } catch {
                 _ = error.description
+                guard let registered, (try? registered.init(parsing: record, options: options)) == nil else {
+                    violated("view() throws \(error) where the registry's view parses", input)
+                }
             }
         }
     }
@@ -103,15 +117,37 @@ func checkHex(_ input: [UInt8]) {
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzNDEF(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let input: [UInt8] = if let start, count > 0 { Array(UnsafeBufferPointer(start: start, count: count)) } else { [] }
-    // A chunk size derived from the input, so chunked encoding is exercised too.
-    let chunkSize = input.isEmpty ? 1 : 1 + Int(input[input.endIndex - 1] % 97)
+    #if NDEF_FUZZ_VIEWS
+        fuzzViews(input)
+    #elseif NDEF_FUZZ_JSON
+        fuzzJSONAndEncoding(input)
+    #else
+        fuzzDecoder(input)
+    #endif
+    return 0
+}
 
+/// The message strict decoding gives, or nil; and lenient decoding's recovery, or nil.
+func decodeBoth(_ input: [UInt8]) -> (strict: NFCNDEFMessage?, lenient: NDEFRecovery?) {
     var strict: NFCNDEFMessage?
     do {
         strict = try NFCNDEFMessage(decoding: input)
     } catch {
         _ = error.description
     }
+    var lenient: NDEFRecovery?
+    do {
+        lenient = try NFCNDEFMessage.recovering(from: input)
+    } catch {
+        _ = error.description
+    }
+    return (strict, lenient)
+}
+
+/// The decoder target: every way of decoding the same bytes must agree.
+func fuzzDecoder(_ input: [UInt8]) {
+    let (strict, lenient) = decodeBoth(input)
+
     // The same bytes inside a larger buffer: offsets must be relative to the slice.
     let framed = [0xEE] + input + [0xEE]
     let sliced = try? NFCNDEFMessage(decoding: framed[1..<(framed.count - 1)])
@@ -126,22 +162,16 @@ public func fuzzNDEF(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
             violated("a record limit made decoding fail with \(error.code.rawValue)", input)
         }
     }
-    checkHex(input)
 
-    var lenient: NDEFRecovery?
+    // NDEFRecordSequence checks as the message decoder does and yields the same records.
     do {
-        lenient = try NFCNDEFMessage.recovering(from: input)
+        let records = Array(try NDEFRecordSequence(decoding: input))
+        guard let strict, strict.records == records, strict.records.map(\.chunkSizes) == records.map(\.chunkSizes)
+        else { violated("NDEFRecordSequence accepts what NFCNDEFMessage refuses, or reads it otherwise", input) }
     } catch {
-        _ = error.description
+        if strict != nil { violated("NDEFRecordSequence refuses a message NFCNDEFMessage accepts: \(error)", input) }
     }
-
-    // The plain-message fast path must agree with the full strict decoder wherever it answers.
-    if let plain = NDEFMessageDecoder.decodePlain(input[...], maximumRecordCount: 16_384) {
-        var full = NDEFMessageDecoder(input[...], options: NDEFDecodingOptions(), lenient: false)
-        guard let records = try? full.decode(), records == plain else {
-            violated("the plain-message fast path accepts what the full decoder refuses or reads otherwise", input)
-        }
-    }
+    checkHex(input)
 
     if let strict {
         guard let lenient else { violated("strict decoding succeeds but lenient decoding throws", input) }
@@ -149,21 +179,19 @@ public func fuzzNDEF(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         if lenient.issues.contains(where: { $0.code != .reservedTypeNameFormat }) {
             violated("lenient decoding reports an issue in a message strict decoding accepts", input)
         }
-        checkRecords(strict, input: input)
-        checkJSON(strict, input: input)
-        checkEncoding(strict, chunkSize: nil, mustEncode: true, input: input)
-        checkEncoding(strict, chunkSize: chunkSize, mustEncode: true, input: input)
     }
     if let lenient {
         if lenient.isClean, strict == nil {
             violated("lenient decoding reports no issue but strict decoding throws", input)
         }
         if lenient.message.records.isEmpty { violated("lenient decoding returned no records without throwing", input) }
-        if strict == nil {
-            checkRecords(lenient.message, input: input)
-            checkJSON(lenient.message, input: input)
-            checkEncoding(lenient.message, chunkSize: nil, mustEncode: false, input: input)
-        }
     }
-    return 0
+}
+
+/// The views target: every record of what decodes, strictly or leniently, through its view.
+func fuzzViews(_ input: [UInt8]) {
+    let (strict, lenient) = decodeBoth(input)
+    if let message = strict ?? lenient?.message {
+        checkRecords(message, input: input)
+    }
 }

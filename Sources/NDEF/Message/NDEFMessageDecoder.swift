@@ -5,31 +5,31 @@
 /// check, and goes on. Either way it never traps: every length is checked against the bytes
 /// that remain before it is used.
 ///
-/// Records are located as index ranges first and become ``NFCNDEFPayload`` slices of the
-/// input only once they are accepted, so a valid record costs one slice per field and no copy.
+/// Records are located as index ranges first (``NDEFRecordCursor``) and become
+/// ``NFCNDEFPayload`` slices of the input only once they are accepted, so a valid record costs
+/// one slice per field and no copy. There is one decoder for strict and lenient decoding, and
+/// no separate fast path: a valid message takes the same steps either way.
 struct NDEFMessageDecoder {
     let options: NDEFDecodingOptions
     let lenient: Bool
+    /// Whether the records are built; without, decoding only checks the message (strict
+    /// validation before ``NDEFRecordSequence`` reads the records one by one).
+    let collecting: Bool
     private(set) var issues: [NDEFError] = []
+    /// How many logical records have been accepted (built or not).
+    private var keptCount = 0
 
     private let bytes: ArraySlice<UInt8>
     private var records: [NFCNDEFPayload] = []
-    /// A chunked record whose terminating chunk has not been seen yet, and where it started.
-    private var open: (record: NFCNDEFPayload, offset: Int)?
+    /// Where a chunked record whose terminating chunk has not been seen yet started. The
+    /// record itself is the last one kept: its chunks' payloads are appended to it in place.
+    private var openChunkOffset: Int?
 
-    init(_ bytes: ArraySlice<UInt8>, options: NDEFDecodingOptions, lenient: Bool) {
+    init(_ bytes: ArraySlice<UInt8>, options: NDEFDecodingOptions, lenient: Bool, collecting: Bool = true) {
         self.bytes = bytes
         self.options = options
         self.lenient = lenient
-    }
-
-    /// One physical record as laid out in the input: its header and the index ranges of its fields.
-    private struct PhysicalRecord {
-        var header: NDEFRecordHeader
-        var format: NFCTypeNameFormat
-        var type: Range<Int>
-        var identifier: Range<Int>
-        var payload: Range<Int>
+        self.collecting = collecting
     }
 
     /// Throws `error` in strict mode; notes it in lenient mode so the caller can recover.
@@ -42,30 +42,35 @@ struct NDEFMessageDecoder {
         guard !bytes.isEmpty else {
             throw NDEFError(.emptyInput, at: 0, "no bytes to decode: an NDEF message has at least one record")
         }
-        let base = bytes.startIndex
-        var index = base
+        let bytes = self.bytes
+        return try bytes.withUnsafeBufferPointer { (buffer) throws(NDEFError) in
+            try decode(NDEFRecordCursor(buffer, base: bytes.startIndex))
+        }
+    }
+
+    /// Decodes the records `cursor` walks (valid for the duration of the call).
+    private mutating func decode(_ start: NDEFRecordCursor) throws(NDEFError) -> [NFCNDEFPayload] {
+        var cursor = start
+        if collecting { records.reserveCapacity(cursor.recordCount(limit: options.maximumRecordCount)) }
         var physicalCount = 0
         var sawMessageEnd = false
 
-        while index < bytes.endIndex {
-            let offset = index - base
+        while !cursor.isAtEnd {
+            let offset = cursor.offset
             if physicalCount >= options.maximumRecordCount {
                 // A limit, not malformed data: lenient decoding keeps the records before it.
                 let limit = NDEFError(
                     .tooManyRecords, at: offset,
                     "more than \(options.maximumRecordCount) records (the decoder's limit, "
                         + "NDEFDecodingOptions.maximumRecordCount)")
-                guard lenient, !records.isEmpty || open != nil else { throw limit }
+                guard lenient, keptCount > 0 else { throw limit }
                 issues.append(limit)
-                if let chunk = open {
-                    records.append(chunk.record)
-                    open = nil
-                }
+                openChunkOffset = nil
                 return records
             }
-            let physical: PhysicalRecord
+            let physical: NDEFPhysicalRecord
             do {
-                physical = try readRecord(at: &index, offset: offset, number: physicalCount)
+                physical = try cursor.next(number: physicalCount)
             } catch {
                 try violation(error)
                 break  // lenient: a truncated record cannot be recovered; keep what came before it
@@ -81,25 +86,24 @@ struct NDEFMessageDecoder {
                 try violation(NDEFError(.messageBeginMisplaced, at: offset, reason))
             }
 
-            if open != nil {
-                try continueChunk(physical, at: offset)
+            if openChunkOffset != nil {
+                try continueChunk(physical, at: offset, in: cursor)
             } else {
-                try startRecord(physical, at: offset)
+                try startRecord(physical, at: offset, in: cursor)
             }
 
             if header.isMessageEnd {
                 sawMessageEnd = true
-                if let chunk = open {
+                if openChunkOffset != nil {
                     try violation(
                         NDEFError(.unterminatedChunk, at: offset, "the message ends (ME) inside a chunked record"))
-                    records.append(chunk.record)  // lenient: keep the chunks seen so far
-                    open = nil
+                    openChunkOffset = nil  // lenient: keep the chunks seen so far
                 }
-                if index < bytes.endIndex {
+                if !cursor.isAtEnd {
                     try violation(
                         NDEFError(
-                            .trailingBytes, at: index - base,
-                            "\(bytes.endIndex - index) bytes follow the last (ME) record")
+                            .trailingBytes, at: cursor.offset,
+                            "\(cursor.remainingCount) bytes follow the last (ME) record")
                     )
                 }
                 break  // lenient: trailing bytes are ignored
@@ -107,28 +111,29 @@ struct NDEFMessageDecoder {
         }
 
         if !sawMessageEnd {
-            if records.isEmpty && open == nil, let first = issues.first {
+            if keptCount == 0, let first = issues.first {
                 throw first  // nothing could be recovered
             }
             if issues.last?.code != .truncated {
                 try violation(
                     NDEFError(.missingMessageEnd, at: bytes.count, "the last record lacks the ME (message end) flag"))
             }
-            if let chunk = open {
+            if let chunkOffset = openChunkOffset {
                 if issues.last?.code != .truncated {
                     try violation(
-                        NDEFError(.unterminatedChunk, at: chunk.offset, "the input ends inside a chunked record"))
+                        NDEFError(.unterminatedChunk, at: chunkOffset, "the input ends inside a chunked record"))
                 }
-                records.append(chunk.record)
-                open = nil
+                openChunkOffset = nil  // lenient: keep the chunks seen so far
             }
         }
-        if records.isEmpty, let first = issues.first { throw first }
+        if keptCount == 0, let first = issues.first { throw first }
         return records
     }
 
     /// Checks a record that is not a continuation chunk and adds it (or opens a chunked record).
-    private mutating func startRecord(_ physical: PhysicalRecord, at offset: Int) throws(NDEFError) {
+    private mutating func startRecord(
+        _ physical: NDEFPhysicalRecord, at offset: Int, in cursor: NDEFRecordCursor
+    ) throws(NDEFError) {
         var format = physical.format
         var type = physical.type
         switch format {
@@ -176,7 +181,7 @@ struct NDEFMessageDecoder {
                     NDEFError(
                         .missingType, at: offset,
                         "a \(format.name) (TNF \(format.rawValue)) record has an empty type"))
-            } else if let problem = NDEFTypeSyntax.problem(format, bytes[type]) {
+            } else if let problem = NDEFTypeSyntax.problem(format, cursor.type(of: physical)) {
                 // lenient: the record is kept as it is, with the issue
                 try violation(
                     NDEFError(
@@ -184,24 +189,25 @@ struct NDEFMessageDecoder {
                         "the TYPE of a \(format.name) (TNF \(format.rawValue)) record \(problem)"))
             }
         }
-        let record = NFCNDEFPayload(
+        keptCount += 1
+        if physical.header.isChunked { openChunkOffset = offset }
+        guard collecting else { return }
+        var record = NFCNDEFPayload(
             format: format,
             type: bytes[type],
-            identifier: bytes[physical.identifier],
+            // No ID is the common case: the empty slice shares nothing with the input.
+            identifier: physical.identifier.isEmpty ? [] : bytes[physical.identifier],
             payload: bytes[physical.payload]
         )
-        if physical.header.isChunked {
-            var first = record
-            first.chunkSizes = [physical.payload.count]
-            open = (first, offset)
-        } else {
-            records.append(record)
-        }
+        if physical.header.isChunked { record.chunkSizes = [physical.payload.count] }
+        records.append(record)
     }
 
     /// Checks a middle or terminating chunk and appends its payload to the open record.
-    private mutating func continueChunk(_ physical: PhysicalRecord, at offset: Int) throws(NDEFError) {
-        guard var chunk = open else { return }
+    private mutating func continueChunk(
+        _ physical: NDEFPhysicalRecord, at offset: Int, in cursor: NDEFRecordCursor
+    ) throws(NDEFError) {
+        guard openChunkOffset != nil else { return }
         guard physical.format == .unchanged else {
             try violation(
                 NDEFError(
@@ -209,9 +215,8 @@ struct NDEFMessageDecoder {
                     "a chunk after the first has TNF \(physical.format.rawValue), not 6 (unchanged)")
             )
             // lenient: the chunked record ends here; this one starts afresh
-            records.append(chunk.record)
-            open = nil
-            try startRecord(physical, at: offset)
+            openChunkOffset = nil
+            try startRecord(physical, at: offset, in: cursor)
             return
         }
         if !physical.type.isEmpty {
@@ -220,65 +225,12 @@ struct NDEFMessageDecoder {
         if physical.header.hasIdentifierLength {
             try violation(NDEFError(.chunkWithIdentifier, at: offset, "a chunk after the first has an ID (IL flag)"))
         }
-        // Release the stored copy first, so the payload grows in place instead of being copied
-        // whole for every chunk (quadratic in the message size).
-        open = nil
-        chunk.record.payload.append(contentsOf: bytes[physical.payload])
-        chunk.record.chunkSizes?.append(physical.payload.count)
-        if physical.header.isChunked {
-            open = chunk
-        } else {
-            records.append(chunk.record)
-        }
-    }
-
-    /// Reads one physical record's header and field ranges, checking every length against the input.
-    private func readRecord(at index: inout Int, offset: Int, number: Int) throws(NDEFError) -> PhysicalRecord {
-        let end = bytes.endIndex
-        let header = NDEFRecordHeader(byte: bytes[index])
-        let fieldCount = 1 + (header.isShortRecord ? 1 : 4) + (header.hasIdentifierLength ? 1 : 0)
-        guard end - index - 1 >= fieldCount else {
-            throw NDEFError(.truncated, at: offset, "record \(number): the input ends inside the record header")
-        }
-        var cursor = index + 1
-        let typeLength = Int(bytes[cursor])
-        cursor += 1
-        var rawPayloadLength: UInt32 = 0
-        for _ in 0..<(header.isShortRecord ? 1 : 4) {
-            rawPayloadLength = rawPayloadLength << 8 | UInt32(bytes[cursor])
-            cursor += 1
-        }
-        // Only a platform whose Int is narrower than 33 bits can fail this; there the record is
-        // necessarily longer than any input it could be in.
-        guard let payloadLength = Int(exactly: rawPayloadLength) else {
-            throw NDEFError(
-                .truncated, at: offset, "record \(number): a \(rawPayloadLength)-byte payload cannot be in memory")
-        }
-        var identifierLength = 0
-        if header.hasIdentifierLength {
-            identifierLength = Int(bytes[cursor])
-            cursor += 1
-        }
-        let remaining = end - cursor
-        guard typeLength + identifierLength <= remaining, payloadLength <= remaining - typeLength - identifierLength
-        else {
-            let need = UInt64(typeLength + identifierLength) + UInt64(rawPayloadLength)
-            throw NDEFError(
-                .truncated,
-                at: offset,
-                "record \(number): type, ID and payload need \(need) bytes but only \(remaining) remain"
-            )
-        }
-        let typeEnd = cursor + typeLength
-        let identifierEnd = typeEnd + identifierLength
-        index = identifierEnd + payloadLength
-        // The mask keeps the value within 0...7, so the conversion always succeeds.
-        return PhysicalRecord(
-            header: header,
-            format: NFCTypeNameFormat(rawValue: header.rawFormat) ?? .reserved,
-            type: cursor..<typeEnd,
-            identifier: typeEnd..<identifierEnd,
-            payload: identifierEnd..<index
-        )
+        if !physical.header.isChunked { openChunkOffset = nil }
+        guard collecting, !records.isEmpty else { return }
+        // In place: the payload grows in its own storage (copied from the input once, at the
+        // second chunk) instead of being copied whole for every chunk.
+        let last = records.count - 1
+        records[last].payload.append(contentsOf: bytes[physical.payload])
+        records[last].chunkSizes?.append(physical.payload.count)
     }
 }

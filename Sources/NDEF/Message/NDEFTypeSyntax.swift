@@ -24,36 +24,76 @@
 public enum NDEFTypeSyntax {
     /// Why `type` is not a valid TYPE for `format`, or nil when it is (or the format has no
     /// syntax: TNF 0, 5, 6 and 7, whose TYPE must be empty, which the decoder checks apart).
+    ///
+    /// A valid TYPE costs one pass over its bytes and no allocation; text is built only to
+    /// describe a problem.
     public static func problem(_ format: NFCTypeNameFormat, _ type: some Collection<UInt8>) -> String? {
+        if let problem = type.withContiguousStorageIfAvailable({ problem(format, $0) }) { return problem }
+        return Array(type).withUnsafeBufferPointer { problem(format, $0) }
+    }
+
+    /// ``problem(_:_:)`` on bytes in memory.
+    static func problem(_ format: NFCTypeNameFormat, _ type: UnsafeBufferPointer<UInt8>) -> String? {
         if let byte = type.first(where: { $0 > 0x7F }) {
             return "holds the byte \(hexByte(byte)), not US-ASCII"
         }
         switch format {
         case .nfcWellKnown: return wellKnownProblem(type)
-        case .media: return mediaTypeProblem(Array(type))
-        case .absoluteURI: return absoluteURIProblem(Array(type))
-        case .nfcExternal: return externalProblem(Array(type))
+        case .media: return mediaTypeProblem(type)
+        case .absoluteURI: return absoluteURIProblem(type)
+        case .nfcExternal: return externalProblem(type)
         case .empty, .unknown, .unchanged, .reserved: return nil
         }
     }
 
-    /// RTD 1.0 appendix A: a character of a record type name.
-    public static func isTypeNameCharacter(_ byte: UInt8) -> Bool { byte < 0x80 && typeNameCharacters[Int(byte)] }
-
-    /// By byte value below 80h: the characters of a record type name.
-    private static let typeNameCharacters = table { isLetter($0) || isDigit($0) || "()+,-.:=@;$_!*'".utf8.contains($0) }
-    /// By byte value below 80h: the token characters of RFC 2045, 5.1.
-    private static let tokenCharacters = table { $0 > 0x20 && $0 < 0x7F && !"()<>@,;:\\\"/[]?=".utf8.contains($0) }
-    /// By byte value below 80h: the characters a URI holds as they are, "%" and "#" aside
-    /// (RFC 3986, 2.2 and 2.3).
-    private static let uriCharacters = table {
-        isLetter($0) || isDigit($0) || "-._~:/?[]@!$&'()*+,;=".utf8.contains($0)
+    /// RTD 1.0 appendix A: a character of a record type name: a letter, a digit or one of
+    /// `( ) + , - . : = @ ; $ _ ! * '`.
+    public static func isTypeNameCharacter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        case UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: "-"),
+            UInt8(ascii: "."), UInt8(ascii: ":"), UInt8(ascii: "="), UInt8(ascii: "@"), UInt8(ascii: ";"),
+            UInt8(ascii: "$"), UInt8(ascii: "_"), UInt8(ascii: "!"), UInt8(ascii: "*"), UInt8(ascii: "'"):
+            true
+        default:
+            false
+        }
     }
 
-    /// A table of `member` for every byte below 80h.
-    private static func table(_ member: (UInt8) -> Bool) -> [Bool] { (0..<0x80).map { member(UInt8($0)) } }
+    /// RFC 2045, 5.1: a token character: any US-ASCII character but controls, space and the
+    /// tspecials `( ) < > @ , ; : \ " / [ ] ? =`.
+    private static func isTokenCharacter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x00...0x20, 0x7F...0xFF: false
+        case UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "@"),
+            UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: ":"), UInt8(ascii: "\\"), UInt8(ascii: "\""),
+            UInt8(ascii: "/"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "?"), UInt8(ascii: "="):
+            false
+        default: true
+        }
+    }
 
-    private static func wellKnownProblem(_ type: some Collection<UInt8>) -> String? {
+    /// RFC 3986, 2.2 and 2.3: a character a URI holds as it is (unreserved, or reserved but
+    /// `#`); `%` starts a percent-encoding and is checked apart.
+    private static func isURICharacter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: ":"),
+            UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "@"),
+            UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("),
+            UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"),
+            UInt8(ascii: "="):
+            true
+        default:
+            false
+        }
+    }
+
+    private static func wellKnownProblem(_ type: UnsafeBufferPointer<UInt8>) -> String? {
         guard let first = type.first else { return "is empty" }
         guard isLetter(first) || isDigit(first) else {
             return "starts with \(describe(first)): a well-known type name starts with a letter (global: upper case) "
@@ -65,7 +105,7 @@ public enum NDEFTypeSyntax {
         return nil
     }
 
-    private static func mediaTypeProblem(_ type: [UInt8]) -> String? {
+    private static func mediaTypeProblem(_ type: UnsafeBufferPointer<UInt8>) -> String? {
         var index = 0
         func token() -> Range<Int> {
             let start = index
@@ -121,7 +161,7 @@ public enum NDEFTypeSyntax {
         return nil
     }
 
-    private static func absoluteURIProblem(_ type: [UInt8]) -> String? {
+    private static func absoluteURIProblem(_ type: UnsafeBufferPointer<UInt8>) -> String? {
         guard let colon = type.firstIndex(of: UInt8(ascii: ":")) else {
             return "has no scheme and \":\": a relative reference is not an absolute URI (RFC 3986, 4.3)"
         }
@@ -145,7 +185,7 @@ public enum NDEFTypeSyntax {
             if byte == UInt8(ascii: "#") {
                 return "has a fragment (\"#\"), which an absolute URI does not (RFC 3986, 4.3)"
             }
-            guard byte < 0x80, uriCharacters[Int(byte)] else {
+            guard isURICharacter(byte) else {
                 return "holds \(describe(byte)), which a URI may hold only percent-encoded (RFC 3986, 2)"
             }
             index += 1
@@ -153,28 +193,31 @@ public enum NDEFTypeSyntax {
         return nil
     }
 
-    private static func externalProblem(_ type: [UInt8]) -> String? {
+    private static func externalProblem(_ type: UnsafeBufferPointer<UInt8>) -> String? {
         guard let colon = type.firstIndex(of: UInt8(ascii: ":")) else {
             return "has no \":\": an external type is domain \":\" type (RTD 1.0, 2.3.2)"
         }
-        let domain = type[..<colon]
-        let name = type[(colon + 1)...]
+        let domain = UnsafeBufferPointer(rebasing: type[..<colon])
+        let name = UnsafeBufferPointer(rebasing: type[(colon + 1)...])
         if domain.isEmpty { return "has no domain before the \":\" (RTD 1.0, 2.3.2)" }
-        for label in domain.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false) {
-            guard !label.isEmpty else { return "has an empty label in its domain (RFC 1035, 2.3.1)" }
-            if let bad = label.first(where: { !isLetter($0) && !isDigit($0) && $0 != UInt8(ascii: "-") }) {
-                return "has \(describe(bad)) in its domain (letters, digits and \"-\", RFC 1035, 2.3.1)"
+        var labelIsEmpty = true
+        for byte in domain {
+            if byte == UInt8(ascii: ".") {
+                if labelIsEmpty { return "has an empty label in its domain (RFC 1035, 2.3.1)" }
+                labelIsEmpty = true
+            } else if isLetter(byte) || isDigit(byte) || byte == UInt8(ascii: "-") {
+                labelIsEmpty = false
+            } else {
+                return "has \(describe(byte)) in its domain (letters, digits and \"-\", RFC 1035, 2.3.1)"
             }
         }
+        if labelIsEmpty { return "has an empty label in its domain (RFC 1035, 2.3.1)" }
         if name.isEmpty { return "has no type name after the domain's \":\" (RTD 1.0, 2.3.2)" }
         if let bad = name.first(where: { !isTypeNameCharacter($0) }) {
             return "holds \(describe(bad)), which no record type name may (RTD 1.0, appendix A)"
         }
         return nil
     }
-
-    /// RFC 2045, 5.1: any US-ASCII character but controls, space and tspecials.
-    private static func isTokenCharacter(_ byte: UInt8) -> Bool { byte < 0x80 && tokenCharacters[Int(byte)] }
 
     private static func isLetter(_ byte: UInt8) -> Bool { (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) }
     private static func isDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) }

@@ -16,12 +16,6 @@ public struct NFCNDEFMessage: Sendable, Hashable {
     /// Throws ``NDEFError`` with the offset of the first violation. The records share storage
     /// with `bytes`; no payload is copied unless it was chunked.
     public init(decoding bytes: ArraySlice<UInt8>, options: NDEFDecodingOptions = .init()) throws(NDEFError) {
-        if MemoryLayout<Int>.size == 8,
-            let records = NDEFMessageDecoder.decodePlain(bytes, maximumRecordCount: options.maximumRecordCount)
-        {
-            self.records = records
-            return
-        }
         var decoder = NDEFMessageDecoder(bytes, options: options, lenient: false)
         self.records = try decoder.decode()
     }

@@ -35,13 +35,3 @@ public enum NDEFRecordRegistry {
         standard.first { $0.kind == kind }
     }
 }
-
-extension NFCNDEFPayload {
-    /// This record through the first built-in typed view that reads it, or `nil` if none does.
-    ///
-    /// - Throws: ``NDEFError`` when a view matches the type but the payload is malformed.
-    public func interpreted(options: NDEFDecodingOptions = .init()) throws(NDEFError) -> (any NDEFRecordConvertible)? {
-        guard let view = NDEFRecordRegistry.view(format: typeNameFormat, type: type) else { return nil }
-        return try view.init(parsing: self, options: options)
-    }
-}

@@ -7,14 +7,23 @@ public struct AbsoluteURIRecord: NDEFRecordConvertible {
     public static let kind = "absolute-uri"
 
     /// The URI in the TYPE field.
-    public var uri: String
-    /// The payload.
-    public var data: [UInt8]
+    public var uri: String {
+        get { uriField.string }
+        set { uriField = RecordString(newValue) }
+    }
+    private var uriField: RecordString
+    /// The payload; a parsed record's payload shares storage with the record (no copy).
+    public var data: ArraySlice<UInt8>
 
     /// Creates an absolute-URI record value; ``makeRecord()`` checks the URI.
-    public init(uri: String, data: [UInt8] = []) {
-        self.uri = uri
+    public init(uri: String, data: ArraySlice<UInt8>) {
+        self.uriField = RecordString(uri)
         self.data = data
+    }
+
+    /// Creates an absolute-URI record value from a byte array.
+    public init(uri: String, data: [UInt8] = []) {
+        self.init(uri: uri, data: data[...])
     }
 
     /// Reads every record of TNF 3 (absolute URI).
@@ -30,7 +39,8 @@ public struct AbsoluteURIRecord: NDEFRecordConvertible {
         guard !record.type.isEmpty, RecordText.isValidUTF8(record.type) else {
             throw NDEFError(.invalidPayload, "the TYPE field of an absolute-URI record is not a URI in UTF-8")
         }
-        self.init(uri: String(decoding: record.type, as: UTF8.self), data: Array(record.payload))
+        self.uriField = RecordString(validUTF8: record.type)
+        self.data = record.payload
     }
 
     /// Builds the record with the URI as its TYPE field.
@@ -38,7 +48,7 @@ public struct AbsoluteURIRecord: NDEFRecordConvertible {
     /// - Throws: ``NDEFError/Code/invalidValue`` when the URI is empty, longer than 255 bytes, or
     ///   not an RFC 3986 absolute URI in US-ASCII (``NDEFTypeSyntax``: percent-encode the rest).
     public func makeRecord() throws(NDEFError) -> NFCNDEFPayload {
-        let type = Array(uri.utf8)
+        let type = Array(uri.utf8)[...]
         guard !type.isEmpty, type.count <= 255 else {
             throw NDEFError(.invalidValue, "the URI of an absolute-URI record must be 1-255 bytes, not \(type.count)")
         }

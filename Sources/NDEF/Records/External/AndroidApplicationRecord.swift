@@ -11,11 +11,17 @@ public struct AndroidApplicationRecord: NDEFRecordConvertible {
     public static let kind = "aar"
 
     /// The application's package name, for example `com.example.app`.
-    public var package: String
+    ///
+    /// A parsed record keeps its checked payload and builds this string when it is read.
+    public var package: String {
+        get { packageField.string }
+        set { packageField = RecordString(newValue) }
+    }
+    private var packageField: RecordString
 
     /// Creates an AAR value; ``makeRecord()`` checks the package name.
     public init(package: String) {
-        self.package = package
+        self.packageField = RecordString(package)
     }
 
     /// Reads TNF 4 records named `android.com:pkg` in any case.
@@ -31,7 +37,8 @@ public struct AndroidApplicationRecord: NDEFRecordConvertible {
         guard !record.payload.isEmpty else {
             throw NDEFError(.invalidPayload, at: 0, "an Android application record needs a package name")
         }
-        self.init(package: try RecordText.utf8(record.payload, at: 0, "the package name"))
+        try RecordText.checkUTF8(record.payload, at: 0, "the package name")
+        self.packageField = RecordString(validUTF8: record.payload)
     }
 
     /// Builds the record: type `android.com:pkg`, payload the package name in UTF-8.
@@ -54,5 +61,17 @@ public struct AndroidApplicationRecord: NDEFRecordConvertible {
 extension AndroidApplicationRecord {
     enum CodingKeys: String, CodingKey {
         case package
+    }
+
+    /// Decodes the JSON form described above.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(package: try container.decode(String.self, forKey: .package))
+    }
+
+    /// Encodes the JSON form described above.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(package, forKey: .package)
     }
 }

@@ -9,14 +9,23 @@ public struct ExternalRecord: NDEFRecordConvertible {
     public static let kind = "external"
 
     /// The external type name, `domain:type` (for example `example.com:thing`).
-    public var type: String
-    /// The payload.
-    public var data: [UInt8]
+    public var type: String {
+        get { typeField.string }
+        set { typeField = RecordString(newValue) }
+    }
+    private var typeField: RecordString
+    /// The payload; a parsed record's payload shares storage with the record (no copy).
+    public var data: ArraySlice<UInt8>
 
     /// Creates an external record value; ``makeRecord()`` checks the name.
-    public init(type: String, data: [UInt8] = []) {
-        self.type = type
+    public init(type: String, data: ArraySlice<UInt8>) {
+        self.typeField = RecordString(type)
         self.data = data
+    }
+
+    /// Creates an external record value from a byte array.
+    public init(type: String, data: [UInt8] = []) {
+        self.init(type: type, data: data[...])
     }
 
     /// The domain part of the name (before the first `:`).
@@ -55,7 +64,9 @@ public struct ExternalRecord: NDEFRecordConvertible {
             let shown = record.typeString ?? NDEFHex.encode(record.type)
             throw NDEFError(.invalidPayload, "the record type \(shown) is not an external type name (domain:type)")
         }
-        self.init(type: String(decoding: record.type, as: UTF8.self), data: Array(record.payload))
+        // An external type name is ASCII (checked above), so valid UTF-8.
+        self.typeField = RecordString(validUTF8: record.type)
+        self.data = record.payload
     }
 
     /// Builds the record with the name as its TYPE field.
@@ -63,7 +74,7 @@ public struct ExternalRecord: NDEFRecordConvertible {
     /// - Throws: ``NDEFError/Code/invalidValue`` when the name is not `domain:type` with both
     ///   parts non-empty, in printable ASCII without spaces, of at most 255 bytes.
     public func makeRecord() throws(NDEFError) -> NFCNDEFPayload {
-        let bytes = Array(type.utf8)
+        let bytes = Array(type.utf8)[...]
         guard Self.isValidName(bytes) else {
             let problem = NDEFTypeSyntax.problem(.nfcExternal, bytes) ?? "is longer than 255 bytes"
             throw NDEFError(.invalidValue, "the external type name \(type.debugDescription) \(problem)")

@@ -9,19 +9,28 @@ public struct MediaRecord: NDEFRecordConvertible {
     public static let kind = "media"
 
     /// The media type, for example `text/plain` or `image/png`, as written in the TYPE field.
-    public var mediaType: String
-    /// The payload.
-    public var data: [UInt8]
+    public var mediaType: String {
+        get { mediaTypeField.string }
+        set { mediaTypeField = RecordString(newValue) }
+    }
+    private var mediaTypeField: RecordString
+    /// The payload; a parsed record's payload shares storage with the record (no copy).
+    public var data: ArraySlice<UInt8>
 
     /// Creates a media record value; ``makeRecord()`` checks the media type.
-    public init(mediaType: String, data: [UInt8]) {
-        self.mediaType = mediaType
+    public init(mediaType: String, data: ArraySlice<UInt8>) {
+        self.mediaTypeField = RecordString(mediaType)
         self.data = data
+    }
+
+    /// Creates a media record value from a byte array.
+    public init(mediaType: String, data: [UInt8]) {
+        self.init(mediaType: mediaType, data: data[...])
     }
 
     /// Creates a media record value whose payload is the UTF-8 of `text`.
     public init(mediaType: String, text: String) {
-        self.init(mediaType: mediaType, data: Array(text.utf8))
+        self.init(mediaType: mediaType, data: Array(text.utf8)[...])
     }
 
     /// Whether the media type is one whose payload is text: `text/*`, `application/json`,
@@ -51,7 +60,9 @@ public struct MediaRecord: NDEFRecordConvertible {
             let shown = record.typeString ?? NDEFHex.encode(record.type)
             throw NDEFError(.invalidPayload, "the record type \(shown) is not a media type (type/subtype)")
         }
-        self.init(mediaType: String(decoding: record.type, as: UTF8.self), data: Array(record.payload))
+        // A media type is ASCII (checked above), so valid UTF-8.
+        self.mediaTypeField = RecordString(validUTF8: record.type)
+        self.data = record.payload
     }
 
     /// Builds the record with the media type as its TYPE field.
@@ -59,7 +70,7 @@ public struct MediaRecord: NDEFRecordConvertible {
     /// - Throws: ``NDEFError/Code/invalidValue`` when the media type is not printable ASCII
     ///   `type/subtype` (optionally with parameters) of at most 255 bytes.
     public func makeRecord() throws(NDEFError) -> NFCNDEFPayload {
-        let type = Array(mediaType.utf8)
+        let type = Array(mediaType.utf8)[...]
         guard Self.isValidMediaType(type) else {
             let problem = NDEFTypeSyntax.problem(.media, type) ?? "is empty or longer than 255 bytes"
             throw NDEFError(.invalidValue, "the media type \(mediaType.debugDescription) \(problem)")

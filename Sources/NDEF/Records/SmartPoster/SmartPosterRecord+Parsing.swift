@@ -11,9 +11,9 @@ extension SmartPosterRecord {
         try Self.requireMatch(record)
         let payload = record.payload
         let innerOptions = try options.nested(at: 0)
-        let message: NFCNDEFMessage
+        let message: NDEFRecordSequence
         do {
-            message = try NFCNDEFMessage(decoding: payload, options: innerOptions)
+            message = try NDEFRecordSequence(decoding: payload, options: innerOptions)
         } catch {
             switch error.code {
             case .nestingTooDeep, .tooManyRecords: throw error
@@ -22,14 +22,14 @@ extension SmartPosterRecord {
         }
 
         var parser = Parser(payload: payload, options: innerOptions)
-        for inner in message.records {
+        for inner in message {
             try parser.add(inner)
         }
         guard let uri = parser.uri else {
             throw NDEFError(.invalidPayload, "a smart poster needs a URI record, and this one has none")
         }
         self.init(
-            uri: uri,
+            link: uri,
             titles: parser.titles,
             action: parser.action,
             size: parser.size,
@@ -44,9 +44,8 @@ extension SmartPosterRecord {
         let payload: ArraySlice<UInt8>
         /// The limits for records inside the poster.
         let options: NDEFDecodingOptions
-        var uri: String?
+        var uri: URIRecord?
         var titles: [TextRecord] = []
-        var titleLanguages: Set<String> = []
         var action: Action?
         var size: UInt32?
         var mediaType: String?
@@ -92,7 +91,7 @@ extension SmartPosterRecord {
                         .invalidPayload, at: at, "a smart poster has exactly one URI record, this one has more")
                 }
                 do {
-                    uri = try URIRecord(payload: inner.payload).uri
+                    uri = try URIRecord(payload: inner.payload)
                 } catch {
                     throw relocated(error, from: inner)
                 }
@@ -103,8 +102,8 @@ extension SmartPosterRecord {
                 } catch {
                     throw relocated(error, from: inner)
                 }
-                let language = RecordText.asciiLowercased(title.language)
-                guard titleLanguages.insert(language).inserted else {
+                // A poster has a title or two: a linear search beats building a set.
+                guard !titles.contains(where: { RecordText.equalIgnoringASCIICase($0.language, title.language) }) else {
                     throw NDEFError(
                         .invalidPayload, at: at, "two smart poster titles have the language \(title.language)")
                 }

@@ -24,7 +24,12 @@ public struct SmartPosterRecord: NDEFRecordConvertible {
     public static let kind = "smartposter"
 
     /// The URI the poster points at (the one URI record).
-    public var uri: String
+    public var uri: String {
+        get { link.uri }
+        set { link = URIRecord(uri: newValue) }
+    }
+    /// The URI record (a parsed one builds ``uri`` when it is read).
+    private var link: URIRecord
     /// The titles, at most one per language (Smart Poster RTD 1.0, section 3.3.2).
     public var titles: [TextRecord]
     /// The recommended action, when the poster has an action record.
@@ -48,7 +53,22 @@ public struct SmartPosterRecord: NDEFRecordConvertible {
         icons: [Icon] = [],
         extraRecords: [NFCNDEFPayload] = []
     ) {
-        self.uri = uri
+        self.init(
+            link: URIRecord(uri: uri), titles: titles, action: action, size: size, mediaType: mediaType, icons: icons,
+            extraRecords: extraRecords)
+    }
+
+    /// Creates a smart poster value around its URI record.
+    init(
+        link: URIRecord,
+        titles: [TextRecord],
+        action: Action?,
+        size: UInt32?,
+        mediaType: String?,
+        icons: [Icon],
+        extraRecords: [NFCNDEFPayload]
+    ) {
+        self.link = link
         self.titles = titles
         self.action = action
         self.size = size

@@ -13,15 +13,34 @@ enum RecordText {
     /// Decodes `bytes` as UTF-8, or throws ``NDEFError/Code/invalidPayload`` at `base` plus
     /// the offset of the first byte that does not start a valid sequence.
     static func utf8(_ bytes: ArraySlice<UInt8>, at base: Int, _ what: String) throws(NDEFError) -> String {
-        if let bad = firstInvalidUTF8(bytes) {
+        try checkUTF8(bytes, at: base, what)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Throws as ``utf8(_:at:_:)`` does when `bytes` is not valid UTF-8, without building a string.
+    static func checkUTF8(_ bytes: ArraySlice<UInt8>, at base: Int, _ what: String) throws(NDEFError) {
+        if !isASCII(bytes), let bad = firstInvalidUTF8(bytes) {
             throw NDEFError(.invalidPayload, at: base + bad, "\(what) is not valid UTF-8")
         }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Whether `bytes` is well-formed UTF-8.
     static func isValidUTF8(_ bytes: some Collection<UInt8>) -> Bool {
-        firstInvalidUTF8(bytes) == nil
+        if let ascii = bytes.withContiguousStorageIfAvailable(isASCII), ascii { return true }
+        return firstInvalidUTF8(bytes) == nil
+    }
+
+    /// Whether every byte is below 80h (and so `bytes` is valid UTF-8 as it is): one pass
+    /// without branches per byte, the common case of URIs, types and most text.
+    static func isASCII(_ bytes: ArraySlice<UInt8>) -> Bool {
+        bytes.withUnsafeBufferPointer(isASCII)
+    }
+
+    /// ``isASCII(_:)-(ArraySlice<UInt8>)`` on bytes in memory.
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var union: UInt8 = 0
+        for byte in bytes { union |= byte }
+        return union < 0x80
     }
 
     /// The offset of the first ill-formed UTF-8 sequence, or `nil` when all of `bytes` is valid.
@@ -109,6 +128,16 @@ enum RecordText {
             decoding: text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 },
             as: UTF8.self
         )
+    }
+
+    /// Whether `lhs` and `rhs` are the same but for the case of ASCII letters.
+    static func equalIgnoringASCIICase(_ lhs: String, _ rhs: String) -> Bool {
+        lhs.utf8.elementsEqual(rhs.utf8) { asciiLowercase($0) == asciiLowercase($1) }
+    }
+
+    /// `byte` with an ASCII capital letter made small.
+    static func asciiLowercase(_ byte: UInt8) -> UInt8 {
+        byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte
     }
 
     /// "1 byte" or "n bytes", for descriptions.

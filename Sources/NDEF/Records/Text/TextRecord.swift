@@ -25,7 +25,13 @@ public struct TextRecord: NDEFRecordConvertible {
     public static let kind = "text"
 
     /// The text.
-    public var text: String
+    ///
+    /// A parsed UTF-8 record keeps its checked bytes and builds this string when it is read.
+    public var text: String {
+        get { textField.string }
+        set { textField = RecordString(newValue) }
+    }
+    private var textField: RecordString
     /// The IANA language code (RFC 5646), for example `"en"`; may be empty.
     public var language: String
     /// The encoding used on the tag.
@@ -33,7 +39,7 @@ public struct TextRecord: NDEFRecordConvertible {
 
     /// Creates a text record value; ``makeRecord()`` checks the language code.
     public init(text: String, language: String = "en", encoding: Encoding = .utf8) {
-        self.text = text
+        self.textField = RecordString(text)
         self.language = language
         self.encoding = encoding
     }
@@ -78,10 +84,11 @@ public struct TextRecord: NDEFRecordConvertible {
         let textOffset = 1 + languageLength
         if status & 0x80 == 0 {
             self.encoding = .utf8
-            self.text = try RecordText.utf8(textBytes, at: textOffset, "the text")
+            try RecordText.checkUTF8(textBytes, at: textOffset, "the text")
+            self.textField = RecordString(validUTF8: textBytes)
         } else {
             self.encoding = .utf16
-            self.text = try Self.decodeUTF16(textBytes, at: textOffset)
+            self.textField = RecordString(try Self.decodeUTF16(textBytes, at: textOffset))
         }
         self.language = String(decoding: languageBytes, as: UTF8.self)
     }

@@ -54,11 +54,38 @@ public struct URIRecord: NDEFRecordConvertible {
     public static let kind = "uri"
 
     /// The full URI (or IRI), prefix expanded.
-    public var uri: String
+    ///
+    /// A parsed record keeps its checked payload and builds this string when it is read.
+    public var uri: String {
+        get {
+            switch storage {
+            case .uri(let uri): uri
+            case .payload(let payload):
+                Self.joined(Self.prefix(forCode: payload[payload.startIndex]) ?? "", payload.dropFirst())
+            }
+        }
+        set { storage = .uri(newValue) }
+    }
+
+    private enum Storage: Sendable {
+        case uri(String)
+        /// A payload of at least one byte whose URI field has been checked.
+        case payload(ArraySlice<UInt8>)
+    }
+
+    private var storage: Storage
 
     /// Creates a URI record value.
     public init(uri: String) {
-        self.uri = uri
+        storage = .uri(uri)
+    }
+
+    public static func == (lhs: URIRecord, rhs: URIRecord) -> Bool {
+        lhs.uri == rhs.uri
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(uri)
     }
 
     /// The prefix that `code` stands for, or `nil` for a reserved code (0x24 and above).
@@ -99,18 +126,47 @@ public struct URIRecord: NDEFRecordConvertible {
         try self.init(payload: record.payload)
     }
 
-    /// Parses the payload bytes of a URI record.
+    /// Parses the payload bytes of a URI record: one pass over the URI field to check it;
+    /// the string is built when ``uri`` is read.
     init(payload: ArraySlice<UInt8>) throws(NDEFError) {
-        guard let code = payload.first else {
+        guard !payload.isEmpty else {
             throw NDEFError(.invalidPayload, at: 0, "a URI record needs at least the identifier code")
         }
         let field = payload.dropFirst()
-        let rest = try RecordText.utf8(field, at: 1, "the URI field")
-        if let bad = field.firstIndex(where: Self.isControl) {
-            throw NDEFError(
-                .invalidPayload, at: bad - payload.startIndex, "the URI field holds a control character")
+        let check = field.withUnsafeBufferPointer(Self.scan)
+        if !check.isASCII {
+            try RecordText.checkUTF8(field, at: 1, "the URI field")
         }
-        self.uri = (Self.prefix(forCode: code) ?? "") + rest
+        if let bad = check.firstControl {
+            throw NDEFError(.invalidPayload, at: 1 + bad, "the URI field holds a control character")
+        }
+        storage = .payload(payload)
+    }
+
+    /// Whether `field` is all ASCII, and the offset of its first control character.
+    private static func scan(_ field: UnsafeBufferPointer<UInt8>) -> (isASCII: Bool, firstControl: Int?) {
+        var union: UInt8 = 0
+        var controls = false
+        for byte in field {
+            union |= byte
+            controls = controls || isControl(byte)
+        }
+        return (union < 0x80, controls ? field.firstIndex(where: isControl) : nil)
+    }
+
+    /// `prefix` followed by `field` (valid UTF-8), built in one allocation.
+    private static func joined(_ prefix: String, _ field: ArraySlice<UInt8>) -> String {
+        var prefix = prefix
+        let count = prefix.utf8.count + field.count
+        return prefix.withUTF8 { prefix in
+            field.withUnsafeBufferPointer { field in
+                String(unsafeUninitializedCapacity: count) { buffer in
+                    let afterPrefix = buffer.initialize(fromContentsOf: prefix)
+                    let end = buffer[afterPrefix...].initialize(fromContentsOf: field)
+                    return end
+                }
+            }
+        }
     }
 
     /// Whether `byte` is a control character (U+0000-U+001F or U+007F), which no URI or IRI may
@@ -139,8 +195,21 @@ public struct URIRecord: NDEFRecordConvertible {
     }
 }
 
+/// The JSON `value` of a URI record: `{"uri": "https://example.com"}`.
 extension URIRecord {
     enum CodingKeys: String, CodingKey {
         case uri
+    }
+
+    /// Decodes the JSON form described above.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(uri: try container.decode(String.self, forKey: .uri))
+    }
+
+    /// Encodes the JSON form described above.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(uri, forKey: .uri)
     }
 }

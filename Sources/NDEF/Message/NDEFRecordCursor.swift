@@ -1,0 +1,106 @@
+/// One physical record as laid out in a message: its header and the index ranges of its
+/// fields in the input (NFC Forum NDEF 1.0, section 3.2, figure 3).
+struct NDEFPhysicalRecord {
+    var header: NDEFRecordHeader
+    var format: NFCTypeNameFormat
+    var type: Range<Int>
+    var identifier: Range<Int>
+    var payload: Range<Int>
+}
+
+/// Walks the physical records of an NDEF message, one header at a time (NFC Forum NDEF 1.0,
+/// section 3.2).
+///
+/// The only code that reads record headers and lengths: the decoder, strict or lenient, and
+/// the capacity estimate before it both go through it, so they cannot disagree on where a
+/// record starts or ends. Every length is checked against the bytes that remain before it
+/// is used; a record that does not fit throws ``NDEFError/Code/truncated`` and leaves the
+/// cursor where it was.
+///
+/// It reads the message through a pointer (valid while the caller's
+/// `withUnsafeBufferPointer` runs), so walking costs no reference counting; the ranges it
+/// returns are indices of the `ArraySlice` the pointer came from.
+struct NDEFRecordCursor {
+    /// The message.
+    private let bytes: UnsafeBufferPointer<UInt8>
+    /// The index of the first byte in the caller's slice.
+    private let base: Int
+    /// Where the next record starts, as an offset into `bytes`.
+    private(set) var offset = 0
+
+    /// A cursor at the record that starts `offset` bytes into `bytes`, whose first byte has
+    /// index `base` in the caller's slice.
+    init(_ bytes: UnsafeBufferPointer<UInt8>, base: Int, offset: Int = 0) {
+        self.bytes = bytes
+        self.base = base
+        self.offset = offset
+    }
+
+    /// Whether every byte has been read.
+    var isAtEnd: Bool { offset >= bytes.count }
+
+    /// How many bytes have not been read.
+    var remainingCount: Int { bytes.count - offset }
+
+    /// Reads the next record's header and field ranges and moves past it.
+    ///
+    /// - Parameter number: the record's position, for error messages.
+    /// - Throws: ``NDEFError/Code/truncated`` when the header or the fields it announces run
+    ///   past the input.
+    mutating func next(number: Int) throws(NDEFError) -> NDEFPhysicalRecord {
+        let end = bytes.count
+        let start = offset
+        let header = NDEFRecordHeader(byte: bytes[start])
+        // TYPE LENGTH, PAYLOAD LENGTH (1 or 4 bytes), ID LENGTH when IL is set.
+        let lengthsEnd = start + 2 + (header.isShortRecord ? 1 : 4) + (header.hasIdentifierLength ? 1 : 0)
+        guard lengthsEnd <= end else {
+            throw NDEFError(.truncated, at: start, "record \(number): the input ends inside the record header")
+        }
+        let typeLength = Int(bytes[start + 1])
+        var payloadLength = Int(bytes[start + 2])
+        if !header.isShortRecord {
+            payloadLength =
+                payloadLength << 24 | Int(bytes[start + 3]) << 16 | Int(bytes[start + 4]) << 8 | Int(bytes[start + 5])
+        }
+        let identifierLength = header.hasIdentifierLength ? Int(bytes[lengthsEnd - 1]) : 0
+        let remaining = end - lengthsEnd
+        // typeLength and identifierLength are below 256 and payloadLength below 2^32; on a
+        // 32-bit platform a length that wrapped negative is caught by the last comparison.
+        guard typeLength + identifierLength <= remaining, payloadLength <= remaining - typeLength - identifierLength,
+            payloadLength >= 0
+        else {
+            let need = UInt64(typeLength + identifierLength) + UInt64(UInt32(truncatingIfNeeded: payloadLength))
+            throw NDEFError(
+                .truncated, at: start,
+                "record \(number): type, ID and payload need \(need) bytes but only \(remaining) remain")
+        }
+        let typeEnd = lengthsEnd + typeLength
+        let identifierEnd = typeEnd + identifierLength
+        offset = identifierEnd + payloadLength
+        return NDEFPhysicalRecord(
+            header: header,
+            // The mask keeps the value within 0...7, so the conversion always succeeds.
+            format: NFCTypeNameFormat(rawValue: header.rawFormat) ?? .reserved,
+            type: base + lengthsEnd..<base + typeEnd,
+            identifier: base + typeEnd..<base + identifierEnd,
+            payload: base + identifierEnd..<base + offset
+        )
+    }
+
+    /// The TYPE field of `record` (read by this cursor) in memory, to check its syntax.
+    func type(of record: NDEFPhysicalRecord) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: bytes[record.type.lowerBound - base..<record.type.upperBound - base])
+    }
+
+    /// How many records a decoder will read, at most `limit`: the records up to and including
+    /// the first with ME, or up to the first that does not fit. For reserving storage once.
+    func recordCount(limit: Int) -> Int {
+        var cursor = self
+        var count = 0
+        while count < limit, !cursor.isAtEnd, let record = try? cursor.next(number: count) {
+            count += 1
+            if record.header.isMessageEnd { break }
+        }
+        return count
+    }
+}

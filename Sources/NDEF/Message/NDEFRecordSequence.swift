@@ -1,0 +1,80 @@
+/// The records of an encoded NDEF message, checked as a whole and then read one at a time,
+/// without collecting them in an array (NFC Forum NDEF 1.0, section 3).
+///
+/// Creating the sequence decodes strictly, exactly as ``NFCNDEFMessage/init(decoding:options:)``
+/// does, and throws the same error for the same input; iterating yields the same records
+/// (chunked records reassembled, with their ``NFCNDEFPayload/chunkSizes``). What it saves is
+/// the array: for a loop that looks at each record once (a reader scanning tags, a server
+/// reading many messages) and then forgets it.
+///
+/// ```swift
+/// for record in try NDEFRecordSequence(decoding: bytes) {
+///     if case .uri(let link)? = try record.view() { print(link.uri) }
+/// }
+/// ```
+public struct NDEFRecordSequence: Sequence, Sendable {
+    /// The message, known to be valid.
+    private let bytes: ArraySlice<UInt8>
+
+    /// Checks the message in `bytes` (strict NDEF 1.0 decoding within `options`).
+    ///
+    /// - Throws: ``NDEFError`` as ``NFCNDEFMessage/init(decoding:options:)`` would.
+    public init(decoding bytes: ArraySlice<UInt8>, options: NDEFDecodingOptions = .init()) throws(NDEFError) {
+        var decoder = NDEFMessageDecoder(bytes, options: options, lenient: false, collecting: false)
+        _ = try decoder.decode()
+        self.bytes = bytes
+    }
+
+    /// Checks the message in `bytes` (strict NDEF 1.0 decoding within `options`).
+    public init(decoding bytes: [UInt8], options: NDEFDecodingOptions = .init()) throws(NDEFError) {
+        try self.init(decoding: bytes[...], options: options)
+    }
+
+    public func makeIterator() -> Iterator {
+        Iterator(bytes: bytes)
+    }
+
+    /// Reads the records of a message the sequence has checked.
+    public struct Iterator: IteratorProtocol, Sendable {
+        private let bytes: ArraySlice<UInt8>
+        /// Where the next record starts, from the start of the message; nil after the last.
+        private var offset: Int? = 0
+
+        fileprivate init(bytes: ArraySlice<UInt8>) {
+            self.bytes = bytes
+        }
+
+        /// The next logical record: a physical record, or a chunked one reassembled.
+        public mutating func next() -> NFCNDEFPayload? {
+            guard let start = offset else { return nil }
+            let bytes = self.bytes
+            return bytes.withUnsafeBufferPointer { buffer in
+                var cursor = NDEFRecordCursor(buffer, base: bytes.startIndex, offset: start)
+                // The message was decoded strictly when the sequence was made, so these reads
+                // succeed; should one not, the sequence ends rather than trapping.
+                guard !cursor.isAtEnd, let first = try? cursor.next(number: 0) else {
+                    offset = nil
+                    return nil
+                }
+                var record = NFCNDEFPayload(
+                    format: first.format,
+                    type: bytes[first.type],
+                    identifier: first.identifier.isEmpty ? [] : bytes[first.identifier],
+                    payload: bytes[first.payload]
+                )
+                var last = first
+                if first.header.isChunked {
+                    var sizes = [first.payload.count]
+                    while last.header.isChunked, !cursor.isAtEnd, let chunk = try? cursor.next(number: sizes.count) {
+                        record.payload.append(contentsOf: bytes[chunk.payload])
+                        sizes.append(chunk.payload.count)
+                        last = chunk
+                    }
+                    record.chunkSizes = sizes
+                }
+                offset = last.header.isMessageEnd ? nil : cursor.offset
+                return record
+            }
+        }
+    }
+}

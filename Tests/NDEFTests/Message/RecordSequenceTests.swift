@@ -1,0 +1,84 @@
+import NDEF
+import TestSupport
+import Testing
+
+/// ``NDEFRecordSequence`` checks a message as ``NFCNDEFMessage/init(decoding:options:)`` does and
+/// yields the same records: on valid messages, on every single-byte change of them (most of
+/// which are invalid), and on generated chunked messages.
+@Suite("NDEFRecordSequence: the same verdict and records as NFCNDEFMessage")
+struct RecordSequenceTests {
+    static let messages: [[UInt8]] =
+        DecodingTests.validMessages + [
+            JSONRoundTripTests.handChunked,
+            hex("d7 00 02 abcd"),  // TNF 7 (kept as reserved) with a payload
+            hex("b5 00 01 aa 56 00 01 bb"),  // chunked unknown record
+            hex("91 03 01 414243 00 59 03 01 01 58595a 30 ff 00"),  // a trailing byte
+        ]
+
+    @Test("On every message and every single-byte change of it", arguments: messages)
+    func agrees(_ bytes: [UInt8]) {
+        var inputs = [bytes]
+        for index in bytes.indices {
+            for value: UInt8 in [0x00, 0x10, 0x16, 0x36, 0x40, 0x80, 0xB1, 0xD1, 0xFF] {
+                var changed = bytes
+                changed[index] = value
+                inputs.append(changed)
+            }
+        }
+        inputs.append(Array(bytes.dropLast()))
+        for input in inputs {
+            Self.expectAgreement(input)
+        }
+    }
+
+    @Test("On generated messages, chunked ones included", arguments: 0..<4)
+    func generated(seed: UInt64) throws {
+        var random = SeededRandom(seed: 0x5E9_0000 + seed)
+        for _ in 0..<50 {
+            let bytes = try JSONRoundTripTests.randomMessage(&random).encoded()
+            Self.expectAgreement(bytes)
+        }
+    }
+
+    @Test("Limits: the same record cap and the same error")
+    func limits() throws {
+        let two = hex("91 01 01 55 00 51 01 01 55 00")
+        let options = NDEFDecodingOptions(maximumRecordCount: 1)
+        #expect(throws: NDEFError(.tooManyRecords, at: 5, "")) {
+            try NDEFRecordSequence(decoding: two, options: options)
+        }
+        #expect(Array(try NDEFRecordSequence(decoding: two)).count == 2)
+    }
+
+    @Test("Records are slices of the input, as NFCNDEFMessage's are")
+    func sharesStorage() throws {
+        let bytes = hex("d2 0a 03 746578742f706c61696e 616263")
+        let record = try #require(Array(try NDEFRecordSequence(decoding: bytes)).first)
+        let inputBase = bytes.withUnsafeBufferPointer { $0.baseAddress }
+        let payloadBase = record.payload.withUnsafeBufferPointer { $0.baseAddress }
+        #expect(inputBase.map { $0 + record.payload.startIndex } == payloadBase)
+        #expect(record.payload.startIndex == 13)
+    }
+
+    /// The sequence and the message agree on `input`: both throw the same error, or both give
+    /// the same records with the same chunk layout.
+    static func expectAgreement(_ input: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) {
+        let message = Result { () throws(NDEFError) in try NFCNDEFMessage(decoding: input) }
+        let sequence = Result { () throws(NDEFError) in Array(try NDEFRecordSequence(decoding: input)) }
+        switch (message, sequence) {
+        case (.success(let message), .success(let records)):
+            #expect(message.records == records, "\(NDEFHex.encode(input))", sourceLocation: sourceLocation)
+            #expect(
+                message.records.map(\.chunkSizes) == records.map(\.chunkSizes), "\(NDEFHex.encode(input))",
+                sourceLocation: sourceLocation)
+        case (.failure(let expected), .failure(let actual)):
+            #expect(expected.code == actual.code, "\(NDEFHex.encode(input))", sourceLocation: sourceLocation)
+            #expect(expected.offset == actual.offset, "\(NDEFHex.encode(input))", sourceLocation: sourceLocation)
+            #expect(expected.reason == actual.reason, "\(NDEFHex.encode(input))", sourceLocation: sourceLocation)
+        default:
+            Issue.record(
+                "verdicts differ on \(NDEFHex.encode(input)): \(message) vs \(sequence)", sourceLocation: sourceLocation
+            )
+        }
+    }
+}
