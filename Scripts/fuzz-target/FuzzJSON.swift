@@ -1,5 +1,5 @@
 // The JSON target of the NDEF fuzzer (-D NDEF_FUZZ_JSON): the Codable forms of messages and
-// typed views must round-trip, and so must encoding.
+// typed views must round-trip, and so must encoding and the hex form.
 //
 // The NDEF module itself uses no Foundation; only this test harness does, for its encoder.
 
@@ -9,6 +9,7 @@ import FoundationEssentials
 func fuzzJSONAndEncoding(_ input: [UInt8]) {
     // A chunk size derived from the input, so chunked encoding is exercised too.
     let chunkSize = input.isEmpty ? 1 : 1 + Int(input[input.endIndex - 1] % 97)
+    checkHex(input)
     let (strict, lenient) = decodeBoth(input)
     if let strict {
         checkJSON(strict, input: input)

@@ -7,7 +7,8 @@
 //
 // One source, three targets, chosen when compiling, so the cheap decoder checks run at full
 // speed and the expensive ones get their own runs:
-//   (default)          the decoder: strict, lenient, sliced, limited and sequence decoding agree
+//   (default)          the decoder: strict (plain path and full), lenient, sliced, limited and
+//                      sequence decoding agree
 //   -D NDEF_FUZZ_VIEWS every record through its typed view, which must read back what it builds
 //   -D NDEF_FUZZ_JSON  the message JSON, each view's JSON value, and re-encoding round trips
 //
@@ -163,6 +164,14 @@ func fuzzDecoder(_ input: [UInt8]) {
         }
     }
 
+    // The plain-message path must agree with the full strict decoder wherever it answers.
+    if let plain = NDEFMessageDecoder.decodePlain(input[...], maximumRecordCount: 16_384) {
+        var full = NDEFMessageDecoder(input[...], options: NDEFDecodingOptions(), lenient: false)
+        guard let records = try? full.decode(), records == plain else {
+            violated("the plain-message path accepts what the full decoder refuses or reads otherwise", input)
+        }
+    }
+
     // NDEFRecordSequence checks as the message decoder does and yields the same records.
     do {
         let records = Array(try NDEFRecordSequence(decoding: input))
@@ -171,8 +180,6 @@ func fuzzDecoder(_ input: [UInt8]) {
     } catch {
         if strict != nil { violated("NDEFRecordSequence refuses a message NFCNDEFMessage accepts: \(error)", input) }
     }
-    checkHex(input)
-
     if let strict {
         guard let lenient else { violated("strict decoding succeeds but lenient decoding throws", input) }
         if lenient.message != strict { violated("lenient and strict decoding differ on a valid message", input) }

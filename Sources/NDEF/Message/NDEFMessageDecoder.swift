@@ -192,15 +192,16 @@ struct NDEFMessageDecoder {
         keptCount += 1
         if physical.header.isChunked { openChunkOffset = offset }
         guard collecting else { return }
-        var record = NFCNDEFPayload(
-            format: format,
-            type: bytes[type],
-            // No ID is the common case: the empty slice shares nothing with the input.
-            identifier: physical.identifier.isEmpty ? [] : bytes[physical.identifier],
-            payload: bytes[physical.payload]
-        )
-        if physical.header.isChunked { record.chunkSizes = [physical.payload.count] }
-        records.append(record)
+        // Appended as built, so the record is moved into the array, not copied.
+        records.append(
+            NFCNDEFPayload(
+                format: format,
+                type: bytes[type],
+                // No ID is the common case: the empty slice shares nothing with the input.
+                identifier: physical.identifier.isEmpty ? [] : bytes[physical.identifier],
+                payload: bytes[physical.payload]
+            ))
+        if physical.header.isChunked { records[records.count - 1].chunkSizes = [physical.payload.count] }
     }
 
     /// Checks a middle or terminating chunk and appends its payload to the open record.

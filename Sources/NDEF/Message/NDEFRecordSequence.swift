@@ -20,8 +20,10 @@ public struct NDEFRecordSequence: Sequence, Sendable {
     ///
     /// - Throws: ``NDEFError`` as ``NFCNDEFMessage/init(decoding:options:)`` would.
     public init(decoding bytes: ArraySlice<UInt8>, options: NDEFDecodingOptions = .init()) throws(NDEFError) {
-        var decoder = NDEFMessageDecoder(bytes, options: options, lenient: false, collecting: false)
-        _ = try decoder.decode()
+        if !NDEFMessageDecoder.isPlain(bytes, maximumRecordCount: options.maximumRecordCount) {
+            var decoder = NDEFMessageDecoder(bytes, options: options, lenient: false, collecting: false)
+            _ = try decoder.decode()
+        }
         self.bytes = bytes
     }
 
@@ -46,34 +48,41 @@ public struct NDEFRecordSequence: Sequence, Sendable {
 
         /// The next logical record: a physical record, or a chunked one reassembled.
         public mutating func next() -> NFCNDEFPayload? {
-            guard let start = offset else { return nil }
+            // The message was decoded strictly when the sequence was made, so these reads
+            // succeed; should one not, the sequence ends rather than trapping.
+            guard let start = offset, let (first, afterFirst) = physicalRecord(at: start) else {
+                offset = nil
+                return nil
+            }
+            var record = NFCNDEFPayload(
+                format: first.format,
+                type: bytes[first.type],
+                identifier: first.identifier.isEmpty ? [] : bytes[first.identifier],
+                payload: bytes[first.payload]
+            )
+            var last = first
+            var next = afterFirst
+            if first.header.isChunked {
+                var sizes = [first.payload.count]
+                while last.header.isChunked, let (chunk, afterChunk) = physicalRecord(at: next) {
+                    record.payload.append(contentsOf: bytes[chunk.payload])
+                    sizes.append(chunk.payload.count)
+                    last = chunk
+                    next = afterChunk
+                }
+                record.chunkSizes = sizes
+            }
+            offset = last.header.isMessageEnd ? nil : next
+            return record
+        }
+
+        /// The physical record at `offset` and the offset after it, or nil at the end.
+        private func physicalRecord(at offset: Int) -> (NDEFPhysicalRecord, next: Int)? {
             let bytes = self.bytes
             return bytes.withUnsafeBufferPointer { buffer in
-                var cursor = NDEFRecordCursor(buffer, base: bytes.startIndex, offset: start)
-                // The message was decoded strictly when the sequence was made, so these reads
-                // succeed; should one not, the sequence ends rather than trapping.
-                guard !cursor.isAtEnd, let first = try? cursor.next(number: 0) else {
-                    offset = nil
-                    return nil
-                }
-                var record = NFCNDEFPayload(
-                    format: first.format,
-                    type: bytes[first.type],
-                    identifier: first.identifier.isEmpty ? [] : bytes[first.identifier],
-                    payload: bytes[first.payload]
-                )
-                var last = first
-                if first.header.isChunked {
-                    var sizes = [first.payload.count]
-                    while last.header.isChunked, !cursor.isAtEnd, let chunk = try? cursor.next(number: sizes.count) {
-                        record.payload.append(contentsOf: bytes[chunk.payload])
-                        sizes.append(chunk.payload.count)
-                        last = chunk
-                    }
-                    record.chunkSizes = sizes
-                }
-                offset = last.header.isMessageEnd ? nil : cursor.offset
-                return record
+                var cursor = NDEFRecordCursor(buffer, base: bytes.startIndex, offset: offset)
+                guard !cursor.isAtEnd, let record = try? cursor.next(number: 0) else { return nil }
+                return (record, cursor.offset)
             }
         }
     }

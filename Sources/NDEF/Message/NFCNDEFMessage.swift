@@ -16,6 +16,12 @@ public struct NFCNDEFMessage: Sendable, Hashable {
     /// Throws ``NDEFError`` with the offset of the first violation. The records share storage
     /// with `bytes`; no payload is copied unless it was chunked.
     public init(decoding bytes: ArraySlice<UInt8>, options: NDEFDecodingOptions = .init()) throws(NDEFError) {
+        // Most messages are plain (no chunks, nothing to report): read them without the full
+        // decoder's bookkeeping. The full decoder gives the same records, and the errors.
+        if let records = NDEFMessageDecoder.decodePlain(bytes, maximumRecordCount: options.maximumRecordCount) {
+            self.records = records
+            return
+        }
         var decoder = NDEFMessageDecoder(bytes, options: options, lenient: false)
         self.records = try decoder.decode()
     }
