@@ -1,7 +1,7 @@
 // Decode and encode throughput of the NDEF codec on three messages.
 //
 //   NDEFBenchmarks [--output DIR] [--tsv FILE] [--quick]
-//   NDEFBenchmarks --profile a|b|c[:raw|typed|message-typed|encode] [--seconds N]
+//   NDEFBenchmarks --profile a|b|c[:raw|typed|message-typed|validate|iterate|encode] [--seconds N]
 //
 // Writes the three messages to DIR (default .build/bench) as a.ndef, b.ndef and c.ndef,
 // prints a table of messages per second (median of 5 runs of at least 0.3 s each) and, with
@@ -41,7 +41,7 @@ while let argument = arguments.popFirst() {
     default:
         fail(
             "unknown argument \(argument); usage: NDEFBenchmarks [--output DIR] [--tsv FILE] [--quick] "
-                + "| --profile a|b|c[:raw|typed|message-typed|encode] [--seconds N]")
+                + "| --profile a|b|c[:raw|typed|message-typed|validate|iterate|encode] [--seconds N]")
     }
 }
 
@@ -111,7 +111,8 @@ if let profile {
             return count
         }
     case "encode": work = { (try? benchmark.message.encoded())?.count ?? -1 }
-    default: fail("--profile: no operation \(profile.operation) (raw, typed, message-typed or encode)")
+    default:
+        fail("--profile: no operation \(profile.operation) (raw, typed, message-typed, validate, iterate or encode)")
     }
     var profiler = Stopwatch()
     profiler.runLength = .seconds(profileSeconds)

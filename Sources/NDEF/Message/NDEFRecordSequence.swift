@@ -54,25 +54,34 @@ public struct NDEFRecordSequence: Sequence, Sendable {
                 offset = nil
                 return nil
             }
-            var record = NFCNDEFPayload(
+            let record = NFCNDEFPayload(
                 format: first.format,
                 type: bytes[first.type],
                 identifier: first.identifier.isEmpty ? [] : bytes[first.identifier],
                 payload: bytes[first.payload]
             )
-            var last = first
-            var next = afterFirst
-            if first.header.isChunked {
-                var sizes = [first.payload.count]
-                while last.header.isChunked, let (chunk, afterChunk) = physicalRecord(at: next) {
-                    record.payload.append(contentsOf: bytes[chunk.payload])
-                    sizes.append(chunk.payload.count)
-                    last = chunk
-                    next = afterChunk
-                }
-                record.chunkSizes = sizes
+            guard first.header.isChunked else {
+                offset = first.header.isMessageEnd ? nil : afterFirst
+                return record
             }
-            offset = last.header.isMessageEnd ? nil : next
+            return reassembled(record, after: afterFirst)
+        }
+
+        /// The chunked record that starts with `first`, its later chunks read from `start` on.
+        private mutating func reassembled(_ first: NFCNDEFPayload, after start: Int) -> NFCNDEFPayload {
+            var record = first
+            var sizes = [first.payload.count]
+            var next = start
+            var isLast = false
+            while !isLast, let (chunk, afterChunk) = physicalRecord(at: next) {
+                record.payload.append(contentsOf: bytes[chunk.payload])
+                sizes.append(chunk.payload.count)
+                next = afterChunk
+                isLast = !chunk.header.isChunked
+                if isLast { offset = chunk.header.isMessageEnd ? nil : next }
+            }
+            if !isLast { offset = nil }
+            record.chunkSizes = sizes
             return record
         }
 

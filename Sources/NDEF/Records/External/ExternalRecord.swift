@@ -42,7 +42,10 @@ public struct ExternalRecord: NDEFRecordConvertible {
 
     /// Whether `type` names the same external type as `other`, ignoring ASCII case.
     public static func sameName(_ type: some Collection<UInt8>, _ other: String) -> Bool {
-        type.elementsEqual(other.utf8) { lower($0) == lower($1) }
+        var other = other
+        return other.withUTF8 { other in
+            type.count == other.count && zip(type, other).allSatisfy { lower($0) == lower($1) }
+        }
     }
 
     private static func lower(_ byte: UInt8) -> UInt8 {

@@ -85,7 +85,7 @@ public struct SmartPosterRecord: NDEFRecordConvertible {
 
     /// Reads TNF 1 records of type `Sp`.
     public static func matches(format: NFCTypeNameFormat, type: ArraySlice<UInt8>) -> Bool {
-        format == .nfcWellKnown && type.elementsEqual(recordType)
+        format == .nfcWellKnown && type.elementsEqual("Sp".utf8)  // recordType, without loading it
     }
 
     /// A one-line summary for people.

@@ -45,6 +45,7 @@ enum RecordText {
 
     /// The offset of the first ill-formed UTF-8 sequence, or `nil` when all of `bytes` is valid.
     static func firstInvalidUTF8(_ bytes: some Collection<UInt8>) -> Int? {
+        if let offset = bytes.withContiguousStorageIfAvailable(firstInvalidUTF8(in:)) { return offset }
         var parser = Unicode.UTF8.ForwardParser()
         var iterator = bytes.makeIterator()
         var offset = 0
@@ -55,6 +56,39 @@ enum RecordText {
             case .emptyInput: return nil
             }
         }
+    }
+
+    /// ``firstInvalidUTF8(_:)`` on bytes in memory: the well-formed byte sequences of the
+    /// Unicode Standard, table 3-7 (no overlong forms, no surrogates, nothing above U+10FFFF),
+    /// with ASCII bytes passed over one comparison each.
+    static func firstInvalidUTF8(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        var index = 0
+        while index < bytes.count {
+            let lead = bytes[index]
+            if lead < 0x80 {
+                index += 1
+                continue
+            }
+            // The sequence length, and the range of the second byte (table 3-7).
+            let length: Int
+            var second: ClosedRange<UInt8> = 0x80...0xBF
+            switch lead {
+            case 0xC2...0xDF: length = 2
+            case 0xE0: (length, second) = (3, 0xA0...0xBF)
+            case 0xE1...0xEC, 0xEE...0xEF: length = 3
+            case 0xED: (length, second) = (3, 0x80...0x9F)
+            case 0xF0: (length, second) = (4, 0x90...0xBF)
+            case 0xF1...0xF3: length = 4
+            case 0xF4: (length, second) = (4, 0x80...0x8F)
+            default: return index
+            }
+            guard bytes.count - index >= length, second.contains(bytes[index + 1]) else { return index }
+            for continuation in 2..<length where !(0x80...0xBF).contains(bytes[index + continuation]) {
+                return index
+            }
+            index += length
+        }
+        return nil
     }
 
     /// Decodes `bytes` as UTF-16 in the given byte order, or throws

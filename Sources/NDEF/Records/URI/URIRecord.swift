@@ -113,7 +113,7 @@ public struct URIRecord: NDEFRecordConvertible {
 
     /// Reads TNF 1 records of type `U`.
     public static func matches(format: NFCTypeNameFormat, type: ArraySlice<UInt8>) -> Bool {
-        format == .nfcWellKnown && type.elementsEqual(recordType)
+        format == .nfcWellKnown && type.elementsEqual("U".utf8)  // recordType, without loading it
     }
 
     /// Parses a URI RTD 1.0 payload (section 3.2).
@@ -132,10 +132,10 @@ public struct URIRecord: NDEFRecordConvertible {
         guard !payload.isEmpty else {
             throw NDEFError(.invalidPayload, at: 0, "a URI record needs at least the identifier code")
         }
-        let field = payload.dropFirst()
-        let check = field.withUnsafeBufferPointer(Self.scan)
+        // The field is checked in place: no slice of it is made unless it is wrong.
+        let check = payload.withUnsafeBufferPointer { Self.scan(UnsafeBufferPointer(rebasing: $0.dropFirst())) }
         if !check.isASCII {
-            try RecordText.checkUTF8(field, at: 1, "the URI field")
+            try RecordText.checkUTF8(payload.dropFirst(), at: 1, "the URI field")
         }
         if let bad = check.firstControl {
             throw NDEFError(.invalidPayload, at: 1 + bad, "the URI field holds a control character")
