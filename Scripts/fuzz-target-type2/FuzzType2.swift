@@ -36,7 +36,11 @@ func checkScan(_ scan: TagTLVScan, area: Range<Int>, memoryEnd: Int, input: [UIn
 func checkMemory(_ memory: Type2Memory, input: [UInt8]) {
     let status = memory.ndefStatus
     if status.capacity < 0 { violated("negative capacity", input) }
-    if status.status == .notSupported, status.capacity != 0 { violated("capacity without NDEF support", input) }
+    // notSupported has capacity 0, except a CC that denies reading: it still announces its size.
+    let readDenied = memory.capabilityContainer.map { $0.problem == nil && $0.readAccess != .granted } ?? false
+    if status.status == .notSupported, status.capacity != 0, !readDenied {
+        violated("capacity without NDEF support", input)
+    }
     if status.status != .notSupported, memory.ndefTLVAddress == nil { violated("NDEF status without a TLV", input) }
     if let bytes = memory.ndefMessageBytes, status.status != .notSupported, bytes.count > status.capacity {
         violated("an NDEF message of \(bytes.count) bytes in a capacity of \(status.capacity)", input)

@@ -305,4 +305,16 @@ struct Type2ReadAccessTests {
         #expect(memory.ndefStatus == NDEFTagStatus(status: .notSupported, capacity: 492))
         #expect(memory.ndefStatusReason == "the capability container does not grant read access")
     }
+
+    /// Found by the type2 fuzz target (its invariant, not the parser, was out of date): a CC
+    /// announcing 1,952 bytes with access F4h in an image of 273 bytes and no known chip.
+    @Test("Read access Fh in a short image of no known chip: notSupported, the capacity the CC announces")
+    func readAccessDeniedShortImage() throws {
+        var bytes = hex("04 17 28 b3 39 4a 5b 6c 44 48 40 00 e1 10 f4 f4")
+        bytes += [UInt8](repeating: 0xF4, count: 273 - bytes.count)
+        let memory = Type2Memory(bytes: bytes)
+        // F4h × 8 = 1,952 bytes of data area, less an NDEF TLV's 4 header bytes (3-byte length form).
+        #expect(memory.ndefStatus == NDEFTagStatus(status: .notSupported, capacity: 1_948))
+        #expect(memory.ndefStatusReason == "the capability container does not grant read access")
+    }
 }
