@@ -8,18 +8,10 @@ import Testing
 /// library's parser, on every input.
 @Suite("UTF-8 validation: the first ill-formed sequence, as the standard library finds it")
 struct UTF8ValidationTests {
-    /// The offset the standard library's UTF-8 parser reports first, or nil.
+    /// The offset the standard library's UTF-8 parser reports first, or nil: `firstInvalidUTF8`
+    /// on a collection that is not contiguous in memory takes that path.
     static func parserVerdict(_ bytes: [UInt8]) -> Int? {
-        var parser = Unicode.UTF8.ForwardParser()
-        var iterator = bytes.makeIterator()
-        var offset = 0
-        while true {
-            switch parser.parseScalar(from: &iterator) {
-            case .valid(let scalar): offset += scalar.count
-            case .error: return offset
-            case .emptyInput: return nil
-            }
-        }
+        RecordText.firstInvalidUTF8(bytes.lazy.map { $0 })
     }
 
     static func ownVerdict(_ bytes: [UInt8]) -> Int? {
