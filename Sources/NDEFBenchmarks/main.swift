@@ -102,6 +102,23 @@ if let profile {
     case "raw": work = { (try? NFCNDEFMessage(decoding: bytes))?.records.count ?? -1 }
     case "typed": work = { decodeTyped(bytes) }
     case "message-typed": work = { decodeMessageTyped(bytes) }
+    case "per-view":
+        let records = (try? NFCNDEFMessage(decoding: bytes).records) ?? []
+        for record in records {
+            var one = Stopwatch()
+            one.runLength = .milliseconds(300)
+            one.runs = 3
+            let rate = one.rate { if case .some = try? record.view() { return 1 } else { return 0 } }
+            print(record.typeString ?? "-", Int(1e9 / rate), "ns")
+        }
+        Platform.exit(0)
+    case let operation where operation.hasPrefix("view-"):
+        let records = (try? NFCNDEFMessage(decoding: bytes).records) ?? []
+        guard let index = Int(operation.dropFirst(5)), records.indices.contains(index) else {
+            fail("--profile: no record \(operation.dropFirst(5)) in \(profile.name)")
+        }
+        let record = records[index]
+        work = { if case .some = try? record.view() { return 1 } else { return 0 } }
     case "validate": work = { (try? NDEFRecordSequence(decoding: bytes)) == nil ? 0 : 1 }
     case "iterate":
         work = {

@@ -86,7 +86,7 @@ extension NFCNDEFPayload {
             return nil
         case .nfcExternal:
             if AndroidApplicationRecord.matches(self) {
-                return .androidApplication(try AndroidApplicationRecord(parsing: self, options: options))
+                return .androidApplication(try AndroidApplicationRecord(payload: payload))
             }
             return .external(try ExternalRecord(parsing: self, options: options))
         case .absoluteURI:

@@ -90,7 +90,7 @@ public struct DeviceInformationRecord: NDEFRecordConvertible {
 
     /// Reads TNF 1 records of type `Di`.
     public static func matches(format: NFCTypeNameFormat, type: ArraySlice<UInt8>) -> Bool {
-        format == .nfcWellKnown && type.elementsEqual("Di".utf8)  // recordType, without loading it
+        format == .nfcWellKnown && type.equals("Di")  // recordType, without loading it
     }
 
     /// A one-line summary for people.

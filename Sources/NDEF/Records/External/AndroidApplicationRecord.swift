@@ -26,7 +26,7 @@ public struct AndroidApplicationRecord: NDEFRecordConvertible {
 
     /// Reads TNF 4 records named `android.com:pkg` in any case.
     public static func matches(format: NFCTypeNameFormat, type: ArraySlice<UInt8>) -> Bool {
-        format == .nfcExternal && ExternalRecord.sameName(type, recordType)
+        format == .nfcExternal && type.equalsIgnoringASCIICase("android.com:pkg")  // recordType
     }
 
     /// Reads an AAR.
@@ -34,11 +34,16 @@ public struct AndroidApplicationRecord: NDEFRecordConvertible {
     /// - Throws: ``NDEFError/Code/invalidPayload`` when the payload is empty or not valid UTF-8.
     public init(parsing record: NFCNDEFPayload, options: NDEFDecodingOptions) throws(NDEFError) {
         try Self.requireMatch(record)
-        guard !record.payload.isEmpty else {
+        try self.init(payload: record.payload)
+    }
+
+    /// Parses the payload of an AAR: the package name, checked, kept as bytes.
+    init(payload: ArraySlice<UInt8>) throws(NDEFError) {
+        guard !payload.isEmpty else {
             throw NDEFError(.invalidPayload, at: 0, "an Android application record needs a package name")
         }
-        try RecordText.checkUTF8(record.payload, at: 0, "the package name")
-        self.packageField = RecordString(validUTF8: record.payload)
+        try RecordText.checkUTF8(payload, at: 0, "the package name")
+        self.packageField = RecordString(validUTF8: payload)
     }
 
     /// Builds the record: type `android.com:pkg`, payload the package name in UTF-8.

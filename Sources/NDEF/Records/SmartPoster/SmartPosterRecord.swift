@@ -85,7 +85,7 @@ public struct SmartPosterRecord: NDEFRecordConvertible {
 
     /// Reads TNF 1 records of type `Sp`.
     public static func matches(format: NFCTypeNameFormat, type: ArraySlice<UInt8>) -> Bool {
-        format == .nfcWellKnown && type.elementsEqual("Sp".utf8)  // recordType, without loading it
+        format == .nfcWellKnown && type.equals("Sp")  // recordType, without loading it
     }
 
     /// A one-line summary for people.
@@ -107,12 +107,14 @@ extension SmartPosterRecord {
     static func part(of record: NFCNDEFPayload) -> Part {
         switch record.typeNameFormat {
         case .nfcWellKnown:
+            // The type names as literals (URIRecord.recordType, TextRecord.recordType, actionType,
+            // sizeType, typeRecordType), compared without loading the static arrays.
             let type = record.type
-            if type.elementsEqual(URIRecord.recordType) { return .uri }
-            if type.elementsEqual(TextRecord.recordType) { return .title }
-            if type.elementsEqual(actionType) { return .action }
-            if type.elementsEqual(sizeType) { return .size }
-            if type.elementsEqual(typeRecordType) { return .mediaType }
+            if type.equals("U") { return .uri }
+            if type.equals("T") { return .title }
+            if type.equals("act") { return .action }
+            if type.equals("s") { return .size }
+            if type.equals("t") { return .mediaType }
             return .other
         case .media:
             return Icon.isIconType(record.type) ? .icon : .other

@@ -179,3 +179,26 @@ enum RecordText {
         count == 1 ? "1 byte" : "\(count) bytes"
     }
 }
+
+extension ArraySlice<UInt8> {
+    /// Whether these bytes are the UTF-8 of `literal`: for comparing a TYPE field with a type
+    /// name written in the source, without building or loading an array.
+    func equals(_ literal: StaticString) -> Bool {
+        literal.withUTF8Buffer { name in
+            count == name.count && withUnsafeBufferPointer { bytes in bytes.elementsEqual(name) }
+        }
+    }
+}
+
+extension ArraySlice<UInt8> {
+    /// Whether these bytes are the UTF-8 of `literal` but for the case of ASCII letters (as
+    /// external type names and media types are compared).
+    func equalsIgnoringASCIICase(_ literal: StaticString) -> Bool {
+        literal.withUTF8Buffer { name in
+            count == name.count
+                && withUnsafeBufferPointer { bytes in
+                    bytes.elementsEqual(name) { RecordText.asciiLowercase($0) == RecordText.asciiLowercase($1) }
+                }
+        }
+    }
+}

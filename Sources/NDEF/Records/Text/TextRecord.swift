@@ -46,7 +46,7 @@ public struct TextRecord: NDEFRecordConvertible {
 
     /// Reads TNF 1 records of type `T`.
     public static func matches(format: NFCTypeNameFormat, type: ArraySlice<UInt8>) -> Bool {
-        format == .nfcWellKnown && type.elementsEqual("T".utf8)  // recordType, without loading it
+        format == .nfcWellKnown && type.equals("T")  // recordType, without loading it
     }
 
     /// Parses a Text RTD 1.0 payload (section 3.2.1).

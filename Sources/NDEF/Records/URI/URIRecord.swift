@@ -113,7 +113,7 @@ public struct URIRecord: NDEFRecordConvertible {
 
     /// Reads TNF 1 records of type `U`.
     public static func matches(format: NFCTypeNameFormat, type: ArraySlice<UInt8>) -> Bool {
-        format == .nfcWellKnown && type.elementsEqual("U".utf8)  // recordType, without loading it
+        format == .nfcWellKnown && type.equals("U")  // recordType, without loading it
     }
 
     /// Parses a URI RTD 1.0 payload (section 3.2).
