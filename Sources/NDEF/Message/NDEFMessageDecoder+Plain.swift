@@ -12,9 +12,10 @@ extension NDEFMessageDecoder {
     static func decodePlain(_ bytes: ArraySlice<UInt8>, maximumRecordCount: Int) -> [NFCNDEFPayload]? {
         var records: [NFCNDEFPayload] = []
         let plain = bytes.withUnsafeBufferPointer { buffer in
-            let cursor = NDEFRecordCursor(buffer, base: bytes.startIndex)
-            records.reserveCapacity(cursor.recordCount(limit: maximumRecordCount))
-            return walkPlain(cursor, maximumRecordCount: maximumRecordCount) { record in
+            // One pass: each record is built as soon as it is checked (most messages are one or
+            // two records, so growing the array costs less than a second walk to count them).
+            plainRecordCount(NDEFRecordCursor(buffer, base: bytes.startIndex), maximumRecordCount: maximumRecordCount) {
+                record in
                 records.append(
                     NFCNDEFPayload(
                         format: record.format,
@@ -22,7 +23,7 @@ extension NDEFMessageDecoder {
                         identifier: record.identifier.isEmpty ? [] : bytes[record.identifier],
                         payload: bytes[record.payload]
                     ))
-            }
+            } != nil
         }
         return plain ? records : nil
     }
@@ -30,39 +31,40 @@ extension NDEFMessageDecoder {
     /// Whether `bytes` is a plain valid message (see ``decodePlain(_:maximumRecordCount:)``).
     static func isPlain(_ bytes: ArraySlice<UInt8>, maximumRecordCount: Int) -> Bool {
         bytes.withUnsafeBufferPointer { buffer in
-            walkPlain(NDEFRecordCursor(buffer, base: bytes.startIndex), maximumRecordCount: maximumRecordCount) { _ in }
+            plainRecordCount(NDEFRecordCursor(buffer, base: bytes.startIndex), maximumRecordCount: maximumRecordCount)
+                != nil
         }
     }
 
-    /// Walks the records `cursor` reads, handing each plain one to `body`; false as soon as one
-    /// is not plain (some records may have been handed over by then), true when the message is.
-    private static func walkPlain(
+    /// How many records the message `cursor` walks has when it is plain, or nil when it is not;
+    /// `accept` sees each record once it is checked (some may have been seen before a nil).
+    private static func plainRecordCount(
         _ start: NDEFRecordCursor,
         maximumRecordCount: Int,
-        _ body: (NDEFPhysicalRecord) -> Void
-    ) -> Bool {
+        accept: (NDEFPhysicalRecord) -> Void = { _ in }
+    ) -> Int? {
         var cursor = start
         var count = 0
         while !cursor.isAtEnd {
-            guard count < maximumRecordCount, let record = try? cursor.next(number: count) else { return false }
+            guard count < maximumRecordCount, let record = try? cursor.next(number: count) else { return nil }
             let header = record.header
-            guard !header.isChunked, header.isMessageBegin == (count == 0) else { return false }
+            guard !header.isChunked, header.isMessageBegin == (count == 0) else { return nil }
             switch record.format {
             case .empty:
-                guard record.type.isEmpty, record.identifier.isEmpty, record.payload.isEmpty else { return false }
+                guard record.type.isEmpty, record.identifier.isEmpty, record.payload.isEmpty else { return nil }
             case .nfcWellKnown, .media, .absoluteURI, .nfcExternal:
                 guard !record.type.isEmpty, NDEFTypeSyntax.problem(record.format, cursor.type(of: record)) == nil else {
-                    return false
+                    return nil
                 }
             case .unknown:
-                guard record.type.isEmpty else { return false }
+                guard record.type.isEmpty else { return nil }
             case .unchanged, .reserved:
-                return false
+                return nil
             }
             count += 1
-            body(record)
-            if header.isMessageEnd { return cursor.isAtEnd }
+            accept(record)
+            if header.isMessageEnd { return cursor.isAtEnd ? count : nil }
         }
-        return false  // empty, or no ME record
+        return nil  // empty, or no ME record
     }
 }

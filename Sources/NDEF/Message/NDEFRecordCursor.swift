@@ -53,9 +53,7 @@ struct NDEFRecordCursor {
         let header = NDEFRecordHeader(byte: bytes[start])
         // TYPE LENGTH, PAYLOAD LENGTH (1 or 4 bytes), ID LENGTH when IL is set.
         let lengthsEnd = start + 2 + (header.isShortRecord ? 1 : 4) + (header.hasIdentifierLength ? 1 : 0)
-        guard lengthsEnd <= end else {
-            throw NDEFError(.truncated, at: start, "record \(number): the input ends inside the record header")
-        }
+        guard lengthsEnd <= end else { throw Self.truncatedHeader(at: start, number: number) }
         let typeLength = Int(bytes[start + 1])
         var payloadLength = Int(bytes[start + 2])
         if !header.isShortRecord {
@@ -70,9 +68,7 @@ struct NDEFRecordCursor {
             payloadLength >= 0
         else {
             let need = UInt64(typeLength + identifierLength) + UInt64(UInt32(truncatingIfNeeded: payloadLength))
-            throw NDEFError(
-                .truncated, at: start,
-                "record \(number): type, ID and payload need \(need) bytes but only \(remaining) remain")
+            throw Self.truncatedFields(at: start, number: number, need: need, remaining: remaining)
         }
         let typeEnd = lengthsEnd + typeLength
         let identifierEnd = typeEnd + identifierLength
@@ -85,6 +81,20 @@ struct NDEFRecordCursor {
             identifier: base + typeEnd..<base + identifierEnd,
             payload: base + identifierEnd..<base + offset
         )
+    }
+
+    /// The error for a header cut short (built apart, so the reading path stays small).
+    @inline(never)
+    private static func truncatedHeader(at offset: Int, number: Int) -> NDEFError {
+        NDEFError(.truncated, at: offset, "record \(number): the input ends inside the record header")
+    }
+
+    /// The error for fields that run past the input (built apart, as above).
+    @inline(never)
+    private static func truncatedFields(at offset: Int, number: Int, need: UInt64, remaining: Int) -> NDEFError {
+        NDEFError(
+            .truncated, at: offset,
+            "record \(number): type, ID and payload need \(need) bytes but only \(remaining) remain")
     }
 
     /// The TYPE field of `record` (read by this cursor) in memory, to check its syntax.
