@@ -7,8 +7,9 @@
 ///
 /// Records are located as index ranges first (``NDEFRecordCursor``) and become
 /// ``NFCNDEFPayload`` slices of the input only once they are accepted, so a valid record costs
-/// one slice per field and no copy. There is one decoder for strict and lenient decoding, and
-/// no separate fast path: a valid message takes the same steps either way.
+/// one slice per field and no copy. One decoder serves strict and lenient decoding; plain
+/// valid messages (no chunks) are read by ``decodePlain(_:maximumRecordCount:)`` first, on the
+/// same cursor and by the same rules, and everything else comes here.
 struct NDEFMessageDecoder {
     let options: NDEFDecodingOptions
     let lenient: Bool
