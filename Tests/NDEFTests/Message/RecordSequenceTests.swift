@@ -60,6 +60,27 @@ struct RecordSequenceTests {
         #expect(record.payload.startIndex == 13)
     }
 
+    @Test("The examples in the documentation of NDEFRecordSequence and NDEFRecordView run as shown")
+    func documentedExamples() throws {
+        let bytes = hex("91 01 0c 55 04 6578616d706c652e636f6d 51 01 08 54 02 656e 48656c6c6f")
+        var printed: [String] = []
+        func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
+        // NDEFRecordSequence
+        for record in try NDEFRecordSequence(decoding: bytes) {
+            if case .uri(let link)? = try record.view() { print(link.uri) }
+        }
+        // NDEFRecordView
+        for record in try NFCNDEFMessage(decoding: bytes).records {
+            switch try record.view() {
+            case .uri(let link)?: print("link:", link.uri)
+            case .text(let text)?: print("text (\(text.language)):", text.text)
+            case let other?: print(other.value)
+            case nil: print("a record no view reads:", record.typeString ?? "?")
+            }
+        }
+        #expect(printed == ["https://example.com", "link: https://example.com", "text (en): Hello"])
+    }
+
     /// The sequence and the message agree on `input`: both throw the same error, or both give
     /// the same records with the same chunk layout.
     static func expectAgreement(_ input: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) {
