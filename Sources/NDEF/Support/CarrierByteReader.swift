@@ -80,16 +80,6 @@ enum CarrierCoding {
         bytes.append(UInt8(truncatingIfNeeded: value >> 8))
     }
 
-    /// Whether `bytes` equals the ASCII of `text`, ignoring ASCII case (media types, RFC 2045 5.1).
-    static func equalsIgnoringASCIICase(_ bytes: ArraySlice<UInt8>, _ text: String) -> Bool {
-        guard bytes.count == text.utf8.count else { return false }
-        return zip(bytes, text.utf8).allSatisfy { lowercased($0) == lowercased($1) }
-    }
-
-    private static func lowercased(_ byte: UInt8) -> UInt8 {
-        (byte >= 0x41 && byte <= 0x5A) ? byte | 0x20 : byte
-    }
-
     /// `bytes` as a String when they are valid UTF-8, else `nil`.
     static func utf8String(_ bytes: some Collection<UInt8>) -> String? {
         String(validating: bytes, as: UTF8.self)

@@ -42,14 +42,7 @@ public struct ExternalRecord: NDEFRecordConvertible {
 
     /// Whether `type` names the same external type as `other`, ignoring ASCII case.
     public static func sameName(_ type: some Collection<UInt8>, _ other: String) -> Bool {
-        var other = other
-        return other.withUTF8 { other in
-            type.count == other.count && zip(type, other).allSatisfy { lower($0) == lower($1) }
-        }
-    }
-
-    private static func lower(_ byte: UInt8) -> UInt8 {
-        byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte
+        RecordText.equalsIgnoringASCIICase(type, other)
     }
 
     /// Reads every record of TNF 4 (external type) that no more specific view reads.

@@ -159,7 +159,7 @@ enum RecordText {
     /// `text` in ASCII lower case (other characters unchanged), for case-insensitive names.
     static func asciiLowercased(_ text: some StringProtocol) -> String {
         String(
-            decoding: text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 },
+            decoding: text.utf8.map(asciiLowercase),
             as: UTF8.self
         )
     }
@@ -167,6 +167,16 @@ enum RecordText {
     /// Whether `lhs` and `rhs` are the same but for the case of ASCII letters.
     static func equalIgnoringASCIICase(_ lhs: String, _ rhs: String) -> Bool {
         lhs.utf8.elementsEqual(rhs.utf8) { asciiLowercase($0) == asciiLowercase($1) }
+    }
+
+    /// Whether `bytes` are the UTF-8 of `text` but for the case of ASCII letters (external type
+    /// names, RTD 1.0 2.3.2, and media types, RFC 2045 5.1, compare so). One pass over both in
+    /// memory, after comparing their lengths.
+    static func equalsIgnoringASCIICase(_ bytes: some Collection<UInt8>, _ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { text in
+            bytes.count == text.count && zip(bytes, text).allSatisfy { asciiLowercase($0) == asciiLowercase($1) }
+        }
     }
 
     /// `byte` with an ASCII capital letter made small.
@@ -186,19 +196,6 @@ extension ArraySlice<UInt8> {
     func equals(_ literal: StaticString) -> Bool {
         literal.withUTF8Buffer { name in
             count == name.count && withUnsafeBufferPointer { bytes in bytes.elementsEqual(name) }
-        }
-    }
-}
-
-extension ArraySlice<UInt8> {
-    /// Whether these bytes are the UTF-8 of `literal` but for the case of ASCII letters (as
-    /// external type names and media types are compared).
-    func equalsIgnoringASCIICase(_ literal: StaticString) -> Bool {
-        literal.withUTF8Buffer { name in
-            count == name.count
-                && withUnsafeBufferPointer { bytes in
-                    bytes.elementsEqual(name) { RecordText.asciiLowercase($0) == RecordText.asciiLowercase($1) }
-                }
         }
     }
 }

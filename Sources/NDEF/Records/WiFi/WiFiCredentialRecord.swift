@@ -109,7 +109,7 @@ public struct WiFiCredentialRecord: NDEFRecordConvertible {
 
     /// Whether records of this format and type are read by this view.
     public static func matches(format: NFCTypeNameFormat, type: ArraySlice<UInt8>) -> Bool {
-        format == .media && CarrierCoding.equalsIgnoringASCIICase(type, mediaType)
+        format == .media && RecordText.equalsIgnoringASCIICase(type, mediaType)
     }
 
     /// Parses `record` strictly; a malformed payload throws ``NDEFError/Code/invalidPayload`` with its offset.
