@@ -32,6 +32,12 @@ public struct NDEFRecordSequence: Sequence, Sendable {
         try self.init(decoding: bytes[...], options: options)
     }
 
+    /// The records of `bytes`, a message the caller has decoded strictly before (a typed view
+    /// reading the fields of a payload it checked when it was made).
+    init(checked bytes: ArraySlice<UInt8>) {
+        self.bytes = bytes
+    }
+
     public func makeIterator() -> Iterator {
         Iterator(bytes: bytes)
     }

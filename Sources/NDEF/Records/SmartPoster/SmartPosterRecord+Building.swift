@@ -7,6 +7,11 @@ extension SmartPosterRecord {
     ///   record would be read back as one of the typed parts, or the message cannot be
     ///   encoded.
     public func makeRecord() throws(NDEFError) -> NFCNDEFPayload {
+        // The fields once: a parsed poster reads them from its payload on each access.
+        let parts = self.parts
+        let (uri, titles, action, size, mediaType, icons, extraRecords) = (
+            parts.link.uri, parts.titles, parts.action, parts.size, parts.mediaType, parts.icons, parts.extraRecords
+        )
         var records: [NFCNDEFPayload] = [try URIRecord(uri: uri).makeRecord()]
         var languages: Set<String> = []
         for title in titles {

@@ -48,7 +48,11 @@ extension SmartPosterRecord {
     /// Encodes the JSON form described above.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(uri, forKey: .uri)
+        let parts = self.parts  // once: a parsed poster reads its fields from its payload
+        let (titles, action, size, mediaType, icons, extraRecords) = (
+            parts.titles, parts.action, parts.size, parts.mediaType, parts.icons, parts.extraRecords
+        )
+        try container.encode(parts.link.uri, forKey: .uri)
         try container.encode(titles, forKey: .titles)
         if let action {
             if let name = action.name {

@@ -25,23 +25,71 @@ public struct SmartPosterRecord: NDEFRecordConvertible {
 
     /// The URI the poster points at (the one URI record).
     public var uri: String {
-        get { link.uri }
-        set { link = URIRecord(uri: newValue) }
+        get { parts.link.uri }
+        set { parts.link = URIRecord(uri: newValue) }
     }
-    /// The URI record (a parsed one builds ``uri`` when it is read).
-    private var link: URIRecord
     /// The titles, at most one per language (Smart Poster RTD 1.0, section 3.3.2).
-    public var titles: [TextRecord]
+    public var titles: [TextRecord] {
+        get { parts.titles }
+        set { parts.titles = newValue }
+    }
     /// The recommended action, when the poster has an action record.
-    public var action: Action?
+    public var action: Action? {
+        get { parts.action }
+        set { parts.action = newValue }
+    }
     /// The size in bytes of the resource the URI points at (size record `s`).
-    public var size: UInt32?
+    public var size: UInt32? {
+        get { parts.size }
+        set { parts.size = newValue }
+    }
     /// The media type of the resource the URI points at (type record `t`).
-    public var mediaType: String?
+    public var mediaType: String? {
+        get { parts.mediaType }
+        set { parts.mediaType = newValue }
+    }
     /// Icons: media records of an `image/*` or `video/*` type (section 3.3.4).
-    public var icons: [Icon]
+    public var icons: [Icon] {
+        get { parts.icons }
+        set { parts.icons = newValue }
+    }
     /// Every other record of the poster's message, kept byte for byte and in order.
-    public var extraRecords: [NFCNDEFPayload]
+    public var extraRecords: [NFCNDEFPayload] {
+        get { parts.extraRecords }
+        set { parts.extraRecords = newValue }
+    }
+
+    /// The fields of a smart poster.
+    struct Parts: Sendable, Hashable {
+        var link: URIRecord
+        var titles: [TextRecord]
+        var action: Action?
+        var size: UInt32?
+        var mediaType: String?
+        var icons: [Icon]
+        var extraRecords: [NFCNDEFPayload]
+    }
+
+    private enum Storage: Sendable {
+        /// Fields a caller gave or changed.
+        case parts(Parts)
+        /// The payload of a parsed record, every rule of ``init(parsing:options:)`` checked: the
+        /// fields are read from it when asked for, so parsing allocates nothing.
+        case checked(ArraySlice<UInt8>)
+    }
+
+    private var storage: Storage
+
+    /// The fields, read from the checked payload of a parsed record.
+    var parts: Parts {
+        get {
+            switch storage {
+            case .parts(let parts): parts
+            case .checked(let payload): Self.parts(ofChecked: payload)
+            }
+        }
+        set { storage = .parts(newValue) }
+    }
 
     /// Creates a smart poster value; ``makeRecord()`` checks it.
     public init(
@@ -53,28 +101,23 @@ public struct SmartPosterRecord: NDEFRecordConvertible {
         icons: [Icon] = [],
         extraRecords: [NFCNDEFPayload] = []
     ) {
-        self.init(
-            link: URIRecord(uri: uri), titles: titles, action: action, size: size, mediaType: mediaType, icons: icons,
-            extraRecords: extraRecords)
+        storage = .parts(
+            Parts(
+                link: URIRecord(uri: uri), titles: titles, action: action, size: size, mediaType: mediaType,
+                icons: icons, extraRecords: extraRecords))
     }
 
-    /// Creates a smart poster value around its URI record.
-    init(
-        link: URIRecord,
-        titles: [TextRecord],
-        action: Action?,
-        size: UInt32?,
-        mediaType: String?,
-        icons: [Icon],
-        extraRecords: [NFCNDEFPayload]
-    ) {
-        self.link = link
-        self.titles = titles
-        self.action = action
-        self.size = size
-        self.mediaType = mediaType
-        self.icons = icons
-        self.extraRecords = extraRecords
+    /// A smart poster read from `payload`, which ``init(parsing:options:)`` has checked.
+    init(checkedPayload payload: ArraySlice<UInt8>) {
+        storage = .checked(payload)
+    }
+
+    public static func == (lhs: SmartPosterRecord, rhs: SmartPosterRecord) -> Bool {
+        lhs.parts == rhs.parts
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(parts)
     }
 
     /// The title in `language` (compared without regard to ASCII case), if there is one.
@@ -90,8 +133,10 @@ public struct SmartPosterRecord: NDEFRecordConvertible {
 
     /// A one-line summary for people.
     public var description: String {
-        var text = "Smart poster: \(uri)"
-        if let title = titles.first { text += " \(title.text.quotedForDescription)" }
+        let parts = self.parts
+        let action = parts.action
+        var text = "Smart poster: \(parts.link.uri)"
+        if let title = parts.titles.first { text += " \(title.text.quotedForDescription)" }
         if let action { text += ", action \(action)" }
         return text
     }

@@ -169,6 +169,11 @@ enum RecordText {
         lhs.utf8.elementsEqual(rhs.utf8) { asciiLowercase($0) == asciiLowercase($1) }
     }
 
+    /// Whether `lhs` and `rhs` are the same bytes but for the case of ASCII letters.
+    static func equalIgnoringASCIICase(_ lhs: ArraySlice<UInt8>, _ rhs: ArraySlice<UInt8>) -> Bool {
+        lhs.count == rhs.count && lhs.elementsEqual(rhs) { asciiLowercase($0) == asciiLowercase($1) }
+    }
+
     /// Whether `bytes` are the UTF-8 of `text` but for the case of ASCII letters (external type
     /// names, RTD 1.0 2.3.2, and media types, RFC 2045 5.1, compare so). One pass over both in
     /// memory, after comparing their lengths.
