@@ -18,11 +18,8 @@ extension NDEFMessageDecoder {
                 record in
                 records.append(
                     NFCNDEFPayload(
-                        format: record.format,
-                        type: bytes[record.type],
-                        identifier: record.identifier.isEmpty ? [] : bytes[record.identifier],
-                        payload: bytes[record.payload]
-                    ))
+                        format: record.format, in: bytes, type: record.type, identifier: record.identifier,
+                        payload: record.payload, typeIsChecked: true))
             } != nil
         }
         return plain ? records : nil

@@ -137,6 +137,7 @@ struct NDEFMessageDecoder {
     ) throws(NDEFError) {
         var format = physical.format
         var type = physical.type
+        var typeIsChecked = true
         switch format {
         case .empty:
             if !(type.isEmpty && physical.identifier.isEmpty && physical.payload.isEmpty) {
@@ -177,6 +178,7 @@ struct NDEFMessageDecoder {
             format = .unknown  // lenient: read it as unknown
             type = type.lowerBound..<type.lowerBound
         case .nfcWellKnown, .media, .absoluteURI, .nfcExternal:
+            typeIsChecked = false
             if type.isEmpty {
                 try violation(
                     NDEFError(
@@ -188,6 +190,8 @@ struct NDEFMessageDecoder {
                     NDEFError(
                         .invalidType, at: type.lowerBound - bytes.startIndex,
                         "the TYPE of a \(format.name) (TNF \(format.rawValue)) record \(problem)"))
+            } else {
+                typeIsChecked = true
             }
         }
         keptCount += 1
@@ -196,12 +200,8 @@ struct NDEFMessageDecoder {
         // Appended as built, so the record is moved into the array, not copied.
         records.append(
             NFCNDEFPayload(
-                format: format,
-                type: bytes[type],
-                // No ID is the common case: the empty slice shares nothing with the input.
-                identifier: physical.identifier.isEmpty ? [] : bytes[physical.identifier],
-                payload: bytes[physical.payload]
-            ))
+                format: format, in: bytes, type: type, identifier: physical.identifier, payload: physical.payload,
+                typeIsChecked: typeIsChecked))
         if physical.header.isChunked { records[records.count - 1].chunkSizes = [physical.payload.count] }
     }
 
@@ -232,7 +232,7 @@ struct NDEFMessageDecoder {
         // In place: the payload grows in its own storage (copied from the input once, at the
         // second chunk) instead of being copied whole for every chunk.
         let last = records.count - 1
-        records[last].payload.append(contentsOf: bytes[physical.payload])
+        records[last].appendToPayload(bytes[physical.payload])
         records[last].chunkSizes?.append(physical.payload.count)
     }
 }

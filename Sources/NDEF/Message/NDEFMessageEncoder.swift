@@ -19,8 +19,8 @@ enum NDEFMessageEncoder {
             for index in records.indices {
                 let shape = NDEFRecordShape(first + index)
                 try shape.validate(index: index)
-                if !allowingInvalidTypes, shape.typeCount > 0,
-                    let problem = NDEFTypeSyntax.problem(shape.format, first[index].type)
+                if !allowingInvalidTypes, shape.typeCount > 0, !first[index].typeIsChecked,
+                    let problem = first[index].withFields({ type, _, _ in NDEFTypeSyntax.problem(shape.format, type) })
                 {
                     throw NDEFError(
                         .invalidType,
@@ -100,38 +100,34 @@ private struct NDEFBufferWriter {
     mutating func write(_ record: UnsafePointer<NFCNDEFPayload>, chunkSize: Int?, flags: UInt8) {
         let format = record.pointee.typeNameFormat
         let layout = chunkSize == nil ? NDEFRecordShape(record).chunkSizes : nil
-        record.pointee.type.withUnsafeBufferPointer { type in
-            record.pointee.identifier.withUnsafeBufferPointer { identifier in
-                record.pointee.payload.withUnsafeBufferPointer { payload in
-                    guard layout != nil || chunkSize.map({ payload.count > $0 }) == true else {
-                        writeFields(format, type, identifier, payload, flags: flags)
-                        return
-                    }
-                    // A first chunk with type and ID, then TNF 6 chunks without them; MB on the
-                    // first chunk and ME on the last, as `flags` asks (NDEF 1.0, 3.2.3).
-                    var start = 0
-                    var number = 0
-                    while true {
-                        let size = layout.map { $0[number] } ?? min(chunkSize ?? payload.count, payload.count - start)
-                        let stop = start + size
-                        let isFirst = number == 0
-                        let isLast = layout.map { number == $0.count - 1 } ?? (stop == payload.count)
-                        number += 1
-                        var chunkFlags: UInt8 = isLast ? 0 : NDEFRecordHeader.chunk
-                        if isFirst { chunkFlags |= flags & NDEFRecordHeader.messageBegin }
-                        if isLast { chunkFlags |= flags & NDEFRecordHeader.messageEnd }
-                        let part = UnsafeBufferPointer(rebasing: payload[start..<stop])
-                        if isFirst {
-                            writeFields(format, type, identifier, part, flags: chunkFlags)
-                        } else {
-                            writeFields(
-                                .unchanged, UnsafeBufferPointer(start: nil, count: 0),
-                                UnsafeBufferPointer(start: nil, count: 0), part, flags: chunkFlags)
-                        }
-                        start = stop
-                        if isLast { break }
-                    }
+        record.pointee.withFields { type, identifier, payload in
+            guard layout != nil || chunkSize.map({ payload.count > $0 }) == true else {
+                writeFields(format, type, identifier, payload, flags: flags)
+                return
+            }
+            // A first chunk with type and ID, then TNF 6 chunks without them; MB on the
+            // first chunk and ME on the last, as `flags` asks (NDEF 1.0, 3.2.3).
+            var start = 0
+            var number = 0
+            while true {
+                let size = layout.map { $0[number] } ?? min(chunkSize ?? payload.count, payload.count - start)
+                let stop = start + size
+                let isFirst = number == 0
+                let isLast = layout.map { number == $0.count - 1 } ?? (stop == payload.count)
+                number += 1
+                var chunkFlags: UInt8 = isLast ? 0 : NDEFRecordHeader.chunk
+                if isFirst { chunkFlags |= flags & NDEFRecordHeader.messageBegin }
+                if isLast { chunkFlags |= flags & NDEFRecordHeader.messageEnd }
+                let part = UnsafeBufferPointer(rebasing: payload[start..<stop])
+                if isFirst {
+                    writeFields(format, type, identifier, part, flags: chunkFlags)
+                } else {
+                    writeFields(
+                        .unchanged, UnsafeBufferPointer(start: nil, count: 0),
+                        UnsafeBufferPointer(start: nil, count: 0), part, flags: chunkFlags)
                 }
+                start = stop
+                if isLast { break }
             }
         }
     }

@@ -60,12 +60,10 @@ public struct NDEFRecordSequence: Sequence, Sendable {
                 offset = nil
                 return nil
             }
+            // Decoded strictly: every TYPE has the syntax its TNF requires.
             let record = NFCNDEFPayload(
-                format: first.format,
-                type: bytes[first.type],
-                identifier: first.identifier.isEmpty ? [] : bytes[first.identifier],
-                payload: bytes[first.payload]
-            )
+                format: first.format, in: bytes, type: first.type, identifier: first.identifier,
+                payload: first.payload, typeIsChecked: true)
             guard first.header.isChunked else {
                 offset = first.header.isMessageEnd ? nil : afterFirst
                 return record
@@ -80,7 +78,7 @@ public struct NDEFRecordSequence: Sequence, Sendable {
             var next = start
             var isLast = false
             while !isLast, let (chunk, afterChunk) = physicalRecord(at: next) {
-                record.payload.append(contentsOf: bytes[chunk.payload])
+                record.appendToPayload(bytes[chunk.payload])
                 sizes.append(chunk.payload.count)
                 next = afterChunk
                 isLast = !chunk.header.isChunked

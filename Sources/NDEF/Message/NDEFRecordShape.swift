@@ -1,7 +1,7 @@
 /// The sizes and format of one record: what encoding needs to validate it and lay it out.
 ///
 /// Kept apart from the bytes so the encoder can read it through a pointer without copying the
-/// record (and retaining its three buffers).
+/// record (and retaining its buffer).
 struct NDEFRecordShape {
     var format: NFCTypeNameFormat
     var typeCount: Int
@@ -12,9 +12,9 @@ struct NDEFRecordShape {
 
     init(_ record: UnsafePointer<NFCNDEFPayload>) {
         format = record.pointee.typeNameFormat
-        typeCount = record.pointee.type.count
-        identifierCount = record.pointee.identifier.count
-        payloadCount = record.pointee.payload.count
+        typeCount = record.pointee.typeCount
+        identifierCount = record.pointee.identifierCount
+        payloadCount = record.pointee.payloadCount
         if let sizes = record.pointee.chunkSizes, sizes.count > 1 { chunkSizes = sizes }
     }
 

@@ -34,63 +34,27 @@ public enum NDEFTypeSyntax {
 
     /// ``problem(_:_:)`` on bytes in memory.
     static func problem(_ format: NFCTypeNameFormat, _ type: UnsafeBufferPointer<UInt8>) -> String? {
+        // Each syntax check refuses every byte above 7Fh, so a valid TYPE takes one pass; the
+        // US-ASCII rule is looked at apart only to name it first when there is a problem.
+        let problem: String?
+        switch format {
+        case .nfcWellKnown: problem = wellKnownProblem(type)
+        case .media: problem = mediaTypeProblem(type)
+        case .absoluteURI: problem = absoluteURIProblem(type)
+        case .nfcExternal: problem = externalProblem(type)
+        case .empty, .unknown, .unchanged, .reserved: problem = ""
+        }
+        guard let problem else { return nil }
         if let byte = type.first(where: { $0 > 0x7F }) {
             return "holds the byte \(hexByte(byte)), not US-ASCII"
         }
-        switch format {
-        case .nfcWellKnown: return wellKnownProblem(type)
-        case .media: return mediaTypeProblem(type)
-        case .absoluteURI: return absoluteURIProblem(type)
-        case .nfcExternal: return externalProblem(type)
-        case .empty, .unknown, .unchanged, .reserved: return nil
-        }
+        return problem.isEmpty ? nil : problem
     }
 
     /// RTD 1.0 appendix A: a character of a record type name: a letter, a digit or one of
     /// `( ) + , - . : = @ ; $ _ ! * '`.
     public static func isTypeNameCharacter(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"):
-            true
-        case UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: "-"),
-            UInt8(ascii: "."), UInt8(ascii: ":"), UInt8(ascii: "="), UInt8(ascii: "@"), UInt8(ascii: ";"),
-            UInt8(ascii: "$"), UInt8(ascii: "_"), UInt8(ascii: "!"), UInt8(ascii: "*"), UInt8(ascii: "'"):
-            true
-        default:
-            false
-        }
-    }
-
-    /// RFC 2045, 5.1: a token character: any US-ASCII character but controls, space and the
-    /// tspecials `( ) < > @ , ; : \ " / [ ] ? =`.
-    private static func isTokenCharacter(_ byte: UInt8) -> Bool {
-        switch byte {
-        case 0x00...0x20, 0x7F...0xFF: false
-        case UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "@"),
-            UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: ":"), UInt8(ascii: "\\"), UInt8(ascii: "\""),
-            UInt8(ascii: "/"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "?"), UInt8(ascii: "="):
-            false
-        default: true
-        }
-    }
-
-    /// RFC 3986, 2.2 and 2.3: a character a URI holds as it is (unreserved, or reserved but
-    /// `#`); `%` starts a percent-encoding and is checked apart.
-    private static func isURICharacter(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"):
-            true
-        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: ":"),
-            UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "@"),
-            UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("),
-            UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"),
-            UInt8(ascii: "="):
-            true
-        default:
-            false
-        }
+        ASCIISet.typeName.contains(byte)
     }
 
     private static func wellKnownProblem(_ type: UnsafeBufferPointer<UInt8>) -> String? {
@@ -109,7 +73,7 @@ public enum NDEFTypeSyntax {
         var index = 0
         func token() -> Range<Int> {
             let start = index
-            while index < type.count, isTokenCharacter(type[index]) { index += 1 }
+            while index < type.count, ASCIISet.token.contains(type[index]) { index += 1 }
             return start..<index
         }
         func skipSpaces() { while index < type.count, type[index] == 0x20 || type[index] == 0x09 { index += 1 } }
@@ -145,12 +109,15 @@ public enum NDEFTypeSyntax {
                     index += 1
                     if byte == UInt8(ascii: "\\") {
                         guard index < type.count else { break }
+                        guard type[index] <= 0x7F else { return "holds a byte that is not US-ASCII" }
                         index += 1
                     } else if byte == UInt8(ascii: "\"") {
                         closed = true
                         break
                     } else if byte < 0x20 && byte != 0x09 || byte == 0x7F {
                         return "holds a control character in a quoted parameter value (RFC 822 qtext)"
+                    } else if byte > 0x7F {
+                        return "holds a byte that is not US-ASCII"
                     }
                 }
                 if !closed { return "has a quoted parameter value without its closing quote (RFC 2045, 5.1)" }
@@ -169,7 +136,7 @@ public enum NDEFTypeSyntax {
         guard let first = scheme.first, isLetter(first) else {
             return "has a scheme that does not start with a letter (RFC 3986, 3.1)"
         }
-        if let bad = scheme.first(where: { !isLetter($0) && !isDigit($0) && !"+-.".utf8.contains($0) }) {
+        if let bad = scheme.first(where: { !ASCIISet.scheme.contains($0) }) {
             return "has \(describe(bad)) in its scheme (RFC 3986, 3.1: letters, digits, \"+\", \"-\", \".\")"
         }
         var index = colon + 1
@@ -185,7 +152,7 @@ public enum NDEFTypeSyntax {
             if byte == UInt8(ascii: "#") {
                 return "has a fragment (\"#\"), which an absolute URI does not (RFC 3986, 4.3)"
             }
-            guard isURICharacter(byte) else {
+            guard ASCIISet.uri.contains(byte) else {
                 return "holds \(describe(byte)), which a URI may hold only percent-encoded (RFC 3986, 2)"
             }
             index += 1
@@ -205,7 +172,7 @@ public enum NDEFTypeSyntax {
             if byte == UInt8(ascii: ".") {
                 if labelIsEmpty { return "has an empty label in its domain (RFC 1035, 2.3.1)" }
                 labelIsEmpty = true
-            } else if isLetter(byte) || isDigit(byte) || byte == UInt8(ascii: "-") {
+            } else if ASCIISet.label.contains(byte) {
                 labelIsEmpty = false
             } else {
                 return "has \(describe(byte)) in its domain (letters, digits and \"-\", RFC 1035, 2.3.1)"
@@ -219,11 +186,9 @@ public enum NDEFTypeSyntax {
         return nil
     }
 
-    private static func isLetter(_ byte: UInt8) -> Bool { (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) }
-    private static func isDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) }
-    private static func isHexDigit(_ byte: UInt8) -> Bool {
-        isDigit(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
-    }
+    private static func isLetter(_ byte: UInt8) -> Bool { ASCIISet.letter.contains(byte) }
+    private static func isDigit(_ byte: UInt8) -> Bool { ASCIISet.digit.contains(byte) }
+    private static func isHexDigit(_ byte: UInt8) -> Bool { ASCIISet.hexDigit.contains(byte) }
 
     /// `"a"` for a printable character, `byte 0Ah` for another.
     private static func describe(_ byte: UInt8) -> String {
@@ -234,4 +199,43 @@ public enum NDEFTypeSyntax {
         let digits = Array("0123456789ABCDEF")
         return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]]) + "h"
     }
+}
+
+/// A set of US-ASCII bytes as a 128-bit mask: membership is a shift and a test, with no
+/// branches per character class and no table to load.
+struct ASCIISet {
+    /// Bit `n` for byte `n`, 0-63.
+    let low: UInt64
+    /// Bit `n` for byte `64 + n`, 64-127.
+    let high: UInt64
+
+    /// Whether `byte` is in the set (never, for a byte above 7Fh).
+    @inline(__always)
+    func contains(_ byte: UInt8) -> Bool {
+        // Without branches (a select and a shift): the bytes of a TYPE alternate between the
+        // two halves too often for a branch to be predicted.
+        let word = byte & 0x40 == 0 ? low : high
+        let inASCII = UInt64(truncatingIfNeeded: (byte >> 7) ^ 1)
+        return (word >> UInt64(byte & 0x3F)) & inASCII != 0
+    }
+
+    // The masks follow the grammars named on each (ASCIISetTests rebuilds each from its
+    // characters): letters are 41h-5Ah and 61h-7Ah, digits 30h-39h.
+
+    /// RTD 1.0 appendix A: letters, digits and `( ) + , - . : = @ ; $ _ ! * '`.
+    static let typeName = ASCIISet(low: 0x2FFF_7F92_0000_0000, high: 0x07FF_FFFE_87FF_FFFF)
+    /// RFC 2045, 5.1 token: 21h-7Eh but the tspecials `( ) < > @ , ; : \ " / [ ] ? =`.
+    static let token = ASCIISet(low: 0x03FF_6CFA_0000_0000, high: 0x7FFF_FFFF_C7FF_FFFE)
+    /// RFC 3986, 2.2 and 2.3: unreserved and reserved characters but `#`.
+    static let uri = ASCIISet(low: 0xAFFF_FFD2_0000_0000, high: 0x47FF_FFFE_AFFF_FFFF)
+    /// RFC 3986, 3.1: the characters of a scheme: letters, digits, `+`, `-` and `.`.
+    static let scheme = ASCIISet(low: 0x03FF_6800_0000_0000, high: 0x07FF_FFFE_07FF_FFFE)
+    /// RFC 1035, 2.3.1: the characters of a domain label: letters, digits and `-`.
+    static let label = ASCIISet(low: 0x03FF_2000_0000_0000, high: 0x07FF_FFFE_07FF_FFFE)
+    /// `A`-`Z` and `a`-`z`.
+    static let letter = ASCIISet(low: 0, high: 0x07FF_FFFE_07FF_FFFE)
+    /// `0`-`9`.
+    static let digit = ASCIISet(low: 0x03FF_0000_0000_0000, high: 0)
+    /// `0`-`9`, `A`-`F` and `a`-`f`.
+    static let hexDigit = ASCIISet(low: 0x03FF_0000_0000_0000, high: 0x0000_007E_0000_007E)
 }

@@ -8,13 +8,28 @@
 /// buffer it was decoded from instead of copying it.
 public struct NFCNDEFPayload: Sendable, Hashable {
     /// How ``type`` is to be read.
-    public var typeNameFormat: NFCTypeNameFormat
+    public var typeNameFormat: NFCTypeNameFormat {
+        get { format }
+        set {
+            format = newValue
+            typeIsChecked = false
+        }
+    }
     /// The TYPE field (at most 255 bytes).
-    public var type: ArraySlice<UInt8>
+    public var type: ArraySlice<UInt8> {
+        get { fields[fields.startIndex..<typeEnd] }
+        set { setFields(type: newValue, identifier: identifier, payload: payload) }
+    }
     /// The ID field (at most 255 bytes; empty when the record has none).
-    public var identifier: ArraySlice<UInt8>
+    public var identifier: ArraySlice<UInt8> {
+        get { fields[typeEnd..<payloadStart] }
+        set { setFields(type: type, identifier: newValue, payload: payload) }
+    }
     /// The payload (at most 2³² − 1 bytes).
-    public var payload: ArraySlice<UInt8>
+    public var payload: ArraySlice<UInt8> {
+        get { fields[payloadStart...] }
+        set { setFields(type: type, identifier: identifier, payload: newValue) }
+    }
     /// How many chunks the record was decoded from (``chunkSizes``); 1 for an unchunked record.
     ///
     /// Not part of equality: a record is the same record however it was chunked.
@@ -27,6 +42,20 @@ public struct NFCNDEFPayload: Sendable, Hashable {
     /// size. Not part of equality.
     public var chunkSizes: [Int]?
 
+    private var format: NFCTypeNameFormat
+    /// TYPE, ID and PAYLOAD one after the other, as a record lays them out (NDEF 1.0, 3.2): a
+    /// decoded record is one slice of the message, so making and dropping it costs one
+    /// reference instead of three.
+    private var fields: ArraySlice<UInt8>
+    /// The index in `fields` where the ID starts.
+    private var typeEnd: Int
+    /// The index in `fields` where the payload starts.
+    private var payloadStart: Int
+    /// Whether the decoder has found the TYPE to be of the syntax its TNF requires
+    /// (``NDEFTypeSyntax``), so the typed views need not check it again. Any change to the
+    /// format or type clears it. Not part of equality.
+    private(set) var typeIsChecked = false
+
     /// Creates a record from its fields.
     public init(
         format: NFCTypeNameFormat,
@@ -34,10 +63,31 @@ public struct NFCNDEFPayload: Sendable, Hashable {
         identifier: ArraySlice<UInt8> = [],
         payload: ArraySlice<UInt8> = []
     ) {
-        self.typeNameFormat = format
-        self.type = type
-        self.identifier = identifier
-        self.payload = payload
+        self.format = format
+        fields = []
+        typeEnd = 0
+        payloadStart = 0
+        setFields(type: type, identifier: identifier, payload: payload)
+    }
+
+    /// A record read from a message: its fields are the index ranges `type`, `identifier` and
+    /// `payload` of `message`, as a record lays them out (the ID right after the TYPE, the
+    /// payload right after the ID; an empty `type` may be anywhere, for a type the lenient
+    /// decoder dropped). The record is one slice of `message`. `typeIsChecked` says the TYPE
+    /// has the syntax its TNF requires.
+    init(
+        format: NFCTypeNameFormat,
+        in message: ArraySlice<UInt8>,
+        type: Range<Int>,
+        identifier: Range<Int>,
+        payload: Range<Int>,
+        typeIsChecked: Bool
+    ) {
+        self.format = format
+        fields = message[(type.isEmpty ? identifier.lowerBound : type.lowerBound)..<payload.upperBound]
+        typeEnd = identifier.lowerBound
+        payloadStart = payload.lowerBound
+        self.typeIsChecked = typeIsChecked
     }
 
     /// Creates a record from byte arrays.
@@ -48,6 +98,48 @@ public struct NFCNDEFPayload: Sendable, Hashable {
     /// Creates a record whose TYPE field is the UTF-8 of `type` (for example `"U"` or `"text/plain"`).
     public init(format: NFCTypeNameFormat, type: String, identifier: [UInt8] = [], payload: [UInt8]) {
         self.init(format: format, type: Array(type.utf8)[...], identifier: identifier[...], payload: payload[...])
+    }
+
+    /// Stores the three fields one after the other in new storage.
+    private mutating func setFields(type: ArraySlice<UInt8>, identifier: ArraySlice<UInt8>, payload: ArraySlice<UInt8>)
+    {
+        var joined: [UInt8] = []
+        joined.reserveCapacity(type.count + identifier.count + payload.count)
+        joined += type
+        joined += identifier
+        joined += payload
+        fields = joined[...]
+        typeEnd = type.count
+        payloadStart = type.count + identifier.count
+        typeIsChecked = false
+    }
+
+    /// Adds `bytes` to the end of the payload (the decoder joining a chunked record's chunks):
+    /// the payload is copied out of the message once, at the first call, and grows in its own
+    /// storage after that.
+    mutating func appendToPayload(_ bytes: ArraySlice<UInt8>) {
+        fields.append(contentsOf: bytes)
+    }
+
+    /// The sizes of the three fields, without making slices.
+    var typeCount: Int { typeEnd - fields.startIndex }
+    var identifierCount: Int { payloadStart - typeEnd }
+    var payloadCount: Int { fields.endIndex - payloadStart }
+
+    /// Calls `body` with the TYPE, ID and payload in memory.
+    func withFields<Result, Failure: Error>(
+        _ body: (
+            _ type: UnsafeBufferPointer<UInt8>, _ identifier: UnsafeBufferPointer<UInt8>,
+            _ payload: UnsafeBufferPointer<UInt8>
+        ) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        let (start, typeEnd, payloadStart) = (fields.startIndex, self.typeEnd, self.payloadStart)
+        return try fields.withUnsafeBufferPointer { (all) throws(Failure) in
+            try body(
+                UnsafeBufferPointer(rebasing: all[..<(typeEnd - start)]),
+                UnsafeBufferPointer(rebasing: all[(typeEnd - start)..<(payloadStart - start)]),
+                UnsafeBufferPointer(rebasing: all[(payloadStart - start)...]))
+        }
     }
 
     /// An empty record (TNF 0), as used for an empty NDEF message.

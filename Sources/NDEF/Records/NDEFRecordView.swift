@@ -15,19 +15,21 @@
 /// slices of the record, so reading every record of a message through its view copies no
 /// payload and allocates nothing for the common kinds.
 public enum NDEFRecordView: Sendable, Hashable {
+    // The views of records that hold many fields are boxed (their parsing allocates anyway),
+    // so the common ones (text, URI, smart poster, media) move as a small value.
     case text(TextRecord)
     case uri(URIRecord)
     case smartPoster(SmartPosterRecord)
-    case deviceInformation(DeviceInformationRecord)
-    case handoverSelect(HandoverSelectRecord)
-    case handoverRequest(HandoverRequestRecord)
+    indirect case deviceInformation(DeviceInformationRecord)
+    indirect case handoverSelect(HandoverSelectRecord)
+    indirect case handoverRequest(HandoverRequestRecord)
     case handoverCarrier(HandoverCarrierRecord)
     case androidApplication(AndroidApplicationRecord)
     case external(ExternalRecord)
     case absoluteURI(AbsoluteURIRecord)
-    case wifiCredential(WiFiCredentialRecord)
-    case bluetooth(BluetoothOOBRecord)
-    case bluetoothLowEnergy(BluetoothLowEnergyOOBRecord)
+    indirect case wifiCredential(WiFiCredentialRecord)
+    indirect case bluetooth(BluetoothOOBRecord)
+    indirect case bluetoothLowEnergy(BluetoothLowEnergyOOBRecord)
     case media(MediaRecord)
 
     /// The view's value, for code that handles every kind alike (its JSON, its description).
@@ -56,7 +58,7 @@ extension NFCNDEFPayload {
     /// (``NDEFRecordRegistry/standard`` order), or `nil` if none does.
     ///
     /// - Throws: ``NDEFError`` when a view matches the type but the payload is malformed.
-    public func view(options: NDEFDecodingOptions = .init()) throws(NDEFError) -> NDEFRecordView? {
+    public consuming func view(options: NDEFDecodingOptions = .init()) throws(NDEFError) -> NDEFRecordView? {
         // The same choice as NDEFRecordRegistry.view(format:type:), made by format first
         // instead of asking each view in turn (NDEFRecordViewTests checks they agree).
         switch typeNameFormat {

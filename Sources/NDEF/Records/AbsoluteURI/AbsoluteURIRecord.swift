@@ -36,7 +36,8 @@ public struct AbsoluteURIRecord: NDEFRecordConvertible {
     /// - Throws: ``NDEFError/Code/invalidPayload`` when the TYPE field is empty or not valid UTF-8.
     public init(parsing record: NFCNDEFPayload, options: NDEFDecodingOptions) throws(NDEFError) {
         try Self.requireMatch(record)
-        guard !record.type.isEmpty, RecordText.isValidUTF8(record.type) else {
+        // A record the decoder found valid has an absolute URI in US-ASCII, so valid UTF-8.
+        guard record.typeIsChecked || !record.type.isEmpty && RecordText.isValidUTF8(record.type) else {
             throw NDEFError(.invalidPayload, "the TYPE field of an absolute-URI record is not a URI in UTF-8")
         }
         self.uriField = RecordString(validUTF8: record.type)

@@ -56,7 +56,8 @@ public struct ExternalRecord: NDEFRecordConvertible {
     ///   name of printable ASCII.
     public init(parsing record: NFCNDEFPayload, options: NDEFDecodingOptions) throws(NDEFError) {
         try Self.requireMatch(record)
-        guard Self.isValidName(record.type) else {
+        // A record the decoder found valid has an external type name; others are checked here.
+        guard record.typeIsChecked || Self.isValidName(record.type) else {
             let shown = record.typeString ?? NDEFHex.encode(record.type)
             throw NDEFError(.invalidPayload, "the record type \(shown) is not an external type name (domain:type)")
         }

@@ -56,7 +56,8 @@ public struct MediaRecord: NDEFRecordConvertible {
     ///   (printable ASCII `type/subtype`, optionally with parameters).
     public init(parsing record: NFCNDEFPayload, options: NDEFDecodingOptions) throws(NDEFError) {
         try Self.requireMatch(record)
-        guard Self.isValidMediaType(record.type) else {
+        // A record the decoder found valid has a media type; others are checked here.
+        guard record.typeIsChecked || Self.isValidMediaType(record.type) else {
             let shown = record.typeString ?? NDEFHex.encode(record.type)
             throw NDEFError(.invalidPayload, "the record type \(shown) is not a media type (type/subtype)")
         }

@@ -71,8 +71,9 @@ public struct SmartPosterRecord: NDEFRecordConvertible {
     }
 
     private enum Storage: Sendable {
-        /// Fields a caller gave or changed.
-        case parts(Parts)
+        /// Fields a caller gave or changed (boxed, so a parsed poster stays as small as its
+        /// payload slice).
+        indirect case parts(Parts)
         /// The payload of a parsed record, every rule of ``init(parsing:options:)`` checked: the
         /// fields are read from it when asked for, so parsing allocates nothing.
         case checked(ArraySlice<UInt8>)
