@@ -131,7 +131,7 @@ public struct BluetoothOOBRecord: NDEFRecordConvertible {
 
     /// Whether records of this format and type are read by this view.
     public static func matches(format: NFCTypeNameFormat, type: ArraySlice<UInt8>) -> Bool {
-        format == .media && RecordText.equalsIgnoringASCIICase(type, mediaType)
+        format == .media && type.equalsIgnoringASCIICase("application/vnd.bluetooth.ep.oob")  // mediaType, as a literal
     }
 
     /// Parses `record` strictly; a malformed payload throws ``NDEFError/Code/invalidPayload`` with its offset.

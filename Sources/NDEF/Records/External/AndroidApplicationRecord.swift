@@ -26,7 +26,7 @@ public struct AndroidApplicationRecord: NDEFRecordConvertible {
 
     /// Reads TNF 4 records named `android.com:pkg` in any case.
     public static func matches(format: NFCTypeNameFormat, type: ArraySlice<UInt8>) -> Bool {
-        format == .nfcExternal && RecordText.equalsIgnoringASCIICase(type, recordType)
+        format == .nfcExternal && type.equalsIgnoringASCIICase("android.com:pkg")  // recordType, as a literal
     }
 
     /// Reads an AAR.

@@ -76,7 +76,7 @@ public struct HandoverRequestRecord: NDEFRecordConvertible {
 
     /// Whether records of this format and type are read by this view.
     public static func matches(format: NFCTypeNameFormat, type: ArraySlice<UInt8>) -> Bool {
-        format == .nfcWellKnown && type.elementsEqual(recordType.utf8)
+        format == .nfcWellKnown && type.equals("Hr")  // recordType, as a literal
     }
 
     /// Parses `record` strictly; a malformed payload throws ``NDEFError/Code/invalidPayload`` with its offset.

@@ -15,18 +15,43 @@ extension SmartPosterRecord {
         try Self.requireMatch(record)
         let payload = record.payload
         let innerOptions = try options.nested(at: 0)
-        let message: NDEFRecordSequence
-        do {
-            message = try NDEFRecordSequence(decoding: payload, options: innerOptions)
-        } catch {
-            switch error.code {
-            case .nestingTooDeep, .tooManyRecords: throw error
-            default: throw NDEFError(.invalidPayload, at: error.offset, "smart poster message: \(error.reason)")
+        var checker = Checker(options: innerOptions)
+        // A plain message (no chunks, NDEFMessageDecoder.isPlain) is valid as it stands; any
+        // other goes through the strict decoder, which names what is wrong.
+        if NDEFMessageDecoder.isPlain(payload, maximumRecordCount: innerOptions.maximumRecordCount) {
+            // No chunks (the common case): each record is checked where it lies, as ranges of
+            // the payload, without making it a record value first.
+            try payload.withUnsafeBufferPointer { (buffer) throws(NDEFError) in
+                var cursor = NDEFRecordCursor(buffer, base: payload.startIndex)
+                while !cursor.isAtEnd, let inner = try? cursor.next(number: 0) {
+                    try checker.check(
+                        format: inner.format, type: payload[inner.type], payload: payload[inner.payload],
+                        offset: inner.payload.lowerBound - payload.startIndex,
+                        record: NFCNDEFPayload(
+                            format: inner.format, in: payload, type: inner.type, identifier: inner.identifier,
+                            payload: inner.payload, typeIsChecked: true))
+                }
             }
-        }
-        var checker = Checker(payload: payload, options: innerOptions)
-        for inner in message {
-            try checker.check(inner)
+        } else {
+            let message: NDEFRecordSequence
+            do {
+                message = try NDEFRecordSequence(decoding: payload, options: innerOptions)
+            } catch {
+                switch error.code {
+                case .nestingTooDeep, .tooManyRecords: throw error
+                default: throw NDEFError(.invalidPayload, at: error.offset, "smart poster message: \(error.reason)")
+                }
+            }
+            for inner in message {
+                // A reassembled chunked record has no one place in the payload.
+                let start = inner.payload.startIndex
+                let offset =
+                    inner.chunkSizes == nil && start >= payload.startIndex && start <= payload.endIndex
+                    ? start - payload.startIndex : nil
+                try checker.check(
+                    format: inner.typeNameFormat, type: inner.type, payload: inner.payload, offset: offset,
+                    record: inner)
+            }
         }
         guard checker.hasURI else {
             throw NDEFError(.invalidPayload, "a smart poster needs a URI record, and this one has none")
@@ -64,7 +89,6 @@ extension SmartPosterRecord {
     /// Checks the parts of a smart poster's inner message one record at a time, keeping
     /// only what the rules about repeats need.
     private struct Checker {
-        let payload: ArraySlice<UInt8>
         /// The limits for records inside the poster.
         let options: NDEFDecodingOptions
         private(set) var hasURI = false
@@ -76,92 +100,85 @@ extension SmartPosterRecord {
         private var firstLanguage: ArraySlice<UInt8>?
         private var laterLanguages: [ArraySlice<UInt8>] = []
 
-        init(payload: ArraySlice<UInt8>, options: NDEFDecodingOptions) {
-            self.payload = payload
+        init(options: NDEFDecodingOptions) {
             self.options = options
         }
 
-        /// Where `inner`'s payload starts in the smart poster payload, when it is one piece of it.
-        private func offset(of inner: NFCNDEFPayload) -> Int? {
-            let start = inner.payload.startIndex
-            guard inner.chunkSizes == nil, start >= payload.startIndex, start <= payload.endIndex else { return nil }
-            return start - payload.startIndex
-        }
-
-        /// `error` (found inside `inner`'s payload) with its offset moved into the poster's payload.
-        private func relocated(_ error: NDEFError, from inner: NFCNDEFPayload) -> NDEFError {
-            if let base = offset(of: inner) { return error.shifted(by: base) }
-            var copy = error
-            copy.offset = nil
-            return copy
-        }
-
-        mutating func check(_ inner: NFCNDEFPayload) throws(NDEFError) {
-            switch SmartPosterRecord.part(of: inner) {
+        /// Checks one record of the inner message: its TNF, TYPE and payload, where its payload
+        /// starts in the poster's payload (nil when it was chunked), and the record itself
+        /// (made only for an extra record, whose nested messages are checked too).
+        mutating func check(
+            format: NFCTypeNameFormat,
+            type: ArraySlice<UInt8>,
+            payload: ArraySlice<UInt8>,
+            offset: Int?,
+            record: @autoclosure () -> NFCNDEFPayload
+        ) throws(NDEFError) {
+            /// `error` (found inside the record's payload) with its offset moved into the poster's payload.
+            func relocated(_ error: NDEFError) -> NDEFError {
+                if let offset { return error.shifted(by: offset) }
+                var copy = error
+                copy.offset = nil
+                return copy
+            }
+            switch SmartPosterRecord.part(format: format, type: type) {
             case .uri:
                 guard !hasURI else {
                     throw NDEFError(
-                        .invalidPayload, at: offset(of: inner),
-                        "a smart poster has exactly one URI record, this one has more")
+                        .invalidPayload, at: offset, "a smart poster has exactly one URI record, this one has more")
                 }
                 do {
-                    _ = try URIRecord(payload: inner.payload)
+                    try URIRecord.check(payload: payload)
                 } catch {
-                    throw relocated(error, from: inner)
+                    throw relocated(error)
                 }
                 hasURI = true
             case .title:
                 do {
-                    _ = try TextRecord(payload: inner.payload)
+                    // UTF-16 text is checked by decoding it.
+                    if try !TextRecord.check(payload: payload) { _ = try TextRecord(payload: payload) }
                 } catch {
-                    throw relocated(error, from: inner)
+                    throw relocated(error)
                 }
                 // Text RTD 1.0, 3.2.1: the status byte's low six bits are the language code's
                 // length, and the code follows it (TextRecord has checked both).
-                let status = inner.payload[inner.payload.startIndex]
-                let start = inner.payload.startIndex + 1
-                let language = inner.payload[start..<start + Int(status & 0x3F)]
+                let status = payload[payload.startIndex]
+                let start = payload.startIndex + 1
+                let language = payload[start..<start + Int(status & 0x3F)]
                 // A linear search: a poster has a title or two, not enough for a set to pay.
                 let repeated =
                     firstLanguage.map { RecordText.equalIgnoringASCIICase($0, language) } == true
                     || laterLanguages.contains { RecordText.equalIgnoringASCIICase($0, language) }
                 guard !repeated else {
                     throw NDEFError(
-                        .invalidPayload, at: offset(of: inner),
+                        .invalidPayload, at: offset,
                         "two smart poster titles have the language \(String(decoding: language, as: UTF8.self))")
                 }
                 if firstLanguage == nil { firstLanguage = language } else { laterLanguages.append(language) }
             case .action:
                 guard !hasAction else {
-                    throw NDEFError(
-                        .invalidPayload, at: offset(of: inner), "a smart poster has more than one action record")
+                    throw NDEFError(.invalidPayload, at: offset, "a smart poster has more than one action record")
                 }
-                guard inner.payload.count == 1 else {
-                    throw NDEFError(
-                        .invalidPayload, at: offset(of: inner),
-                        "an action record holds 1 byte, not \(inner.payload.count)")
+                guard payload.count == 1 else {
+                    throw NDEFError(.invalidPayload, at: offset, "an action record holds 1 byte, not \(payload.count)")
                 }
                 hasAction = true
             case .size:
                 guard !hasSize else {
-                    throw NDEFError(
-                        .invalidPayload, at: offset(of: inner), "a smart poster has more than one size record")
+                    throw NDEFError(.invalidPayload, at: offset, "a smart poster has more than one size record")
                 }
-                guard inner.payload.count == 4 else {
-                    throw NDEFError(
-                        .invalidPayload, at: offset(of: inner),
-                        "a size record holds 4 bytes, not \(inner.payload.count)")
+                guard payload.count == 4 else {
+                    throw NDEFError(.invalidPayload, at: offset, "a size record holds 4 bytes, not \(payload.count)")
                 }
                 hasSize = true
             case .mediaType:
                 guard !hasMediaType else {
-                    throw NDEFError(
-                        .invalidPayload, at: offset(of: inner), "a smart poster has more than one type record")
+                    throw NDEFError(.invalidPayload, at: offset, "a smart poster has more than one type record")
                 }
                 do {
-                    try RecordText.checkUTF8(inner.payload, at: 0, "the type record")
+                    try RecordText.checkUTF8(payload, at: 0, "the type record")
                 } catch {
-                    throw relocated(error, from: inner)
+                    throw relocated(error)
                 }
                 hasMediaType = true
             case .icon:
@@ -170,9 +187,9 @@ extension SmartPosterRecord {
                 // Keeps messages nested in an extra record within the limits, so the poster as
                 // a whole stays within NDEFDecodingOptions.maximumNestingDepth.
                 do {
-                    try NestedRecordLimits.check(inner, options: options)
+                    try NestedRecordLimits.check(record(), options: options)
                 } catch {
-                    throw relocated(error, from: inner)
+                    throw relocated(error)
                 }
             }
         }

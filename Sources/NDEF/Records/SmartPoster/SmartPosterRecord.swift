@@ -151,11 +151,15 @@ extension SmartPosterRecord {
 
     /// Classifies an inner record by type name format and type (Smart Poster RTD 1.0, section 3.3).
     static func part(of record: NFCNDEFPayload) -> Part {
-        switch record.typeNameFormat {
+        part(format: record.typeNameFormat, type: record.type)
+    }
+
+    /// Classifies an inner record by its TNF and TYPE field.
+    static func part(format: NFCTypeNameFormat, type: ArraySlice<UInt8>) -> Part {
+        switch format {
         case .nfcWellKnown:
             // The type names as literals (URIRecord.recordType, TextRecord.recordType, actionType,
             // sizeType, typeRecordType), compared without loading the static arrays.
-            let type = record.type
             if type.equals("U") { return .uri }
             if type.equals("T") { return .title }
             if type.equals("act") { return .action }
@@ -163,7 +167,7 @@ extension SmartPosterRecord {
             if type.equals("t") { return .mediaType }
             return .other
         case .media:
-            return Icon.isIconType(record.type) ? .icon : .other
+            return Icon.isIconType(type) ? .icon : .other
         default:
             return .other
         }

@@ -200,7 +200,31 @@ extension ArraySlice<UInt8> {
     /// name written in the source, without building or loading an array.
     func equals(_ literal: StaticString) -> Bool {
         literal.withUTF8Buffer { name in
-            count == name.count && withUnsafeBufferPointer { bytes in bytes.elementsEqual(name) }
+            guard count == name.count else { return false }
+            return withUnsafeBufferPointer { bytes in
+                // An index loop: type names are a few bytes, too few for elementsEqual's
+                // iterators to pay.
+                var index = 0
+                while index < name.count, bytes[index] == name[index] { index += 1 }
+                return index == name.count
+            }
+        }
+    }
+
+    /// Whether these bytes are the UTF-8 of `literal` but for the case of ASCII letters (media
+    /// types and external type names compare so): a length check, then one pass in memory.
+    func equalsIgnoringASCIICase(_ literal: StaticString) -> Bool {
+        literal.withUTF8Buffer { name in
+            guard count == name.count else { return false }
+            return withUnsafeBufferPointer { bytes in
+                var index = 0
+                while index < name.count,
+                    RecordText.asciiLowercase(bytes[index]) == RecordText.asciiLowercase(name[index])
+                {
+                    index += 1
+                }
+                return index == name.count
+            }
         }
     }
 }

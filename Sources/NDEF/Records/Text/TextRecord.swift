@@ -26,22 +26,63 @@ public struct TextRecord: NDEFRecordConvertible {
 
     /// The text.
     ///
-    /// A parsed UTF-8 record keeps its checked bytes and builds this string when it is read.
+    /// A parsed UTF-8 record keeps its checked payload and builds this string when it is read.
     public var text: String {
-        get { textField.string }
-        set { textField = RecordString(newValue) }
+        get {
+            switch storage {
+            case .values(let text, _): text
+            case .checkedUTF8(let payload): String(decoding: Self.fields(ofChecked: payload).text, as: UTF8.self)
+            }
+        }
+        set { storage = .values(text: newValue, language: language) }
     }
-    private var textField: RecordString
     /// The IANA language code (RFC 5646), for example `"en"`; may be empty.
-    public var language: String
+    public var language: String {
+        get {
+            switch storage {
+            case .values(_, let language): language
+            case .checkedUTF8(let payload):
+                String(decoding: Self.fields(ofChecked: payload).language, as: UTF8.self)
+            }
+        }
+        set { storage = .values(text: text, language: newValue) }
+    }
     /// The encoding used on the tag.
     public var encoding: Encoding
 
+    private enum Storage: Sendable {
+        case values(text: String, language: String)
+        /// The payload of a UTF-8 text record, checked by ``init(payload:)``: one reference,
+        /// and no string built until one is asked for.
+        case checkedUTF8(ArraySlice<UInt8>)
+    }
+
+    private var storage: Storage
+
     /// Creates a text record value; ``makeRecord()`` checks the language code.
     public init(text: String, language: String = "en", encoding: Encoding = .utf8) {
-        self.textField = RecordString(text)
-        self.language = language
+        self.storage = .values(text: text, language: language)
         self.encoding = encoding
+    }
+
+    /// The language code and text of a payload ``init(payload:)`` has checked (Text RTD 1.0,
+    /// 3.2.1: the status byte's low six bits are the language code's length).
+    private static func fields(ofChecked payload: ArraySlice<UInt8>) -> (
+        language: ArraySlice<UInt8>, text: ArraySlice<UInt8>
+    ) {
+        let start = payload.startIndex + 1
+        let textStart = start + Int(payload[payload.startIndex] & 0x3F)
+        return (payload[start..<textStart], payload[textStart...])
+    }
+
+    public static func == (lhs: TextRecord, rhs: TextRecord) -> Bool {
+        lhs.encoding == rhs.encoding && lhs.language == rhs.language && lhs.text == rhs.text
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(text)
+        hasher.combine(language)
+        hasher.combine(encoding)
     }
 
     /// Reads TNF 1 records of type `T`.
@@ -61,6 +102,24 @@ public struct TextRecord: NDEFRecordConvertible {
 
     /// Parses the payload bytes of a text record.
     init(payload: ArraySlice<UInt8>) throws(NDEFError) {
+        if try Self.check(payload: payload) {
+            encoding = .utf8
+            storage = .checkedUTF8(payload)
+        } else {
+            // UTF-16 is checked by decoding it, so the string is kept.
+            let (language, text) = Self.fields(ofChecked: payload)
+            encoding = .utf16
+            storage = .values(
+                text: try Self.decodeUTF16(text, at: text.startIndex - payload.startIndex),
+                language: String(decoding: language, as: UTF8.self))
+        }
+    }
+
+    /// Checks the status byte and language code of a text record's payload, and its text when
+    /// that is UTF-8; whether the text is UTF-8 (true) or UTF-16, to be checked by decoding it.
+    ///
+    /// - Throws: what ``init(payload:)`` throws for those parts.
+    static func check(payload: ArraySlice<UInt8>) throws(NDEFError) -> Bool {
         guard let status = payload.first else {
             throw NDEFError(.invalidPayload, at: 0, "a text record needs at least the status byte")
         }
@@ -80,17 +139,9 @@ public struct TextRecord: NDEFRecordConvertible {
         if let bad = languageBytes.firstIndex(where: { $0 >= 0x80 }) {
             throw NDEFError(.invalidPayload, at: bad - payload.startIndex, "the language code is not ASCII")
         }
-        let textBytes = payload[(languageStart + languageLength)...]
-        let textOffset = 1 + languageLength
-        if status & 0x80 == 0 {
-            self.encoding = .utf8
-            try RecordText.checkUTF8(textBytes, at: textOffset, "the text")
-            self.textField = RecordString(validUTF8: textBytes)
-        } else {
-            self.encoding = .utf16
-            self.textField = RecordString(try Self.decodeUTF16(textBytes, at: textOffset))
-        }
-        self.language = String(decoding: languageBytes, as: UTF8.self)
+        guard status & 0x80 == 0 else { return false }
+        try RecordText.checkUTF8(payload[(languageStart + languageLength)...], at: 1 + languageLength, "the text")
+        return true
     }
 
     /// UTF-16 text honouring a byte order mark; big-endian without one (Text RTD 1.0, 3.2.1).
@@ -114,6 +165,7 @@ public struct TextRecord: NDEFRecordConvertible {
     /// - Throws: ``NDEFError/Code/invalidValue`` when the language code is longer than 63
     ///   bytes or is not ASCII.
     public func makeRecord() throws(NDEFError) -> NFCNDEFPayload {
+        let (text, language) = (self.text, self.language)
         let languageBytes = Array(language.utf8)
         guard languageBytes.count <= Self.maximumLanguageLength else {
             throw NDEFError(

@@ -129,6 +129,12 @@ public struct URIRecord: NDEFRecordConvertible {
     /// Parses the payload bytes of a URI record: one pass over the URI field to check it;
     /// the string is built when ``uri`` is read.
     init(payload: ArraySlice<UInt8>) throws(NDEFError) {
+        try Self.check(payload: payload)
+        storage = .payload(payload)
+    }
+
+    /// Throws what ``init(payload:)`` throws for `payload`, without making the value.
+    static func check(payload: ArraySlice<UInt8>) throws(NDEFError) {
         guard !payload.isEmpty else {
             throw NDEFError(.invalidPayload, at: 0, "a URI record needs at least the identifier code")
         }
@@ -140,7 +146,6 @@ public struct URIRecord: NDEFRecordConvertible {
         if let bad = check.firstControl {
             throw NDEFError(.invalidPayload, at: 1 + bad, "the URI field holds a control character")
         }
-        storage = .payload(payload)
     }
 
     /// Whether `field` is all ASCII, and the offset of its first control character.
