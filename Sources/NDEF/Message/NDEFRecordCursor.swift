@@ -47,6 +47,7 @@ struct NDEFRecordCursor {
     /// - Parameter number: the record's position, for error messages.
     /// - Throws: ``NDEFError/Code/truncated`` when the header or the fields it announces run
     ///   past the input.
+    @inline(__always)  // the hot loop of every decoder; its error paths are apart
     mutating func next(number: Int) throws(NDEFError) -> NDEFPhysicalRecord {
         let end = bytes.count
         let start = offset
@@ -75,8 +76,7 @@ struct NDEFRecordCursor {
         offset = identifierEnd + payloadLength
         return NDEFPhysicalRecord(
             header: header,
-            // The mask keeps the value within 0...7, so the conversion always succeeds.
-            format: NFCTypeNameFormat(rawValue: header.rawFormat) ?? .reserved,
+            format: NFCTypeNameFormat(lowBitsOf: header.byte),
             type: base + lengthsEnd..<base + typeEnd,
             identifier: base + typeEnd..<base + identifierEnd,
             payload: base + identifierEnd..<base + offset

@@ -14,5 +14,4 @@ struct NDEFRecordHeader: Hashable {
     var isChunked: Bool { byte & Self.chunk != 0 }
     var isShortRecord: Bool { byte & Self.shortRecord != 0 }
     var hasIdentifierLength: Bool { byte & Self.identifierLength != 0 }
-    var rawFormat: UInt8 { byte & Self.formatMask }
 }

@@ -5,7 +5,10 @@
 /// chunk, payloads concatenated; ``chunkCount`` remembers how many chunks there were.
 ///
 /// The byte fields are `ArraySlice<UInt8>`, so a decoded record shares storage with the
-/// buffer it was decoded from instead of copying it.
+/// buffer it was decoded from instead of copying it. The record keeps TYPE, ID and payload
+/// one after the other in one buffer, as a message lays them out: a decoded record is a
+/// single slice of the message, and a record built from separate fields (or changed) joins
+/// them in a new buffer. Index each field from its own `startIndex`, which need not be 0.
 public struct NFCNDEFPayload: Sendable, Hashable {
     /// How ``type`` is to be read.
     public var typeNameFormat: NFCTypeNameFormat {

@@ -21,6 +21,21 @@ public enum NFCTypeNameFormat: UInt8, Sendable, Hashable, CaseIterable, Codable 
     /// 0x07: reserved by the NFC Forum.
     case reserved = 7
 
+    /// The format in the low three bits of `value` (a record header's TNF field): each of the
+    /// eight values is a case, so this cannot fail, and it compiles to a mask.
+    init(lowBitsOf value: UInt8) {
+        switch value & 0x07 {
+        case 0: self = .empty
+        case 1: self = .nfcWellKnown
+        case 2: self = .media
+        case 3: self = .absoluteURI
+        case 4: self = .nfcExternal
+        case 5: self = .unknown
+        case 6: self = .unchanged
+        default: self = .reserved
+        }
+    }
+
     /// Whether records of this format must have an empty TYPE field (NDEF 1.0, 3.2.6).
     public var forbidsType: Bool {
         switch self {
