@@ -90,9 +90,9 @@ extension NFCNDEFPayload {
             if AndroidApplicationRecord.matches(self) {
                 return .androidApplication(try AndroidApplicationRecord(payload: payload))
             }
-            return .external(try ExternalRecord(parsing: self, options: options))
+            return .external(try ExternalRecord(checking: self))
         case .absoluteURI:
-            return .absoluteURI(try AbsoluteURIRecord(parsing: self, options: options))
+            return .absoluteURI(try AbsoluteURIRecord(checking: self))
         case .media:
             if WiFiCredentialRecord.matches(self) {
                 return .wifiCredential(try WiFiCredentialRecord(parsing: self, options: options))
@@ -103,7 +103,7 @@ extension NFCNDEFPayload {
             if BluetoothLowEnergyOOBRecord.matches(self) {
                 return .bluetoothLowEnergy(try BluetoothLowEnergyOOBRecord(parsing: self, options: options))
             }
-            return .media(try MediaRecord(parsing: self, options: options))
+            return .media(try MediaRecord(checking: self))
         case .empty, .unknown, .unchanged, .reserved:
             return nil
         }

@@ -8,17 +8,19 @@ public struct AbsoluteURIRecord: NDEFRecordConvertible {
 
     /// The URI in the TYPE field.
     public var uri: String {
-        get { uriField.string }
-        set { uriField = RecordString(newValue) }
+        get { fields.type }
+        set { fields.type = newValue }
     }
-    private var uriField: RecordString
     /// The payload; a parsed record's payload shares storage with the record (no copy).
-    public var data: ArraySlice<UInt8>
+    public var data: ArraySlice<UInt8> {
+        get { fields.data }
+        set { fields.data = newValue }
+    }
+    private var fields: TypeNamedPayload
 
     /// Creates an absolute-URI record value; ``makeRecord()`` checks the URI.
     public init(uri: String, data: ArraySlice<UInt8>) {
-        self.uriField = RecordString(uri)
-        self.data = data
+        fields = TypeNamedPayload(type: uri, data: data)
     }
 
     /// Creates an absolute-URI record value from a byte array.
@@ -36,12 +38,16 @@ public struct AbsoluteURIRecord: NDEFRecordConvertible {
     /// - Throws: ``NDEFError/Code/invalidPayload`` when the TYPE field is empty or not valid UTF-8.
     public init(parsing record: NFCNDEFPayload, options: NDEFDecodingOptions) throws(NDEFError) {
         try Self.requireMatch(record)
+        try self.init(checking: record)
+    }
+
+    /// Reads an absolute-URI record, keeping it (moved in by ``NFCNDEFPayload/view(options:)``).
+    init(checking record: consuming NFCNDEFPayload) throws(NDEFError) {
         // A record the decoder found valid has an absolute URI in US-ASCII, so valid UTF-8.
         guard record.typeIsChecked || !record.type.isEmpty && RecordText.isValidUTF8(record.type) else {
             throw NDEFError(.invalidPayload, "the TYPE field of an absolute-URI record is not a URI in UTF-8")
         }
-        self.uriField = RecordString(validUTF8: record.type)
-        self.data = record.payload
+        fields = TypeNamedPayload(checked: record)
     }
 
     /// Builds the record with the URI as its TYPE field.

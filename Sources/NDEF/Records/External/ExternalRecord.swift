@@ -10,17 +10,19 @@ public struct ExternalRecord: NDEFRecordConvertible {
 
     /// The external type name, `domain:type` (for example `example.com:thing`).
     public var type: String {
-        get { typeField.string }
-        set { typeField = RecordString(newValue) }
+        get { fields.type }
+        set { fields.type = newValue }
     }
-    private var typeField: RecordString
     /// The payload; a parsed record's payload shares storage with the record (no copy).
-    public var data: ArraySlice<UInt8>
+    public var data: ArraySlice<UInt8> {
+        get { fields.data }
+        set { fields.data = newValue }
+    }
+    private var fields: TypeNamedPayload
 
     /// Creates an external record value; ``makeRecord()`` checks the name.
     public init(type: String, data: ArraySlice<UInt8>) {
-        self.typeField = RecordString(type)
-        self.data = data
+        fields = TypeNamedPayload(type: type, data: data)
     }
 
     /// Creates an external record value from a byte array.
@@ -56,14 +58,18 @@ public struct ExternalRecord: NDEFRecordConvertible {
     ///   name of printable ASCII.
     public init(parsing record: NFCNDEFPayload, options: NDEFDecodingOptions) throws(NDEFError) {
         try Self.requireMatch(record)
+        try self.init(checking: record)
+    }
+
+    /// Reads an external record, keeping it (moved in by ``NFCNDEFPayload/view(options:)``).
+    init(checking record: consuming NFCNDEFPayload) throws(NDEFError) {
         // A record the decoder found valid has an external type name; others are checked here.
         guard record.typeIsChecked || Self.isValidName(record.type) else {
             let shown = record.typeString ?? NDEFHex.encode(record.type)
             throw NDEFError(.invalidPayload, "the record type \(shown) is not an external type name (domain:type)")
         }
         // An external type name is ASCII (checked above), so valid UTF-8.
-        self.typeField = RecordString(validUTF8: record.type)
-        self.data = record.payload
+        fields = TypeNamedPayload(checked: record)
     }
 
     /// Builds the record with the name as its TYPE field.

@@ -10,17 +10,19 @@ public struct MediaRecord: NDEFRecordConvertible {
 
     /// The media type, for example `text/plain` or `image/png`, as written in the TYPE field.
     public var mediaType: String {
-        get { mediaTypeField.string }
-        set { mediaTypeField = RecordString(newValue) }
+        get { fields.type }
+        set { fields.type = newValue }
     }
-    private var mediaTypeField: RecordString
     /// The payload; a parsed record's payload shares storage with the record (no copy).
-    public var data: ArraySlice<UInt8>
+    public var data: ArraySlice<UInt8> {
+        get { fields.data }
+        set { fields.data = newValue }
+    }
+    private var fields: TypeNamedPayload
 
     /// Creates a media record value; ``makeRecord()`` checks the media type.
     public init(mediaType: String, data: ArraySlice<UInt8>) {
-        self.mediaTypeField = RecordString(mediaType)
-        self.data = data
+        fields = TypeNamedPayload(type: mediaType, data: data)
     }
 
     /// Creates a media record value from a byte array.
@@ -56,14 +58,18 @@ public struct MediaRecord: NDEFRecordConvertible {
     ///   (printable ASCII `type/subtype`, optionally with parameters).
     public init(parsing record: NFCNDEFPayload, options: NDEFDecodingOptions) throws(NDEFError) {
         try Self.requireMatch(record)
+        try self.init(checking: record)
+    }
+
+    /// Reads a media record, keeping it (moved in by ``NFCNDEFPayload/view(options:)``).
+    init(checking record: consuming NFCNDEFPayload) throws(NDEFError) {
         // A record the decoder found valid has a media type; others are checked here.
         guard record.typeIsChecked || Self.isValidMediaType(record.type) else {
             let shown = record.typeString ?? NDEFHex.encode(record.type)
             throw NDEFError(.invalidPayload, "the record type \(shown) is not a media type (type/subtype)")
         }
         // A media type is ASCII (checked above), so valid UTF-8.
-        self.mediaTypeField = RecordString(validUTF8: record.type)
-        self.data = record.payload
+        fields = TypeNamedPayload(checked: record)
     }
 
     /// Builds the record with the media type as its TYPE field.
