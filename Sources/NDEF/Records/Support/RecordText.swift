@@ -164,11 +164,6 @@ enum RecordText {
         )
     }
 
-    /// Whether `lhs` and `rhs` are the same but for the case of ASCII letters.
-    static func equalIgnoringASCIICase(_ lhs: String, _ rhs: String) -> Bool {
-        lhs.utf8.elementsEqual(rhs.utf8) { asciiLowercase($0) == asciiLowercase($1) }
-    }
-
     /// Whether `lhs` and `rhs` are the same bytes but for the case of ASCII letters.
     static func equalIgnoringASCIICase(_ lhs: ArraySlice<UInt8>, _ rhs: ArraySlice<UInt8>) -> Bool {
         lhs.count == rhs.count && lhs.elementsEqual(rhs) { asciiLowercase($0) == asciiLowercase($1) }
