@@ -45,7 +45,13 @@ public struct NFCNDEFPayload: Sendable, Hashable {
     /// size. Not part of equality.
     public var chunkSizes: [Int]?
 
+    // Stored properties in this order make the record 64 bytes, with both one-byte fields
+    // together: a record moves as four aligned 16-byte words.
     private var format: NFCTypeNameFormat
+    /// Whether the decoder has found the TYPE to be of the syntax its TNF requires
+    /// (``NDEFTypeSyntax``), so the typed views need not check it again. Any change to the
+    /// format or type clears it. Not part of equality.
+    private(set) var typeIsChecked = false
     /// TYPE, ID and PAYLOAD one after the other, as a record lays them out (NDEF 1.0, 3.2): a
     /// decoded record is one slice of the message, so making and dropping it costs one
     /// reference instead of three.
@@ -54,10 +60,6 @@ public struct NFCNDEFPayload: Sendable, Hashable {
     private var typeEnd: Int
     /// The index in `fields` where the payload starts.
     private var payloadStart: Int
-    /// Whether the decoder has found the TYPE to be of the syntax its TNF requires
-    /// (``NDEFTypeSyntax``), so the typed views need not check it again. Any change to the
-    /// format or type clears it. Not part of equality.
-    private(set) var typeIsChecked = false
 
     /// Creates a record from its fields.
     public init(

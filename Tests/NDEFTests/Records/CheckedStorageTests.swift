@@ -119,4 +119,12 @@ struct CheckedStorageTests {
         let sequenced = try #require(Array(NDEFRecordSequence(decoding: bytes)).first)
         #expect(sequenced == record && sequenced.chunkSizes == [2, 2, 1])
     }
+
+    @Test("a record is 64 bytes on 64-bit platforms: one slice, two indices, chunk sizes and two bytes")
+    func recordSize() {
+        #if arch(x86_64) || arch(arm64)
+            // The decoders return records by value; a 65th byte makes every move a fifth word.
+            #expect(MemoryLayout<NFCNDEFPayload>.size == 64)
+        #endif
+    }
 }
