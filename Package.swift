@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "NDEFFoundation", targets: ["NDEFFoundation"]),
         .library(name: "TagMemory", targets: ["TagMemory"]),
         .library(name: "TagSimulator", targets: ["TagSimulator"]),
+        .library(name: "NFCCrypto", targets: ["NFCCrypto"]),
         .library(name: "NFCSession", targets: ["NFCSession"]),
         .library(name: "SimulatedReader", targets: ["SimulatedReader"]),
         .library(name: "SimulatorBridges", targets: ["SimulatorBridges"]),
@@ -32,12 +33,14 @@ let package = Package(
         .target(name: "TagMemory", dependencies: ["NDEF"], swiftSettings: strictSettings),
         // Simulated tags answering raw commands as the datasheets describe: pure Swift, no I/O.
         .target(name: "TagSimulator", dependencies: ["TagMemory", "NDEF"], swiftSettings: strictSettings),
-        // OpenSSL's libcrypto, the one source of cryptographic primitives (SHA-256 for lock confirmations).
+        // OpenSSL's libcrypto, the one source of cryptographic primitives.
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // The cryptography the package needs, over libcrypto: SHA-256, HMAC, AES, CMAC, ECDSA, random bytes.
+        .target(name: "NFCCrypto", dependencies: ["CCrypto"], swiftSettings: strictSettings),
         // Sessions over readers: the reader contract, tag objects with CoreNFC-shaped operations.
         .target(
             name: "NFCSession",
-            dependencies: ["NDEF", "TagMemory", "CCrypto"],
+            dependencies: ["NDEF", "TagMemory", "NFCCrypto"],
             swiftSettings: strictSettings
         ),
         // A reader backend over simulated tags, with fault injection and tags kept in dump files.
@@ -77,9 +80,9 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // Batch provisioning: plans, message templates, the crash-safe journal, row dispensing,
-        // per-tag password derivation and reports (Glibc file I/O, libcrypto for SHA-256 and HMAC).
+        // per-tag password derivation and reports (Glibc file I/O; SHA-256 and HMAC from NFCCrypto).
         .target(
-            name: "Provisioning", dependencies: ["NDEF", "CCrypto", "NFCSession", "TagMemory"],
+            name: "Provisioning", dependencies: ["NDEF", "NFCCrypto", "NFCSession", "TagMemory"],
             swiftSettings: strictSettings),
         // The command-line surface as a library, so its parser can be tested directly.
         .target(
@@ -132,6 +135,7 @@ let package = Package(
             dependencies: [
                 "TestSupport", "NDEF", "NDEFFoundation",
             ], swiftSettings: strictSettings),
+        .testTarget(name: "NFCCryptoTests", dependencies: ["TestSupport", "NFCCrypto"], swiftSettings: strictSettings),
         .testTarget(
             name: "TagMemoryTests",
             dependencies: [
@@ -186,7 +190,8 @@ let package = Package(
         .testTarget(
             name: "ProvisioningTests",
             dependencies: [
-                "TestSupport", "Provisioning", "NDEF", "NFCSession", "SimulatedReader", "TagSimulator", "TagMemory",
+                "TestSupport", "Provisioning", "NFCCrypto", "NDEF", "NFCSession", "SimulatedReader", "TagSimulator",
+                "TagMemory",
             ],
             swiftSettings: strictSettings
         ),

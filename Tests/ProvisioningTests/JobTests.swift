@@ -1,4 +1,5 @@
 import NDEF
+import NFCCrypto
 import NFCSession
 import Provisioning
 import SimulatedReader
@@ -116,7 +117,7 @@ import Testing
         let bytes = try CounterJob.message(row: 1).encoded()
         try journal.append(.claimed(row: 1, reader: "r1", time: "t"))
         try journal.append(
-            .writing(row: 1, uid: uid, digest: try ProvisioningDigest.sha256(bytes), time: "t"))
+            .writing(row: 1, uid: uid, digest: try SHA256.hash(bytes), time: "t"))
         journal.close()
         let session = NFCTagReaderSession(reader: reader)
         guard case .miFare(let tag) = try await session.nextTag(timeout: .seconds(1)) else {

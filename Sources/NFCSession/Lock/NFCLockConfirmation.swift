@@ -1,4 +1,5 @@
 import NDEF
+import NFCCrypto
 import TagMemory
 
 /// What a caller confirms before a tag is made read-only for good: which tag, what it holds, and
@@ -76,10 +77,9 @@ public struct NFCLockConfirmation: Sendable, Hashable, Codable, CustomStringConv
     static func digest(domain: String, fields: [[UInt8]]) throws(NFCReaderError) -> [UInt8] {
         var input = Array(domain.utf8) + [0x00]
         for field in fields { input += lengthPrefix(field.count) + field }
-        guard let digest = ContentDigest.sha256(input) else {
-            throw NFCReaderError(.unsupportedFeature, "libcrypto could not compute SHA-256")
+        do { return try SHA256.hash(input) } catch {
+            throw NFCReaderError(.unsupportedFeature, "SHA-256 failed: \(error.reason)")
         }
-        return digest
     }
 
     /// The length of a digested field: two bytes, big-endian, below 65 535; else FFFFh and four bytes.
