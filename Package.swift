@@ -33,6 +33,9 @@ let package = Package(
         .target(name: "TagMemory", dependencies: ["NDEF"], swiftSettings: strictSettings),
         // Simulated tags answering raw commands as the datasheets describe: pure Swift, no I/O.
         .target(name: "TagSimulator", dependencies: ["TagMemory", "NDEF"], swiftSettings: strictSettings),
+        // What the modules that call the operating system share: the EINTR-retrying call wrapper and errno
+        // text, a serial executor over a dispatch queue, blocking calls run off the cooperative pool.
+        .target(name: "SystemSupport", swiftSettings: strictSettings),
         // OpenSSL's libcrypto, the one source of cryptographic primitives.
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // The cryptography the package needs, over libcrypto: SHA-256, HMAC, AES, CMAC, ECDSA, random bytes.
@@ -46,7 +49,7 @@ let package = Package(
         // A reader backend over simulated tags, with fault injection and tags kept in dump files.
         .target(
             name: "SimulatedReader",
-            dependencies: ["NFCSession", "TagSimulator", "TagMemory", "NDEF"],
+            dependencies: ["NFCSession", "TagSimulator", "TagMemory", "NDEF", "SystemSupport"],
             swiftSettings: strictSettings
         ),
         // The C library's pseudo-terminal calls, which Swift's Glibc module leaves out.
@@ -59,7 +62,10 @@ let package = Package(
         // sockets and terminals, one thread per card or chip).
         .target(
             name: "SimulatorBridges",
-            dependencies: ["SimulatedReader", "NFCSession", "TagSimulator", "TagMemory", "NDEF", "CPseudoTerminal"],
+            dependencies: [
+                "SimulatedReader", "NFCSession", "TagSimulator", "TagMemory", "NDEF", "CPseudoTerminal",
+                "SystemSupport",
+            ],
             swiftSettings: strictSettings
         ),
         // pcsc-lite's client library, the PC/SC API of pcscd.
@@ -67,7 +73,7 @@ let package = Package(
         // A reader backend over PC/SC: contactless readers served by pcscd (ACR122U, ACR1252U, ...).
         .target(
             name: "PCSCReader",
-            dependencies: ["NFCSession", "CPCSC"],
+            dependencies: ["NFCSession", "CPCSC", "SystemSupport"],
             swiftSettings: strictSettings
         ),
         // libnfc, the free NFC library: its drivers for PN532 boards (UART, SPI, I2C), PN533 and
@@ -76,27 +82,28 @@ let package = Package(
         // A reader backend over libnfc: PN532 boards on a serial port, PN533 and ACR122 readers on USB.
         .target(
             name: "LibNFCReader",
-            dependencies: ["NFCSession", "CLibNFC"],
+            dependencies: ["NFCSession", "CLibNFC", "SystemSupport"],
             swiftSettings: strictSettings
         ),
         // Batch provisioning: plans, message templates, the crash-safe journal, row dispensing,
         // per-tag password derivation and reports (Glibc file I/O; SHA-256 and HMAC from NFCCrypto).
         .target(
-            name: "Provisioning", dependencies: ["NDEF", "NFCCrypto", "NFCSession", "TagMemory"],
+            name: "Provisioning", dependencies: ["NDEF", "NFCCrypto", "NFCSession", "TagMemory", "SystemSupport"],
             swiftSettings: strictSettings),
         // The command-line surface as a library, so its parser can be tested directly.
         .target(
             name: "NDEFCommandLine",
             dependencies: [
                 "NDEF", "TagMemory", "NFCSession", "SimulatedReader", "TagSimulator", "SimulatorBridges",
-                "PCSCReader", "LibNFCReader", "Provisioning", "CProcessControl",
+                "PCSCReader", "LibNFCReader", "Provisioning", "CProcessControl", "SystemSupport",
             ],
             swiftSettings: strictSettings
         ),
         .executableTarget(name: "ndeftool", dependencies: ["NDEFCommandLine"], swiftSettings: strictSettings),
         // What both benchmark executables need from the operating system.
         .target(
-            name: "BenchmarkSupport", dependencies: ["NDEF", "TagSimulator"], swiftSettings: strictSettings),
+            name: "BenchmarkSupport", dependencies: ["NDEF", "TagSimulator", "SystemSupport"],
+            swiftSettings: strictSettings),
         .executableTarget(
             name: "NDEFBenchmarks", dependencies: ["NDEF", "BenchmarkSupport"], swiftSettings: strictSettings),
         // Commands and wall time of tag operations through the simulated reader.
@@ -127,7 +134,7 @@ let package = Package(
         // What the test targets share: child processes waited for without blocking a thread, temporary
         // folders, hex literals, seeded random numbers, a clock for tests, golden files.
         .target(
-            name: "TestSupport", dependencies: ["NDEF", "CProcessControl"], path: "Tests/TestSupport",
+            name: "TestSupport", dependencies: ["NDEF", "CProcessControl", "SystemSupport"], path: "Tests/TestSupport",
             swiftSettings: strictSettings),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"], swiftSettings: strictSettings),
         .testTarget(
@@ -165,7 +172,8 @@ let package = Package(
         .testTarget(
             name: "SimulatorBridgesTests",
             dependencies: [
-                "TestSupport", "SimulatorBridges", "SimulatedReader", "NFCSession", "TagSimulator", "TagMemory", "NDEF",
+                "TestSupport", "SystemSupport", "SimulatorBridges", "SimulatedReader", "NFCSession", "TagSimulator",
+                "TagMemory", "NDEF",
             ],
             swiftSettings: strictSettings
         ),

@@ -1,5 +1,9 @@
+import SystemSupport
+
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Musl)
+    import Musl
 #elseif canImport(Darwin)
     import Darwin
 #endif
@@ -23,13 +27,14 @@ public enum Platform {
     /// Writes `text` and a newline to standard error.
     public static func printError(_ text: String) {
         let line = Array((text + "\n").utf8)
-        _ = line.withUnsafeBytes { buffer in
-            buffer.baseAddress.map { Glibc.write(STDERR_FILENO, $0, buffer.count) }
-        }
+        _ = line.withUnsafeBytes { SystemCall.write(STDERR_FILENO, from: $0) }
     }
 
     /// Ends the process with `status`.
     public static func exit(_ status: Int32) -> Never {
-        Glibc.exit(status)
+        terminate(status)
     }
 }
+
+/// The C library's `exit`, which ``Platform/exit(_:)`` cannot call by its own name.
+private func terminate(_ status: Int32) -> Never { exit(status) }

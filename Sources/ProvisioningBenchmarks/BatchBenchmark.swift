@@ -1,9 +1,16 @@
 import BenchmarkSupport
-import Glibc
 import NDEF
 import NFCSession
 import Provisioning
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The software cost of a batch job per tag, with simulated tags answering at once (no reader
 /// latency): the same writes by a bare session loop, then by a ``ProvisioningJob`` with its

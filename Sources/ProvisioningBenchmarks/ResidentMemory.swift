@@ -1,4 +1,10 @@
-import Glibc
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The process's resident set size, from /proc/self/status (VmRSS), in kibibytes; 0 when it
 /// cannot be read.
@@ -8,7 +14,7 @@ enum ResidentMemory {
         defer { fclose(file) }
         var line = [CChar](repeating: 0, count: 256)
         while fgets(&line, Int32(line.count), file) != nil {
-            let text = String(cString: line)
+            let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             guard text.hasPrefix("VmRSS:") else { continue }
             return Int(text.dropFirst("VmRSS:".count).filter(\.isNumber)) ?? 0
         }

@@ -1,5 +1,12 @@
 import BenchmarkSupport
-import Glibc
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 // ProvisioningBenchmarks [--tags N] [--quick] [--tsv PATH] [--scratch DIR]
 //

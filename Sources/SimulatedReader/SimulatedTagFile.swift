@@ -1,4 +1,5 @@
 import NFCSession
+import SystemSupport
 import TagMemory
 import TagSimulator
 
@@ -199,10 +200,10 @@ struct SimulatedTagFile: Sendable {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while bytes.count <= limit {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw systemError("read \(path)")
+            let count: Int
+            switch chunk.withUnsafeMutableBytes({ SystemCall.read(descriptor, into: $0) }) {
+            case .success(let read): count = read
+            case .failure(let error): throw systemError("read \(path)", error)
             }
             if count == 0 { return bytes }
             bytes.append(contentsOf: chunk.prefix(count))
@@ -223,16 +224,15 @@ struct SimulatedTagFile: Sendable {
         guard descriptor >= 0 else { throw systemError("create \(path)") }
         var written = 0
         while written < bytes.count {
-            let count = bytes.withUnsafeBytes { buffer in
-                write(descriptor, buffer.baseAddress.map { $0 + written }, buffer.count - written)
+            let result = bytes.withUnsafeBytes { buffer in
+                SystemCall.write(descriptor, from: UnsafeRawBufferPointer(rebasing: buffer[written...]))
             }
-            if count < 0 {
-                if errno == EINTR { continue }
-                let error = systemError("write \(path)")
+            switch result {
+            case .success(let count): written += count
+            case .failure(let error):
                 close(descriptor)
-                throw error
+                throw systemError("write \(path)", error)
             }
-            written += count
         }
         if hasModel { fchmod(descriptor, mode) }
         guard !synced || fsync(descriptor) == 0 else {
@@ -244,9 +244,7 @@ struct SimulatedTagFile: Sendable {
     }
 
     /// The error for a failed system call, with the C library's message for `errno`.
-    private static func systemError(_ action: String) -> NFCReaderError {
-        let code = errno
-        let message = strerror(code).map { String(cString: $0) } ?? "error \(code)"
-        return NFCReaderError(.readerUnavailable, "cannot \(action): \(message)")
+    private static func systemError(_ action: String, _ error: Errno = .current) -> NFCReaderError {
+        NFCReaderError(.readerUnavailable, "cannot \(action): \(error)")
     }
 }

@@ -1,5 +1,6 @@
 import NFCSession
 import Synchronization
+import SystemSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -67,14 +68,10 @@ final class SimulatedTagLock: Sendable {
                 }
                 throw failure("create the lock file \(path)")
             }
-            var result = flock(descriptor, LOCK_EX | LOCK_NB)
-            while result != 0 && errno == EINTR { result = flock(descriptor, LOCK_EX | LOCK_NB) }
-            if result != 0 {
-                let code = errno
+            if case .failure(let error) = nothingOrErrno({ flock(descriptor, LOCK_EX | LOCK_NB) }) {
                 close(descriptor)
-                if code == EWOULDBLOCK { return nil }
-                errno = code
-                throw failure("lock \(path)")
+                if error == .wouldBlock { return nil }
+                throw failure("lock \(path)", error)
             }
             // Still the file at the path? A releasing reader removes it before letting it go.
             var held = stat()
@@ -98,9 +95,7 @@ final class SimulatedTagLock: Sendable {
     }
 
     /// The error for a failed system call, with the C library's message for `errno`.
-    private static func failure(_ action: String) -> NFCReaderError {
-        let code = errno
-        let message = strerror(code).map { String(cString: $0) } ?? "error \(code)"
-        return NFCReaderError(.readerUnavailable, "cannot \(action): \(message)")
+    private static func failure(_ action: String, _ error: Errno = .current) -> NFCReaderError {
+        NFCReaderError(.readerUnavailable, "cannot \(action): \(error)")
     }
 }

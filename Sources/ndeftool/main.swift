@@ -2,6 +2,10 @@ import NDEFCommandLine
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 // libnfc writes its own log lines to standard error at level 1 (errors), such as "Unable to find

@@ -1,7 +1,14 @@
-import Glibc
 import Provisioning
 import TestSupport
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// A realistic job: 6 rows over two readers, with a lock, a release, a failure after the tag
 /// was bound, a failure before, and a row never reached.

@@ -1,8 +1,15 @@
 import Foundation
-import Glibc
 import Provisioning
 import TestSupport
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Files under the repository's `Fixtures/provisioning`.
 enum ProvisioningFixtures {

@@ -1,6 +1,14 @@
-import Glibc
+import SystemSupport
 import TestSupport
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The driver side of the vpcd protocol, as vsmartcard's `vpcd.c` has it: a TCP server on
 /// 127.0.0.1 that accepts the card and sends it length-prefixed messages. For tests of
@@ -52,7 +60,7 @@ final class FakeVirtualPCD: @unchecked Sendable {
 
     /// Starts accepting connections.
     func listen() throws {
-        guard Glibc.listen(listener, 1) == 0 else { throw Failure(description: "listen") }
+        guard listenOnSocket(listener, 1) == 0 else { throw Failure(description: "listen") }
     }
 
     /// Waits up to `milliseconds` for the card to connect.
@@ -62,7 +70,7 @@ final class FakeVirtualPCD: @unchecked Sendable {
                 throw Failure(description: "no card connected in time")
             }
             if self.client >= 0 { close(self.client) }
-            self.client = Glibc.accept(self.listener, nil, nil)
+            self.client = acceptOnSocket(self.listener)
             guard self.client >= 0 else { throw Failure(description: "accept") }
         }
     }
@@ -78,7 +86,9 @@ final class FakeVirtualPCD: @unchecked Sendable {
     func send(_ payload: [UInt8]) throws {
         let header: [UInt8] = [UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
         for part in [header, payload] {
-            let sent = part.withUnsafeBytes { Glibc.send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let sent = part.withUnsafeBytes {
+                (try? SystemCall.send(client, from: $0, flags: Int32(MSG_NOSIGNAL)).get()) ?? -1
+            }
             guard sent == part.count else { throw Failure(description: "send") }
         }
     }
@@ -118,3 +128,7 @@ final class FakeVirtualPCD: @unchecked Sendable {
         return poll(&entry, 1, milliseconds) > 0
     }
 }
+
+/// The C library's `listen` and `accept`, which the methods of the same names hide.
+private func listenOnSocket(_ socket: Int32, _ backlog: Int32) -> Int32 { listen(socket, backlog) }
+private func acceptOnSocket(_ socket: Int32) -> Int32 { accept(socket, nil, nil) }

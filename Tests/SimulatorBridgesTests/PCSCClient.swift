@@ -1,8 +1,16 @@
 import Foundation
-import Glibc
 import Synchronization
+import SystemSupport
 import TestSupport
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// A PC/SC client in another process (`Scripts/lib/pcsc-client.pl`, over Debian's libpcsc-perl)
 /// talking to the real pcscd, driven line by line; every answer has a time limit.
@@ -55,13 +63,13 @@ final class PCSCClient: Sendable {
             process = try ChildProcess(
                 path: "/usr/bin/perl", [Self.script], environment: ["PCSCLITE_CSOCK_NAME": nil], input: .file(fifo))
         } catch {
-            Glibc.close(commands)
+            SystemCall.close(commands)
             throw error
         }
     }
 
     deinit {
-        Glibc.close(commands)
+        SystemCall.close(commands)
     }
 
     /// Sends one command line and returns the answer line; throws when none comes within
@@ -69,7 +77,7 @@ final class PCSCClient: Sendable {
     @discardableResult
     func call(_ line: String, within timeout: Duration = .seconds(60)) async throws -> String {
         let bytes = Array((line + "\n").utf8)
-        let written = bytes.withUnsafeBytes { Glibc.write(commands, $0.baseAddress, $0.count) }
+        let written = bytes.withUnsafeBytes { (try? SystemCall.write(commands, from: $0).get()) ?? -1 }
         guard written == bytes.count else { throw Failure(description: "cannot send \(line): errno \(errno)") }
         let index = answered.withLock { $0 }
         var answer: String?
@@ -110,7 +118,9 @@ final class PCSCClient: Sendable {
     /// Ends the client: `quit`, and SIGKILL should it not end within 10 s.
     func close() async {
         guard process.isRunning else { return }
-        _ = "quit\n".utf8CString.withUnsafeBytes { Glibc.write(commands, $0.baseAddress, $0.count - 1) }
+        _ = "quit\n".utf8CString.withUnsafeBytes {
+            SystemCall.write(commands, from: UnsafeRawBufferPointer(rebasing: $0.dropLast()))
+        }
         if !(await process.exit(within: .seconds(10))) { process.send(SIGKILL) }
         _ = await process.exit()
     }

@@ -1,5 +1,4 @@
 import Foundation
-import Glibc
 import SimulatedReader
 import SimulatorBridges
 import Synchronization
@@ -7,6 +6,14 @@ import TagMemory
 import TagSimulator
 import TestSupport
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// ``PN532SerialSimulator`` driven over its pseudo-terminal by a raw serial client
 /// (``PN532TestClient``): the HSU dialogue of UM0701 6.2.2, the link, removal and faults,

@@ -1,7 +1,15 @@
 import Foundation
-import Glibc
+import SystemSupport
 import TestSupport
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// A serial-port client of the simulated PN532, as a host program opens it: the pty slave
 /// (through the link), raw mode, non-blocking reads. Writes bytes exactly as given, so that
@@ -34,7 +42,7 @@ final class PN532TestClient {
     /// Writes `bytes` (hex) as they are (a few bytes into the terminal's buffer: at once).
     func write(_ bytes: String) throws {
         let data = hex(bytes)
-        let written = data.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+        let written = data.withUnsafeBytes { (try? SystemCall.write(descriptor, from: $0).get()) ?? -1 }
         guard written == data.count else { throw Failure(description: "short write (\(written))") }
     }
 
@@ -77,7 +85,7 @@ final class PN532TestClient {
     private func readAvailable(_ count: Int) -> [UInt8] {
         guard count > 0 else { return [] }
         var chunk = [UInt8](repeating: 0, count: count)
-        let got = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+        let got = chunk.withUnsafeMutableBytes { (try? SystemCall.read(descriptor, into: $0).get()) ?? -1 }
         return got > 0 ? Array(chunk.prefix(got)) : []
     }
 }

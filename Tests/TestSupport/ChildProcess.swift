@@ -1,6 +1,7 @@
 import CProcessControl
 import Foundation
 import Synchronization
+import SystemSupport
 import Testing
 
 /// A program a test starts, waited for without holding a thread.
@@ -73,11 +74,9 @@ public final class ChildProcess: @unchecked Sendable {
         // One thread per program, blocked in waitpid: never a thread of the cooperative pool.
         let waiter = Thread {
             var status: Int32 = 0
-            while waitpid(pid, &status, 0) < 0 {
-                guard errno == EINTR else {
-                    ending.end(ChildProcessExit(status: -1, signalled: false))
-                    return
-                }
+            guard case .success = valueOrErrno({ waitpid(pid, &status, 0) }) else {
+                ending.end(ChildProcessExit(status: -1, signalled: false))
+                return
             }
             let signal = status & 0x7F
             ending.end(

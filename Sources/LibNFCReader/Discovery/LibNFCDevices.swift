@@ -1,5 +1,6 @@
 internal import CLibNFC
 import NFCSession
+import SystemSupport
 
 #if canImport(Glibc)
     import Glibc

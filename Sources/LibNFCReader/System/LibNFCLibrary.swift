@@ -1,6 +1,7 @@
 internal import CLibNFC
 import NFCSession
 import Synchronization
+import SystemSupport
 
 /// The process's one libnfc context, and the lock around every call that uses it.
 ///

@@ -1,6 +1,7 @@
 import NFCSession
 import Provisioning
 import Synchronization
+import SystemSupport
 
 /// `ndeftool batch`: provisions many tags from one plan, exactly once, on one or more readers,
 /// with a crash-safe journal (``Provisioning/ProvisioningJob``).

@@ -1,4 +1,5 @@
 import NFCSession
+import SystemSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -135,9 +136,10 @@ final class StandardIO: CommandIO {
         var bytes: [UInt8] = []
         var byte: UInt8 = 0
         while bytes.count < 4096 {
-            let count = read(0, &byte, 1)
-            if count < 0, errno == EINTR { continue }
-            if count <= 0 { return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self) }
+            let result = withUnsafeMutableBytes(of: &byte) { SystemCall.read(0, into: $0) }
+            guard case .success(let count) = result, count > 0 else {
+                return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
+            }
             if byte == UInt8(ascii: "\n") { break }
             bytes.append(byte)
         }

@@ -1,3 +1,5 @@
+import SystemSupport
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -91,10 +93,10 @@ enum FileAccess {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw CommandLineError(.noInput, systemError())
+            let count: Int
+            switch buffer.withUnsafeMutableBytes({ SystemCall.read(descriptor, into: $0) }) {
+            case .success(let read): count = read
+            case .failure(let error): throw CommandLineError(.noInput, error.description)
             }
             if count == 0 { return bytes }
             bytes.append(contentsOf: buffer.prefix(count))
@@ -120,20 +122,19 @@ enum FileAccess {
     static func writeAll(_ bytes: [UInt8], descriptor: Int32) -> String? {
         var offset = 0
         while offset < bytes.count {
-            let count = bytes.withUnsafeBytes { raw in
-                write(descriptor, raw.baseAddress.map { $0 + offset }, raw.count - offset)
+            let result = bytes.withUnsafeBytes { raw in
+                SystemCall.write(descriptor, from: UnsafeRawBufferPointer(rebasing: raw[offset...]))
             }
-            if count < 0 {
-                if errno == EINTR { continue }
-                return systemError()
+            switch result {
+            case .success(let count): offset += count
+            case .failure(let error): return error.description
             }
-            offset += count
         }
         return nil
     }
 
     /// The description of the current `errno`.
     static func systemError() -> String {
-        String(cString: strerror(errno))
+        Errno.current.description
     }
 }

@@ -1,5 +1,6 @@
 import NFCSession
 import Synchronization
+import SystemSupport
 
 /// A contactless reader served by pcscd, as the session layer's ``NFCSession/NFCReaderDevice``.
 ///

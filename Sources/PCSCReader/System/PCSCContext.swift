@@ -1,4 +1,5 @@
 internal import CPCSC
+import SystemSupport
 
 /// An established PC/SC context (`SCardEstablishContext` with system scope), released when the
 /// object goes away (`SCardReleaseContext`).

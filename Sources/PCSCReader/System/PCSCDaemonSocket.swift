@@ -1,5 +1,9 @@
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// The socket pcsc-lite's client library talks to pcscd through: `$PCSCLITE_CSOCK_NAME`, else

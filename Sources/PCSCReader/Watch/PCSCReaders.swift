@@ -1,5 +1,6 @@
 import Dispatch
 import NFCSession
+import SystemSupport
 
 /// pcscd's readers: listing them, watching them come and go, watching the card in one, and
 /// opening one as a device.

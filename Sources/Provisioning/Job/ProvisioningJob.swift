@@ -1,6 +1,7 @@
 import NDEF
 import NFCSession
 import Synchronization
+import SystemSupport
 
 /// A batch provisioning job run on one or more readers: each tag presented gets the next row
 /// of the plan (or finishes the row it holds), written, verified, then locked and given a

@@ -1,5 +1,13 @@
-import Glibc
 import Synchronization
+import SystemSupport
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The record of a provisioning job that makes it exactly-once and resumable: an append-only
 /// JSON Lines file, a header line with the job's identity, then one line per event (see
@@ -59,7 +67,7 @@ public final class ProvisioningJournal: Sendable {
 
     deinit {
         inner.withLock { inner in
-            if inner.fd >= 0 { _ = Glibc.close(inner.fd) }
+            if inner.fd >= 0 { SystemCall.close(inner.fd) }
         }
     }
 
@@ -68,8 +76,8 @@ public final class ProvisioningJournal: Sendable {
 
     /// Creates the journal of a new job at `path` (which must not exist) and writes its header.
     public static func create(at path: String, header: JournalHeader) throws(ProvisioningError) -> ProvisioningJournal {
-        let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw FileSystem.failure("cannot create", path) }
+        let opened = SystemCall.open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, mode: 0o600)
+        guard case .success(let fd) = opened else { throw FileSystem.failure("cannot create", path) }
         let bytes = Array((header.line + "\n").utf8)
         do throws(ProvisioningError) {
             try FileSystem.lockExclusively(fd, path: path)
@@ -77,7 +85,7 @@ public final class ProvisioningJournal: Sendable {
             try FileSystem.sync(fd, path: path)
             try FileSystem.syncDirectory(of: path)
         } catch {
-            _ = Glibc.close(fd)
+            SystemCall.close(fd)
             throw error
         }
         return ProvisioningJournal(path: path, fd: fd, state: ProvisioningState(header: header), size: bytes.count)
@@ -91,8 +99,9 @@ public final class ProvisioningJournal: Sendable {
     /// the same job, in another process, is refused with `journalInUse` instead of handing out
     /// the rows the first one is writing.
     public static func resume(at path: String, header: JournalHeader) throws(ProvisioningError) -> ProvisioningJournal {
-        let fd = Glibc.open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
-        guard fd >= 0 else { throw FileSystem.failure("cannot open", path) }
+        guard case .success(let fd) = SystemCall.open(path, O_WRONLY | O_APPEND | O_CLOEXEC) else {
+            throw FileSystem.failure("cannot open", path)
+        }
         let journal: ProvisioningJournal
         do throws(ProvisioningError) {
             try FileSystem.lockExclusively(fd, path: path)
@@ -111,7 +120,7 @@ public final class ProvisioningJournal: Sendable {
             }
             journal = ProvisioningJournal(path: path, fd: fd, state: recovery.state, size: recovery.validLength)
         } catch {
-            _ = Glibc.close(fd)
+            SystemCall.close(fd)
             throw error
         }
         try journal.append(.resumed(time: JournalClock.now()))
@@ -128,9 +137,10 @@ public final class ProvisioningJournal: Sendable {
             return try create(at: path, header: header)
         }
         // Held while deciding, so that a run creating or using the journal now is not undone.
-        let guardDescriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-        guard guardDescriptor >= 0 else { throw FileSystem.failure("cannot open", path) }
-        defer { _ = Glibc.close(guardDescriptor) }
+        guard case .success(let guardDescriptor) = SystemCall.open(path, O_RDONLY | O_CLOEXEC) else {
+            throw FileSystem.failure("cannot open", path)
+        }
+        defer { SystemCall.close(guardDescriptor) }
         try FileSystem.lockExclusively(guardDescriptor, path: path)
         let bytes = try FileSystem.read(path, limit: maximumFileBytes)
         // Nothing, zeros, or the beginning of a header with no complete line: the header's
@@ -200,7 +210,7 @@ public final class ProvisioningJournal: Sendable {
     /// Closes the file; later appends fail.
     public func close() {
         inner.withLock { inner in
-            if inner.fd >= 0 { _ = Glibc.close(inner.fd) }
+            if inner.fd >= 0 { SystemCall.close(inner.fd) }
             inner.fd = -1
             inner.broken = ProvisioningError(.io, "the journal is closed")
         }

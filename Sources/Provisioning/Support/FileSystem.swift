@@ -1,12 +1,19 @@
-import Glibc
+import SystemSupport
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The few file operations provisioning needs, over Glibc, each failure a
 /// ``ProvisioningError`` with code `io` naming the path and the C library's message.
 enum FileSystem {
     /// An `io` error for `operation` on `path` from the current `errno`.
-    static func failure(_ operation: String, _ path: String, errno code: Int32 = errno) -> ProvisioningError {
-        let message = strerror(code).map { String(cString: $0) } ?? "error \(code)"
-        return ProvisioningError(.io, "\(operation) \(path): \(message)")
+    static func failure(_ operation: String, _ path: String, _ error: Errno = .current) -> ProvisioningError {
+        ProvisioningError(.io, "\(operation) \(path): \(error)")
     }
 
     /// The whole content of the file at `path`, refusing files larger than `limit` bytes.
@@ -17,11 +24,8 @@ enum FileSystem {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw failure("cannot read", path)
-            }
+            let result = chunk.withUnsafeMutableBytes { SystemCall.read(fd, into: $0) }
+            guard case .success(let count) = result else { throw failure("cannot read", path) }
             if count == 0 { return bytes }
             bytes += chunk[0..<count]
             guard bytes.count <= limit else {
@@ -33,22 +37,16 @@ enum FileSystem {
     /// Writes `bytes` with one `write()` call (retried only when interrupted before writing
     /// anything). A short write is an error: the caller truncates it away.
     static func writeOnce(_ fd: Int32, _ bytes: [UInt8], path: String) throws(ProvisioningError) {
-        while true {
-            let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if written < 0 && errno == EINTR { continue }
-            guard written >= 0 else { throw failure("cannot write", path) }
-            guard written == bytes.count else {
-                throw ProvisioningError(.io, "short write to \(path): \(written) of \(bytes.count) bytes")
-            }
-            return
+        let result = bytes.withUnsafeBytes { SystemCall.write(fd, from: $0) }
+        guard case .success(let written) = result else { throw failure("cannot write", path) }
+        guard written == bytes.count else {
+            throw ProvisioningError(.io, "short write to \(path): \(written) of \(bytes.count) bytes")
         }
     }
 
     /// Flushes `fd` to stable storage.
     static func sync(_ fd: Int32, path: String) throws(ProvisioningError) {
-        while fsync(fd) != 0 {
-            guard errno == EINTR else { throw failure("cannot fsync", path) }
-        }
+        guard case .success = nothingOrErrno({ fsync(fd) }) else { throw failure("cannot fsync", path) }
     }
 
     /// Flushes the directory holding `path`, so that a newly created file's name is durable.
@@ -70,14 +68,12 @@ enum FileSystem {
     ///
     /// - Throws: `journalInUse` when another open file description holds it.
     static func lockExclusively(_ fd: Int32, path: String) throws(ProvisioningError) {
-        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            switch errno {
-            case EINTR: continue
-            case EWOULDBLOCK:
-                throw ProvisioningError(
-                    .journalInUse, "\(path) is in use by another run of the job (another process has it open)")
-            default: throw failure("cannot lock", path)
-            }
+        switch nothingOrErrno({ flock(fd, LOCK_EX | LOCK_NB) }) {
+        case .success: return
+        case .failure(.wouldBlock):
+            throw ProvisioningError(
+                .journalInUse, "\(path) is in use by another run of the job (another process has it open)")
+        case .failure(let error): throw failure("cannot lock", path, error)
         }
     }
 

@@ -1,6 +1,7 @@
 import NFCSession
 import SimulatedReader
 import Synchronization
+import SystemSupport
 import TagSimulator
 
 /// A simulated NXP PN532 on its High Speed UART, reachable through a pseudo-terminal: libnfc's

@@ -1,10 +1,13 @@
 internal import CPseudoTerminal
 import Synchronization
+import SystemSupport
 
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
     import Musl
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// A Unix 98 pseudo-terminal (POSIX `posix_openpt`, `grantpt`, `unlockpt`, `ptsname_r`): the
@@ -54,14 +57,14 @@ final class PseudoTerminal: Sendable {
         var name = [CChar](repeating: 0, count: 256)
         guard grantpt(master) == 0, unlockpt(master) == 0, ptsname_r(master, &name, name.count) == 0 else {
             let error = SystemCalls.failure("unlock the pseudo-terminal")
-            Glibc.close(master)
+            SystemCall.close(master)
             throw error
         }
         let path = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let slave = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard slave >= 0 else {
             let error = SystemCalls.failure("open \(path)")
-            Glibc.close(master)
+            SystemCall.close(master)
             throw error
         }
         Self.makeRaw(slave)
@@ -69,8 +72,8 @@ final class PseudoTerminal: Sendable {
         if let linkPath {
             guard unlink(linkPath) == 0 || errno == ENOENT, symlink(path, linkPath) == 0 else {
                 let error = SystemCalls.failure("make the link \(linkPath) to \(path)")
-                Glibc.close(slave)
-                Glibc.close(master)
+                SystemCall.close(slave)
+                SystemCall.close(master)
                 throw error
             }
         }
@@ -93,18 +96,16 @@ final class PseudoTerminal: Sendable {
         }
         guard first else { return }
         if let linkPath, Self.target(of: linkPath) == slavePath { unlink(linkPath) }
-        Glibc.close(slave)
-        Glibc.close(master)
+        SystemCall.close(slave)
+        SystemCall.close(master)
     }
 
     /// Reads what the client wrote, up to `buffer.count` bytes.
     func read(into buffer: inout [UInt8]) -> ReadResult {
-        while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(master, $0.baseAddress, $0.count) }
-            if count > 0 { return .bytes(count) }
-            if count < 0, errno == EINTR { continue }
-            if count < 0, errno == EAGAIN || errno == EWOULDBLOCK { return .nothing }
-            return .failed
+        switch buffer.withUnsafeMutableBytes({ SystemCall.read(master, into: $0) }) {
+        case .success(let count) where count > 0: return .bytes(count)
+        case .failure(.wouldBlock): return .nothing
+        default: return .failed
         }
     }
 
@@ -114,14 +115,16 @@ final class PseudoTerminal: Sendable {
         var sent = 0
         let deadline = ContinuousClock.now.advanced(by: .milliseconds(milliseconds))
         while sent < bytes.count {
-            let count = bytes.withUnsafeBytes { buffer in
-                Glibc.write(master, buffer.baseAddress.map { $0 + sent }, buffer.count - sent)
+            let written = bytes.withUnsafeBytes { buffer in
+                SystemCall.write(master, from: UnsafeRawBufferPointer(rebasing: buffer[sent...]))
             }
-            if count > 0 {
+            switch written {
+            case .success(let count) where count > 0:
                 sent += count
                 continue
+            case .failure(.wouldBlock): break
+            default: return false
             }
-            guard count < 0, errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK else { return false }
             guard ContinuousClock.now < deadline else { return false }
             var entry = pollfd(fd: master, events: Int16(POLLOUT), revents: 0)
             _ = poll(&entry, 1, 10)

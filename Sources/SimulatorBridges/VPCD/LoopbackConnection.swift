@@ -1,7 +1,11 @@
+import SystemSupport
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
     import Musl
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// The card's TCP connection to the `vpcd` driver: a client socket to 127.0.0.1 only, speaking
@@ -71,11 +75,11 @@ final class LoopbackConnection {
         guard let frame = VirtualPCDMessage.framed(payload) else { return false }
         var sent = 0
         while sent < frame.count {
-            let count = frame.withUnsafeBytes { buffer in
-                Glibc.send(descriptor, buffer.baseAddress.map { $0 + sent }, buffer.count - sent, Int32(MSG_NOSIGNAL))
+            let result = frame.withUnsafeBytes { buffer in
+                SystemCall.send(
+                    descriptor, from: UnsafeRawBufferPointer(rebasing: buffer[sent...]), flags: Int32(MSG_NOSIGNAL))
             }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return false }
+            guard case .success(let count) = result, count > 0 else { return false }
             sent += count
         }
         return true
@@ -111,11 +115,13 @@ final class LoopbackConnection {
             SystemCalls.setOption(
                 descriptor, level: Int32(IPPROTO_TCP), name: SystemCalls.tcpQuickAck, value: 1)
             let wanted = count - bytes.count
-            let received = chunk.withUnsafeMutableBytes { buffer in
-                recv(descriptor, buffer.baseAddress, min(wanted, buffer.count), Int32(MSG_NOSIGNAL))
+            let result = valueOrErrno {
+                chunk.withUnsafeMutableBytes { buffer in
+                    recv(descriptor, buffer.baseAddress, min(wanted, buffer.count), Int32(MSG_NOSIGNAL))
+                }
             }
-            if received < 0, errno == EINTR || errno == EAGAIN { continue }
-            guard received > 0 else { return .failed }
+            if case .failure(.wouldBlock) = result { continue }
+            guard case .success(let received) = result, received > 0 else { return .failed }
             bytes.append(contentsOf: chunk.prefix(received))
         }
         return .complete

@@ -1,7 +1,11 @@
+import SystemSupport
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
     import Musl
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// The C library calls the bridges make, each failure turned into one ``SimulatorBridgeError``.
@@ -12,11 +16,9 @@ enum SystemCalls {
     /// again, so it is set before every receive.
     static let tcpQuickAck: Int32 = 12
 
-    /// The error for a failed call, with the C library's message for `errno`.
-    static func failure(_ action: String) -> SimulatorBridgeError {
-        let code = errno
-        let message = strerror(code).map { String(cString: $0) } ?? "error \(code)"
-        return SimulatorBridgeError(.systemFailure, "cannot \(action): \(message)")
+    /// The error for a failed call, with the C library's message for `errno` (or `error`).
+    static func failure(_ action: String, _ error: Errno = .current) -> SimulatorBridgeError {
+        SimulatorBridgeError(.systemFailure, "cannot \(action): \(error)")
     }
 
     /// Sets an integer socket option to `value`; false when the call failed.
@@ -30,15 +32,14 @@ enum SystemCalls {
     /// readable ones, empty on a time-out. Interrupted waits are resumed.
     static func waitReadable(_ descriptors: [Int32], milliseconds: Int32) -> [Int32] {
         var entries = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-        while true {
-            let count = entries.withUnsafeMutableBufferPointer { buffer in
+        let waited = valueOrErrno {
+            entries.withUnsafeMutableBufferPointer { buffer in
                 poll(buffer.baseAddress, nfds_t(buffer.count), milliseconds)
             }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return [] }
-            let ready = Int16(POLLIN) | Int16(POLLHUP) | Int16(POLLERR)
-            return entries.filter { $0.revents & ready != 0 }.map(\.fd)
         }
+        guard case .success(let count) = waited, count > 0 else { return [] }
+        let ready = Int16(POLLIN) | Int16(POLLHUP) | Int16(POLLERR)
+        return entries.filter { $0.revents & ready != 0 }.map(\.fd)
     }
 }
 

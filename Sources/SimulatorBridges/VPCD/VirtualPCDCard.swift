@@ -1,6 +1,7 @@
 import NFCSession
 import SimulatedReader
 import Synchronization
+import SystemSupport
 import TagSimulator
 
 /// A simulated tag served to pcscd as the card in a `vpcd` virtual reader (vsmartcard's
