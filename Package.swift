@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "TagMemory", targets: ["TagMemory"]),
         .library(name: "TagSimulator", targets: ["TagSimulator"]),
         .library(name: "NFCCrypto", targets: ["NFCCrypto"]),
+        .library(name: "NFCWireFormat", targets: ["NFCWireFormat"]),
         .library(name: "NFCSession", targets: ["NFCSession"]),
         .library(name: "SimulatedReader", targets: ["SimulatedReader"]),
         .library(name: "SimulatorBridges", targets: ["SimulatorBridges"]),
@@ -29,10 +30,14 @@ let package = Package(
         .target(name: "NDEF", swiftSettings: strictSettings),
         // Conveniences for Foundation's Data on top of NDEF.
         .target(name: "NDEFFoundation", dependencies: ["NDEF"], swiftSettings: strictSettings),
+        // Bytes on the wire between hosts, readers and cards: ISO/IEC 7816-4 APDUs and status words, BER-TLV,
+        // CRC_A, PC/SC part 3 storage-card APDUs, the ACR122U's pseudo-APDUs and PN532 frames. Pure Swift.
+        .target(name: "NFCWireFormat", swiftSettings: strictSettings),
         // Tag memory layouts (Type 2, Type 4, MIFARE Classic), plans and dumps: pure Swift, no I/O.
         .target(name: "TagMemory", dependencies: ["NDEF"], swiftSettings: strictSettings),
         // Simulated tags answering raw commands as the datasheets describe: pure Swift, no I/O.
-        .target(name: "TagSimulator", dependencies: ["TagMemory", "NDEF"], swiftSettings: strictSettings),
+        .target(
+            name: "TagSimulator", dependencies: ["TagMemory", "NDEF", "NFCWireFormat"], swiftSettings: strictSettings),
         // What the modules that call the operating system share: the EINTR-retrying call wrapper and errno
         // text, a serial executor over a dispatch queue, blocking calls run off the cooperative pool.
         .target(name: "SystemSupport", swiftSettings: strictSettings),
@@ -43,7 +48,7 @@ let package = Package(
         // Sessions over readers: the reader contract, tag objects with CoreNFC-shaped operations.
         .target(
             name: "NFCSession",
-            dependencies: ["NDEF", "TagMemory", "NFCCrypto"],
+            dependencies: ["NDEF", "TagMemory", "NFCCrypto", "NFCWireFormat"],
             swiftSettings: strictSettings
         ),
         // A reader backend over simulated tags, with fault injection and tags kept in dump files.
@@ -63,7 +68,8 @@ let package = Package(
         .target(
             name: "SimulatorBridges",
             dependencies: [
-                "SimulatedReader", "NFCSession", "TagSimulator", "TagMemory", "NDEF", "CPseudoTerminal",
+                "SimulatedReader", "NFCSession", "TagSimulator", "TagMemory", "NDEF", "NFCWireFormat",
+                "CPseudoTerminal",
                 "SystemSupport",
             ],
             swiftSettings: strictSettings
@@ -73,7 +79,7 @@ let package = Package(
         // A reader backend over PC/SC: contactless readers served by pcscd (ACR122U, ACR1252U, ...).
         .target(
             name: "PCSCReader",
-            dependencies: ["NFCSession", "CPCSC", "SystemSupport"],
+            dependencies: ["NFCSession", "NFCWireFormat", "CPCSC", "SystemSupport"],
             swiftSettings: strictSettings
         ),
         // libnfc, the free NFC library: its drivers for PN532 boards (UART, SPI, I2C), PN533 and
@@ -142,6 +148,8 @@ let package = Package(
             dependencies: [
                 "TestSupport", "NDEF", "NDEFFoundation",
             ], swiftSettings: strictSettings),
+        .testTarget(
+            name: "NFCWireFormatTests", dependencies: ["TestSupport", "NFCWireFormat"], swiftSettings: strictSettings),
         .testTarget(name: "NFCCryptoTests", dependencies: ["TestSupport", "NFCCrypto"], swiftSettings: strictSettings),
         .testTarget(
             name: "TagMemoryTests",
@@ -172,7 +180,8 @@ let package = Package(
         .testTarget(
             name: "SimulatorBridgesTests",
             dependencies: [
-                "TestSupport", "SystemSupport", "SimulatorBridges", "SimulatedReader", "NFCSession", "TagSimulator",
+                "TestSupport", "NFCWireFormat", "SystemSupport", "SimulatorBridges", "SimulatedReader", "NFCSession",
+                "TagSimulator",
                 "TagMemory", "NDEF",
             ],
             swiftSettings: strictSettings
@@ -180,7 +189,7 @@ let package = Package(
         .testTarget(
             name: "PCSCReaderTests",
             dependencies: [
-                "TestSupport",
+                "TestSupport", "NFCWireFormat",
                 "PCSCReader", "NFCSession", "CPCSC", "NDEF", "TagMemory", "SimulatorBridges", "SimulatedReader",
                 "TagSimulator",
             ],

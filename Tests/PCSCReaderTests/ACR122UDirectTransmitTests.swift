@@ -1,4 +1,5 @@
 import NFCSession
+import NFCWireFormat
 import TestSupport
 import Testing
 
@@ -23,28 +24,11 @@ struct ACR122UDirectTransmitTests {
         }
     }
 
-    @Test("reader commands: registers, firmware, GET RESPONSE")
-    func readerCommands() {
-        #expect(ACR122UDirectTransmit.readRegister(0x6303) == hex("FF 00 00 00 04 D4 06 63 03"))
-        #expect(ACR122UDirectTransmit.writeRegister(0x6303, 0x00) == hex("FF 00 00 00 05 D4 08 63 03 00"))
-        #expect(ACR122UDirectTransmit.registerValue(hex("D5 07 80 90 00")) == 0x80)
-        #expect(ACR122UDirectTransmit.registerValue(hex("6A 81")) == nil)
-        #expect(ACR122UDirectTransmit.registerValue(hex("D5 07 80 63 00")) == nil)
-        #expect(ACR122UDirectTransmit.isRegisterWritten(hex("D5 09 90 00")))
-        #expect(!ACR122UDirectTransmit.isRegisterWritten(hex("63 00")))
-        #expect(ACR122UDirectTransmit.getFirmwareVersion == hex("FF 00 48 00 00"))
-        #expect(ACR122UDirectTransmit.firmwareVersion(Array("ACR122U207".utf8)) == "ACR122U207")
-        #expect(ACR122UDirectTransmit.firmwareVersion(Array("ACR122U215".utf8) + [0x90, 0x00]) == "ACR122U215")
-        #expect(ACR122UDirectTransmit.firmwareVersion(hex("6A 81")) == nil)
-        #expect(ACR122UDirectTransmit.firmwareVersion([]) == nil)
-        #expect(ACR122UDirectTransmit.getResponse(length: 0x15) == hex("FF C0 00 00 15"))
-    }
-
     @Test("status 00h with data: stripped by the reader, or checked and stripped by the host")
     func data() throws {
         let reply = hex("D5 43 00") + page4 + hex("90 00")
         #expect(try ACR122UDirectTransmit.response(reply, to: [0x30, 0x04], crcMode: .reader) == .data(page4))
-        let withCRC = hex("D5 43 00") + page4 + ShortFrame.crcA(page4) + hex("90 00")
+        let withCRC = hex("D5 43 00") + page4 + CRCA.checksum(page4) + hex("90 00")
         #expect(try ACR122UDirectTransmit.response(withCRC, to: [0x30, 0x04], crcMode: .host) == .data(page4))
         // PWD_AUTH answered with the PACK (nfc-facts §6: D5 43 00 PK0 PK1 90 00).
         #expect(
@@ -58,7 +42,7 @@ struct ACR122UDirectTransmitTests {
 
     @Test("a wrong CRC in host mode is a response error")
     func badCRC() {
-        var corrupted = hex("D5 43 00") + page4 + ShortFrame.crcA(page4) + hex("90 00")
+        var corrupted = hex("D5 43 00") + page4 + CRCA.checksum(page4) + hex("90 00")
         corrupted[5] ^= 0x01
         let error = readerError { _ = try ACR122UDirectTransmit.response(corrupted, to: [0x30, 0x04], crcMode: .host) }
         #expect(error?.code == .tagResponseError)

@@ -1,4 +1,5 @@
 import NFCSession
+import NFCWireFormat
 import SimulatedReader
 import SimulatorBridges
 import TagMemory

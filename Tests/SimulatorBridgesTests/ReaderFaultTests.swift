@@ -1,3 +1,4 @@
+import NFCWireFormat
 import TagSimulator
 import TestSupport
 import Testing

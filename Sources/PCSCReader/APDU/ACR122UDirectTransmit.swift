@@ -1,4 +1,5 @@
 import NFCSession
+import NFCWireFormat
 
 /// The pseudo-APDUs of the ACS ACR122U (ACR122U application programming interface, section 6:
 /// "Direct Transmit" `FF 00 00 00 Lc` carrying a PN532 command) and the PN532 commands the
@@ -35,68 +36,18 @@ enum ACR122UDirectTransmit {
     /// RxCRCEn, bit 7 of CIU_RxMode: the PN532 checks and strips the receive CRC.
     static let rxCRCEnable: UInt8 = 0x80
 
-    /// The longest frame one Direct Transmit can carry: Lc is one byte and holds `D4 42` too.
-    static let maximumFrameLength = 253
-
-    /// The firmware version request `FF 00 48 00 00`, answered with ASCII text such as
-    /// `ACR122U207` (ACR122U API 5.3), without a status word on most firmware.
-    static let getFirmwareVersion: [UInt8] = [0xFF, 0x00, 0x48, 0x00, 0x00]
-
-    /// GET RESPONSE `FF C0 00 00 length`: firmware 1.x answers a Direct Transmit with 61 xx and
-    /// hands out the answer only on request (ACR122U API 1.0, section 6).
-    static func getResponse(length: UInt8) -> [UInt8] {
-        [0xFF, 0xC0, 0x00, 0x00, length]
-    }
-
-    /// `FF 00 00 00 Lc` around a PN532 command (`D4 code parameters`).
-    static func directTransmit(_ pn532Command: [UInt8]) -> [UInt8] {
-        [0xFF, 0x00, 0x00, 0x00, UInt8(truncatingIfNeeded: pn532Command.count)] + pn532Command
-    }
-
     /// InCommunicateThru with `frame`: `FF 00 00 00 Lc D4 42 frame`.
     ///
     /// - Throws: ``NFCSession/NFCReaderError/Code/invalidParameter`` for an empty frame or one
-    ///   longer than ``maximumFrameLength``.
+    ///   longer than ``NFCWireFormat/ACR122UPseudoAPDU/maximumFrameLength``.
     static func command(for frame: [UInt8]) throws(NFCReaderError) -> [UInt8] {
-        guard !frame.isEmpty, frame.count <= maximumFrameLength else {
+        guard let command = ACR122UPseudoAPDU.inCommunicateThru(frame) else {
             throw NFCReaderError(
                 .invalidParameter,
-                "a Type 2 frame for InCommunicateThru has 1 to \(maximumFrameLength) bytes, not \(frame.count)")
+                "a Type 2 frame for InCommunicateThru has 1 to \(ACR122UPseudoAPDU.maximumFrameLength) bytes, "
+                    + "not \(frame.count)")
         }
-        return directTransmit([0xD4, 0x42] + frame)
-    }
-
-    /// ReadRegister of one register: `D4 06 hi lo`.
-    static func readRegister(_ address: UInt16) -> [UInt8] {
-        directTransmit([0xD4, 0x06, UInt8(truncatingIfNeeded: address >> 8), UInt8(truncatingIfNeeded: address)])
-    }
-
-    /// WriteRegister of one register: `D4 08 hi lo value`.
-    static func writeRegister(_ address: UInt16, _ value: UInt8) -> [UInt8] {
-        directTransmit([0xD4, 0x08, UInt8(truncatingIfNeeded: address >> 8), UInt8(truncatingIfNeeded: address), value])
-    }
-
-    /// The register value from the answer to ReadRegister (`D5 07 value 90 00`); nil for any other
-    /// answer (a reader or emulator without the command).
-    static func registerValue(_ bytes: [UInt8]) -> UInt8? {
-        guard bytes.count == 5, bytes[0] == 0xD5, bytes[1] == 0x07, bytes[3] == 0x90, bytes[4] == 0x00 else {
-            return nil
-        }
-        return bytes[2]
-    }
-
-    /// Whether `bytes` is the answer of a successful WriteRegister (`D5 09 90 00`).
-    static func isRegisterWritten(_ bytes: [UInt8]) -> Bool {
-        bytes == [0xD5, 0x09, 0x90, 0x00]
-    }
-
-    /// The text of the firmware version answer (printable ASCII, a trailing `90 00` dropped);
-    /// nil when the answer is not text.
-    static func firmwareVersion(_ bytes: [UInt8]) -> String? {
-        var text = bytes
-        if text.count >= 2, text.suffix(2) == [0x90, 0x00] { text.removeLast(2) }
-        guard !text.isEmpty, text.allSatisfy({ (0x20...0x7E).contains($0) }) else { return nil }
-        return String(decoding: text, as: UTF8.self)
+        return command
     }
 
     /// The tag's answer to `frame` from the answer to its InCommunicateThru.
@@ -112,16 +63,16 @@ enum ACR122UDirectTransmit {
         -> NFCRawResponse
     {
         let command = Type2CommandName.of(frame)
-        let apdu = try ResponseAPDU(bytes, command: command)
+        let apdu = try ResponseAPDU(received: bytes, command: command)
         guard apdu.isSuccess else {
-            if apdu.statusWord == 0x6300 {
+            if apdu.statusWord == .failed {
                 throw NFCReaderError(
                     .tagConnectionLost, "the reader reports that \(command) failed (SW 63 00): the tag may have left")
             }
-            if apdu.isUnsupportedCommand {
-                throw NFCReaderError(.unsupportedFeature, "the reader refused Direct Transmit (\(apdu.statusText))")
+            if apdu.statusWord.isUnsupportedCommand {
+                throw NFCReaderError(.unsupportedFeature, "the reader refused Direct Transmit (\(apdu.statusWord))")
             }
-            throw NFCReaderError(.tagResponseError, "Direct Transmit of \(command) failed with \(apdu.statusText)")
+            throw NFCReaderError(.tagResponseError, "Direct Transmit of \(command) failed with \(apdu.statusWord)")
         }
         let data = apdu.data
         guard data.count >= 3, data[0] == 0xD5, data[1] == 0x43 else {
@@ -146,8 +97,8 @@ enum ACR122UDirectTransmit {
 
     /// The error for a PN532 status other than 00h.
     static func statusError(_ status: UInt8, command: String, crcMode: CRCMode) -> NFCReaderError {
-        let name = statusNames[status] ?? "unknown error"
-        let text = "PN532 status \(PCSCHex.byte(status))h, \(name)"
+        let name = PN532Command.errorNames[status] ?? "unknown error"
+        let text = "PN532 status \(WireHex.byte(status))h, \(name)"
         switch status {
         case 0x01, 0x0A, 0x29, 0x2B:
             return NFCReaderError(.tagConnectionLost, "the tag did not answer \(command) (\(text))")
@@ -160,16 +111,4 @@ enum ACR122UDirectTransmit {
             return NFCReaderError(.tagResponseError, "\(command) failed (\(text))")
         }
     }
-
-    /// PN532 error codes (PN532 user manual 7.1).
-    static let statusNames: [UInt8: String] = [
-        0x01: "timeout", 0x02: "CRC error", 0x03: "parity error", 0x04: "erroneous bit count",
-        0x05: "framing error", 0x06: "bit collision", 0x07: "buffer too small", 0x09: "RF buffer overflow",
-        0x0A: "RF field not switched on in time", 0x0B: "RF protocol error", 0x0D: "overheating",
-        0x0E: "internal buffer overflow", 0x10: "invalid parameter", 0x12: "DEP: unknown command",
-        0x13: "invalid received frame", 0x14: "MIFARE authentication error", 0x23: "wrong UID check byte",
-        0x25: "invalid device state", 0x26: "operation not allowed", 0x27: "command not acceptable now",
-        0x29: "target released", 0x2A: "card ID mismatch", 0x2B: "card disappeared", 0x2C: "NFCID3 mismatch",
-        0x2D: "over-current", 0x2E: "NAD missing",
-    ]
 }

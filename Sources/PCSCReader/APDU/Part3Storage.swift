@@ -1,4 +1,5 @@
 import NFCSession
+import NFCWireFormat
 
 /// The storage-card commands a PC/SC contactless reader offers (PC/SC Workgroup specification
 /// part 3, supplemental document for contactless ICCs, 3.2.2.1): GET DATA for the UID and the
@@ -9,23 +10,6 @@ import NFCSession
 /// The reader talks to the tag itself and reports only a status word, never the tag's 4-bit
 /// ACK or NAK.
 enum Part3Storage {
-    /// GET DATA with P1 00h: the UID (`FF CA 00 00 00`).
-    static let getUID: [UInt8] = [0xFF, 0xCA, 0x00, 0x00, 0x00]
-
-    /// GET DATA with P1 01h: the historical bytes of the ATS of an ISO/IEC 14443-4 card
-    /// (`FF CA 01 00 00`); many readers refuse it.
-    static let getHistoricalBytes: [UInt8] = [0xFF, 0xCA, 0x01, 0x00, 0x00]
-
-    /// READ BINARY of 16 bytes from `page` (`FF B0 00 page 10`): four Type 2 pages, as READ 30h.
-    static func readBinary(page: UInt8) -> [UInt8] {
-        [0xFF, 0xB0, 0x00, page, 0x10]
-    }
-
-    /// UPDATE BINARY of one 4-byte page (`FF D6 00 page 04 d0 d1 d2 d3`), as WRITE A2h.
-    static func updateBinary(page: UInt8, data: [UInt8]) -> [UInt8] {
-        [0xFF, 0xD6, 0x00, page, 0x04] + data
-    }
-
     /// The APDU for a Type 2 frame: READ 30h pp and WRITE A2h pp d0-d3 only.
     ///
     /// - Throws: ``NFCSession/NFCReaderError/Code/unsupportedFeature`` naming the command and the
@@ -41,12 +25,12 @@ enum Part3Storage {
             guard frame.count == 2 else {
                 throw NFCReaderError(.invalidParameter, "READ takes one page number, not \(frame.count - 1) bytes")
             }
-            return readBinary(page: frame[1])
+            return StorageCardAPDU.readBinary(page: frame[1])
         case 0xA2:
             guard frame.count == 6 else {
                 throw NFCReaderError(.invalidParameter, "WRITE takes a page number and 4 bytes, not \(frame.count - 1)")
             }
-            return updateBinary(page: frame[1], data: Array(frame[2...]))
+            return StorageCardAPDU.updateBinary(page: frame[1], data: Array(frame[2...]))
         default:
             throw NFCReaderError(
                 .unsupportedFeature,
@@ -72,21 +56,21 @@ enum Part3Storage {
         -> NFCRawResponse
     {
         let command = Type2CommandName.of(frame)
-        let apdu = try ResponseAPDU(bytes, command: command)
+        let apdu = try ResponseAPDU(received: bytes, command: command)
         if apdu.isSuccess {
             return frame.first == 0xA2 ? .ack : .data(apdu.data)
         }
-        switch apdu.statusWord {
+        switch apdu.statusWord.rawValue {
         case 0x6300, 0x6981, 0x6982, 0x6986, 0x6A82, 0x6B00:
             return .nak(0x0)
         case 0x6581:
             return .nak(0x5)
         default:
-            if apdu.isUnsupportedCommand {
+            if apdu.statusWord.isUnsupportedCommand {
                 throw NFCReaderError(
-                    .unsupportedFeature, "the reader \"\(readerName)\" refused \(command) (\(apdu.statusText))")
+                    .unsupportedFeature, "the reader \"\(readerName)\" refused \(command) (\(apdu.statusWord))")
             }
-            throw NFCReaderError(.tagResponseError, "\(command) failed with \(apdu.statusText)")
+            throw NFCReaderError(.tagResponseError, "\(command) failed with \(apdu.statusWord)")
         }
     }
 
@@ -95,7 +79,7 @@ enum Part3Storage {
     /// - Throws: ``NFCSession/NFCReaderError/Code/tagConnectionLost`` for an answer shorter than
     ///   the status word.
     static func getDataValue(_ bytes: [UInt8]) throws(NFCReaderError) -> [UInt8]? {
-        let apdu = try ResponseAPDU(bytes, command: "GET DATA")
+        let apdu = try ResponseAPDU(received: bytes, command: "GET DATA")
         return apdu.isSuccess ? apdu.data : nil
     }
 }

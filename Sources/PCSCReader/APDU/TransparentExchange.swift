@@ -1,4 +1,5 @@
 import NFCSession
+import NFCWireFormat
 
 /// The transparent session of PC/SC 2.02 (PC/SC Workgroup specification part 3, supplemental
 /// document for contactless ICCs, revision 2.02, 3.2.2.1.7-3.2.2.1.9), as ACS documents it for
@@ -50,8 +51,10 @@ enum TransparentExchange {
     /// Whether the answer to Manage Session says the session started (SW 90 00 and, when present,
     /// C0 = 00 90 00).
     static func isSessionAnswerSuccessful(_ bytes: [UInt8]) -> Bool {
-        guard let apdu = try? ResponseAPDU(bytes, command: "Manage Session"), apdu.isSuccess else { return false }
-        guard let objects = try? BERTLV.parse(apdu.data) else { return false }
+        guard let apdu = try? ResponseAPDU(received: bytes, command: "Manage Session"), apdu.isSuccess else {
+            return false
+        }
+        guard let objects = BERTLV.objects(in: apdu.data) else { return false }
         guard let status = objects.first(where: { $0.tag == 0xC0 })?.value else { return true }
         return status.count == 3 && status[1] == 0x90 && status[2] == 0x00
     }
@@ -68,24 +71,24 @@ enum TransparentExchange {
         -> NFCRawResponse
     {
         let command = Type2CommandName.of(frame)
-        let apdu = try ResponseAPDU(bytes, command: command)
-        if apdu.isUnsupportedCommand {
+        let apdu = try ResponseAPDU(received: bytes, command: command)
+        if apdu.statusWord.isUnsupportedCommand {
             throw NFCReaderError(
                 .unsupportedFeature,
-                "the reader \"\(readerName)\" refused the transparent exchange of \(command) (\(apdu.statusText))")
+                "the reader \"\(readerName)\" refused the transparent exchange of \(command) (\(apdu.statusWord))")
         }
-        let objects: [BERTLV.Object]
-        do {
-            objects = try BERTLV.parse(apdu.data)
-        } catch {
-            throw NFCReaderError(.tagResponseError, "the answer to \(command) is malformed: \(error.reason)")
+        guard let objects = BERTLV.objects(in: apdu.data) else {
+            throw NFCReaderError(
+                .tagResponseError,
+                "the answer to \(command) is malformed: its data objects end inside a tag, a length or a value "
+                    + "(or use a length form other than 1 to 3 bytes)")
         }
         if let status = objects.first(where: { $0.tag == 0xC0 })?.value {
             try check(status: status, command: command, readerName: readerName)
         }
         guard apdu.isSuccess else {
             throw NFCReaderError(
-                .tagResponseError, "the transparent exchange of \(command) failed with \(apdu.statusText)")
+                .tagResponseError, "the transparent exchange of \(command) failed with \(apdu.statusWord)")
         }
         guard let answer = objects.first(where: { $0.tag == 0x97 })?.value else {
             throw NFCReaderError(.tagConnectionLost, "the tag did not answer \(command) (no ICC response)")
@@ -97,7 +100,7 @@ enum TransparentExchange {
         if let receptionStatus = objects.first(where: { $0.tag == 0x96 })?.value.first, receptionStatus & 0x0F != 0 {
             throw NFCReaderError(
                 .tagResponseError,
-                "the answer to \(command) arrived garbled (response status \(PCSCHex.byte(receptionStatus))h: "
+                "the answer to \(command) arrived garbled (response status \(WireHex.byte(receptionStatus))h: "
                     + "CRC, collision, parity or framing error)")
         }
         guard !answer.isEmpty else {
@@ -112,7 +115,7 @@ enum TransparentExchange {
             throw NFCReaderError(.tagResponseError, "the answer to \(command) has a \(status.count)-byte C0 status")
         }
         let sw = UInt16(status[1]) << 8 | UInt16(status[2])
-        let text = "C0 status " + PCSCHex.bytes(status)
+        let text = "C0 status " + WireHex.bytes(status)
         switch sw {
         case 0x9000, 0x6282:
             return

@@ -1,3 +1,5 @@
+import NFCWireFormat
+
 /// Names of Type 2 commands for messages (NTAG213/215/216 datasheet section 10, MF0ULX1
 /// section 8, T2TOP 1.1 section 5).
 enum Type2CommandName {
@@ -19,7 +21,7 @@ enum Type2CommandName {
         case 0x4B: return "VCSL"
         case 0x1A: return "AUTHENTICATE (3DES)"
         case 0x50: return "HLTA"
-        default: return "command \(PCSCHex.byte(opcode))h"
+        default: return "command \(WireHex.byte(opcode))h"
         }
     }
 }

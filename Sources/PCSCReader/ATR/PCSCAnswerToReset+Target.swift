@@ -1,3 +1,5 @@
+import NFCWireFormat
+
 /// What an ATR says about the tag: the SAK a reader would have seen, and the ATS to pass on.
 extension PCSCAnswerToReset {
     /// The SAK reported for cards whose SAK the ATR does not give: 04h, the cascade bit ("UID not
@@ -39,13 +41,13 @@ extension PCSCAnswerToReset {
                 0x0001: "MIFARE Classic 1K", 0x0002: "MIFARE Classic 4K", 0x0003: "MIFARE Ultralight or NTAG",
                 0x0026: "MIFARE Mini", 0x003A: "MIFARE Ultralight C", 0x003D: "MIFARE Ultralight EV1",
             ]
-            let hex = PCSCHex.byte(UInt8(truncatingIfNeeded: name >> 8)) + PCSCHex.byte(UInt8(truncatingIfNeeded: name))
+            let hex = WireHex.byte(UInt8(truncatingIfNeeded: name >> 8)) + WireHex.byte(UInt8(truncatingIfNeeded: name))
             let label = standard == 0x03 ? known[name] : nil
-            return "\(label ?? "storage card") (standard \(PCSCHex.byte(standard))h, card name \(hex)h)"
+            return "\(label ?? "storage card") (standard \(WireHex.byte(standard))h, card name \(hex)h)"
         case .isoDEP:
             return "ISO/IEC 14443-4 card"
         case .other:
-            return "card with ATR " + PCSCHex.bytes(bytes)
+            return "card with ATR " + WireHex.bytes(bytes)
         }
     }
 

@@ -1,4 +1,5 @@
 import NFCSession
+import NFCWireFormat
 
 /// Frames and APDUs: the profile's translation of Type 2 frames, APDU pass-through.
 extension PCSCReaderDevice {
@@ -71,8 +72,8 @@ extension PCSCReaderDevice {
     public func firmwareVersion() async throws(NFCReaderError) -> String? {
         try checkOpen()
         let card = try selectedCard()
-        return ACR122UDirectTransmit.firmwareVersion(
-            try transmitToReader(card, ACR122UDirectTransmit.getFirmwareVersion))
+        return ACR122UPseudoAPDU.firmwareVersion(
+            try transmitToReader(card, ACR122UPseudoAPDU.getFirmwareVersion))
     }
 
     // MARK: - Helpers
@@ -92,7 +93,7 @@ extension PCSCReaderDevice {
         do {
             let answer = try card.transmit(apdu)
             if answer.count == 2, answer[0] == 0x61 {
-                return try card.transmit(ACR122UDirectTransmit.getResponse(length: answer[1]))
+                return try card.transmit(ACR122UPseudoAPDU.getResponse(length: answer[1]))
             }
             return answer
         } catch {
@@ -114,14 +115,14 @@ extension PCSCReaderDevice {
         let register = ACR122UDirectTransmit.rxModeRegister
         var mode = ACR122UDirectTransmit.CRCMode.reader
         var saved: UInt8?
-        if let original = ACR122UDirectTransmit.registerValue(
-            try transmitToReader(card, ACR122UDirectTransmit.readRegister(register)))
+        if let original = ACR122UPseudoAPDU.registerValue(
+            try transmitToReader(card, ACR122UPseudoAPDU.readRegister(register)))
         {
             let cleared = original & ~ACR122UDirectTransmit.rxCRCEnable
-            if ACR122UDirectTransmit.isRegisterWritten(
-                try transmitToReader(card, ACR122UDirectTransmit.writeRegister(register, cleared))),
-                let check = ACR122UDirectTransmit.registerValue(
-                    try transmitToReader(card, ACR122UDirectTransmit.readRegister(register))),
+            if ACR122UPseudoAPDU.isRegisterWritten(
+                try transmitToReader(card, ACR122UPseudoAPDU.writeRegister(register, cleared))),
+                let check = ACR122UPseudoAPDU.registerValue(
+                    try transmitToReader(card, ACR122UPseudoAPDU.readRegister(register))),
                 check & ACR122UDirectTransmit.rxCRCEnable == 0
             {
                 mode = .host

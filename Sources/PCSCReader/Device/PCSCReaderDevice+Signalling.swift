@@ -1,9 +1,10 @@
 import NFCSession
+import NFCWireFormat
 
 extension PCSCReaderDevice: NFCReaderSignalling {
     /// Whether the reader's lights and buzzer are driven: with the ``PCSCReaderProfile/acr122u``
     /// profile only, whose readers take the ACR122U's LED and buzzer pseudo-APDU
-    /// (``NFCSession/ACR122ULightCommand``, ACR122U API 2.04, 6.2). Other readers (the ACR1252U's
+    /// (``NFCWireFormat/ACR122ULightCommand``, ACR122U API 2.04, 6.2). Other readers (the ACR1252U's
     /// own LED commands go through SCardControl escapes, not implemented) show nothing.
     public nonisolated var supportsSignals: Bool { profile == .acr122u }
 

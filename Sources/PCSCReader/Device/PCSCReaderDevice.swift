@@ -1,4 +1,5 @@
 import NFCSession
+import NFCWireFormat
 import Synchronization
 import SystemSupport
 
@@ -123,7 +124,7 @@ public actor PCSCReaderDevice: NFCReaderDevice {
         connection?.crcMode = nil
         connection?.savedRxMode = nil
         connection?.transparentSession = .closed
-        let uid = try Part3Storage.getDataValue(try transmitToReader(current.card, Part3Storage.getUID)) ?? []
+        let uid = try Part3Storage.getDataValue(try transmitToReader(current.card, StorageCardAPDU.getUID)) ?? []
         try checkSameTag(uid, target)
         connection?.isFresh = true
     }
@@ -136,7 +137,7 @@ public actor PCSCReaderDevice: NFCReaderDevice {
         if current.transparentSession == .open { _ = try? current.card.transmit(TransparentExchange.endSession) }
         if let saved = current.savedRxMode {
             _ = try? current.card.transmit(
-                ACR122UDirectTransmit.writeRegister(ACR122UDirectTransmit.rxModeRegister, saved))
+                ACR122UPseudoAPDU.writeRegister(ACR122UDirectTransmit.rxModeRegister, saved))
         }
         current.card.disconnectUnpowering()
     }
@@ -214,10 +215,10 @@ public actor PCSCReaderDevice: NFCReaderDevice {
             throw fail(error)
         }
         let atr = PCSCAnswerToReset(atrBytes)
-        let uid = try Part3Storage.getDataValue(try transmitToReader(card, Part3Storage.getUID)) ?? []
+        let uid = try Part3Storage.getDataValue(try transmitToReader(card, StorageCardAPDU.getUID)) ?? []
         var ats: [UInt8]?
         if let atr, atr.card == .isoDEP {
-            let answer = try Part3Storage.getDataValue(try transmitToReader(card, Part3Storage.getHistoricalBytes))
+            let answer = try Part3Storage.getDataValue(try transmitToReader(card, StorageCardAPDU.getHistoricalBytes))
             ats = PCSCAnswerToReset.ats(fromGetData: answer, atr: atr)
         }
         return NFCTargetInfo(
@@ -231,7 +232,7 @@ public actor PCSCReaderDevice: NFCReaderDevice {
             throw NFCReaderError(
                 .tagConnectionLost,
                 "the tag \(target.uidDescription) left the reader \"\(name)\"; another tag (UID "
-                    + PCSCHex.bytes(uid) + ") is there now")
+                    + WireHex.bytes(uid) + ") is there now")
         }
     }
 

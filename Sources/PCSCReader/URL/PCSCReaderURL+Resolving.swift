@@ -1,4 +1,5 @@
 import NFCSession
+import NFCWireFormat
 
 /// Picking the reader a URL names from pcscd's list, and percent-encoding.
 extension PCSCReaderURL {
@@ -79,7 +80,7 @@ extension PCSCReaderURL {
             {
                 result.unicodeScalars.append(scalar)
             } else {
-                result += "%" + PCSCHex.byte(byte)
+                result += "%" + WireHex.byte(byte)
             }
         }
         return result

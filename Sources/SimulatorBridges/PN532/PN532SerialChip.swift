@@ -1,3 +1,4 @@
+import NFCWireFormat
 import TagSimulator
 
 /// The PN532 as a host sees it on its High Speed UART (PN532 User Manual UM0701, 6.2): the

@@ -1,3 +1,4 @@
+import NFCWireFormat
 import SimulatedReader
 import Synchronization
 import TagSimulator

@@ -1,4 +1,5 @@
 import NFCSession
+import NFCWireFormat
 import TagSimulator
 
 extension ContactlessReaderEmulator {
@@ -13,26 +14,26 @@ extension ContactlessReaderEmulator {
     /// - `FF 00 51 P2 00` PICC operating parameter: `90 P2`; `FF 00 52 P2 00` buzzer on card
     ///   detection: `90 00`.
     /// Any other P1, or a profile without these commands: `6A 81`.
-    mutating func vendorCommand(_ command: ReaderCommandAPDU, _ field: inout SimulatedField) -> Outcome {
+    mutating func vendorCommand(_ command: CommandAPDU, _ field: inout SimulatedField) -> Outcome {
         if command.p1 == 0x00, command.p2 == 0x00 {
-            guard profile.supportsDirectTransmit else { return .response(ReaderStatus.functionNotSupported) }
-            guard command.hasData else { return .response(ReaderStatus.failed) }
+            guard profile.supportsDirectTransmit else { return .response(StatusWord.functionNotSupported.bytes) }
+            guard command.hasCommandData else { return .response(StatusWord.failed.bytes) }
             var activated = activeUID
-            let result = pn532.execute(command.data, field: &field, activeUID: &activated)
+            let result = pn532.execute(Array(command.data), field: &field, activeUID: &activated)
             activeUID = activated
             switch result {
-            case .response(let frame): return .response(frame + ReaderStatus.success)
-            case .notSupported: return .response(ReaderStatus.failed)
+            case .response(let frame): return .response(frame + StatusWord.success.bytes)
+            case .notSupported: return .response(StatusWord.failed.bytes)
             case .tagLeft: return .tagLeft
             }
         }
         guard let firmwareVersion = profile.firmwareVersion else {
-            return .response(ReaderStatus.functionNotSupported)
+            return .response(StatusWord.functionNotSupported.bytes)
         }
         switch command.p1 {
         case 0x48: return .response(Array(firmwareVersion.utf8))
         case 0x40:
-            guard command.data.count == 4 else { return .response(ReaderStatus.failed) }
+            guard command.data.count == 4 else { return .response(StatusWord.failed.bytes) }
             let data = Array(command.data)
             let light = ACR122ULightCommand(
                 control: command.p2, t1: data[0], t2: data[1], repetitions: data[2], buzzer: data[3])
@@ -40,8 +41,8 @@ extension ContactlessReaderEmulator {
             ledState = light.ledState(after: ledState)
             return .response([0x90, ledState])
         case 0x51: return .response([0x90, command.p2])
-        case 0x52: return .response(ReaderStatus.success)
-        default: return .response(ReaderStatus.functionNotSupported)
+        case 0x52: return .response(StatusWord.success.bytes)
+        default: return .response(StatusWord.functionNotSupported.bytes)
         }
     }
 
@@ -55,7 +56,7 @@ extension ContactlessReaderEmulator {
 
 extension ContactlessReaderEmulator {
     /// `FF C2`: the PC/SC 2.02 transparent session (``TransparentSession``).
-    mutating func transparentCommand(_ command: ReaderCommandAPDU, _ field: inout SimulatedField) -> Outcome {
+    mutating func transparentCommand(_ command: CommandAPDU, _ field: inout SimulatedField) -> Outcome {
         var activated = activeUID
         let outcome = transparent.run(command, &field, &activated)
         activeUID = activated

@@ -1,4 +1,5 @@
 import NFCSession
+import NFCWireFormat
 import TagSimulator
 
 /// What a PC/SC contactless reader shows of the tags in its field: the card it activates, the
@@ -112,7 +113,10 @@ public struct ContactlessReaderEmulator: Sendable {
         // The obsolete AUTHENTICATE `FF 88 00 block type slot` is no valid ISO APDU (its "Lc" is
         // the key type): readers take it as it is (ACR122U API 2.04, 5.2).
         if apdu.count == 6, apdu[1] == 0x88 { return .response(generalAuthenticate(field)) }
-        guard let command = ReaderCommandAPDU(apdu) else { return .response(ReaderStatus.wrongLength) }
+        // The reader's own commands come in the short form only.
+        guard let command = CommandAPDU(apdu), !command.isExtended else {
+            return .response(StatusWord.wrongLength.bytes)
+        }
         switch command.ins {
         case 0xCA: return .response(getData(command, field))
         case 0xB0: return readBinary(command, &field)
@@ -121,20 +125,20 @@ public struct ContactlessReaderEmulator: Sendable {
         case 0x86: return .response(generalAuthenticate(field))
         case 0x00: return vendorCommand(command, &field)
         case 0xC2:
-            guard profile.supportsTransparentExchange else { return .response(ReaderStatus.functionNotSupported) }
+            guard profile.supportsTransparentExchange else { return .response(StatusWord.functionNotSupported.bytes) }
             return transparentCommand(command, &field)
-        default: return .response(ReaderStatus.instructionNotSupported)
+        default: return .response(StatusWord.instructionNotSupported.bytes)
         }
     }
 
     /// An APDU of another class than `FF`: to the ISO-DEP tag; a Type 2 tag has no ISO-DEP
     /// layer (`63 00`, as an ACR122U answers).
     private mutating func passToCard(_ apdu: [UInt8], _ field: inout SimulatedField) -> Outcome {
-        guard case .type4? = activeTag(field) else { return .response(ReaderStatus.failed) }
+        guard case .type4? = activeTag(field) else { return .response(StatusWord.failed.bytes) }
         switch Self.exchangeAPDU(apdu, &field) {
         case .tagLeft: return .tagLeft
         case .answer(let response): return .response(response)
-        case .silent: return .response(ReaderStatus.failed)
+        case .silent: return .response(StatusWord.failed.bytes)
         }
     }
 

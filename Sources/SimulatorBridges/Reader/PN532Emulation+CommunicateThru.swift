@@ -1,3 +1,4 @@
+import NFCWireFormat
 import TagSimulator
 
 extension PN532Emulation {

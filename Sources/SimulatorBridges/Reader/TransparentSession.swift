@@ -1,3 +1,4 @@
+import NFCWireFormat
 import TagSimulator
 
 /// The PC/SC Part 3 v2.02 transparent session (section 3.2.2.1.12 of the Supplemental
@@ -60,11 +61,11 @@ struct TransparentSession: Sendable {
 
     /// Runs `FF C2 00 P2` with its data objects.
     mutating func run(
-        _ command: ReaderCommandAPDU, _ field: inout SimulatedField, _ activeUID: inout [UInt8]?
+        _ command: CommandAPDU, _ field: inout SimulatedField, _ activeUID: inout [UInt8]?
     ) -> ContactlessReaderEmulator.Outcome {
         guard command.p1 == 0x00, command.p2 <= 0x02 else { return .response(Self.notSupported) }
-        guard command.hasData else { return .response(ReaderStatus.wrongLength) }
-        var reader = BERTLV.Reader(command.data)
+        guard command.hasCommandData else { return .response(StatusWord.wrongLength.bytes) }
+        var reader = BERTLV.Reader(Array(command.data))
         var output: [UInt8] = []
         var number = 0
         var failure: [UInt8]?
@@ -81,7 +82,7 @@ struct TransparentSession: Sendable {
             }
         }
         let status = failure.map { [UInt8(truncatingIfNeeded: number)] + $0 } ?? [0x00, 0x90, 0x00]
-        return .response([0xC0, 0x03] + status + output + ReaderStatus.success)
+        return .response([0xC0, 0x03] + status + output + StatusWord.success.bytes)
     }
 
     private mutating func step(

@@ -1,3 +1,4 @@
+import NFCWireFormat
 import TagMemory
 
 extension SimulatedType4Tag {
@@ -55,7 +56,7 @@ extension SimulatedType4Tag {
 
     /// READ BINARY `B0` (offset in P1-P2, T4T 3.0 5.4.4) or, from version 3.0, `B1` with an
     /// offset data object `54 03 o o o` as command data (5.4.6, P1-P2 `0000`: current file).
-    func readRequest(_ apdu: SimulatedCommandAPDU) throws(SimulatedType4Refusal) -> ReadRequest {
+    func readRequest(_ apdu: CommandAPDU) throws(SimulatedType4Refusal) -> ReadRequest {
         let wraps = apdu.ins == 0xB1
         if wraps, configuration.majorVersion < 3 { throw SimulatedType4Refusal(.instructionNotSupported) }
         guard let expected = apdu.expectedLength, apdu.hasCommandData == wraps else {
@@ -103,7 +104,7 @@ extension SimulatedType4Tag {
 
     /// UPDATE BINARY `D6` (offset in P1-P2, data as command data, no Le; T4T 3.0 5.4.5) or,
     /// from version 3.0, `D7` with `54 03 o o o 53 L data` as command data (5.4.7).
-    func updateRequest(_ apdu: SimulatedCommandAPDU) throws(SimulatedType4Refusal) -> UpdateRequest {
+    func updateRequest(_ apdu: CommandAPDU) throws(SimulatedType4Refusal) -> UpdateRequest {
         let wraps = apdu.ins == 0xD7
         if wraps, configuration.majorVersion < 3 { throw SimulatedType4Refusal(.instructionNotSupported) }
         guard apdu.hasCommandData, apdu.expectedLength == nil else { throw SimulatedType4Refusal(.wrongLength) }
@@ -157,7 +158,7 @@ extension SimulatedType4Tag {
         record(apdu)
         defer { fieldOff() }
         guard state == .active, SimulatedType4Command(apdu: apdu) == .updateBinary,
-            let parsed = SimulatedCommandAPDU(apdu), !parsed.isExtended || configuration.acceptsExtendedLength
+            let parsed = CommandAPDU(apdu), !parsed.isExtended || configuration.acceptsExtendedLength
         else { return 0 }
         do {
             let request = try updateRequest(parsed)

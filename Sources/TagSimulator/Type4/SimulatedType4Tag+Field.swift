@@ -1,3 +1,4 @@
+import NFCWireFormat
 import TagMemory
 
 extension SimulatedType4Tag {
@@ -15,7 +16,7 @@ extension SimulatedType4Tag {
     /// version 3.0 tag: the bytes inside its discretionary data object) the tag can parse; nil
     /// for every other APDU. Whether the tag would accept the write is not checked.
     func updateDataCount(of apdu: [UInt8]) -> Int? {
-        guard SimulatedType4Command(apdu: apdu) == .updateBinary, let parsed = SimulatedCommandAPDU(apdu),
+        guard SimulatedType4Command(apdu: apdu) == .updateBinary, let parsed = CommandAPDU(apdu),
             !parsed.isExtended || configuration.acceptsExtendedLength
         else { return nil }
         do {

@@ -1,3 +1,4 @@
+import NFCWireFormat
 import TagMemory
 
 extension SimulatedType4Tag {
@@ -8,7 +9,7 @@ extension SimulatedType4Tag {
     /// P1 `00` a file by identifier (5.4.3); P2 `00` (FCI asked, none is returned, as on an
     /// NTAG 424 DNA, NT4H2421Gx 10.9.1) or `0C` (no response data). Any other P1 or P2 answers
     /// `6A86`.
-    mutating func selectCommand(_ apdu: SimulatedCommandAPDU) throws(SimulatedType4Refusal) -> Type4Response {
+    mutating func selectCommand(_ apdu: CommandAPDU) throws(SimulatedType4Refusal) -> Type4Response {
         guard apdu.p2 == 0x00 || apdu.p2 == 0x0C else { throw SimulatedType4Refusal(.incorrectParameters) }
         switch apdu.p1 {
         case 0x04: try selectApplication(apdu)
@@ -21,7 +22,7 @@ extension SimulatedType4Tag {
     /// SELECT by name: `9000` for the tag's NDEF Tag Application identifier (`D2760000850101`,
     /// or `D2760000850100` on a version 1.0 tag), which deselects any file; `6A82` for any
     /// other name, keeping the selection (NT4H2421Gx 10.9.1); `6700` without a name.
-    private mutating func selectApplication(_ apdu: SimulatedCommandAPDU) throws(SimulatedType4Refusal) {
+    private mutating func selectApplication(_ apdu: CommandAPDU) throws(SimulatedType4Refusal) {
         guard apdu.hasCommandData else { throw SimulatedType4Refusal(.wrongLength) }
         guard apdu.data.elementsEqual(configuration.applicationIdentifier) else {
             throw SimulatedType4Refusal(.fileNotFound)
@@ -34,7 +35,7 @@ extension SimulatedType4Tag {
     /// selected (`6A82` before, and for any other identifier, keeping the selection); no data
     /// or `3F00` selects the master file, which leaves the application (ISO/IEC 7816-4, 7.1.1;
     /// NT4H2421Gx 10.9.1); data of another length answers `6A87`.
-    private mutating func selectFile(_ apdu: SimulatedCommandAPDU) throws(SimulatedType4Refusal) {
+    private mutating func selectFile(_ apdu: CommandAPDU) throws(SimulatedType4Refusal) {
         if apdu.data.isEmpty || apdu.data.elementsEqual(Self.masterFileIdentifier) {
             isApplicationSelected = false
             selectedFile = nil

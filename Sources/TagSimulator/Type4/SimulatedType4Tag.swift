@@ -1,4 +1,5 @@
 import NDEF
+import NFCWireFormat
 import TagMemory
 
 /// A simulated NFC Forum Type 4 tag: a pure state machine that answers command APDUs as an
@@ -194,7 +195,7 @@ public struct SimulatedType4Tag: Sendable {
     private mutating func answer(_ bytes: [UInt8]) -> Type4Response {
         guard bytes.count >= 4 else { return Type4Response(status: .wrongLength) }
         guard bytes[0] == 0x00 else { return Type4Response(status: .classNotSupported) }
-        guard let apdu = SimulatedCommandAPDU(bytes),
+        guard let apdu = CommandAPDU(bytes),
             !apdu.isExtended || configuration.acceptsExtendedLength
         else { return Type4Response(status: .wrongLength) }
         do {

@@ -10,15 +10,15 @@
 /// its bytes. A header whose frame never completes (the host gave up half-way) is dropped by
 /// ``abandonPartialFrame()``. The buffer never holds more than one frame's worth of bytes
 /// beyond what was appended last; no input traps.
-struct PN532FrameDecoder: Sendable {
+public struct PN532FrameDecoder: Sendable {
     /// What ``next()`` found.
-    enum Item: Sendable, Hashable {
+    public enum Item: Sendable, Hashable {
         case frame(PN532Frame)
         case rejected(Rejection)
     }
 
     /// Why bytes that began like a frame were dropped.
-    enum Rejection: Sendable, Hashable, CustomStringConvertible {
+    public enum Rejection: Sendable, Hashable, CustomStringConvertible {
         /// LEN + LCS (or LENM + LENL + LCS) is not 0.
         case lengthChecksum
         /// TFI + data + DCS is not 0.
@@ -30,7 +30,7 @@ struct PN532FrameDecoder: Sendable {
         /// The frame stopped arriving before its end.
         case incomplete
 
-        var description: String {
+        public var description: String {
             switch self {
             case .lengthChecksum: "a frame with a wrong length checksum (LCS) was dropped"
             case .dataChecksum: "a frame with a wrong data checksum (DCS) was dropped"
@@ -42,28 +42,28 @@ struct PN532FrameDecoder: Sendable {
     }
 
     /// The longest information frame (TFI and data) accepted.
-    let maximumLength: Int
+    public let maximumLength: Int
     private var buffer: [UInt8] = []
 
     /// A decoder taking information frames of up to `maximumLength` bytes (the PN532's host
     /// buffer by default).
-    init(maximumLength: Int = PN532Frame.maximumHostLength) {
+    public init(maximumLength: Int = PN532Frame.maximumHostLength) {
         self.maximumLength = max(1, min(maximumLength, 0xFFFF))
     }
 
     /// The bytes held, waiting for the rest of a frame.
-    var bufferedCount: Int { buffer.count }
+    public var bufferedCount: Int { buffer.count }
 
     /// Whether the bytes held begin a frame (a start code and more).
-    var holdsPartialFrame: Bool { buffer.count >= 2 && buffer[0] == 0x00 && buffer[1] == 0xFF }
+    public var holdsPartialFrame: Bool { buffer.count >= 2 && buffer[0] == 0x00 && buffer[1] == 0xFF }
 
     /// Adds bytes read from the line.
-    mutating func append<Bytes: Sequence<UInt8>>(_ bytes: Bytes) {
+    public mutating func append<Bytes: Sequence<UInt8>>(_ bytes: Bytes) {
         buffer.append(contentsOf: bytes)
     }
 
     /// The next frame or rejection; nil when the bytes held are not a whole frame yet.
-    mutating func next() -> Item? {
+    public mutating func next() -> Item? {
         guard let start = startCode() else {
             // Keep a last 00: it may be the first byte of a start code.
             let keep = buffer.last == 0x00 ? 1 : 0
@@ -93,7 +93,7 @@ struct PN532FrameDecoder: Sendable {
 
     /// Drops the frame whose start is held (its bytes stopped coming): decoding resumes after
     /// its start code. Returns the rejection, nil when no frame was begun.
-    mutating func abandonPartialFrame() -> Item? {
+    public mutating func abandonPartialFrame() -> Item? {
         guard holdsPartialFrame else { return nil }
         return reject(.incomplete)
     }

@@ -10,7 +10,7 @@
 ///   whose only byte is TFI 7F.
 ///
 /// TFI is D4 from the host to the PN532 and D5 back.
-enum PN532Frame: Sendable, Hashable {
+public enum PN532Frame: Sendable, Hashable {
     /// An information frame: TFI and the data after it (the LEN bytes).
     case information([UInt8])
     /// ACK: the PN532 took a command; from the host, "abort the command in progress" (or, after
@@ -20,31 +20,31 @@ enum PN532Frame: Sendable, Hashable {
     case nack
 
     /// TFI of a frame from the host to the PN532.
-    static let hostToChip: UInt8 = 0xD4
+    public static let hostToChip: UInt8 = 0xD4
     /// TFI of a frame from the PN532 to the host.
-    static let chipToHost: UInt8 = 0xD5
+    public static let chipToHost: UInt8 = 0xD5
     /// TFI of the error frame.
-    static let errorIdentifier: UInt8 = 0x7F
+    public static let errorIdentifier: UInt8 = 0x7F
 
     /// The longest information a host frame may carry: TFI, the command code and 263 bytes
     /// (the PN532's 265-byte host buffer; nfcpy's line test fills it).
-    static let maximumHostLength = 265
+    public static let maximumHostLength = 265
     /// The longest information sent in a normal frame. LEN FF would be one more, but hosts
     /// (nfcpy) read a LEN of FF as the start of an extended frame, so longer answers go in
     /// extended frames.
-    static let maximumNormalLength = 254
+    public static let maximumNormalLength = 254
 
-    static let ackBytes: [UInt8] = [0x00, 0x00, 0xFF, 0x00, 0xFF, 0x00]
-    static let nackBytes: [UInt8] = [0x00, 0x00, 0xFF, 0xFF, 0x00, 0x00]
+    public static let ackBytes: [UInt8] = [0x00, 0x00, 0xFF, 0x00, 0xFF, 0x00]
+    public static let nackBytes: [UInt8] = [0x00, 0x00, 0xFF, 0xFF, 0x00, 0x00]
     /// The error frame (UM0701 6.2.1.5).
-    static let errorBytes: [UInt8] = [0x00, 0x00, 0xFF, 0x01, 0xFF, 0x7F, 0x81, 0x00]
+    public static let errorBytes: [UInt8] = [0x00, 0x00, 0xFF, 0x01, 0xFF, 0x7F, 0x81, 0x00]
 
     /// Whether this is the error frame.
-    var isError: Bool { self == .information([Self.errorIdentifier]) }
+    public var isError: Bool { self == .information([Self.errorIdentifier]) }
 
     /// The bytes on the wire; nil for an information frame that is empty or longer than an
     /// extended frame can say (65535 bytes).
-    var encoded: [UInt8]? {
+    public var encoded: [UInt8]? {
         switch self {
         case .ack: return Self.ackBytes
         case .nack: return Self.nackBytes
@@ -66,7 +66,7 @@ enum PN532Frame: Sendable, Hashable {
     }
 
     /// The sum of `bytes` modulo 256.
-    static func checksum<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> UInt8 {
+    public static func checksum<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> UInt8 {
         bytes.reduce(0, &+)
     }
 }

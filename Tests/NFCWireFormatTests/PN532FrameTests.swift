@@ -1,8 +1,6 @@
-import TagSimulator
+import NFCWireFormat
 import TestSupport
 import Testing
-
-@testable import SimulatorBridges
 
 /// The PN532's host-link frames (PN532 User Manual UM0701, 6.2.1) and their decoder: every
 /// frame kind, bytes split across reads, wrong checksums, extended frames, hostile streams.

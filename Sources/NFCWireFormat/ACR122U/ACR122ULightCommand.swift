@@ -57,20 +57,6 @@ public struct ACR122ULightCommand: Sendable, Hashable, CustomStringConvertible {
     public static let identify = ACR122ULightCommand(
         control: 0xE0, t1: 0x02, t2: 0x02, repetitions: 0x05, buzzer: 0x00)
 
-    /// The command that shows `signal`.
-    public static func showing(_ signal: NFCReaderSignal) -> ACR122ULightCommand {
-        switch signal {
-        case .success: success
-        case .failure: failure
-        case .identify: identify
-        }
-    }
-
-    /// The signal this command shows, when it is one of ``success``, ``failure`` and ``identify``.
-    public var signal: NFCReaderSignal? {
-        NFCReaderSignal.allCases.first { Self.showing($0) == self }
-    }
-
     /// The LED state (bit 0 red, bit 1 green) after the command, from `state` before it: only
     /// the LEDs whose state mask is set take their final state.
     public func ledState(after state: UInt8) -> UInt8 {
