@@ -39,7 +39,7 @@ let package = Package(
         .target(
             name: "TagSimulator", dependencies: ["TagMemory", "NDEF", "NFCWireFormat"], swiftSettings: strictSettings),
         // What the modules that call the operating system share: the EINTR-retrying call wrapper and errno
-        // text, a serial executor over a dispatch queue, blocking calls run off the cooperative pool.
+        // text, serial and task executors over dispatch queues, blocking calls run off the cooperative pool.
         .target(name: "SystemSupport", swiftSettings: strictSettings),
         // OpenSSL's libcrypto, the one source of cryptographic primitives.
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
@@ -207,7 +207,7 @@ let package = Package(
         .testTarget(
             name: "ProvisioningTests",
             dependencies: [
-                "TestSupport", "Provisioning", "NFCCrypto", "NDEF", "NFCSession", "SimulatedReader", "TagSimulator",
+                "TestSupport", "Provisioning", "NFCCrypto", "SystemSupport", "NDEF", "NFCSession", "SimulatedReader", "TagSimulator",
                 "TagMemory",
             ],
             swiftSettings: strictSettings

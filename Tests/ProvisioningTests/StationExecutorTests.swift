@@ -4,6 +4,7 @@ import Provisioning
 import SimulatedReader
 import Synchronization
 import TestSupport
+import SystemSupport
 import Testing
 
 /// Stations run on task executors of their own: a job goes on while every thread of the
