@@ -207,7 +207,8 @@ let package = Package(
         .testTarget(
             name: "ProvisioningTests",
             dependencies: [
-                "TestSupport", "Provisioning", "NFCCrypto", "SystemSupport", "NDEF", "NFCSession", "SimulatedReader", "TagSimulator",
+                "TestSupport", "Provisioning", "NFCCrypto", "SystemSupport", "NDEF", "NFCSession", "SimulatedReader",
+                "TagSimulator",
                 "TagMemory",
             ],
             swiftSettings: strictSettings

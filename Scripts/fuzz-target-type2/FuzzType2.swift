@@ -73,7 +73,8 @@ func checkMemory(_ memory: Type2Memory, input: [UInt8]) {
     }
 }
 
-/// On a read/write image, a write plan for a message that fits must apply without a refusal,
+/// On a read/write image, the write plan a session sends (``Type2Memory/tearSafeWritePlan(for:)``)
+/// for a message that fits must apply without a refusal,
 /// leave exactly that message, and after every prefix of its steps (short plans only) read as
 /// the old message, no message, or the new one (T2T 1.0, 6.4.3: tearing safety).
 func checkWritePlan(_ memory: Type2Memory, input: [UInt8]) {
@@ -85,7 +86,8 @@ func checkWritePlan(_ memory: Type2Memory, input: [UInt8]) {
     let message = NFCNDEFMessage(records: [NFCNDEFPayload(format: .unknown, type: [], payload: Array(input.prefix(length)))])
     let plan: TagWritePlan
     do {
-        plan = try memory.writePlan(for: message)
+        // The plan a session sends: TagMemory's steps in tear-safe order.
+        plan = try memory.tearSafeWritePlan(for: message)
     } catch {
         if error.code == .insufficientCapacity { violated("a message within the capacity was refused: \(error)", input) }
         return  // locked or protected areas may refuse a plan; that is not a finding

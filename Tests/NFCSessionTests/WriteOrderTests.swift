@@ -3,9 +3,7 @@ import TagMemory
 import TagSimulator
 import Testing
 
-@testable import NFCSession
-
-/// The write order of ``Type2WriteOrder`` checked without a reader: every prefix of the steps, and
+/// The write order of `Type2Memory.tearSafeWritePlan` (TagMemory) checked without a reader: every prefix of the steps, and
 /// every step torn after its first two bytes, leaves the old, an empty or the new message.
 @Suite("Tear-safe order of NDEF page writes")
 struct WriteOrderTests {
@@ -49,9 +47,7 @@ struct WriteOrderTests {
         let start = stored(tagHolding(old, chip: pair.chip))
         let bytes = new.map(encoded) ?? []
         let plan = try start.writePlan(messageBytes: bytes)
-        let typeAddress = try #require(start.ndefTLVAddress)
-        let lengthAddress = start.reservedRanges(before: typeAddress).nextFree(from: typeAddress + 1)
-        let steps = Type2WriteOrder.tearSafeSteps(image: start.bytes, plan: plan, lengthAddress: lengthAddress)
+        let steps = try start.tearSafeWritePlan(messageBytes: bytes).steps
         var memory = start
         for (index, step) in steps.enumerated() {
             let range = Type2Page.bytes(of: step.address)
@@ -73,11 +69,9 @@ struct WriteOrderTests {
     func minimalCases() throws {
         let message = uriMessage(length: 40)
         let start = stored(tagHolding(message, chip: .ntag215))
-        let plan = try start.writePlan(for: message)
-        #expect(Type2WriteOrder.tearSafeSteps(image: start.bytes, plan: plan, lengthAddress: 17).isEmpty)
+        #expect(try start.tearSafeWritePlan(for: message).steps.isEmpty)
         // Erasing: one write of the length page (03 00 FE ...), which hides the message at once.
-        let erase = try start.writePlan(messageBytes: [])
-        let steps = Type2WriteOrder.tearSafeSteps(image: start.bytes, plan: erase, lengthAddress: 17)
+        let steps = try start.tearSafeWritePlan(messageBytes: []).steps
         #expect(steps.map(\.address) == [4])
         #expect(steps.first?.data.prefix(3) == [0x03, 0x00, 0xFE])
     }
@@ -90,7 +84,7 @@ struct WriteOrderTests {
         let start = stored(tagHolding(old, chip: .ntag215))
         let plan = try start.writePlan(messageBytes: changed)
         #expect(plan.steps.count == 1)
-        let steps = Type2WriteOrder.tearSafeSteps(image: start.bytes, plan: plan, lengthAddress: 17)
+        let steps = try start.tearSafeWritePlan(messageBytes: changed).steps
         #expect(steps.map(\.address) == [4, plan.steps[0].address, 4])
         #expect(steps[0].data[1] == 0x00)
         #expect(steps[2].data[1] == 40)

@@ -3,8 +3,8 @@ import NFCSession
 import Provisioning
 import SimulatedReader
 import Synchronization
-import TestSupport
 import SystemSupport
+import TestSupport
 import Testing
 
 /// Stations run on task executors of their own: a job goes on while every thread of the

@@ -77,7 +77,7 @@ extension NFCMiFareTag {
                 mayBeHalfWritten: true)
         }
         for page in pages {
-            let wanted = Type2WriteOrder.page(page, of: expected)
+            let wanted = Type2Page.contents(of: page, in: expected)
             guard let read = cache.page(page) else {
                 throw NFCReaderError(
                     .tagUpdateFailure, "page \(page) written by \(purpose) could not be read back",

@@ -144,7 +144,7 @@ extension NFCMiFareTag {
     private func confirm(
         _ step: PlanStep, expected: [UInt8], sent: [PlanStep], steps: [PlanStep]
     ) async throws(NFCReaderError) {
-        let wanted = Type2WriteOrder.page(step.address, of: expected)
+        let wanted = Type2Page.contents(of: step.address, in: expected)
         let isLast = sent.count >= steps.count
         let stop = isLast ? "" : "; the lock stopped before its next step, which could not be taken back"
         var read: [UInt8]?

@@ -11,7 +11,7 @@ extension NFCMiFareTag {
     /// formatted, writable (CC write access, lock bits) and large enough; plan the bytes with
     /// TagMemory's ``Type2Memory/writePlan(messageBytes:)`` (pages that already hold their content
     /// are left out); order the writes so that a tear leaves the old, an empty or the new message
-    /// (``Type2WriteOrder``); send each WRITE and require its ACK; read the written pages back.
+    /// (``TagMemory/Type2Memory/tearSafeWritePlan(messageBytes:)``); send each WRITE and require its ACK; read the written pages back.
     ///
     /// Commands for a 100-byte message on a factory NTAG215 with FAST_READ and a 252-byte frame:
     /// FAST_READ pages 0-31, FAST_READ pages 130-132, 27 WRITEs (pages 4-29, the length page twice),
@@ -180,13 +180,11 @@ extension NFCMiFareTag {
 
         let plan: TagWritePlan
         do {
-            plan = try memory.writePlan(messageBytes: message)
+            plan = try memory.tearSafeWritePlan(messageBytes: message)
         } catch {
             throw NFCReaderError(planning: error, "cannot plan \(purpose)")
         }
-        let steps = Type2WriteOrder.tearSafeSteps(
-            image: cache.fullImage, plan: plan, lengthAddress: reserved.nextFree(from: typeAddress + 1))
-        return (steps, memory, plan.requiresAuthentication)
+        return (plan.steps, memory, plan.requiresAuthentication)
     }
 
     /// The NDEF TLV address when `memory` can take a message of `messageLength` bytes, else the

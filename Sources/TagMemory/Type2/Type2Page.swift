@@ -18,6 +18,13 @@ public enum Type2Page {
     /// The byte addresses of `page`.
     public static func bytes(of page: Int) -> Range<Int> { (page * size)..<(page * size + size) }
 
+    /// The 4 bytes of `page` in `image`; nil when the image does not hold them.
+    public static func contents(of page: Int, in image: [UInt8]) -> [UInt8]? {
+        let range = bytes(of: page)
+        guard page >= 0, range.upperBound <= image.count else { return nil }
+        return Array(image[range])
+    }
+
     /// The pages a non-empty byte range touches, or nil for an empty range.
     public static func pages(covering range: Range<Int>) -> ClosedRange<Int>? {
         guard !range.isEmpty else { return nil }

@@ -1,9 +1,36 @@
-import TagMemory
+import NDEF
+
+extension Type2Memory {
+    /// The write plan a session sends to write `message` (T2T 1.1, 6.4.3): the steps of
+    /// ``writePlan(for:)`` in the order ``Type2WriteOrder`` gives them, so that a write torn at
+    /// any point, even inside a page, leaves the old message, an empty one or the new one.
+    ///
+    /// - Throws: the errors of ``writePlan(for:)``.
+    public func tearSafeWritePlan(for message: NFCNDEFMessage) throws(TagMemoryError) -> TagWritePlan {
+        try tearSafe(writePlan(for: message))
+    }
+
+    /// As ``tearSafeWritePlan(for:)`` for an encoded message (``writePlan(messageBytes:)``).
+    public func tearSafeWritePlan(messageBytes message: [UInt8]) throws(TagMemoryError) -> TagWritePlan {
+        try tearSafe(writePlan(messageBytes: message))
+    }
+
+    /// `plan` (made by ``writePlan(messageBytes:)``, which checked the NDEF TLV) in tear-safe order.
+    private func tearSafe(_ plan: TagWritePlan) throws(TagMemoryError) -> TagWritePlan {
+        guard let typeAddress = ndefTLVAddress else {
+            throw TagMemoryError(.notFormatted, "the tag has no NDEF Message TLV")
+        }
+        let lengthAddress = reservedRanges(before: typeAddress).nextFree(from: typeAddress + 1)
+        return TagWritePlan(
+            steps: Type2WriteOrder.tearSafeSteps(image: bytes, plan: plan, lengthAddress: lengthAddress),
+            requiresAuthentication: plan.requiresAuthentication)
+    }
+}
 
 /// Orders the page writes of an NDEF write so that a write torn at any point leaves the old
 /// message, an empty message, or the new message.
 ///
-/// TagMemory's write plan decides the bytes (NFC Forum Type 2 Tag 1.1, 6.4.3: the length set to 0
+/// ``Type2Memory/writePlan(messageBytes:)`` decides the bytes (NFC Forum Type 2 Tag 1.1, 6.4.3: the length set to 0
 /// first, the message, the length last) and leaves out writes that change nothing; from a tag
 /// whose length is already 0 it writes the length page once, with the length and the message
 /// bytes that share its page. NTAG21x WRITE to a user page is not tearing-protected (only pages 2,
@@ -67,8 +94,6 @@ enum Type2WriteOrder {
 
     /// The 4 bytes of `page` in `image`, if it holds them.
     static func page(_ page: Int, of image: [UInt8]) -> [UInt8]? {
-        let range = Type2Page.bytes(of: page)
-        guard page >= 0, range.upperBound <= image.count else { return nil }
-        return Array(image[range])
+        Type2Page.contents(of: page, in: image)
     }
 }
