@@ -3,7 +3,7 @@ import NFCSession
 
 /// Frames and APDUs: raw Type 2 frames (``Type2RawFrame``) and ISO-DEP APDUs through InDataExchange.
 extension LibNFCReaderDevice {
-    /// Sends one Type 2 frame in raw mode (see ``Type2RawFrame``) and returns the tag's answer.
+    /// Sends one Type 2 frame in raw mode (see `Type2RawFrame`) and returns the tag's answer.
     ///
     /// - Throws: ``NFCSession/NFCReaderError/Code/tagConnectionLost`` when no tag is selected or
     ///   it does not answer; ``NFCSession/NFCReaderError/Code/tagResponseError`` for a garbled

@@ -23,7 +23,7 @@ import SystemSupport
 /// tag by its UID (`nfc_initiator_select_passive_target` with the UID as initiator data) and
 /// checks the UID that answered.
 ///
-/// Type 2 frames travel in raw mode (``Type2RawFrame``): easy framing and the PN53x's CRC are
+/// Type 2 frames travel in raw mode (`Type2RawFrame`): easy framing and the PN53x's CRC are
 /// off while a Type 2 tag is selected, the host appends and checks CRC_A, and a 4-bit ACK or NAK
 /// comes back as exactly that. Raw mode rather than easy framing (InDataExchange, CRC by the
 /// PN53x) because through InDataExchange a 4-bit answer is no data: an ACK leaves an empty answer

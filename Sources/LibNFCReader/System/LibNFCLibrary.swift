@@ -14,7 +14,7 @@ import SystemSupport
 /// `/etc/nfc/devices.d/*.conf` and the `LIBNFC_*` environment variables when it is created.
 ///
 /// The calls block (opening a serial PN532 waits for it to wake up): make them from a reader's
-/// serial executor or a ``NFCSession/SerialQueueExecutor``, never from the cooperative pool.
+/// serial executor or a `SerialQueueExecutor` (SystemSupport), never from the cooperative pool.
 enum LibNFCLibrary {
     /// The context, behind the lock (nil until first used).
     private static let state = Mutex<OpaquePointer?>(nil)

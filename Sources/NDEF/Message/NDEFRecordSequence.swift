@@ -1,7 +1,7 @@
 /// The records of an encoded NDEF message, checked as a whole and then read one at a time,
 /// without collecting them in an array (NFC Forum NDEF 1.0, section 3).
 ///
-/// Creating the sequence decodes strictly, exactly as ``NFCNDEFMessage/init(decoding:options:)``
+/// Creating the sequence decodes strictly, exactly as `NFCNDEFMessage/init(decoding:options:)`
 /// does, and throws the same error for the same input; iterating yields the same records
 /// (chunked records reassembled, with their ``NFCNDEFPayload/chunkSizes``). What it saves is
 /// the array: for a loop that looks at each record once (a reader scanning tags, a server
@@ -18,7 +18,7 @@ public struct NDEFRecordSequence: Sequence, Sendable {
 
     /// Checks the message in `bytes` (strict NDEF 1.0 decoding within `options`).
     ///
-    /// - Throws: ``NDEFError`` as ``NFCNDEFMessage/init(decoding:options:)`` would.
+    /// - Throws: ``NDEFError`` as `NFCNDEFMessage/init(decoding:options:)` would.
     public init(decoding bytes: ArraySlice<UInt8>, options: NDEFDecodingOptions = .init()) throws(NDEFError) {
         if !NDEFMessageDecoder.isPlain(bytes, maximumRecordCount: options.maximumRecordCount) {
             var decoder = NDEFMessageDecoder(bytes, options: options, lenient: false, collecting: false)

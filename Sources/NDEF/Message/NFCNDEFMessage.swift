@@ -1,7 +1,7 @@
 /// An NDEF message: one or more records (NFC Forum NDEF 1.0, section 3.1).
 ///
 /// The name follows CoreNFC's `NFCNDEFMessage`. Decoding is strict by default and follows
-/// NDEF 1.0 exactly; ``recovering(from:options:)`` is the lenient alternative.
+/// NDEF 1.0 exactly; `recovering(from:options:)` is the lenient alternative.
 public struct NFCNDEFMessage: Sendable, Hashable {
     /// The logical records, chunked records reassembled.
     public var records: [NFCNDEFPayload]

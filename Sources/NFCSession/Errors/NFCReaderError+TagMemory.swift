@@ -4,14 +4,14 @@ extension NFCReaderError {
     /// The session error for a TagMemory planning error, its reason prefixed with `context`:
     /// the one place the codes are mapped.
     ///
-    /// - ``TagMemoryError/Code/notFormatted``: ``Code/tagNotSupported`` (format the tag first);
-    /// - ``TagMemoryError/Code/notWritable`` and ``TagMemoryError/Code/conflictingState`` (bits a
+    /// - ``TagMemory/TagMemoryError/Code/notFormatted``: ``Code/tagNotSupported`` (format the tag first);
+    /// - ``TagMemory/TagMemoryError/Code/notWritable`` and ``TagMemory/TagMemoryError/Code/conflictingState`` (bits a
     ///   one-time programmable page or a frozen lock bit cannot take): ``Code/tagNotWritable``;
-    /// - ``TagMemoryError/Code/insufficientCapacity``: ``Code/tagSizeTooSmall``;
-    /// - ``TagMemoryError/Code/unsupportedChip``: ``Code/tagNotSupported``;
-    /// - ``TagMemoryError/Code/invalidArgument``: ``Code/invalidParameter``;
+    /// - ``TagMemory/TagMemoryError/Code/insufficientCapacity``: ``Code/tagSizeTooSmall``;
+    /// - ``TagMemory/TagMemoryError/Code/unsupportedChip``: ``Code/tagNotSupported``;
+    /// - ``TagMemory/TagMemoryError/Code/invalidArgument``: ``Code/invalidParameter``;
     /// - malformed TLVs, messages and dumps: ``Code/invalidMessage``;
-    /// - ``TagMemoryError/Code/truncatedImage`` (pages the session could not read):
+    /// - ``TagMemory/TagMemoryError/Code/truncatedImage`` (pages the session could not read):
     ///   ``Code/tagResponseError``.
     public init(planning error: TagMemoryError, _ context: String) {
         let reason = "\(context): \(error.reason)"

@@ -21,10 +21,10 @@ public struct NFCLockConfirmation: Sendable, Hashable, Codable, CustomStringConv
     public var contentDigest: [UInt8]
     /// Six digits from the digest, shown as `123-456`.
     public var code: String
-    /// Whether the lock sets the block-lock bits (``Type2LockOptions/setsBlockLockBits``); false
+    /// Whether the lock sets the block-lock bits (``TagMemory/Type2LockOptions/setsBlockLockBits``); false
     /// for a Type 4 lock.
     public var setsBlockLockBits: Bool
-    /// Whether the lock sets CFGLCK (``Type2LockOptions/locksConfiguration``); false for a Type 4
+    /// Whether the lock sets CFGLCK (``TagMemory/Type2LockOptions/locksConfiguration``); false for a Type 4
     /// lock.
     public var locksConfiguration: Bool
     /// The writes the lock makes, in order: Type 2 page writes, or the Type 4 UPDATE BINARY of

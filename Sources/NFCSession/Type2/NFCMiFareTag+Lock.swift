@@ -15,7 +15,7 @@ extension NFCMiFareTag {
     /// anything: show its ``NFCLockConfirmation/code`` and the plan, and pass it (or the code) to
     /// ``writeLock(_:)``.
     ///
-    /// The plan is TagMemory's ``Type2Memory/lockPlan(options:)``: the CC write access nibble Fh
+    /// The plan is TagMemory's ``TagMemory/Type2Memory/lockPlan(options:)``: the CC write access nibble Fh
     /// first, then the dynamic and static lock bits (and CFGLCK when asked). A tag whose lock was
     /// interrupted (CC already read-only, lock bits not all set) gets a plan for the rest.
     ///
@@ -53,7 +53,7 @@ extension NFCMiFareTag {
     /// Each WRITE (CC first, NTAG213/215/216 8.5.6; lock bytes, 8.5.2 and 8.5.3; CFGLCK, 8.5.7)
     /// is read back before the next one is sent; a page that did not take is written once more,
     /// and if it still does not, the lock stops before any later step. At the end the tag must
-    /// report read-only: CC write access Fh and the lock bits set (``Type2Memory/ndefStatus``);
+    /// report read-only: CC write access Fh and the lock bits set (``TagMemory/Type2Memory/ndefStatus``);
     /// else ``NFCReaderError/Code/tagUpdateFailure`` names the page that did not take.
     ///
     /// - Throws: ``NFCReaderError/Code/confirmationMismatch`` when `code` is not six digits or not

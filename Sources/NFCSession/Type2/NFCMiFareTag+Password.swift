@@ -69,7 +69,7 @@ extension NFCMiFareTag {
             isConfigurationLocked: configuration.isConfigurationLocked, isAuthenticated: authenticated)
     }
 
-    /// Sets or changes a password with TagMemory's ``Type2Memory/passwordPlan(_:)``: on a protected
+    /// Sets or changes a password with TagMemory's ``TagMemory/Type2Memory/passwordPlan(_:)``: on a protected
     /// tag AUTH0 FFh first (protection off), then PWD, PACK and CFG1; then the tag is selected
     /// again and one PWD_AUTH with the new password must answer the new PACK; only then CFG0 with
     /// the AUTH0 asked for, which turns protection on. CFG0 and CFG1 are read back. The CC is
@@ -125,7 +125,7 @@ extension NFCMiFareTag {
         try await verify(plan.steps, expected: expected, purpose: "setting the password")
     }
 
-    /// Removes password protection with ``Type2Memory/passwordRemovalPlan(resetsAccess:resetsPassword:)``:
+    /// Removes password protection with ``TagMemory/Type2Memory/passwordRemovalPlan(resetsAccess:resetsPassword:)``:
     /// AUTH0 FFh first, then PROT and AUTHLIM cleared, PWD back to FF FF FF FF and PACK to 00 00.
     ///
     /// When the configuration is protected and the tag is not authenticated, one PWD_AUTH is sent with

@@ -96,7 +96,7 @@ extension NFCMiFareTag {
     }
 
     /// The NDEF status and capacity, from a fresh read of the CC, the TLVs up to the NDEF Message
-    /// TLV, and the lock and configuration pages (``Type2Memory/ndefStatus`` gives the rules: CC
+    /// TLV, and the lock and configuration pages (``TagMemory/Type2Memory/ndefStatus`` gives the rules: CC
     /// magic number, version and access nibbles, T2T 1.1 6.1; lock bits, 2.2).
     ///
     /// Password protection does not make a tag read-only here, as on a phone: ``passwordStatus()``
@@ -116,7 +116,7 @@ extension NFCMiFareTag {
     /// Reads the NDEF message (T2T 1.1, 6.4.2): the CC and the TLV area up to the end of the NDEF
     /// Message TLV, and no further.
     ///
-    /// The first read covers 128 bytes with FAST_READ (``messageFirstPages``), 32 bytes with READ;
+    /// The first read covers 128 bytes with FAST_READ (`messageFirstPages`), 32 bytes with READ;
     /// a longer message is read whole by the next reads, sized from the TLV length. A 100-byte
     /// message on an NTAG215 takes one FAST_READ, or 8 READs.
     ///

@@ -9,7 +9,7 @@ extension NFCMiFareTag {
     /// Steps: read the CC, the TLVs up to the NDEF Message TLV, the pages the new TLV will cover,
     /// and the lock and configuration pages; check, before any write, that the tag is NDEF
     /// formatted, writable (CC write access, lock bits) and large enough; plan the bytes with
-    /// TagMemory's ``Type2Memory/writePlan(messageBytes:)`` (pages that already hold their content
+    /// TagMemory's ``TagMemory/Type2Memory/writePlan(messageBytes:)`` (pages that already hold their content
     /// are left out); order the writes so that a tear leaves the old, an empty or the new message
     /// (``TagMemory/Type2Memory/tearSafeWritePlan(messageBytes:)``); send each WRITE and require its ACK; read the written pages back.
     ///
@@ -67,7 +67,7 @@ extension NFCMiFareTag {
     }
 
     /// NDEF-formats the tag so that it reads as INITIALIZED with the catalogue capacity (T2T 1.1,
-    /// 6.3.1), with ``Type2Memory/formatPlan()``: the chip's factory data area content (or
+    /// 6.3.1), with ``TagMemory/Type2Memory/formatPlan()``: the chip's factory data area content (or
     /// `03 00 FE`), then the chip's CC.
     ///
     /// A tag that is already NDEF formatted and writable is erased instead (``erase()``), which is

@@ -14,7 +14,7 @@ extension NFCISO7816Tag {
     /// writing anything: show its ``NFCLockConfirmation/code`` and the plan, and pass it (or the
     /// code) to ``writeLock(_:)``.
     ///
-    /// The plan is TagMemory's ``Type4CapabilityContainer/lockPlan()``: one UPDATE BINARY of the
+    /// The plan is TagMemory's ``TagMemory/Type4CapabilityContainer/lockPlan()``: one UPDATE BINARY of the
     /// CC file (`E103`) writing `FF` (no write access, T4T 3.0 5.1.2) at the NDEF file's write
     /// access byte, offset `0E` (`10` after an Extended NDEF File Control TLV, version 3.0).
     /// Many tags refuse it (see ``writeLock(_:)``).

@@ -65,7 +65,7 @@ extension NFCISO7816Tag {
     }
 
     /// Writes `message` (T4T 3.0, 5.5.7) with TagMemory's
-    /// ``Type4CapabilityContainer/writePlan(messageBytes:currentFile:maximumCommandData:singleUpdateWhenPossible:)``:
+    /// ``TagMemory/Type4CapabilityContainer/writePlan(messageBytes:currentFile:maximumCommandData:singleUpdateWhenPossible:)``:
     /// NLEN 0 first (left out when already 0), the message in UPDATE BINARY pieces of at most MLc
     /// bytes, NLEN last; or one UPDATE BINARY when NLEN and the message fit one command. Then the
     /// file is read back.

@@ -8,8 +8,8 @@ import SystemSupport
 /// password when the settings ask, every step recorded in the journal before and after it
 /// happens, so the job is exactly-once across crashes (see ``ProvisioningJournal``).
 ///
-/// One ``ProvisioningWorker`` per station (reader), each on a task executor of its own, asks
-/// the job for a row when a tag comes (``assign(uid:station:)``): the job refuses a tag already
+/// One `ProvisioningWorker` per station (reader), each on a task executor of its own, asks
+/// the job for a row when a tag comes (`assign(uid:station:)`): the job refuses a tag already
 /// done in this job, hands a tag that holds an unfinished row that row again, and gives any
 /// other tag the next row from the ``RowDispenser``, so two readers never get the same row. A
 /// row is bound to its tag by the journal's `writing` event before the first write: from then

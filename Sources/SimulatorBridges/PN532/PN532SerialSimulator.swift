@@ -11,8 +11,8 @@ import TagSimulator
 ///
 /// The chip speaks the frames of PN532 User Manual UM0701 section 6.2 (normal and extended
 /// information frames, ACK, NACK, the error frame; the wake-up preamble is skipped) and the
-/// commands of section 7 that reader software sends (see ``PN532SerialChip`` and
-/// ``PN532Emulation``): Diagnose, GetFirmwareVersion, GetGeneralStatus, ReadRegister,
+/// commands of section 7 that reader software sends (see `PN532SerialChip` and
+/// `PN532Emulation`): Diagnose, GetFirmwareVersion, GetGeneralStatus, ReadRegister,
 /// WriteRegister, SetParameters, SetSerialBaudRate, SAMConfiguration, PowerDown,
 /// RFConfiguration, InListPassiveTarget and InAutoPoll (106 kbit/s Type A), InDataExchange,
 /// InCommunicateThru (with ISO-DEP blocks for Type 4 tags), InDeselect, InRelease, InSelect.
@@ -125,6 +125,7 @@ public final class PN532SerialSimulator: Sendable {
     /// A PN532 serving `reader`'s field on a new pseudo-terminal.
     ///
     /// - Parameters:
+    ///   - reader: the simulated reader whose field and tags the PN532 serves.
     ///   - linkPath: a symbolic link to make to the terminal's slave (a stale link there is
     ///     replaced; any other file is left alone and refused).
     ///   - reinsertAfterMilliseconds: how long tags the removal fault took out stay out (nil:

@@ -18,7 +18,7 @@ import TagSimulator
 /// to IDLE, every tag command fails until the client resets the card (`SCardReconnect` with
 /// `SCARD_RESET_CARD`), as with a real reader.
 ///
-/// Answers to failures (status words, ``ReaderStatus``):
+/// Answers to failures (status words, `ReaderStatus`):
 /// - `63 00` for a card operation that fails (a NAK, no answer, a CRC error), as the ACR122U
 ///   answers them (ACR122U API 2.04, 4.1 and 5.x), and for an APDU of another class than `FF`
 ///   to a Type 2 tag, which has no ISO-DEP layer.

@@ -126,7 +126,10 @@ public final class VirtualPCDCard: Sendable {
 
     /// A card serving `reader`'s field.
     ///
-    /// - Parameter onEvent: called on the card's thread for each ``Event``.
+    /// - Parameters:
+    ///   - reader: the simulated reader whose field and tags the card serves.
+    ///   - configuration: the vpcd port, the reader profile and how long removed tags stay out.
+    ///   - onEvent: called on the card's thread for each ``Event``.
     /// - Throws: ``SimulatorBridgeError/Code/invalidConfiguration`` for port 0;
     ///   ``SimulatorBridgeError/Code/systemFailure`` when the wake-up pipe cannot be made.
     public init(

@@ -59,9 +59,12 @@ extension TagDump {
 
     /// Reads a dump in `format`.
     ///
-    /// - Parameter layout: for ``TagDumpFormat/raw`` and ``TagDumpFormat/hexText``, how the
-    ///   image is divided, overriding ``Layout/guess(for:)``. The other formats hold Type 2
-    ///   pages only and refuse ``Layout/mifareClassic``.
+    /// - Parameters:
+    ///   - bytes: the file's bytes.
+    ///   - format: the file's format.
+    ///   - layout: for ``TagDumpFormat/raw`` and ``TagDumpFormat/hexText``, how the image is
+    ///     divided, overriding ``Layout/guess(for:)``. The other formats hold Type 2 pages only
+    ///     and refuse ``Layout/mifareClassic``.
     /// - Throws: ``TagMemoryError/Code/malformedDump``; the offset is the byte in the file and
     ///   the reason of a text format names the line (`line 12: …`).
     public init(decoding bytes: [UInt8], format: TagDumpFormat, layout: Layout? = nil) throws(TagMemoryError) {

@@ -85,6 +85,8 @@ public struct Type2CapabilityContainer: Sendable, Hashable, CustomStringConverti
     ///   - majorVersion: 0-15; 1 for the mapping this implementation writes.
     ///   - minorVersion: 0-15.
     ///   - dataAreaSize: a multiple of 8 from 0 to 2040 bytes.
+    ///   - readAccess: the read access condition (byte 3, high nibble).
+    ///   - writeAccess: the write access condition (byte 3, low nibble).
     /// - Throws: ``TagMemoryError/Code/invalidArgument`` for a field that does not fit.
     public init(
         majorVersion: UInt8 = 1,

@@ -62,7 +62,7 @@ public struct Type4NDEFFile: Sendable, Hashable {
     /// Reads the length field and returns the message bytes without decoding them, for a
     /// lenient reader (`NFCNDEFMessage.recovering(from:)`) or a dump.
     ///
-    /// - Throws: as ``init(parsing:capabilityContainer:options:)`` does, except for decoding.
+    /// - Throws: as `init(parsing:capabilityContainer:options:)` does, except for decoding.
     public static func messageBytes(
         in image: ArraySlice<UInt8>,
         capabilityContainer: Type4CapabilityContainer

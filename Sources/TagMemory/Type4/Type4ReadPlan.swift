@@ -4,7 +4,7 @@
 /// file the reader reads the length field, then the message in READ BINARY commands of at most
 /// MLe bytes each, never past NLEN (some tags, for example ST's, refuse a read beyond the
 /// message). Ranges below `8000` use `B0`; past it, version 3.0 tags are read with `B1`, whose
-/// response spends 2 to 4 bytes of MLe on the 53 wrapper (see ``Type4Addressing``).
+/// response spends 2 to 4 bytes of MLe on the 53 wrapper (see `Type4Addressing`).
 ///
 /// The plan is a random-access collection computed on demand, so a hostile ENLEN of gigabytes
 /// costs no memory: `count` is the number of READ BINARY commands (the length read included),
@@ -48,6 +48,8 @@ public struct Type4ReadPlan: RandomAccessCollection, Sendable, Hashable {
     /// Plans the reads for a message of `messageLength` bytes.
     ///
     /// - Parameters:
+    ///   - messageLength: the NDEF message's length, from the NLEN (or ENLEN) field.
+    ///   - cc: the capability container (its MLe, mapping version and NDEF file size).
     ///   - maximumResponseData: the most response data the reader accepts per command
     ///     (defaults to MLe). A budget of exactly 256 is lowered to 255 (a short Le `00` is
     ///     refused by some tags).

@@ -6,7 +6,7 @@ import TagMemory
 /// Behaviour follows the NTAG213/215/216 datasheet (section 10 for the commands, the state
 /// diagram of section 8 for IDLE, READY, ACTIVE, AUTHENTICATED and HALT), MF0ULX1 (MIFARE
 /// Ultralight EV1, section 8) and MF0ICU1 (MIFARE Ultralight). Page writes use the rules of
-/// ``Type2Memory/applyingWrite(page:data:authenticated:)`` (OTP, lock bytes, CFGLCK, AUTH0).
+/// ``TagMemory/Type2Memory/applyingWrite(page:data:authenticated:)`` (OTP, lock bytes, CFGLCK, AUTH0).
 ///
 /// Simplifications: anticollision is reduced to ``select()``; frames carry no CRC; the 3DES
 /// authentication of the MIFARE Ultralight C and the one-way counter increment (INCR_CNT) are

@@ -100,7 +100,7 @@ extension SimulatedType4Tag {
         /// The capability container this configuration ships with (T4T 3.0, 5.1), checked by
         /// the same parser readers use.
         ///
-        /// - Throws: ``TagMemoryError/Code/invalidArgument`` for a UID that is not 4, 7 or 10
+        /// - Throws: ``TagMemory/TagMemoryError/Code/invalidArgument`` for a UID that is not 4, 7 or 10
         ///   bytes, a major version other than 1, 2 or 3, a frame size outside 16...4096, a
         ///   file larger than ``maximumSimulatedFileSize``, or any value the CC parser refuses
         ///   (its reason is kept).

@@ -49,7 +49,7 @@ extension SimulatedType4Tag {
 
     /// Loads a tag saved with ``stateText``, powered down with nothing selected.
     ///
-    /// - Throws: ``TagMemoryError/Code/malformedDump`` (its offset is the UTF-8 offset of the
+    /// - Throws: ``TagMemory/TagMemoryError/Code/malformedDump`` (its offset is the UTF-8 offset of the
     ///   line) for a text that is not in the format, lacks a required line or its `end` line,
     ///   repeats a key, holds a value that does not parse or fit, a configuration that makes
     ///   no valid CC, a CC whose size differs from the one the configuration makes, or NDEF

@@ -9,10 +9,10 @@ import TagMemory
 /// and the commands SELECT, READ BINARY and UPDATE BINARY), ISO/IEC 7816-4 for the APDU cases
 /// and status words, and the NTAG 424 DNA datasheet (NT4H2421Gx, section 10.9) where the
 /// standards leave a choice. The files are the CC file, built from ``configuration`` by
-/// ``Type4CapabilityContainer``, and the NDEF file; SELECT reaches them only once the NDEF
+/// ``TagMemory/Type4CapabilityContainer``, and the NDEF file; SELECT reaches them only once the NDEF
 /// Tag Application is selected.
 ///
-/// Status words (``Type4StatusWord``):
+/// Status words (``TagMemory/Type4StatusWord``):
 /// - `6700` for an APDU shorter than its header or whose Lc and Le do not match its length;
 ///   an extended-length APDU on a tag whose MLe and MLc fit short APDUs; a READ BINARY without
 ///   Le or with Ne above MLe (including Le `00`, 256, when MLe is smaller: the reader must not
@@ -71,9 +71,9 @@ public struct SimulatedType4Tag: Sendable {
     /// Creates a tag whose NDEF file starts with `ndefFile` (NLEN or ENLEN, then the message),
     /// padded with 00h to the file size.
     ///
-    /// - Throws: ``TagMemoryError/Code/invalidArgument`` for a configuration that makes no
+    /// - Throws: ``TagMemory/TagMemoryError/Code/invalidArgument`` for a configuration that makes no
     ///   valid CC (see ``Configuration/capabilityContainer()``);
-    ///   ``TagMemoryError/Code/insufficientCapacity`` when `ndefFile` is longer than the file.
+    ///   ``TagMemory/TagMemoryError/Code/insufficientCapacity`` when `ndefFile` is longer than the file.
     public init(configuration: Configuration, ndefFile: [UInt8]) throws(TagMemoryError) {
         let cc = try configuration.capabilityContainer()
         let size = cc.ndefFile.maximumFileSize
@@ -96,7 +96,7 @@ public struct SimulatedType4Tag: Sendable {
 
     /// Creates a tag holding `message` (an empty message gives NLEN `0000`).
     ///
-    /// - Throws: ``TagMemoryError/Code/malformedMessage`` when the message cannot be encoded,
+    /// - Throws: ``TagMemory/TagMemoryError/Code/malformedMessage`` when the message cannot be encoded,
     ///   and as ``init(configuration:ndefFile:)``.
     public init(configuration: Configuration = Configuration(), message: NFCNDEFMessage) throws(TagMemoryError) {
         let cc = try configuration.capabilityContainer()
@@ -122,7 +122,7 @@ public struct SimulatedType4Tag: Sendable {
     /// The ATS sent in answer to RATS (see ``Configuration/ats``).
     public var ats: [UInt8] { configuration.ats }
 
-    /// The files as ``Type4FileImages``, for TagMemory's parsers (`ndefFile()`, `capabilityContainer()`).
+    /// The files as ``TagMemory/Type4FileImages``, for TagMemory's parsers (`ndefFile()`, `capabilityContainer()`).
     public var fileImages: Type4FileImages {
         Type4FileImages(files: [
             Type4CapabilityContainer.fileIdentifier: capabilityContainerFile,

@@ -36,8 +36,14 @@ extension WiFiCredentialRecord {
         /// Vendor Extension (when `networkKeyShareable` is given) and `otherAttributes`.
         ///
         /// - Parameters:
+        ///   - ssid: the SSID, 1 to 32 bytes.
+        ///   - networkKey: the passphrase or hex PSK, at most 64 bytes; empty for an open network.
         ///   - authentication: defaults to WPA2-Personal, or open when `networkKey` is empty.
         ///   - encryption: defaults to AES, or none when the authentication is open.
+        ///   - macAddress: the network's MAC address; broadcast when it is not known.
+        ///   - networkIndex: the Network Index attribute (1, as the specification asks writers).
+        ///   - networkKeyShareable: the WFA Vendor Extension's Network Key Shareable, when given.
+        ///   - otherAttributes: further attributes, written after the others, in order.
         /// - Throws: ``NDEFError/Code/invalidValue`` for an SSID that is empty or longer than
         ///   32 bytes, a key longer than 64 bytes, or an empty key on a network that is not open.
         public init(

@@ -94,8 +94,10 @@ extension Type2Memory {
 
     /// The memory after the steps of `plan`, in order; see ``applyingWrite(page:data:authenticated:)``.
     ///
-    /// - Parameter authenticated: whether the session authenticated before the first step;
-    ///   nil: as the plan says (``TagWritePlan/requiresAuthentication``).
+    /// - Parameters:
+    ///   - plan: the steps to apply.
+    ///   - authenticated: whether the session authenticated before the first step; nil: as the
+    ///     plan says (``TagWritePlan/requiresAuthentication``).
     /// - Throws: the error of the first refused step (the steps before it are lost with the
     ///   copy: apply steps one by one to see the state at a failure), and
     ///   ``TagMemoryError/Code/invalidArgument`` for a step that names a Type 4 file.

@@ -2,7 +2,7 @@ import NDEF
 
 extension Type2Memory {
     /// The write plan a session sends to write `message` (T2T 1.1, 6.4.3): the steps of
-    /// ``writePlan(for:)`` in the order ``Type2WriteOrder`` gives them, so that a write torn at
+    /// ``writePlan(for:)`` in the order `Type2WriteOrder` gives them, so that a write torn at
     /// any point, even inside a page, leaves the old message, an empty one or the new one.
     ///
     /// - Throws: the errors of ``writePlan(for:)``.
