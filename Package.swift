@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "SimulatorBridges", targets: ["SimulatorBridges"]),
         .library(name: "PCSCReader", targets: ["PCSCReader"]),
         .library(name: "LibNFCReader", targets: ["LibNFCReader"]),
+        .library(name: "NFCReaders", targets: ["NFCReaders"]),
         .library(name: "Provisioning", targets: ["Provisioning"]),
         .executable(name: "ndeftool", targets: ["ndeftool"]),
     ],
@@ -91,6 +92,10 @@ let package = Package(
             dependencies: ["NFCSession", "CLibNFC", "SystemSupport"],
             swiftSettings: strictSettings
         ),
+        // One entry point for every backend: a reader URL (sim:, pcsc:, libnfc:) to an open reader.
+        .target(
+            name: "NFCReaders", dependencies: ["NFCSession", "SimulatedReader", "PCSCReader", "LibNFCReader"],
+            swiftSettings: strictSettings),
         // Batch provisioning: plans, message templates, the crash-safe journal, row dispensing,
         // per-tag password derivation and reports (Glibc file I/O; SHA-256 and HMAC from NFCCrypto).
         .target(
@@ -101,7 +106,7 @@ let package = Package(
             name: "NDEFCommandLine",
             dependencies: [
                 "NDEF", "TagMemory", "NFCSession", "SimulatedReader", "TagSimulator", "SimulatorBridges",
-                "PCSCReader", "LibNFCReader", "Provisioning", "CProcessControl", "SystemSupport",
+                "PCSCReader", "LibNFCReader", "NFCReaders", "Provisioning", "CProcessControl", "SystemSupport",
             ],
             swiftSettings: strictSettings
         ),
@@ -150,6 +155,8 @@ let package = Package(
             ], swiftSettings: strictSettings),
         .testTarget(
             name: "NFCWireFormatTests", dependencies: ["TestSupport", "NFCWireFormat"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "NFCReadersTests", dependencies: ["NFCReaders", "NFCSession", "NDEF"], swiftSettings: strictSettings),
         .testTarget(name: "NFCCryptoTests", dependencies: ["TestSupport", "NFCCrypto"], swiftSettings: strictSettings),
         .testTarget(
             name: "TagMemoryTests",
@@ -218,6 +225,7 @@ let package = Package(
             dependencies: [
                 "TestSupport",
                 "NDEFCommandLine", "NDEF", "TagMemory", "NFCSession", "SimulatedReader", "PCSCReader", "LibNFCReader",
+                "NFCReaders",
                 "Provisioning",
             ],
             swiftSettings: strictSettings

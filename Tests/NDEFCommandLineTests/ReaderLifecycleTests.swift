@@ -1,4 +1,5 @@
 import Foundation
+import NFCReaders
 import NFCSession
 import TestSupport
 import Testing

@@ -1,4 +1,5 @@
 import NDEF
+import NFCReaders
 import Provisioning
 import SimulatedReader
 import TagMemory

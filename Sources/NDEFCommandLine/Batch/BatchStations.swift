@@ -1,3 +1,4 @@
+import NFCReaders
 import NFCSession
 import Provisioning
 import SimulatedReader

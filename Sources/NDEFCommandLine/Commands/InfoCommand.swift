@@ -1,4 +1,5 @@
 import NDEF
+import NFCReaders
 import NFCSession
 import TagMemory
 

@@ -1,3 +1,4 @@
+import NFCReaders
 import NFCSession
 
 /// `ndeftool readers --identify READER`: blinks a reader's lights so a person can tell which
@@ -22,7 +23,7 @@ enum ReadersIdentify {
         } else {
             address = try ReaderAddress(parsing: text, origin: "--identify")
         }
-        let reader = try await address.open()
+        let reader = try await address.open(console: nil)
         let style = Style(io: io)
         guard let signalling = reader as? any NFCReaderSignalling, signalling.supportsSignals else {
             await reader.close()

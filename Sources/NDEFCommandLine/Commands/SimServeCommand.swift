@@ -1,3 +1,4 @@
+import NFCReaders
 import NFCSession
 import SimulatedReader
 import SimulatorBridges

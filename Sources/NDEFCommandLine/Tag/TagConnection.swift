@@ -1,4 +1,5 @@
 import LibNFCReader
+import NFCReaders
 import NFCSession
 import PCSCReader
 

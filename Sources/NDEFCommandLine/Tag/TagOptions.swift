@@ -1,3 +1,5 @@
+import NFCReaders
+
 /// The options every tag command shares: which reader, how long to wait for a tag, and how
 /// much to say on standard error.
 enum TagOptions {

@@ -1,0 +1,45 @@
+import NDEF
+import NFCReaders
+import NFCSession
+import Testing
+
+/// Opening readers by URL with the library products only, as an application would.
+@Suite struct OpenReaderTests {
+    @Test("openReader(\"sim:...\") gives a reader whose tag is written and read like any other")
+    func simulatedTag() async throws {
+        let reader = try await openReader("sim:ntag215")
+        let session = NFCTagReaderSession(reader: reader)
+        await session.begin()
+        guard case .miFare(let tag) = try await session.nextTag(timeout: .seconds(30)) else {
+            Issue.record("not a Type 2 tag")
+            return
+        }
+        let message = NFCNDEFMessage(records: [try URIRecord(uri: "https://example.com/a").makeRecord()])
+        try await tag.writeNDEF(message)
+        #expect(try await tag.readNDEF() == message)
+        await session.invalidate()
+        await reader.close()
+    }
+
+    @Test("URLs are parsed by their backend; an unknown scheme names none of them")
+    func parsing() throws {
+        guard case .simulated(let url, let text) = try NFCReaderAddress(parsing: "sim:ntag213") else {
+            Issue.record("not a simulated reader")
+            return
+        }
+        #expect(text == "sim:ntag213" && "\(url)".hasPrefix("sim:ntag213"))
+        guard case .pcsc = try NFCReaderAddress(parsing: "PCSC:ACR122U") else {
+            Issue.record("not a PC/SC reader")
+            return
+        }
+        #expect(NFCReaderAddress.hasKnownScheme("libnfc:pn532_uart:/dev/ttyUSB0"))
+        #expect(!NFCReaderAddress.hasKnownScheme("usb:1"))
+        #expect(throws: NFCReaderError(.invalidParameter, "")) { try NFCReaderAddress(parsing: "usb:1") }
+        #expect(throws: NFCReaderError(.invalidParameter, "")) { try NFCReaderAddress(parsing: "sim:no-such-chip") }
+    }
+
+    @Test("Opening a URL that names no reader fails with the parse error, before any I/O")
+    func badURL() async {
+        await #expect(throws: NFCReaderError(.invalidParameter, "")) { _ = try await openReader("bluetooth:x") }
+    }
+}
