@@ -97,7 +97,7 @@ struct PCSCDaemonTests {
     func cancelWakesWait() async throws {
         /// How the wait and the task stopping it ended.
         enum Outcome: Sendable {
-            case waitEnded(code: UInt32?)
+            case waitEnded(code: PCSCStatusCode?)
             case stopperEnded
         }
         let watch = PCSCStatusWatch()
@@ -142,8 +142,8 @@ struct PCSCDaemonTests {
             return
         }
         #expect(
-            code == PCSCReturn.cancelled,
-            "SCardGetStatusChange ended with \(code.map { String($0, radix: 16) } ?? "success")")
+            code == PCSCStatusCode.cancelled,
+            "SCardGetStatusChange ended with \(code.map { "\($0)" } ?? "success")")
         // A stopped watch waits no more.
         let goOn = try await offPool { () throws(PCSCError) -> Bool in
             var states = settled

@@ -4,18 +4,18 @@ import NFCSession
 ///
 /// ``check(_:_:device:)`` is the one place where libnfc's negative results (`NFC_E*` of
 /// `nfc/nfc.h`) become errors, and ``readerError`` the one place they become the session's
-/// ``NFCSession/NFCReaderError``. A code missing from ``LibNFCStatusCode/all`` is kept as it is.
+/// ``NFCSession/NFCReaderError``. A code libnfc does not define is kept as it is (``LibNFCStatusCode``).
 /// Errors are equal when their codes are.
 public struct LibNFCError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The negative libnfc result, `-20`.
-    public let code: Int32
+    /// The negative libnfc result, ``LibNFCStatusCode/rfTransmission`` (`-20`).
+    public let code: LibNFCStatusCode
     /// The libnfc call that failed, `nfc_initiator_transceive_bytes`.
     public let operation: String
     /// The device's connection string, if known.
     public let device: String?
 
     /// An error for `code`, returned by `operation`.
-    public init(code: Int32, operation: String, device: String? = nil) {
+    public init(code: LibNFCStatusCode, operation: String, device: String? = nil) {
         self.code = code
         self.operation = operation
         self.device = device
@@ -26,36 +26,24 @@ public struct LibNFCError: Error, Sendable, Hashable, CustomStringConvertible {
     @discardableResult
     public static func check(_ result: Int32, _ operation: String, device: String? = nil) throws(LibNFCError) -> Int {
         guard result < 0 else { return Int(result) }
-        throw LibNFCError(code: result, operation: operation, device: device)
+        throw LibNFCError(code: LibNFCStatusCode(rawValue: result), operation: operation, device: device)
     }
-
-    /// The table entry of the code; nil for a code libnfc does not define.
-    public var status: LibNFCStatusCode? { LibNFCStatusCode.named(code) }
-
-    /// The macro name (`NFC_ERFTRANS`), or nil for an unknown code.
-    public var name: String? { status?.name }
 
     /// What went wrong, for people; unknown codes say so.
     public var message: String {
-        status?.meaning ?? "libnfc error \(code), a code libnfc 1.8.0 does not define"
-    }
-
-    /// The code with its name, `NFC_ERFTRANS (-20)`, or the number alone.
-    public var codeDescription: String {
-        if let name { return "\(name) (\(code))" }
-        return String(code)
+        code.meaning ?? "libnfc error \(code.rawValue), a code libnfc 1.8.0 does not define"
     }
 
     public var description: String {
         var place = operation
         if let device { place += " on \(device)" }
-        return "\(message) (\(codeDescription) from \(place))"
+        return "\(message) (\(code) from \(place))"
     }
 
     /// The session error: the code's ``LibNFCStatusCode/readerErrorCode`` (reader-unavailable for
     /// an unknown code), with a reason naming the call, the device and the libnfc code.
     public var readerError: NFCReaderError {
-        NFCReaderError(status?.readerErrorCode ?? .readerUnavailable, description)
+        NFCReaderError(code.readerErrorCode, description)
     }
 
     /// Errors are equal when their codes are.

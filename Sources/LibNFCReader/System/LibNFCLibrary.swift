@@ -32,7 +32,7 @@ enum LibNFCLibrary {
                 context = created
             }
             guard let context else {
-                throw LibNFCError(code: NFC_ESOFT, operation: "nfc_init")
+                throw LibNFCError(code: .software, operation: "nfc_init")
             }
             return try body(context)
         }

@@ -4,64 +4,108 @@
 /// on it; ``offset`` says where in the input the problem was found (a byte offset into the
 /// message, or into the record payload for typed records), and ``reason`` explains it.
 public struct NDEFError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// What went wrong. The raw values are stable identifiers.
-    public enum Code: String, Sendable, Hashable, CaseIterable, Codable {
+    /// What went wrong. Codes are stable identifiers; the set is open: a struct with a
+    /// constant per code (as swift-asn1's `ASN1Error.ErrorCode`), so adding one breaks no client.
+    public struct Code: RawRepresentable, Sendable, Hashable, CaseIterable, Codable, CustomStringConvertible {
+        /// The stable identifier, such as `empty-input`.
+        public let rawValue: String
+
+        /// The code whose identifier is `rawValue`, when it is one this version knows.
+        public init?(rawValue: String) {
+            guard Self.allCases.contains(where: { $0.rawValue == rawValue }) else { return nil }
+            self.rawValue = rawValue
+        }
+
+        private init(_ rawValue: String) { self.rawValue = rawValue }
+
         // Message structure (NFC Forum NDEF 1.0, section 3).
         /// The input holds no bytes at all.
-        case emptyInput = "empty-input"
+        public static let emptyInput = Code("empty-input")
         /// The input ends inside a record.
-        case truncated
+        public static let truncated = Code("truncated")
         /// The first record does not have the MB flag, or a later one does.
-        case messageBeginMisplaced = "message-begin-misplaced"
+        public static let messageBeginMisplaced = Code("message-begin-misplaced")
         /// The last record does not have the ME flag.
-        case missingMessageEnd = "missing-message-end"
+        public static let missingMessageEnd = Code("missing-message-end")
         /// Bytes follow the record with the ME flag.
-        case trailingBytes = "trailing-bytes"
+        public static let trailingBytes = Code("trailing-bytes")
         /// A TNF 0 (empty) record has a type, identifier or payload, or is chunked.
-        case emptyRecordNotEmpty = "empty-record-not-empty"
+        public static let emptyRecordNotEmpty = Code("empty-record-not-empty")
         /// A TNF 5 (unknown) or 6 (unchanged) record has a TYPE field.
-        case typeNotAllowed = "type-not-allowed"
+        public static let typeNotAllowed = Code("type-not-allowed")
         /// A record of TNF 1-4 has an empty TYPE field.
-        case missingType = "missing-type"
+        public static let missingType = Code("missing-type")
         /// A TYPE field breaks the syntax its TNF requires (``NDEFTypeSyntax``: an RTD type name, a
         /// media type, an absolute URI, `domain:type`; US-ASCII only).
-        case invalidType = "invalid-type"
+        public static let invalidType = Code("invalid-type")
         /// TNF 6 (unchanged) appears outside the middle or last chunk of a chunked record.
-        case unexpectedUnchanged = "unexpected-unchanged"
+        public static let unexpectedUnchanged = Code("unexpected-unchanged")
         /// A middle or terminating chunk does not have TNF 6 (unchanged).
-        case chunkNotUnchanged = "chunk-not-unchanged"
+        public static let chunkNotUnchanged = Code("chunk-not-unchanged")
         /// A middle or terminating chunk carries an identifier.
-        case chunkWithIdentifier = "chunk-with-identifier"
+        public static let chunkWithIdentifier = Code("chunk-with-identifier")
         /// The message ends (ME) while a chunked record is still open.
-        case unterminatedChunk = "unterminated-chunk"
+        public static let unterminatedChunk = Code("unterminated-chunk")
         /// The reserved TNF value 7 was found (decoded as unknown where allowed).
-        case reservedTypeNameFormat = "reserved-tnf"
+        public static let reservedTypeNameFormat = Code("reserved-tnf")
         /// More records than ``NDEFDecodingOptions/maximumRecordCount``: a limit of the decoder,
         /// not malformed data (lenient decoding returns the records before it, with this issue).
-        case tooManyRecords = "too-many-records"
+        public static let tooManyRecords = Code("too-many-records")
         /// Nested messages (Smart Poster, Handover) deeper than ``NDEFDecodingOptions/maximumNestingDepth``:
         /// a limit of the decoder, not malformed data.
-        case nestingTooDeep = "nesting-too-deep"
+        public static let nestingTooDeep = Code("nesting-too-deep")
 
         // Encoding.
         /// A message needs at least one record.
-        case emptyMessage = "empty-message"
+        public static let emptyMessage = Code("empty-message")
         /// A TYPE field longer than 255 bytes.
-        case typeTooLong = "type-too-long"
+        public static let typeTooLong = Code("type-too-long")
         /// An ID field longer than 255 bytes.
-        case identifierTooLong = "identifier-too-long"
+        public static let identifierTooLong = Code("identifier-too-long")
         /// A payload longer than 2³² − 1 bytes, or a message larger than memory allows.
-        case payloadTooLong = "payload-too-long"
+        public static let payloadTooLong = Code("payload-too-long")
         /// The chunk size is not positive.
-        case invalidChunkSize = "invalid-chunk-size"
+        public static let invalidChunkSize = Code("invalid-chunk-size")
 
         // Typed records.
         /// The record is not of the type the interpretation reads.
-        case wrongRecordType = "wrong-record-type"
+        public static let wrongRecordType = Code("wrong-record-type")
         /// The payload of a typed record is malformed.
-        case invalidPayload = "invalid-payload"
+        public static let invalidPayload = Code("invalid-payload")
         /// A value given to a record builder cannot be encoded.
-        case invalidValue = "invalid-value"
+        public static let invalidValue = Code("invalid-value")
+
+        /// Every code this version knows, in the order above. Later versions may add codes (a
+        /// `switch` over codes needs a `default`), never remove or rename one.
+        public static let allCases: [Code] = [
+            .emptyInput,
+            .truncated,
+            .messageBeginMisplaced,
+            .missingMessageEnd,
+            .trailingBytes,
+            .emptyRecordNotEmpty,
+            .typeNotAllowed,
+            .missingType,
+            .invalidType,
+            .unexpectedUnchanged,
+            .chunkNotUnchanged,
+            .chunkWithIdentifier,
+            .unterminatedChunk,
+            .reservedTypeNameFormat,
+            .tooManyRecords,
+            .nestingTooDeep,
+            .emptyMessage,
+            .typeTooLong,
+            .identifierTooLong,
+            .payloadTooLong,
+            .invalidChunkSize,
+            .wrongRecordType,
+            .invalidPayload,
+            .invalidValue,
+        ]
+
+        /// The stable identifier.
+        public var description: String { rawValue }
     }
 
     /// The stable error code.

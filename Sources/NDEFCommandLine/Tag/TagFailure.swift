@@ -21,6 +21,8 @@ enum TagFailure {
         case .tagUpdateFailure: .incompleteWrite
         case .zeroLengthMessage: .dataError
         case .confirmationMismatch: .confirmationMismatch
+        // Every code has its line above (TagSupportTests checks each); a code added later is a tag error.
+        default: .tagError
         }
     }
 

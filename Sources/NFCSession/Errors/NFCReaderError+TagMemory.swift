@@ -10,7 +10,7 @@ extension NFCReaderError {
     /// - ``TagMemory/TagMemoryError/Code/insufficientCapacity``: ``Code/tagSizeTooSmall``;
     /// - ``TagMemory/TagMemoryError/Code/unsupportedChip``: ``Code/tagNotSupported``;
     /// - ``TagMemory/TagMemoryError/Code/invalidArgument``: ``Code/invalidParameter``;
-    /// - malformed TLVs, messages and dumps: ``Code/invalidMessage``;
+    /// - malformed TLVs, messages and dumps (and any code added later): ``Code/invalidMessage``;
     /// - ``TagMemory/TagMemoryError/Code/truncatedImage`` (pages the session could not read):
     ///   ``Code/tagResponseError``.
     public init(planning error: TagMemoryError, _ context: String) {
@@ -20,8 +20,8 @@ extension NFCReaderError {
         case .notWritable, .conflictingState: self.init(.tagNotWritable, reason)
         case .insufficientCapacity: self.init(.tagSizeTooSmall, reason)
         case .invalidArgument: self.init(.invalidParameter, reason)
-        case .malformedTLV, .malformedMessage, .malformedDump: self.init(.invalidMessage, reason)
         case .truncatedImage: self.init(.tagResponseError, reason)
+        default: self.init(.invalidMessage, reason)  // malformedTLV, malformedMessage, malformedDump
         }
     }
 }

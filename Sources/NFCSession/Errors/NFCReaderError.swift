@@ -5,44 +5,82 @@
 /// (``mayBeHalfWritten``); such a tag is completed with the `resume` operations, which re-read
 /// it first.
 public struct NFCReaderError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// What went wrong. The raw values are stable identifiers.
-    public enum Code: String, Sendable, Hashable, CaseIterable, Codable {
+    /// What went wrong. Codes are stable identifiers; the set is open: a struct with a
+    /// constant per code (as swift-asn1's `ASN1Error.ErrorCode`), so adding one breaks no client.
+    public struct Code: RawRepresentable, Sendable, Hashable, CaseIterable, Codable, CustomStringConvertible {
+        /// The stable identifier, such as `reader-unavailable`.
+        public let rawValue: String
+
+        /// The code whose identifier is `rawValue`, when it is one this version knows.
+        public init?(rawValue: String) {
+            guard Self.allCases.contains(where: { $0.rawValue == rawValue }) else { return nil }
+            self.rawValue = rawValue
+        }
+
+        private init(_ rawValue: String) { self.rawValue = rawValue }
+
         /// No reader, the reader was unplugged, or its service (pcscd) is not running.
-        case readerUnavailable = "reader-unavailable"
+        public static let readerUnavailable = Code("reader-unavailable")
         /// The reader cannot do what was asked (a raw command through a reader without pass-through).
-        case unsupportedFeature = "unsupported-feature"
+        public static let unsupportedFeature = Code("unsupported-feature")
         /// An argument is invalid (a password of the wrong length, a page outside the chip).
-        case invalidParameter = "invalid-parameter"
+        public static let invalidParameter = Code("invalid-parameter")
         /// No tag came within the time allowed.
-        case timeout
+        public static let timeout = Code("timeout")
         /// The caller cancelled the session or the task.
-        case cancelled
+        public static let cancelled = Code("cancelled")
         /// Two or more tags are in the field: nothing was touched.
-        case multipleTagsFound = "multiple-tags-found"
+        public static let multipleTagsFound = Code("multiple-tags-found")
         /// The tag is not one this toolkit can handle (or not NDEF formatted for the operation).
-        case tagNotSupported = "tag-not-supported"
+        public static let tagNotSupported = Code("tag-not-supported")
         /// The tag stopped answering: it left the field, or the connection to it broke.
-        case tagConnectionLost = "tag-connection-lost"
+        public static let tagConnectionLost = Code("tag-connection-lost")
         /// The tag answered with an error (a NAK, an error status word, a garbled frame).
-        case tagResponseError = "tag-response-error"
+        public static let tagResponseError = Code("tag-response-error")
         /// The tag is read-only (CC access, lock bits) or the write would touch locked memory.
-        case tagNotWritable = "tag-not-writable"
+        public static let tagNotWritable = Code("tag-not-writable")
         /// The message does not fit: ``capacity`` and ``neededSize`` say by how much.
-        case tagSizeTooSmall = "tag-size-too-small"
+        public static let tagSizeTooSmall = Code("tag-size-too-small")
         /// A write failed part way or its read-back did not match.
-        case tagUpdateFailure = "tag-update-failure"
+        public static let tagUpdateFailure = Code("tag-update-failure")
         /// An NDEF message with no records cannot be written as such (use erase).
-        case zeroLengthMessage = "zero-length-message"
+        public static let zeroLengthMessage = Code("zero-length-message")
         /// The tag holds data that is not a valid NDEF message or TLV structure.
-        case invalidMessage = "invalid-message"
+        public static let invalidMessage = Code("invalid-message")
         /// The memory needed is password-protected: authenticate first.
-        case authenticationRequired = "authentication-required"
+        public static let authenticationRequired = Code("authentication-required")
         /// PWD_AUTH was refused or answered a PACK other than the one expected.
-        case authenticationFailed = "authentication-failed"
+        public static let authenticationFailed = Code("authentication-failed")
         /// The attempt limit (AUTHLIM) was reached: the password can never be used again.
-        case passwordDisabled = "password-disabled"
+        public static let passwordDisabled = Code("password-disabled")
         /// A lock confirmation does not match this tag, its content or its code.
-        case confirmationMismatch = "confirmation-mismatch"
+        public static let confirmationMismatch = Code("confirmation-mismatch")
+
+        /// Every code this version knows, in the order above. Later versions may add codes (a
+        /// `switch` over codes needs a `default`), never remove or rename one.
+        public static let allCases: [Code] = [
+            .readerUnavailable,
+            .unsupportedFeature,
+            .invalidParameter,
+            .timeout,
+            .cancelled,
+            .multipleTagsFound,
+            .tagNotSupported,
+            .tagConnectionLost,
+            .tagResponseError,
+            .tagNotWritable,
+            .tagSizeTooSmall,
+            .tagUpdateFailure,
+            .zeroLengthMessage,
+            .invalidMessage,
+            .authenticationRequired,
+            .authenticationFailed,
+            .passwordDisabled,
+            .confirmationMismatch,
+        ]
+
+        /// The stable identifier.
+        public var description: String { rawValue }
     }
 
     /// The stable error code.

@@ -161,7 +161,7 @@ public actor PCSCReaderDevice: NFCReaderDevice {
         do {
             try context.statusChange(&states, timeoutMilliseconds: 0)
         } catch {
-            guard error.code == PCSCReturn.unknownReader else { throw fail(error) }
+            guard error.code == PCSCStatusCode.unknownReader else { throw fail(error) }
             isGone = true
         }
         if isGone || states[0].eventState & (PCSCReaderState.unknown | PCSCReaderState.unavailable) != 0 {
@@ -182,7 +182,8 @@ public actor PCSCReaderDevice: NFCReaderDevice {
         } catch {
             // A card that just arrived can still be unpowered for a moment: no card yet.
             let noCardYet = [
-                PCSCReturn.noSmartcard, PCSCReturn.removedCard, PCSCReturn.unresponsiveCard, PCSCReturn.unpoweredCard,
+                PCSCStatusCode.noSmartcard, PCSCStatusCode.removedCard, PCSCStatusCode.unresponsiveCard,
+                PCSCStatusCode.unpoweredCard,
             ]
             if noCardYet.contains(error.code) {
                 return nil
@@ -258,8 +259,8 @@ public actor PCSCReaderDevice: NFCReaderDevice {
     /// pcscd is.
     func fail(_ reported: PCSCError) -> NFCReaderError {
         let error = reported.confirmingService()
-        if PCSCReturn.cardGone.contains(error.code) { dropConnection() }
-        if PCSCReturn.serviceGone.contains(error.code) {
+        if PCSCStatusCode.cardGone.contains(error.code) { dropConnection() }
+        if PCSCStatusCode.serviceGone.contains(error.code) {
             dropConnection()
             context = nil
         }

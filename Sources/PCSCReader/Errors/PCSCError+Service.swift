@@ -2,10 +2,10 @@
 extension PCSCError {
     /// Codes that speak for themselves: the card or reader went away, the reader is busy, the
     /// wait was cancelled or timed out, pcscd is not running.
-    private static let selfExplaining: Set<UInt32> =
-        PCSCReturn.cardGone.union([
-            PCSCReturn.sharingViolation, PCSCReturn.cancelled, PCSCReturn.timeout, PCSCReturn.noService,
-            PCSCReturn.noReadersAvailable,
+    private static let selfExplaining: Set<PCSCStatusCode> =
+        PCSCStatusCode.cardGone.union([
+            PCSCStatusCode.sharingViolation, PCSCStatusCode.cancelled, PCSCStatusCode.timeout, PCSCStatusCode.noService,
+            PCSCStatusCode.noReadersAvailable,
         ])
 
     /// This error, or `SCARD_E_NO_SERVICE` when pcscd turns out not to be running.
@@ -21,12 +21,12 @@ extension PCSCError {
     /// asked directly (``PCSCDaemonSocket/isAccepting()``): nothing listening is a stopped pcscd.
     func confirmingService() -> PCSCError {
         guard !Self.selfExplaining.contains(code) else { return self }
-        let noService = PCSCError(code: PCSCReturn.noService, operation: operation, readerName: readerName)
+        let noService = PCSCError(code: .noService, operation: operation, readerName: readerName)
         do {
             _ = try PCSCContext()
             return self
         } catch {
-            if error.code == PCSCReturn.noService { return noService }
+            if error.code == PCSCStatusCode.noService { return noService }
             return PCSCDaemonSocket.isAccepting() ? self : noService
         }
     }

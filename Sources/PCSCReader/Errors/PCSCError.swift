@@ -4,19 +4,19 @@ import NFCSession
 ///
 /// ``check(_:_:reader:)`` is the one place where PC/SC result codes (PC/SC Workgroup
 /// specification part 5, `SCARD_*` in pcsc-lite's `pcsclite.h`) become errors. A code missing
-/// from ``PCSCStatusCode/all`` is kept as it is, shown in hex. ``readerError`` turns the failure
+/// pcsc-lite does not define is kept as it is, shown in hex (``PCSCStatusCode``). ``readerError`` turns the failure
 /// into the session's ``NFCSession/NFCReaderError``, with a hint for the usual setup problems.
 /// Errors are equal when their codes are.
 public struct PCSCError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The 32-bit result code, `0x8010001D`.
-    public let code: UInt32
+    /// The result code, ``PCSCStatusCode/noService`` (`0x8010001D`).
+    public let code: PCSCStatusCode
     /// The PC/SC call that failed, `SCardConnect`.
     public let operation: String
     /// The reader involved, if any.
     public let readerName: String?
 
     /// An error for `code`, returned by `operation`.
-    public init(code: UInt32, operation: String, readerName: String? = nil) {
+    public init(code: PCSCStatusCode, operation: String, readerName: String? = nil) {
         self.code = code
         self.operation = operation
         self.readerName = readerName
@@ -31,36 +31,18 @@ public struct PCSCError: Error, Sendable, Hashable, CustomStringConvertible {
     ) throws(PCSCError) {
         let code = UInt32(truncatingIfNeeded: result)
         guard code != 0 else { return }
-        throw PCSCError(code: code, operation: operation, readerName: reader)
-    }
-
-    /// The table entry of the code; nil for a code pcsc-lite does not define.
-    public var status: PCSCStatusCode? { PCSCStatusCode.named(code) }
-
-    /// The macro name (`SCARD_E_NO_SERVICE`), or nil for an unknown code.
-    public var name: String? { status?.name }
-
-    /// The code as eight hex digits with `0x`, `0x8010001D`.
-    public var hexCode: String {
-        let digits = String(code, radix: 16, uppercase: true)
-        return "0x" + String(repeating: "0", count: max(0, 8 - digits.count)) + digits
+        throw PCSCError(code: PCSCStatusCode(rawValue: code), operation: operation, readerName: reader)
     }
 
     /// What went wrong, for people; unknown codes say so.
     public var message: String {
-        status?.meaning ?? "PC/SC error \(hexCode), a code pcsc-lite does not define"
-    }
-
-    /// The code followed by its name, `SCARD_E_NO_SERVICE 0x8010001D`, or the hex alone.
-    public var codeDescription: String {
-        if let name { return "\(name) \(hexCode)" }
-        return hexCode
+        code.meaning ?? "PC/SC error \(code.hexValue), a code pcsc-lite does not define"
     }
 
     public var description: String {
         var place = operation
         if let readerName { place += " on \"\(readerName)\"" }
-        return "\(message) (\(codeDescription) from \(place))"
+        return "\(message) (\(code) from \(place))"
     }
 
     /// The session error: the code's ``PCSCStatusCode/readerErrorCode`` (reader-unavailable for
@@ -69,18 +51,18 @@ public struct PCSCError: Error, Sendable, Hashable, CustomStringConvertible {
     public var readerError: NFCReaderError {
         var reason = description
         if let hint { reason += ". " + hint }
-        return NFCReaderError(status?.readerErrorCode ?? .readerUnavailable, reason)
+        return NFCReaderError(code.readerErrorCode, reason)
     }
 
     /// Advice for failures with a known cause on Linux: no readers (an ACR122U claimed by the
     /// kernel's NFC driver), an unknown reader, a busy reader.
     public var hint: String? {
         switch code {
-        case 0x8010_002E:
+        case .noReadersAvailable:
             "To list what pcscd sees, run `pcsc_scan -r`. " + Self.kernelDriverHint
-        case 0x8010_0009:
+        case .unknownReader:
             "To list what pcscd sees, run `pcsc_scan -r`"
-        case 0x8010_000B:
+        case .sharingViolation:
             "Programs that keep readers open: pcsc_scan, browsers' smart-card plugins, other NFC tools"
         default:
             nil

@@ -41,7 +41,7 @@ final class PCSCContext: Sendable {
         for _ in 0..<4 {
             var length: DWORD = 0
             var result = SCardListReaders(handle, nil, nil, &length)
-            if Self.code(result) == PCSCReturn.noReadersAvailable { return [] }
+            if Self.code(result) == PCSCStatusCode.noReadersAvailable { return [] }
             try PCSCError.check(result, "SCardListReaders")
             guard let count = Int(exactly: length), count > 0 else { return [] }
             var buffer = [CChar](repeating: 0, count: count)
@@ -49,14 +49,14 @@ final class PCSCContext: Sendable {
                 SCardListReaders(handle, nil, pointer.baseAddress, &length)
             }
             switch Self.code(result) {
-            case PCSCReturn.insufficientBuffer: continue
-            case PCSCReturn.noReadersAvailable: return []
+            case PCSCStatusCode.insufficientBuffer: continue
+            case PCSCStatusCode.noReadersAvailable: return []
             default: try PCSCError.check(result, "SCardListReaders")
             }
             let used = min(buffer.count, Int(exactly: length) ?? 0)
             return ReaderNameList.parse(buffer.prefix(used).map { UInt8(bitPattern: $0) })
         }
-        throw PCSCError(code: PCSCReturn.insufficientBuffer, operation: "SCardListReaders")
+        throw PCSCError(code: PCSCStatusCode.insufficientBuffer, operation: "SCardListReaders")
     }
 
     /// Waits until one of `states` differs from its `currentState`, or `timeoutMilliseconds`
@@ -107,5 +107,5 @@ final class PCSCContext: Sendable {
     }
 
     /// The low 32 bits of a pcsc-lite result.
-    static func code(_ result: LONG) -> UInt32 { UInt32(truncatingIfNeeded: result) }
+    static func code(_ result: LONG) -> PCSCStatusCode { PCSCStatusCode(rawValue: UInt32(truncatingIfNeeded: result)) }
 }

@@ -58,10 +58,10 @@ final class PCSCStatusWatch: Sendable {
             try context.statusChange(&states, timeoutMilliseconds: Self.waitMilliseconds)
         } catch {
             switch error.code {
-            case PCSCReturn.timeout:
+            case PCSCStatusCode.timeout:
                 for index in states.indices { states[index].eventState = states[index].currentState }
                 return !isStopped
-            case PCSCReturn.cancelled:
+            case PCSCStatusCode.cancelled:
                 return false
             default:
                 throw error

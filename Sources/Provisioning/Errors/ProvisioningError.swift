@@ -5,47 +5,85 @@
 /// the line. Two errors are equal when their codes are, so tests can match on the code alone.
 public struct ProvisioningError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong, independent of where.
-    public enum Code: String, Sendable, Hashable, CaseIterable {
+    public struct Code: RawRepresentable, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+        /// The stable identifier, such as `malformedPlan`.
+        public let rawValue: String
+
+        /// The code whose identifier is `rawValue`, when it is one this version knows.
+        public init?(rawValue: String) {
+            guard Self.allCases.contains(where: { $0.rawValue == rawValue }) else { return nil }
+            self.rawValue = rawValue
+        }
+
+        private init(_ rawValue: String) { self.rawValue = rawValue }
+
         /// The plan is not well-formed CSV (RFC 4180) or JSON Lines.
-        case malformedPlan
+        public static let malformedPlan = Code("malformedPlan")
         /// A record has more or fewer fields than the header names.
-        case fieldCountMismatch
+        public static let fieldCountMismatch = Code("fieldCountMismatch")
         /// The header names a field twice, names none, or uses a name that is not allowed.
-        case invalidFieldName
+        public static let invalidFieldName = Code("invalidFieldName")
         /// The plan holds no rows.
-        case emptyPlan
+        public static let emptyPlan = Code("emptyPlan")
         /// The plan exceeds ``ProvisioningPlan/maximumRowCount`` or a field exceeds
         /// ``ProvisioningPlan/maximumFieldBytes``.
-        case limitExceeded
+        public static let limitExceeded = Code("limitExceeded")
         /// The input is not valid UTF-8.
-        case invalidUTF8
+        public static let invalidUTF8 = Code("invalidUTF8")
         /// A counter range is empty, reversed or out of bounds.
-        case invalidRange
+        public static let invalidRange = Code("invalidRange")
         /// The template is not well-formed (an unmatched brace or quote).
-        case malformedTemplate
+        public static let malformedTemplate = Code("malformedTemplate")
         /// The template names a placeholder the plan does not provide.
-        case unknownPlaceholder
+        public static let unknownPlaceholder = Code("unknownPlaceholder")
         /// A value to substitute contains a control character.
-        case controlCharacter
+        public static let controlCharacter = Code("controlCharacter")
         /// A journal line other than the last is not a valid event.
-        case corruptJournal
+        public static let corruptJournal = Code("corruptJournal")
         /// The journal's events contradict each other (a row done twice, a UID used twice...).
-        case inconsistentJournal
+        public static let inconsistentJournal = Code("inconsistentJournal")
         /// The journal belongs to another job (plan digest or template differ).
-        case journalMismatch
+        public static let journalMismatch = Code("journalMismatch")
         /// The journal has no complete header line: it holds nothing, zeros, or the beginning of
         /// a header (a run stopped as it created the journal).
-        case missingJournalHeader
+        public static let missingJournalHeader = Code("missingJournalHeader")
         /// The file does not begin as a journal does: it is some other file, never to be replaced.
-        case notAJournal
+        public static let notAJournal = Code("notAJournal")
         /// Another process has the journal open for its run of the job.
-        case journalInUse
+        public static let journalInUse = Code("journalInUse")
         /// The event asked for breaks the job's rules (a tag already used, a row bound to another tag).
-        case refusedEvent
+        public static let refusedEvent = Code("refusedEvent")
         /// A file operation failed; the reason carries the C library's message.
-        case io
+        public static let io = Code("io")
         /// libcrypto failed, or a secret is unusable (empty).
-        case crypto
+        public static let crypto = Code("crypto")
+
+        /// Every code this version knows, in the order above. Later versions may add codes (a
+        /// `switch` over codes needs a `default`), never remove or rename one.
+        public static let allCases: [Code] = [
+            .malformedPlan,
+            .fieldCountMismatch,
+            .invalidFieldName,
+            .emptyPlan,
+            .limitExceeded,
+            .invalidUTF8,
+            .invalidRange,
+            .malformedTemplate,
+            .unknownPlaceholder,
+            .controlCharacter,
+            .corruptJournal,
+            .inconsistentJournal,
+            .journalMismatch,
+            .missingJournalHeader,
+            .notAJournal,
+            .journalInUse,
+            .refusedEvent,
+            .io,
+            .crypto,
+        ]
+
+        /// The stable identifier.
+        public var description: String { rawValue }
     }
 
     /// The stable code.

@@ -1,13 +1,35 @@
 /// An error starting or running a simulator bridge. Equality compares the code only.
 public struct SimulatorBridgeError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong.
-    public enum Code: String, Sendable, Hashable, CaseIterable {
+    public struct Code: RawRepresentable, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+        /// The stable identifier, such as `invalid-configuration`.
+        public let rawValue: String
+
+        /// The code whose identifier is `rawValue`, when it is one this version knows.
+        public init?(rawValue: String) {
+            guard Self.allCases.contains(where: { $0.rawValue == rawValue }) else { return nil }
+            self.rawValue = rawValue
+        }
+
+        private init(_ rawValue: String) { self.rawValue = rawValue }
+
         /// A setting is out of range (port 0).
-        case invalidConfiguration = "invalid-configuration"
+        public static let invalidConfiguration = Code("invalid-configuration")
         /// The bridge was started already (or stopped: a bridge starts once).
-        case alreadyStarted = "already-started"
+        public static let alreadyStarted = Code("already-started")
         /// A system call failed (socket, pipe, thread creation).
-        case systemFailure = "system-failure"
+        public static let systemFailure = Code("system-failure")
+
+        /// Every code this version knows, in the order above. Later versions may add codes (a
+        /// `switch` over codes needs a `default`), never remove or rename one.
+        public static let allCases: [Code] = [
+            .invalidConfiguration,
+            .alreadyStarted,
+            .systemFailure,
+        ]
+
+        /// The stable identifier.
+        public var description: String { rawValue }
     }
 
     /// The code.

@@ -3,28 +3,58 @@
 /// The ``code`` is stable and is what equality compares; ``offset`` is the byte address in the
 /// tag memory (or file) where the problem lies, when one applies; ``reason`` explains it.
 public struct TagMemoryError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// What went wrong. The raw values are stable identifiers.
-    public enum Code: String, Sendable, Hashable, CaseIterable, Codable {
+    /// What went wrong. Codes are stable identifiers; the set is open: a struct with a
+    /// constant per code (as swift-asn1's `ASN1Error.ErrorCode`), so adding one breaks no client.
+    public struct Code: RawRepresentable, Sendable, Hashable, CaseIterable, Codable, CustomStringConvertible {
+        /// The stable identifier, such as `truncated-image`.
+        public let rawValue: String
+
+        /// The code whose identifier is `rawValue`, when it is one this version knows.
+        public init?(rawValue: String) {
+            guard Self.allCases.contains(where: { $0.rawValue == rawValue }) else { return nil }
+            self.rawValue = rawValue
+        }
+
+        private init(_ rawValue: String) { self.rawValue = rawValue }
+
         /// The image is shorter than the structure being read (for example no page 3 for the CC).
-        case truncatedImage = "truncated-image"
+        public static let truncatedImage = Code("truncated-image")
         /// The capability container is missing, has a bad magic number or an unknown major version.
-        case notFormatted = "not-formatted"
+        public static let notFormatted = Code("not-formatted")
         /// A TLV is malformed: a length past the data area, a 3-byte length under 0xFF, ...
-        case malformedTLV = "malformed-tlv"
+        public static let malformedTLV = Code("malformed-tlv")
         /// The NDEF message inside the TLV is not valid NDEF.
-        case malformedMessage = "malformed-message"
+        public static let malformedMessage = Code("malformed-message")
         /// The tag does not allow writing (CC write access, lock bits).
-        case notWritable = "not-writable"
+        public static let notWritable = Code("not-writable")
         /// The message does not fit: the reason names the capacity and the size needed.
-        case insufficientCapacity = "insufficient-capacity"
+        public static let insufficientCapacity = Code("insufficient-capacity")
         /// The chip is not in the catalogue, or lacks the feature a plan needs.
-        case unsupportedChip = "unsupported-chip"
+        public static let unsupportedChip = Code("unsupported-chip")
         /// The tag is already partly locked or configured in a way a plan cannot complete.
-        case conflictingState = "conflicting-state"
+        public static let conflictingState = Code("conflicting-state")
         /// An argument given to a plan is invalid (for example a password of the wrong length).
-        case invalidArgument = "invalid-argument"
+        public static let invalidArgument = Code("invalid-argument")
         /// A dump file could not be read as the format it claims.
-        case malformedDump = "malformed-dump"
+        public static let malformedDump = Code("malformed-dump")
+
+        /// Every code this version knows, in the order above. Later versions may add codes (a
+        /// `switch` over codes needs a `default`), never remove or rename one.
+        public static let allCases: [Code] = [
+            .truncatedImage,
+            .notFormatted,
+            .malformedTLV,
+            .malformedMessage,
+            .notWritable,
+            .insufficientCapacity,
+            .unsupportedChip,
+            .conflictingState,
+            .invalidArgument,
+            .malformedDump,
+        ]
+
+        /// The stable identifier.
+        public var description: String { rawValue }
     }
 
     /// The stable error code.
