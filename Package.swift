@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "PCSCReader", targets: ["PCSCReader"]),
         .library(name: "LibNFCReader", targets: ["LibNFCReader"]),
         .library(name: "NFCReaders", targets: ["NFCReaders"]),
+        .library(name: "TagInspection", targets: ["TagInspection"]),
         .library(name: "Provisioning", targets: ["Provisioning"]),
         .executable(name: "ndeftool", targets: ["ndeftool"]),
     ],
@@ -36,6 +37,9 @@ let package = Package(
         .target(name: "NFCWireFormat", swiftSettings: strictSettings),
         // Tag memory layouts (Type 2, Type 4, MIFARE Classic), plans and dumps: pure Swift, no I/O.
         .target(name: "TagMemory", dependencies: ["NDEF"], swiftSettings: strictSettings),
+        // Reports for people and JSON on tag images and NDEF messages: what `ndeftool inspect` and
+        // `decode` print, for any tool that reads dumps. Pure Swift.
+        .target(name: "TagInspection", dependencies: ["NDEF", "TagMemory"], swiftSettings: strictSettings),
         // Simulated tags answering raw commands as the datasheets describe: pure Swift, no I/O.
         .target(
             name: "TagSimulator", dependencies: ["TagMemory", "NDEF", "NFCWireFormat"], swiftSettings: strictSettings),
@@ -106,7 +110,8 @@ let package = Package(
             name: "NDEFCommandLine",
             dependencies: [
                 "NDEF", "TagMemory", "NFCSession", "SimulatedReader", "TagSimulator", "SimulatorBridges",
-                "PCSCReader", "LibNFCReader", "NFCReaders", "Provisioning", "CProcessControl", "SystemSupport",
+                "PCSCReader", "LibNFCReader", "NFCReaders", "TagInspection", "Provisioning", "CProcessControl",
+                "SystemSupport",
             ],
             swiftSettings: strictSettings
         ),
@@ -157,6 +162,9 @@ let package = Package(
             name: "NFCWireFormatTests", dependencies: ["TestSupport", "NFCWireFormat"], swiftSettings: strictSettings),
         .testTarget(
             name: "NFCReadersTests", dependencies: ["NFCReaders", "NFCSession", "NDEF"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "TagInspectionTests", dependencies: ["TestSupport", "TagInspection", "TagMemory", "NDEF"],
+            swiftSettings: strictSettings),
         .testTarget(name: "NFCCryptoTests", dependencies: ["TestSupport", "NFCCrypto"], swiftSettings: strictSettings),
         .testTarget(
             name: "TagMemoryTests",
@@ -225,7 +233,7 @@ let package = Package(
             dependencies: [
                 "TestSupport",
                 "NDEFCommandLine", "NDEF", "TagMemory", "NFCSession", "SimulatedReader", "PCSCReader", "LibNFCReader",
-                "NFCReaders",
+                "NFCReaders", "TagInspection",
                 "Provisioning",
             ],
             swiftSettings: strictSettings

@@ -1,5 +1,6 @@
 import Foundation
 import NDEF
+import TagInspection
 import TagMemory
 import TestSupport
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import NDEF
+import TagInspection
 import TestSupport
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import TagInspection
 import TestSupport
 import Testing
 

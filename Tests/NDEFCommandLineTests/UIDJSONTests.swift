@@ -1,4 +1,5 @@
 import Foundation
+import TagMemory
 import TestSupport
 import Testing
 

@@ -135,6 +135,16 @@ public struct NDEFError: Error, Sendable, Hashable, CustomStringConvertible {
     /// violation of NDEF 1.0: the data may be valid, only larger or deeper than allowed.
     public var isLimit: Bool { code == .tooManyRecords || code == .nestingTooDeep }
 
+    /// The error as one line for people, naming where the message came from:
+    /// `malformed NDEF message in 'tag.ndef' at byte 12: the input ends inside a record (truncated)`,
+    /// or `NDEF message over a decoding limit ...` for a limit (``isLimit``).
+    public func summary(in source: String? = nil) -> String {
+        var text = isLimit ? "NDEF message over a decoding limit" : "malformed NDEF message"
+        if let source { text += " in \(source)" }
+        if let offset { text += " at byte \(offset)" }
+        return text + ": \(reason) (\(code.rawValue))"
+    }
+
     /// The same error with its offset moved by `delta`, for errors found inside a nested buffer.
     func shifted(by delta: Int) -> NDEFError {
         var copy = self

@@ -2,6 +2,7 @@ import NDEF
 import NFCReaders
 import Provisioning
 import SimulatedReader
+import TagInspection
 import TagMemory
 
 /// What `ndeftool batch` prints and writes when it ends: the summary (text or JSON on standard

@@ -1,6 +1,7 @@
 import NFCSession
 import Provisioning
 import Synchronization
+import TagMemory
 
 /// What a batch shows the person at the station, on standard error: one line per tag (done,
 /// refused, interrupted) and, on a terminal, a status line kept at the bottom that updates:

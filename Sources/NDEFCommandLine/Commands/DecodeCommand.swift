@@ -1,4 +1,5 @@
 import NDEF
+import TagInspection
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

@@ -1,5 +1,6 @@
 import NDEF
 import NFCSession
+import TagInspection
 import TagMemory
 
 /// `ndeftool dump`: saves the whole readable memory of the tag at the reader in a dump format

@@ -1,4 +1,5 @@
 import NDEF
+import TagInspection
 
 /// `ndeftool encode`: builds a message from record specifications (or JSON) and writes it.
 enum EncodeCommand {

@@ -1,4 +1,5 @@
 import NDEF
+import TagInspection
 import TagMemory
 
 /// `ndeftool inspect`: reads a tag dump and prints the tag's memory map and NDEF message.
@@ -96,7 +97,7 @@ enum InspectCommand {
         } catch {
             throw CommandLineError(.dataError, ErrorText.malformed(error, in: source, reading: format))
         }
-        let report = InspectReport(dump: dump, format: format ?? .raw, chip: forcedChip)
+        let report = TagInspectionReport(dump: dump, format: format ?? .raw, chip: forcedChip)
         if values.flag(json.long) {
             try invocation.io.writeOutput(try MessageJSON.text(of: report) + "\n")
         } else {

@@ -1,5 +1,6 @@
 import NDEF
 import NFCSession
+import TagInspection
 import TagMemory
 
 /// `ndeftool read`: reads the NDEF message of the tag at the reader.

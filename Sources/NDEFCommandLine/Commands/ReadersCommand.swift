@@ -2,6 +2,7 @@ import LibNFCReader
 import NFCReaders
 import NFCSession
 import PCSCReader
+import TagInspection
 
 /// `ndeftool readers`: every reader a tag command can use, with the backend that drives it.
 enum ReadersCommand {

@@ -1,3 +1,5 @@
+import TagInspection
+
 /// The root of the command tree: `ndeftool`, its subcommands and the exit status table.
 enum RootCommand {
     /// The exit statuses, as listed in `ndeftool --help`.

@@ -2,6 +2,7 @@ import NFCReaders
 import NFCSession
 import SimulatedReader
 import SimulatorBridges
+import TagInspection
 
 /// `ndeftool sim serve`: simulated tags as cards in pcscd's virtual readers, or each in the
 /// field of a simulated PN532 on a pseudo-terminal (`--pn532`) for libnfc and nfcpy.

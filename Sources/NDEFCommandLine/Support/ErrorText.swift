@@ -9,18 +9,10 @@ import TagMemory
 
 /// Human descriptions of the errors commands turn into messages.
 enum ErrorText {
-    /// `malformed NDEF message in 'tag.ndef' at byte 12: the input ends inside a record (truncated)`.
-    static func malformed(_ error: NDEFError, in source: String? = nil) -> String {
-        var text = error.isLimit ? "NDEF message over a decoding limit" : "malformed NDEF message"
-        if let source { text += " in \(source)" }
-        if let offset = error.offset { text += " at byte \(offset)" }
-        return text + ": \(error.reason) (\(error.code.rawValue))"
-    }
-
     /// The failure for an NDEF decoding `error`: ``ExitStatus/tooLarge`` for a limit of the
     /// decoder (``NDEF/NDEFError/isLimit``), else ``ExitStatus/dataError``.
     static func failure(_ error: NDEFError, in source: String? = nil, suffix: String = "") -> CommandLineError {
-        CommandLineError(error.isLimit ? .tooLarge : .dataError, malformed(error, in: source) + suffix)
+        CommandLineError(error.isLimit ? .tooLarge : .dataError, error.summary(in: source) + suffix)
     }
 
     /// `malformed Flipper NFC file in 'tag.nfc' at byte 412: line 27: ... (malformed-dump)`.

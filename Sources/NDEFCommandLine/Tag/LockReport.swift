@@ -1,5 +1,6 @@
 import NDEF
 import NFCSession
+import TagInspection
 import TagMemory
 
 /// What `ndeftool lock` shows before it locks: the tag, its content, the plan and the code.

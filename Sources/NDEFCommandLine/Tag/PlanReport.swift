@@ -1,4 +1,5 @@
 import NDEF
+import TagInspection
 import TagMemory
 
 /// A plan of writes as `--dry-run` shows it: one line per Type 2 WRITE with the page, the four

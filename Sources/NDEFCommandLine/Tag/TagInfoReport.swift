@@ -1,5 +1,6 @@
 import NDEF
 import NFCSession
+import TagInspection
 import TagMemory
 
 /// What `ndeftool info` reports about a tag, as text (``lines``) or JSON (``encode(to:)``).

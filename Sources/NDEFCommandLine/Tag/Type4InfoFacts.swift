@@ -1,5 +1,6 @@
 import NDEF
 import NFCSession
+import TagInspection
 import TagMemory
 
 /// What `ndeftool info` adds for a Type 4 tag: the ATS and the capability container of its NDEF

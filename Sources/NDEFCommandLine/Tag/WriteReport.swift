@@ -1,5 +1,6 @@
 import NDEF
 import NFCSession
+import TagInspection
 import TagMemory
 
 /// What `ndeftool write` reports: the tag, the message written (or the plan of a dry run) and

@@ -3,25 +3,25 @@ import TagMemory
 
 /// What the dump file itself says: its format, size, and the reader's notes (Flipper and
 /// proxmark3 keep ATQA, SAK, how many pages were read, failed authentications).
-struct InspectDumpFacts: Encodable {
+package struct InspectDumpFacts: Encodable {
     /// The file format, detected or forced.
-    var format: TagDumpFormat
+    package var format: TagDumpFormat
     /// Type 2 pages or MIFARE Classic blocks.
-    var layout: TagDump.Layout
+    package var layout: TagDump.Layout
     /// The number of pages (Type 2) or blocks (MIFARE Classic).
-    var unitCount: Int
+    package var unitCount: Int
     /// The size of the memory image in bytes.
-    var byteCount: Int
+    package var byteCount: Int
     /// How many pages the reading tool managed to read, when the file says.
-    var pagesRead: Int?
+    package var pagesRead: Int?
     /// ATQA, most significant byte first.
-    var atqa: [UInt8]?
+    package var atqa: [UInt8]?
     /// SAK.
-    var sak: UInt8?
+    package var sak: UInt8?
     /// Failed PWD_AUTH attempts the reading tool counted.
-    var failedAuthenticationAttempts: UInt32?
+    package var failedAuthenticationAttempts: UInt32?
 
-    init(dump: TagDump, format: TagDumpFormat) {
+    package init(dump: TagDump, format: TagDumpFormat) {
         self.format = format
         layout = dump.layout
         unitCount = dump.pageCount
@@ -33,13 +33,13 @@ struct InspectDumpFacts: Encodable {
     }
 
     /// The pages the memory map is read from: all, or the ones the tool read.
-    var usedUnitCount: Int { min(unitCount, max(0, pagesRead ?? unitCount)) }
+    package var usedUnitCount: Int { min(unitCount, max(0, pagesRead ?? unitCount)) }
 
     private enum CodingKeys: String, CodingKey {
         case format, layout, pages, blocks, bytes, pagesRead, atqa, sak, failedAuthenticationAttempts
     }
 
-    func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(format, forKey: .format)
         try container.encode(layout, forKey: .layout)
@@ -52,7 +52,7 @@ struct InspectDumpFacts: Encodable {
     }
 
     /// `dump: Flipper NFC file, 45 pages (180 bytes), 41 of 45 pages read ...`.
-    var lines: [String] {
+    package var lines: [String] {
         let unit = layout == .type2 ? "page" : "MIFARE Classic block"
         var line =
             "dump: \(format), \(InspectFormatting.count(unitCount, unit)) of \(layout.unitSize) bytes "

@@ -7,24 +7,24 @@ import TagMemory
 /// 0-2, BCC0 = 88h ⊕ UID0 ⊕ UID1 ⊕ UID2 in byte 3, UID3-6 in bytes 4-7, BCC1 = UID3 ⊕ UID4 ⊕
 /// UID5 ⊕ UID6 in byte 8. MIFARE Classic with a 4-byte UID (MF1S50yyX, 8.6.1): UID0-3 in block 0
 /// bytes 0-3 and BCC = UID0 ⊕ UID1 ⊕ UID2 ⊕ UID3 in byte 4.
-struct InspectUIDFacts: Encodable {
+package struct InspectUIDFacts: Encodable {
     /// One check byte: its value and the value it should have.
-    struct Check: Encodable {
-        var name: String
-        var value: UInt8
-        var expected: UInt8
-        var isValid: Bool { value == expected }
+    package struct Check: Encodable {
+        package var name: String
+        package var value: UInt8
+        package var expected: UInt8
+        package var isValid: Bool { value == expected }
 
         private enum CodingKeys: String, CodingKey { case value, expected, valid }
 
-        func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(NDEFHex.encode([value]), forKey: .value)
             try container.encode(NDEFHex.encode([expected]), forKey: .expected)
             try container.encode(isValid, forKey: .valid)
         }
 
-        var text: String {
+        package var text: String {
             let shown = InspectFormatting.hex([value])
             return isValid
                 ? "\(name) \(shown) correct" : "\(name) \(shown) wrong, should be \(InspectFormatting.hex([expected]))"
@@ -32,14 +32,14 @@ struct InspectUIDFacts: Encodable {
     }
 
     /// The UID as stored in the memory image.
-    var uid: [UInt8]
+    package var uid: [UInt8]
     /// The check bytes.
-    var checks: [Check]
+    package var checks: [Check]
     /// The UID the file states when it differs from the memory image's.
-    var statedUID: [UInt8]?
+    package var statedUID: [UInt8]?
 
     /// The UID of a Type 2 image, nil when the image is shorter than 9 bytes.
-    init?(type2 memory: [UInt8], stated: [UInt8]?) {
+    package init?(type2 memory: [UInt8], stated: [UInt8]?) {
         guard memory.count >= 9 else { return nil }
         uid = Array(memory[0..<3] + memory[4..<8])
         checks = [
@@ -51,7 +51,7 @@ struct InspectUIDFacts: Encodable {
 
     /// The UID of a MIFARE Classic image: the one the file states, else a 4-byte UID in block
     /// 0 when its BCC is right; nil otherwise (a 7-byte UID card keeps no check byte there).
-    init?(mifareClassic memory: [UInt8], stated: [UInt8]?) {
+    package init?(mifareClassic memory: [UInt8], stated: [UInt8]?) {
         guard memory.count >= 5 else { return nil }
         let expected = memory[0] ^ memory[1] ^ memory[2] ^ memory[3]
         if let stated, stated.count != 4 || Array(memory[0..<4]) != stated {
@@ -68,7 +68,7 @@ struct InspectUIDFacts: Encodable {
 
     private enum CodingKeys: String, CodingKey { case value, checks, statedInFile }
 
-    func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(UIDText.json(uid), forKey: .value)
         var checks: [String: Check] = [:]
@@ -78,7 +78,7 @@ struct InspectUIDFacts: Encodable {
     }
 
     /// `UID: 04 17 28 39 4A 5B 6C; BCC0 B3 correct, BCC1 44 correct`.
-    var lines: [String] {
+    package var lines: [String] {
         var line = "UID: " + InspectFormatting.hex(uid)
         if !checks.isEmpty { line += "; " + checks.map(\.text).joined(separator: ", ") }
         var lines = [line]

@@ -13,20 +13,27 @@ import NDEF
 /// Records nested in a Smart Poster (NFC Forum Smart Poster RTD 1.0) or a Handover record
 /// (NFC Forum Connection Handover 1.4, after its version byte) follow their parent, indented,
 /// numbered `0.1`, `0.2`, ...
-struct MessageDescription {
+package struct MessageDescription {
     /// At most this many payload bytes are shown as hex for records no view reads.
-    static let payloadPreview = 32
+    package static let payloadPreview = 32
 
     /// The message described.
-    let message: NFCNDEFMessage
+    package let message: NFCNDEFMessage
     /// The size of the encoded input in bytes.
-    let size: Int
+    package let size: Int
     /// Where each record lies in the input, a line per chunk under each record (`decode -v`);
     /// nil to leave them out.
-    var layouts: [[RecordLayout]]? = nil
+    package var layouts: [[RecordLayout]]? = nil
+
+    /// The description of `message`, `size` bytes encoded.
+    package init(message: NFCNDEFMessage, size: Int, layouts: [[RecordLayout]]? = nil) {
+        self.message = message
+        self.size = size
+        self.layouts = layouts
+    }
 
     /// The description, one line per item, ending with a newline.
-    var text: String {
+    package var text: String {
         var lines = ["NDEF message: \(Self.count(message.records.count, "record")), \(Self.count(size, "byte"))"]
         let layouts = self.layouts.flatMap { $0.count == message.records.count ? $0 : nil }
         Self.describe(
@@ -35,7 +42,7 @@ struct MessageDescription {
     }
 
     /// `1 record`, `2 records`.
-    static func count(_ number: Int, _ noun: String) -> String {
+    package static func count(_ number: Int, _ noun: String) -> String {
         "\(number) \(noun)\(number == 1 ? "" : "s")"
     }
 
@@ -73,13 +80,13 @@ struct MessageDescription {
                 let message = try NFCNDEFMessage(decoding: nested, options: nestedOptions)
                 describe(message.records, numbering: number + ".", indent: inner, options: nestedOptions, into: &lines)
             } catch {
-                lines.append(inner + ErrorText.malformed(error, in: "the nested message"))
+                lines.append(inner + error.summary(in: "the nested message"))
             }
         }
     }
 
     /// `well-known (TNF 1), type "U", ID "a", payload 13 bytes, 2 chunks`.
-    static func summary(of record: NFCNDEFPayload) -> String {
+    package static func summary(of record: NFCNDEFPayload) -> String {
         let format = record.typeNameFormat
         var parts = ["\(format.name) (TNF \(format.rawValue))"]
         if !record.type.isEmpty { parts.append("type " + quoted(record.type)) }
@@ -90,7 +97,7 @@ struct MessageDescription {
     }
 
     /// Printable ASCII in quotes, anything else as `0x` and hex.
-    static func quoted(_ bytes: ArraySlice<UInt8>) -> String {
+    package static func quoted(_ bytes: ArraySlice<UInt8>) -> String {
         if bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") }) {
             return "\"" + String(decoding: bytes, as: UTF8.self) + "\""
         }
@@ -98,14 +105,14 @@ struct MessageDescription {
     }
 
     /// The payload as hex, cut after ``payloadPreview`` bytes.
-    static func preview(_ payload: ArraySlice<UInt8>) -> String {
+    package static func preview(_ payload: ArraySlice<UInt8>) -> String {
         let hex = NDEFHex.encode(payload.prefix(payloadPreview))
         return payload.count > payloadPreview ? hex + "..." : hex
     }
 
     /// The bytes of the message a record carries: a Smart Poster's whole payload, a Handover
     /// record's payload after its version byte.
-    static func nestedMessage(of record: NFCNDEFPayload) -> ArraySlice<UInt8>? {
+    package static func nestedMessage(of record: NFCNDEFPayload) -> ArraySlice<UInt8>? {
         guard record.typeNameFormat == .nfcWellKnown else { return nil }
         if record.hasType(.nfcWellKnown, "Sp") { return record.payload }
         let handover = ["Hs", "Hr", "Hm", "Hi"]

@@ -2,18 +2,18 @@ import TagMemory
 
 /// What `inspect` says about a MIFARE Classic image: card type, MAD and NDEF sectors
 /// (NXP AN10787 for the MAD, AN1304 for the NDEF mapping).
-struct InspectClassicFacts: Encodable {
+package struct InspectClassicFacts: Encodable {
     /// `"MIFARE Classic 1K"` and so on, from the image size.
-    var card: String
-    var sectorCount: Int
+    package var card: String
+    package var sectorCount: Int
     /// The MAD version (1 or 2), when sector 0's general purpose byte announces one.
-    var madVersion: Int?
+    package var madVersion: Int?
     /// Whether every MAD block's CRC-8 matches.
-    var madCRCValid: Bool?
+    package var madCRCValid: Bool?
     /// The sectors holding NDEF data (AID E103), in order.
-    var ndefSectors: [Int]
+    package var ndefSectors: [Int]
 
-    init(memory: MifareClassicMemory) {
+    package init(memory: MifareClassicMemory) {
         card = memory.type.map(Self.name) ?? "MIFARE Classic (size not recognised)"
         sectorCount = memory.sectors.count
         madVersion = memory.directory?.version
@@ -30,7 +30,7 @@ struct InspectClassicFacts: Encodable {
         }
     }
 
-    var lines: [String] {
+    package var lines: [String] {
         var lines = ["card: \(card), \(MessageDescription.count(sectorCount, "sector"))"]
         if let madVersion {
             lines.append("MAD: version \(madVersion), CRC " + (madCRCValid == true ? "correct" : "WRONG"))

@@ -2,32 +2,32 @@ import NDEF
 
 /// An inclusive range of pages or bytes as `inspect` reports it: `{"first": 4, "last": 39}`
 /// in JSON, `pages 4-39` or `page 4` in text.
-struct AddressSpan: Encodable, Hashable {
+package struct AddressSpan: Encodable, Hashable {
     /// The first page or byte.
-    var first: Int
+    package var first: Int
     /// The last page or byte (included).
-    var last: Int
+    package var last: Int
 
     /// The span of a closed range.
-    init(_ range: ClosedRange<Int>) {
+    package init(_ range: ClosedRange<Int>) {
         first = range.lowerBound
         last = range.upperBound
     }
 
     /// The span of a non-empty half-open range, nil for an empty one.
-    init?(_ range: Range<Int>) {
+    package init?(_ range: Range<Int>) {
         guard !range.isEmpty else { return nil }
         first = range.lowerBound
         last = range.upperBound - 1
     }
 
     /// `page 4`, `pages 4-39` (or `byte`/`bytes`).
-    func text(_ unit: String) -> String {
+    package func text(_ unit: String) -> String {
         first == last ? "\(unit) \(first)" : "\(unit)s \(first)-\(last)"
     }
 
     /// The spans of runs of consecutive numbers in `numbers` (sorted, duplicates ignored).
-    static func runs(_ numbers: some Sequence<Int>) -> [AddressSpan] {
+    package static func runs(_ numbers: some Sequence<Int>) -> [AddressSpan] {
         var spans: [AddressSpan] = []
         for number in Set(numbers).sorted() {
             if let last = spans.last, last.last + 1 == number {
@@ -40,15 +40,15 @@ struct AddressSpan: Encodable, Hashable {
     }
 
     /// `0-1, 3, 16-31`.
-    static func list(_ spans: [AddressSpan]) -> String {
+    package static func list(_ spans: [AddressSpan]) -> String {
         spans.map { $0.first == $0.last ? "\($0.first)" : "\($0.first)-\($0.last)" }.joined(separator: ", ")
     }
 }
 
 /// Text and JSON conventions of `inspect`.
-enum InspectFormatting {
+package enum InspectFormatting {
     /// Bytes as upper-case hex pairs separated by spaces, as dump tools print pages: `E1 10 12 00`.
-    static func hex(_ bytes: some Sequence<UInt8>) -> String {
+    package static func hex(_ bytes: some Sequence<UInt8>) -> String {
         bytes.map { byte in
             let digits = NDEFHex.encode([byte]).uppercased()
             return digits
@@ -56,10 +56,10 @@ enum InspectFormatting {
     }
 
     /// One byte as `E1h`.
-    static func byte(_ value: UInt8) -> String { NDEFHex.encode([value]).uppercased() + "h" }
+    package static func byte(_ value: UInt8) -> String { NDEFHex.encode([value]).uppercased() + "h" }
 
     /// `bytes 16-20 (pages 4-5)`, or `pages 4-39` when the range is whole pages.
-    static func location(_ range: Range<Int>, unitSize: Int = 4, unit: String = "page") -> String {
+    package static func location(_ range: Range<Int>, unitSize: Int = 4, unit: String = "page") -> String {
         guard let bytes = AddressSpan(range) else { return "nowhere" }
         let units = AddressSpan((range.lowerBound / unitSize)...((range.upperBound - 1) / unitSize))
         if range.lowerBound % unitSize == 0, range.upperBound % unitSize == 0 { return units.text(unit) }
@@ -67,5 +67,5 @@ enum InspectFormatting {
     }
 
     /// `1 page`, `2 pages`.
-    static func count(_ number: Int, _ noun: String) -> String { MessageDescription.count(number, noun) }
+    package static func count(_ number: Int, _ noun: String) -> String { MessageDescription.count(number, noun) }
 }

@@ -3,20 +3,20 @@ import TagMemory
 
 /// The capability container in page 3 (NFC Forum Type 2 Tag 1.1, 6.1): magic number, mapping
 /// version, data area size and access conditions, with the data area a reader uses.
-struct InspectCapabilityFacts: Encodable {
+package struct InspectCapabilityFacts: Encodable {
     /// The capability container read.
-    var container: Type2CapabilityContainer
+    package var container: Type2CapabilityContainer
     /// The data area used: the announced size, cut to the chip's user memory.
-    var dataArea: Range<Int>?
+    package var dataArea: Range<Int>?
 
-    init?(memory: Type2Memory) {
+    package init?(memory: Type2Memory) {
         guard let container = memory.capabilityContainer else { return nil }
         self.container = container
         dataArea = memory.dataArea
     }
 
     /// What an access nibble means (6.1): 0h granted, 1h-7h reserved, 8h-Eh proprietary, Fh none.
-    static func meaning(_ access: Type2CapabilityContainer.Access) -> String {
+    package static func meaning(_ access: Type2CapabilityContainer.Access) -> String {
         switch access {
         case .granted: "granted"
         case .reserved: "reserved value, treated as no access"
@@ -29,7 +29,7 @@ struct InspectCapabilityFacts: Encodable {
         case bytes, magic, ndefFormatted, version, versionSupported, dataAreaSize, dataArea, readAccess, writeAccess
     }
 
-    func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var keyed = encoder.container(keyedBy: CodingKeys.self)
         try keyed.encode(NDEFHex.encode(container.bytes), forKey: .bytes)
         try keyed.encode(NDEFHex.encode([container.magicNumber]), forKey: .magic)
@@ -43,7 +43,7 @@ struct InspectCapabilityFacts: Encodable {
     }
 
     /// `capability container: E1 10 12 00 (page 3)` and its fields.
-    var lines: [String] {
+    package var lines: [String] {
         let cc = container
         var lines = ["capability container: " + InspectFormatting.hex(cc.bytes) + " (page 3)"]
         let magic = InspectFormatting.byte(cc.magicNumber)

@@ -3,31 +3,31 @@ import TagMemory
 
 /// One TLV block of the data area (NFC Forum Type 2 Tag 1.1, 2.3) with the byte and page
 /// addresses of its parts, or the place where the scan had to stop.
-struct InspectTLVFacts: Encodable {
+package struct InspectTLVFacts: Encodable {
     /// The block, when it could be read.
-    var tlv: TagTLV?
+    package var tlv: TagTLV?
     /// Why the block at ``address`` could not be read.
-    var problem: TagMemoryError?
+    package var problem: TagMemoryError?
     /// The T byte of a block that could not be read, if the image holds it.
-    var failedType: UInt8?
+    package var failedType: UInt8?
     /// The address of the T byte.
-    var address: Int
+    package var address: Int
     /// The memory's write unit: 4-byte pages (Type 2) or 16-byte blocks (MIFARE Classic).
-    var unitSize = 4
+    package var unitSize = 4
 
-    init(_ tlv: TagTLV) {
+    package init(_ tlv: TagTLV) {
         self.tlv = tlv
         address = tlv.typeAddress
     }
 
-    init(failure: TagMemoryError, type: UInt8?, address: Int) {
+    package init(failure: TagMemoryError, type: UInt8?, address: Int) {
         problem = failure
         failedType = type
         self.address = address
     }
 
     /// The blocks of a scan, with its failure last; addresses are shown in units of `unitSize` bytes.
-    static func all(in scan: TagTLVScan?, unitSize: Int = 4) -> [InspectTLVFacts] {
+    package static func all(in scan: TagTLVScan?, unitSize: Int = 4) -> [InspectTLVFacts] {
         guard let scan else { return [] }
         var facts = scan.tlvs.map(InspectTLVFacts.init)
         if let error = scan.error {
@@ -43,7 +43,7 @@ struct InspectTLVFacts: Encodable {
     private var unit: String { unitSize == 16 ? "block" : "page" }
 
     /// The name of a block kind, as in T2T 1.1 Table 3.
-    static func name(_ kind: TagTLV.Kind) -> String {
+    package static func name(_ kind: TagTLV.Kind) -> String {
         switch kind {
         case .null: "NULL"
         case .lockControl: "Lock Control"
@@ -56,7 +56,7 @@ struct InspectTLVFacts: Encodable {
     }
 
     /// The JSON name of a block kind.
-    static func key(_ kind: TagTLV.Kind) -> String {
+    package static func key(_ kind: TagTLV.Kind) -> String {
         switch kind {
         case .null: "null"
         case .lockControl: "lockControl"
@@ -73,7 +73,7 @@ struct InspectTLVFacts: Encodable {
         case reservedBytes, problem
     }
 
-    func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         guard let tlv else {
             try container.encode("unreadable", forKey: .kind)
@@ -105,7 +105,7 @@ struct InspectTLVFacts: Encodable {
     }
 
     /// `Lock Control (01h) at bytes 16-20 (pages 4-5), length 3: lock bytes 160-161, ...`.
-    var line: String {
+    package var line: String {
         guard let tlv else {
             let type = failedType.map { " (\(InspectFormatting.byte($0)))" } ?? ""
             return "at byte \(address)\(type): unreadable: \(problem?.reason ?? "unknown reason")"

@@ -1,15 +1,15 @@
 import TagMemory
 
 /// A problem found in the tag's memory, as JSON shows it: `{"code", "offset", "reason"}`.
-struct InspectProblem: Encodable {
+package struct InspectProblem: Encodable {
     /// The stable code, for example `malformed-tlv`.
-    var code: String
+    package var code: String
     /// The byte address, when one applies.
-    var offset: Int?
+    package var offset: Int?
     /// What is wrong.
-    var reason: String
+    package var reason: String
 
-    init(_ error: TagMemoryError) {
+    package init(_ error: TagMemoryError) {
         code = error.code.rawValue
         offset = error.offset
         reason = error.reason
@@ -17,7 +17,7 @@ struct InspectProblem: Encodable {
 
     private enum CodingKeys: String, CodingKey { case code, offset, reason }
 
-    func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(code, forKey: .code)
         try container.encode(offset, forKey: .offset)

@@ -1,12 +1,12 @@
 import TagMemory
 
 /// One region of the memory map (``Type2Memory/regions``), as `inspect` lists it.
-struct InspectRegionFacts: Encodable {
+package struct InspectRegionFacts: Encodable {
     /// The region.
-    var region: Type2MemoryRegion
+    package var region: Type2MemoryRegion
 
     /// What a region holds, in words.
-    static func meaning(_ kind: Type2MemoryRegion.Kind) -> String {
+    package static func meaning(_ kind: Type2MemoryRegion.Kind) -> String {
         switch kind {
         case .uid: "UID0-2, BCC0, UID3-6 (locked at the factory)"
         case .staticLock: "BCC1, internal byte, static lock bytes"
@@ -26,7 +26,7 @@ struct InspectRegionFacts: Encodable {
 
     private enum CodingKeys: String, CodingKey { case kind, bytes, pages }
 
-    func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(region.kind, forKey: .kind)
         try container.encode(AddressSpan(region.bytes), forKey: .bytes)
@@ -34,7 +34,7 @@ struct InspectRegionFacts: Encodable {
     }
 
     /// `  pages 4-39             NDEF data area`.
-    var line: String {
+    package var line: String {
         let label = InspectFormatting.location(region.bytes)
         let padded = label.count < 24 ? label + String(repeating: " ", count: 24 - label.count) : label + "  "
         return "  " + padded + Self.meaning(region.kind)

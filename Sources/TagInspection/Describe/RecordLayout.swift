@@ -5,27 +5,27 @@
 ///
 /// A record sent in chunks (CF, section 2.3.3) is one record of the decoded message but several
 /// on the wire: ``scan(_:)`` groups them, so that the groups match the message's records.
-struct RecordLayout: Sendable, Hashable {
+package struct RecordLayout: Sendable, Hashable {
     /// The offset of the header byte.
-    var offset: Int
+    package var offset: Int
     /// The header byte: MB, ME, CF, SR, IL and the TNF.
-    var header: UInt8
+    package var header: UInt8
     /// The offset of the type and its length.
-    var typeOffset: Int
-    var typeLength: Int
+    package var typeOffset: Int
+    package var typeLength: Int
     /// The offset of the ID and its length (0 without IL).
-    var idOffset: Int
-    var idLength: Int
+    package var idOffset: Int
+    package var idLength: Int
     /// The offset of the payload and its length.
-    var payloadOffset: Int
-    var payloadLength: Int
+    package var payloadOffset: Int
+    package var payloadLength: Int
 
     /// The offset just past the record.
-    var end: Int { payloadOffset + payloadLength }
+    package var end: Int { payloadOffset + payloadLength }
 
     /// The records of `bytes` on the wire, grouped by the record of the message they make up
     /// (chunks together); nil when the bytes do not walk as a well-formed sequence of records.
-    static func scan(_ bytes: [UInt8]) -> [[RecordLayout]]? {
+    package static func scan(_ bytes: [UInt8]) -> [[RecordLayout]]? {
         var groups: [[RecordLayout]] = []
         var chunks: [RecordLayout] = []
         var offset = 0
@@ -73,14 +73,14 @@ struct RecordLayout: Sendable, Hashable {
     }
 
     /// The flags set in the header, by their names in NDEF 1.0, 3.2: `MB ME SR`.
-    var flags: String {
+    package var flags: String {
         let names: [(UInt8, String)] = [(0x80, "MB"), (0x40, "ME"), (0x20, "CF"), (0x10, "SR"), (0x08, "IL")]
         let set = names.filter { header & $0.0 != 0 }.map(\.1)
         return set.isEmpty ? "no flags" : set.joined(separator: " ")
     }
 
     /// `bytes 0-15: header D1h (MB ME SR), type at byte 3, payload at bytes 4-15`.
-    var line: String {
+    package var line: String {
         let hex = String(header, radix: 16, uppercase: true)
         var parts = [
             "\(Self.range(offset, end - offset)): header \(hex.count < 2 ? "0" : "")\(hex)h (\(flags))"
@@ -92,7 +92,7 @@ struct RecordLayout: Sendable, Hashable {
     }
 
     /// `byte 3`, `bytes 4-15`.
-    static func range(_ start: Int, _ count: Int) -> String {
+    package static func range(_ start: Int, _ count: Int) -> String {
         count == 1 ? "byte \(start)" : "bytes \(start)-\(start + count - 1)"
     }
 }

@@ -1,41 +1,49 @@
 import NDEF
 import TagMemory
 
-/// Everything `ndeftool inspect` reports about a dump, built once and printed as text
-/// (``text``) or JSON (``encode(to:)``), so both show the same facts.
+/// Everything `ndeftool inspect` reports about a tag dump, built once and printed as text
+/// (``text``) or JSON (``encode(to:)``), so both show the same facts: the dump, the chip, the
+/// UID and its check bytes, the capability container, locks, TLVs, memory regions, password
+/// protection, originality data, the NDEF status and the message.
 ///
-/// A Type 2 image is read with ``Type2Memory`` as the chip it comes from (``InspectChipFacts``),
-/// up to the pages the reading tool managed to read. A MIFARE Classic image is read with
-/// ``MifareClassicMemory``: MAD, NDEF sectors and the NDEF TLV across them.
-struct InspectReport: Encodable {
-    var dump: InspectDumpFacts
-    var chip: InspectChipFacts?
-    var uid: InspectUIDFacts?
-    var capabilityContainer: InspectCapabilityFacts?
-    var locks: InspectLockFacts?
-    var tlvs: [InspectTLVFacts]
+/// ```swift
+/// let dump = try TagDump(decoding: bytes, fileName: "tag.nfc")
+/// let report = TagInspectionReport(dump: dump, format: try TagDump.detect(bytes, fileName: "tag.nfc"))
+/// print(report.text)
+/// ```
+///
+/// A Type 2 image is read with ``TagMemory/Type2Memory`` as the chip it comes from, up to the
+/// pages the reading tool managed to read. A MIFARE Classic image is read with
+/// ``TagMemory/MifareClassicMemory``: MAD, NDEF sectors and the NDEF TLV across them.
+public struct TagInspectionReport: Encodable, Sendable {
+    package var dump: InspectDumpFacts
+    package var chip: InspectChipFacts?
+    package var uid: InspectUIDFacts?
+    package var capabilityContainer: InspectCapabilityFacts?
+    package var locks: InspectLockFacts?
+    package var tlvs: [InspectTLVFacts]
     /// What the TLV walk read although the specification asks otherwise (``TagMemory/TagTLVScan/warnings``).
-    var warnings: [TagMemoryError] = []
-    var regions: [InspectRegionFacts]
-    var password: InspectPasswordFacts?
+    public internal(set) var warnings: [TagMemoryError] = []
+    package var regions: [InspectRegionFacts]
+    package var password: InspectPasswordFacts?
     /// The MIFARE Application Directory and NDEF sectors of a MIFARE Classic image.
-    var classic: InspectClassicFacts?
-    var originality: InspectOriginalityFacts
+    package var classic: InspectClassicFacts?
+    package var originality: InspectOriginalityFacts
     /// The NDEF status and capacity (T2T 1.1, 6.3; CoreNFC's `queryNDEFStatus`).
-    var status: NDEFTagStatus
+    public internal(set) var status: NDEFTagStatus
     /// Why the status is not read/write.
-    var statusReason: String?
+    public internal(set) var statusReason: String?
     /// The address of the NDEF Message TLV's T byte.
-    var ndefTLVAddress: Int?
+    public internal(set) var ndefTLVAddress: Int?
     /// The NDEF Message TLV's value: the message bytes (empty on an initialized tag).
-    var ndef: [UInt8]?
+    package var ndef: [UInt8]?
     /// The message, strictly decoded.
-    var message: NFCNDEFMessage?
+    public internal(set) var message: NFCNDEFMessage?
     /// What keeps the message from being read.
-    var problem: TagMemoryError?
+    public internal(set) var problem: TagMemoryError?
 
     /// The report on `dump`, read in `format`, as the chip `forced` when given.
-    init(dump: TagDump, format: TagDumpFormat, chip forced: Type2Chip? = nil) {
+    public init(dump: TagDump, format: TagDumpFormat, chip forced: Type2Chip? = nil) {
         self.dump = InspectDumpFacts(dump: dump, format: format)
         originality = InspectOriginalityFacts(dump: dump)
         guard dump.layout == .type2 else {
@@ -77,7 +85,8 @@ struct InspectReport: Encodable {
         case signature, counters, tearingFlags, status, statusReason, capacity, ndefTLVAddress, ndef, message, problem
     }
 
-    func encode(to encoder: any Encoder) throws {
+    /// The report as `ndeftool inspect --json` prints it.
+    public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(dump, forKey: .dump)
         try container.encode(chip, forKey: .chip)

@@ -1,9 +1,9 @@
 import NDEF
 import TagMemory
 
-extension InspectReport {
+extension TagInspectionReport {
     /// The report as `inspect` prints it, one fact per line, ending with a newline.
-    var text: String {
+    public var text: String {
         var lines = dump.lines
         lines += chip?.lines ?? []
         lines += uid?.lines ?? []

@@ -4,9 +4,9 @@ import TagMemory
 /// Lock bits: the static lock bytes of page 2 (NFC Forum Type 2 Tag 1.1, 2.1.2), the dynamic
 /// lock bytes (2.2.2; where the chip's datasheet puts them, else a Lock Control TLV or the NFC
 /// Forum default), CFGLCK, and the pages all of them lock.
-struct InspectLockFacts: Encodable {
+package struct InspectLockFacts: Encodable {
     /// Where the dynamic lock bytes were found.
-    enum DynamicSource: String, Encodable {
+    package enum DynamicSource: String, Encodable {
         /// The chip's datasheet (``Type2Chip/dynamicLock``).
         case chip
         /// A Lock Control TLV, for a chip ndeftool does not know.
@@ -16,22 +16,22 @@ struct InspectLockFacts: Encodable {
     }
 
     /// The static lock bytes, if the image holds page 2.
-    var staticLock: Type2StaticLock?
+    package var staticLock: Type2StaticLock?
     /// The dynamic lock bytes' addresses and where that came from.
-    var dynamicAddresses: Range<Int>?
-    var dynamicSource: DynamicSource?
+    package var dynamicAddresses: Range<Int>?
+    package var dynamicSource: DynamicSource?
     /// The dynamic lock bytes the image holds.
-    var dynamicBytes: [UInt8]
+    package var dynamicBytes: [UInt8]
     /// The pages the dynamic lock bits lock.
-    var dynamicLockedPages: [AddressSpan]
+    package var dynamicLockedPages: [AddressSpan]
     /// Pages whose lock bits a block-lock bit froze.
-    var frozenPages: [AddressSpan]
+    package var frozenPages: [AddressSpan]
     /// CFGLCK, for a chip with PWD_AUTH configuration pages in the image.
-    var configurationLocked: Bool?
+    package var configurationLocked: Bool?
     /// Every locked page, pages 0-1 (UID, factory) included.
-    var lockedPages: [AddressSpan]
+    package var lockedPages: [AddressSpan]
 
-    init(memory: Type2Memory) {
+    package init(memory: Type2Memory) {
         staticLock = memory.staticLock
         let chip = memory.chip
         if let layout = chip?.dynamicLock {
@@ -63,7 +63,7 @@ struct InspectLockFacts: Encodable {
         case frozenPages, configurationLocked, lockedPages
     }
 
-    func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(staticLock.map { NDEFHex.encode($0.bytes) }, forKey: .staticBytes)
         try container.encode(AddressSpan.runs(staticLock?.lockedPages ?? []), forKey: .staticLockedPages)
@@ -82,7 +82,7 @@ struct InspectLockFacts: Encodable {
     }
 
     /// The lock bytes, what they lock and freeze, and every locked page.
-    var lines: [String] {
+    package var lines: [String] {
         var lines: [String] = []
         if let staticLock {
             lines.append(

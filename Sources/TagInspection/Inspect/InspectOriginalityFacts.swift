@@ -4,22 +4,22 @@ import TagMemory
 /// What the dump recorded of READ_SIG and READ_CNT (NTAG213/215/216 datasheet 10.7 and 10.8,
 /// MF0ULX1 8.8.7 and 8.8.9): the originality signature and the counters with their tearing
 /// flags. The signature is shown as recorded; it is not checked against NXP's public key.
-struct InspectOriginalityFacts {
+package struct InspectOriginalityFacts {
     /// The 32-byte signature, nil when absent or all zeros (what tools write without one).
-    var signature: [UInt8]?
+    package var signature: [UInt8]?
     /// The counters as READ_CNT returns them.
-    var counters: [UInt32]?
+    package var counters: [UInt32]?
     /// The tearing flags, one per counter.
-    var tearingFlags: [UInt8]?
+    package var tearingFlags: [UInt8]?
 
-    init(dump: TagDump) {
+    package init(dump: TagDump) {
         signature = dump.signature.flatMap { $0.contains { $0 != 0 } ? $0 : nil }
         counters = dump.counters
         tearingFlags = dump.tearingFlags
     }
 
     /// The signature and counters, one line each.
-    func lines(chip: Type2Chip?) -> [String] {
+    package func lines(chip: Type2Chip?) -> [String] {
         var lines: [String] = []
         if let signature {
             lines.append(

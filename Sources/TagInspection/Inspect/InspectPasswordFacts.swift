@@ -7,9 +7,9 @@ import TagMemory
 /// from the factory values (PWD FF FF FF FF, PACK 00 00); their values are never shown. A tag
 /// reads PWD and PACK back as zeros, so zeros mean the dump does not know them. MIFARE
 /// Ultralight C (MF0ICU2 7.5.8): AUTH0 and AUTH1 of 3DES authentication; the key is not shown.
-struct InspectPasswordFacts: Encodable {
+package struct InspectPasswordFacts: Encodable {
     /// What the dump tells about PWD or PACK.
-    enum Secret: String, Encodable {
+    package enum Secret: String, Encodable {
         /// The image holds zeros: what a tag reads back, so the value is unknown.
         case notRecorded
         /// The factory value.
@@ -17,7 +17,7 @@ struct InspectPasswordFacts: Encodable {
         /// Another value (not shown).
         case changed
 
-        var text: String {
+        package var text: String {
             switch self {
             case .notRecorded: "not recorded in the dump (a tag reads it back as zeros)"
             case .factoryDefault: "recorded, the factory default"
@@ -27,21 +27,21 @@ struct InspectPasswordFacts: Encodable {
     }
 
     /// How the chip authenticates readers.
-    enum Mechanism: String, Encodable {
+    package enum Mechanism: String, Encodable {
         case pwdAuth, tripleDES, none
     }
 
-    var chip: Type2Chip
-    var mechanism: Mechanism
+    package var chip: Type2Chip
+    package var mechanism: Mechanism
     /// The PWD_AUTH configuration, when the image holds its pages.
-    var configuration: Type2Configuration?
-    var pwd: Secret?
-    var pack: Secret?
+    package var configuration: Type2Configuration?
+    package var pwd: Secret?
+    package var pack: Secret?
     /// Ultralight C: AUTH0 and AUTH1, when the image holds their pages.
-    var auth0: UInt8?
-    var auth1: UInt8?
+    package var auth0: UInt8?
+    package var auth1: UInt8?
 
-    init?(memory: Type2Memory) {
+    package init?(memory: Type2Memory) {
         guard let chip = memory.chip else { return nil }
         self.chip = chip
         if chip.configurationPages != nil {
@@ -65,14 +65,14 @@ struct InspectPasswordFacts: Encodable {
     }
 
     /// The first page that needs authentication, nil when none does.
-    var firstProtectedPage: Int? {
+    package var firstProtectedPage: Int? {
         if let configuration { return configuration.firstProtectedPage }
         if let auth0, Int(auth0) < chip.pageCount { return Int(auth0) }
         return nil
     }
 
     /// Whether reading protected pages needs authentication too (PROT; AUTH1 bit 0 clear).
-    var isReadProtected: Bool? {
+    package var isReadProtected: Bool? {
         if let configuration { return configuration.isReadProtected }
         return auth1.map { $0 & 0x01 == 0 }
     }
@@ -82,7 +82,7 @@ struct InspectPasswordFacts: Encodable {
         case configurationLocked, authenticationLimit, nfcCounterEnabled, nfcCounterPasswordProtected, pwd, pack
     }
 
-    func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(mechanism, forKey: .mechanism)
         guard mechanism != .none else { return }
@@ -116,7 +116,7 @@ struct InspectPasswordFacts: Encodable {
         return "on: AUTH0 \(InspectFormatting.byte(auth0)), \(pages) need authentication to be \(access)"
     }
 
-    var lines: [String] {
+    package var lines: [String] {
         switch mechanism {
         case .none:
             return ["password protection: none (\(chip.name) has no authentication)"]

@@ -3,26 +3,26 @@ import TagMemory
 
 /// Which chip the memory is read as, and how that was decided: `--chip`, else GET_VERSION in
 /// the dump, else the chip name in the file, else the page count (``Type2ChipIdentification``).
-struct InspectChipFacts: Encodable {
+package struct InspectChipFacts: Encodable {
     /// What decided the chip.
-    enum Source: String, Encodable {
+    package enum Source: String, Encodable {
         case option, getVersion, chipName, pageCount
     }
 
     /// The chip, nil when the evidence names none ndeftool knows.
-    var chip: Type2Chip?
+    package var chip: Type2Chip?
     /// What decided it.
-    var source: Source
+    package var source: Source
     /// The GET_VERSION response the dump records (nil when absent or all zeros).
-    var version: [UInt8]?
+    package var version: [UInt8]?
     /// The chip name the file states.
-    var nameInFile: String?
+    package var nameInFile: String?
     /// Other chips the evidence fits equally (same page count and memory layout).
-    var alternatives: [Type2Chip]
+    package var alternatives: [Type2Chip]
     /// The pages in the image.
-    var imagePages: Int
+    package var imagePages: Int
 
-    init(dump: TagDump, forced: Type2Chip?) {
+    package init(dump: TagDump, forced: Type2Chip?) {
         imagePages = dump.pageCount
         nameInFile = dump.chipName
         version = dump.version.flatMap { $0.contains { $0 != 0 } ? $0 : nil }
@@ -46,7 +46,7 @@ struct InspectChipFacts: Encodable {
         case name, typeCode, pages, userMemory, identifiedBy, getVersion, nameInFile, alternatives
     }
 
-    func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(chip?.name, forKey: .name)
         try container.encode(chip?.typeCode, forKey: .typeCode)
@@ -59,7 +59,7 @@ struct InspectChipFacts: Encodable {
     }
 
     /// `chip: NTAG213 (NT2H1311), 45 pages, 144 bytes of user memory`, then how it was told.
-    var lines: [String] {
+    package var lines: [String] {
         guard let chip else {
             let why: String
             switch source {

@@ -7,9 +7,9 @@ import TagMemory
 /// (NTAG213/215/216 8.8, MF0ULX1 8.6), the 3DES key pages of MIFARE Ultralight C (MF0ICU2 7.5.7),
 /// and the keys A and B of MIFARE Classic sector trailers (bytes 0-5 and 10-15, MF1S50YYX 8.7.1)
 /// read `**`.
-enum InspectMemoryLines {
+package enum InspectMemoryLines {
     /// The lines for `dump`, read as `chip` when it is a Type 2 dump; `unitCount` pages or blocks.
-    static func lines(_ dump: TagDump, chip: Type2Chip?, unitCount: Int) -> [String] {
+    package static func lines(_ dump: TagDump, chip: Type2Chip?, unitCount: Int) -> [String] {
         let size = dump.layout.unitSize
         let type2 = dump.layout == .type2
         let secretPages: Set<Int> =
@@ -49,7 +49,7 @@ enum InspectMemoryLines {
 
     /// Whether MIFARE Classic block `block` is a sector trailer: the last of each 4-block sector
     /// (sectors 0-31), then of each 16-block sector (sectors 32-39 of a 4K card).
-    static func isSectorTrailer(_ block: Int) -> Bool {
+    package static func isSectorTrailer(_ block: Int) -> Bool {
         block < 128 ? block % 4 == 3 : (block - 128) % 16 == 15
     }
 }
