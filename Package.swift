@@ -35,8 +35,10 @@ let package = Package(
         // Bytes on the wire between hosts, readers and cards: ISO/IEC 7816-4 APDUs and status words, BER-TLV,
         // CRC_A, PC/SC part 3 storage-card APDUs, the ACR122U's pseudo-APDUs and PN532 frames. Pure Swift.
         .target(name: "NFCWireFormat", swiftSettings: strictSettings),
+        // The one JSON parser of the modules that stay free of Foundation (dumps, journals, plans).
+        .target(name: "JSONSupport", swiftSettings: strictSettings),
         // Tag memory layouts (Type 2, Type 4, MIFARE Classic), plans and dumps: pure Swift, no I/O.
-        .target(name: "TagMemory", dependencies: ["NDEF"], swiftSettings: strictSettings),
+        .target(name: "TagMemory", dependencies: ["NDEF", "JSONSupport"], swiftSettings: strictSettings),
         // Reports for people and JSON on tag images and NDEF messages: what `ndeftool inspect` and
         // `decode` print, for any tool that reads dumps. Pure Swift.
         .target(name: "TagInspection", dependencies: ["NDEF", "TagMemory"], swiftSettings: strictSettings),
@@ -103,7 +105,8 @@ let package = Package(
         // Batch provisioning: plans, message templates, the crash-safe journal, row dispensing,
         // per-tag password derivation and reports (Glibc file I/O; SHA-256 and HMAC from NFCCrypto).
         .target(
-            name: "Provisioning", dependencies: ["NDEF", "NFCCrypto", "NFCSession", "TagMemory", "SystemSupport"],
+            name: "Provisioning",
+            dependencies: ["NDEF", "NFCCrypto", "NFCSession", "TagMemory", "JSONSupport", "SystemSupport"],
             swiftSettings: strictSettings),
         // The command-line surface as a library, so its parser can be tested directly.
         .target(
@@ -165,6 +168,7 @@ let package = Package(
         .testTarget(
             name: "TagInspectionTests", dependencies: ["TestSupport", "TagInspection", "TagMemory", "NDEF"],
             swiftSettings: strictSettings),
+        .testTarget(name: "JSONSupportTests", dependencies: ["JSONSupport"], swiftSettings: strictSettings),
         .testTarget(name: "NFCCryptoTests", dependencies: ["TestSupport", "NFCCrypto"], swiftSettings: strictSettings),
         .testTarget(
             name: "TagMemoryTests",

@@ -1,3 +1,5 @@
+import JSONSupport
+
 /// The identity of a job, the first line of its journal: what is provisioned and how, never
 /// a secret (a password mode is recorded as `derived`, never the master secret).
 public struct JournalHeader: Sendable, Hashable {

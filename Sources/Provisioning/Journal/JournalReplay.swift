@@ -1,3 +1,5 @@
+import JSONSupport
+
 /// The result of replaying a journal.
 public struct JournalRecovery: Sendable {
     /// The state, with the stopped run's claims given back.
@@ -80,7 +82,7 @@ enum JournalReplay {
             throw ProvisioningError(.corruptJournal, line: number, "the line is longer than the journal allows")
         }
         do throws(ProvisioningError) {
-            return try JSONParser.parse(line, line: number, code: .corruptJournal)
+            return try JSONLine.parse(line, line: number, code: .corruptJournal)
         } catch {
             throw ProvisioningError(.corruptJournal, line: number, column: error.column, error.reason)
         }

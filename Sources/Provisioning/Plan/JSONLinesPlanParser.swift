@@ -1,3 +1,5 @@
+import JSONSupport
+
 /// Reads a JSON Lines plan (jsonlines.org): each non-empty line is one flat JSON object
 /// (RFC 8259) whose values are strings or numbers; numbers are kept as written.
 enum JSONLinesPlanParser {
@@ -21,7 +23,7 @@ enum JSONLinesPlanParser {
                 throw ProvisioningError(
                     .limitExceeded, line: lineNumber, "more than \(ProvisioningPlan.maximumRowCount) rows")
             }
-            let value = try JSONParser.parse(content, line: lineNumber, code: .malformedPlan)
+            let value = try JSONLine.parse(content, line: lineNumber, code: .malformedPlan)
             guard case .object(let members) = value else {
                 throw ProvisioningError(.malformedPlan, line: lineNumber, column: 1, "each line must be a JSON object")
             }

@@ -1,3 +1,5 @@
+import JSONSupport
+
 /// Reads and writes proxmark3 JSON dumps of Ultralight/NTAG tags (``TagDumpFormat/proxmarkJSON``).
 ///
 /// proxmark3 `client/src/fileutils.c`: `prepareJSON` writes `Created`, then for `jsfMfuMemory`
@@ -16,20 +18,20 @@ enum ProxmarkJSONDump {
     static func decode(_ bytes: [UInt8]) throws(TagMemoryError) -> TagDump {
         let root = try DumpJSON.parse(bytes)
         guard case .object = root else {
-            throw DumpJSONParser.error(in: bytes, at: 0, "a proxmark3 dump is a JSON object, not \(root.kind)")
+            throw DumpJSON.error(in: bytes, at: 0, "a proxmark3 dump is a JSON object, not \(root.kind)")
         }
         guard let fileType = root.member("FileType") else {
-            throw DumpJSONParser.error(in: bytes, at: 0, "the dump has no \"FileType\"")
+            throw DumpJSON.error(in: bytes, at: 0, "the dump has no \"FileType\"")
         }
         guard case .string(let type) = fileType.value, type == "mfu" else {
-            throw DumpJSONParser.error(
+            throw DumpJSON.error(
                 in: bytes, at: fileType.offset,
                 "\"FileType\" is not \"mfu\": only Ultralight/NTAG dumps are read (\(shown(fileType.value)))")
         }
         var dump = TagDump(memory: try blocks(root, in: bytes))
         if let card = root.member("Card") {
             guard case .object = card.value else {
-                throw DumpJSONParser.error(in: bytes, at: card.offset, "\"Card\" is \(card.value.kind), not an object")
+                throw DumpJSON.error(in: bytes, at: card.offset, "\"Card\" is \(card.value.kind), not an object")
             }
             let field = CardReader(card: card.value, bytes: bytes)
             dump.uid = try field.hex("UID", counts: [4, 7, 10])
@@ -57,7 +59,7 @@ enum ProxmarkJSONDump {
 
     /// Reads the hex strings of a `Card` object.
     struct CardReader {
-        let card: DumpJSON
+        let card: JSONValue
         let bytes: [UInt8]
 
         /// The field's bytes, nil when the field is absent.
@@ -66,7 +68,7 @@ enum ProxmarkJSONDump {
             let value = try ProxmarkJSONDump.hexString(member, in: bytes)
             guard counts.contains(value.count) else {
                 let allowed = counts.map(String.init).joined(separator: ", ")
-                throw DumpJSONParser.error(
+                throw DumpJSON.error(
                     in: bytes, at: member.offset, "\"\(key)\" holds \(value.count) bytes, not \(allowed)")
             }
             return value
@@ -74,30 +76,30 @@ enum ProxmarkJSONDump {
     }
 
     /// The pages of `blocks`: keys `"0"` … `"n-1"`, each a 4-byte hex string.
-    static func blocks(_ root: DumpJSON, in bytes: [UInt8]) throws(TagMemoryError) -> [UInt8] {
+    static func blocks(_ root: JSONValue, in bytes: [UInt8]) throws(TagMemoryError) -> [UInt8] {
         guard let blocks = root.member("blocks") else {
-            throw DumpJSONParser.error(in: bytes, at: bytes.count, "the dump has no \"blocks\"")
+            throw DumpJSON.error(in: bytes, at: bytes.count, "the dump has no \"blocks\"")
         }
         guard case .object(let members) = blocks.value, !members.isEmpty else {
-            throw DumpJSONParser.error(in: bytes, at: blocks.offset, "\"blocks\" is not an object of pages")
+            throw DumpJSON.error(in: bytes, at: blocks.offset, "\"blocks\" is not an object of pages")
         }
         let limit = TagDump.maximumMemorySize / 4
         var pages: [[UInt8]?] = []
         for member in members {
             let key = ArraySlice(member.key.utf8)
             guard let index = DumpText.decimal(key), key.first != UInt8(ascii: "0") || key.count == 1 else {
-                throw DumpJSONParser.error(
+                throw DumpJSON.error(
                     in: bytes, at: member.offset, "block key \"\(member.key)\" is not a page number")
             }
             guard index < min(limit, members.count) else {
-                throw DumpJSONParser.error(
+                throw DumpJSON.error(
                     in: bytes, at: member.offset,
                     "block \"\(member.key)\" is past the \(members.count) blocks listed (pages run from \"0\" "
                         + "without gaps, at most \(limit))")
             }
             let value = try hexString(member, in: bytes)
             guard value.count == 4 else {
-                throw DumpJSONParser.error(
+                throw DumpJSON.error(
                     in: bytes, at: member.offset, "block \"\(member.key)\" holds \(value.count) bytes, not 4")
             }
             if pages.count <= index { pages.append(contentsOf: repeatElement(nil, count: index + 1 - pages.count)) }
@@ -106,7 +108,7 @@ enum ProxmarkJSONDump {
         var memory: [UInt8] = []
         for (index, page) in pages.enumerated() {
             guard let page else {
-                throw DumpJSONParser.error(in: bytes, at: blocks.offset, "\"blocks\" has no page \"\(index)\"")
+                throw DumpJSON.error(in: bytes, at: blocks.offset, "\"blocks\" has no page \"\(index)\"")
             }
             memory.append(contentsOf: page)
         }
@@ -114,14 +116,14 @@ enum ProxmarkJSONDump {
     }
 
     /// A string value of hex digits, two per byte, without separators.
-    static func hexString(_ member: DumpJSON.Member, in bytes: [UInt8]) throws(TagMemoryError) -> [UInt8] {
+    static func hexString(_ member: JSONValue.Member, in bytes: [UInt8]) throws(TagMemoryError) -> [UInt8] {
         guard case .string(let text) = member.value else {
-            throw DumpJSONParser.error(
+            throw DumpJSON.error(
                 in: bytes, at: member.offset, "\"\(member.key)\" is \(member.value.kind), not a hex string")
         }
         let digits = Array(text.utf8)
         guard digits.count % 2 == 0, digits.allSatisfy({ DumpText.hexDigit($0) != nil }) else {
-            throw DumpJSONParser.error(
+            throw DumpJSON.error(
                 in: bytes, at: member.offset,
                 "\"\(member.key)\" is not hex digits in pairs: \(DumpText.quoted(digits[...]))")
         }
@@ -131,7 +133,7 @@ enum ProxmarkJSONDump {
     }
 
     /// A short rendering of a value for messages.
-    private static func shown(_ value: DumpJSON) -> String {
+    private static func shown(_ value: JSONValue) -> String {
         if case .string(let text) = value { return "\"\(text.prefix(40))\"" }
         return value.kind
     }

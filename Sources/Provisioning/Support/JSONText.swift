@@ -1,45 +1,4 @@
-/// A JSON value (RFC 8259) as the journal and JSON Lines plans need it. Numbers keep their
-/// text so that a plan's `0042` stays what the file says (JSON forbids leading zeros, so
-/// `42` stays `42` and `1.50` stays `1.50`).
-enum JSONValue: Sendable, Equatable {
-    case string(String)
-    case number(String)
-    case bool(Bool)
-    case null
-    case array([JSONValue])
-    case object([(key: String, value: JSONValue)])
-
-    static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
-        switch (lhs, rhs) {
-        case (.string(let a), .string(let b)): a == b
-        case (.number(let a), .number(let b)): a == b
-        case (.bool(let a), .bool(let b)): a == b
-        case (.null, .null): true
-        case (.array(let a), .array(let b)): a == b
-        case (.object(let a), .object(let b)):
-            a.count == b.count && zip(a, b).allSatisfy { $0.key == $1.key && $0.value == $1.value }
-        default: false
-        }
-    }
-
-    /// The member `key` of an object (the first, if repeated), or nil.
-    subscript(key: String) -> JSONValue? {
-        guard case .object(let members) = self else { return nil }
-        return members.first { $0.key == key }?.value
-    }
-
-    /// The string, if this is one.
-    var string: String? {
-        if case .string(let text) = self { return text }
-        return nil
-    }
-
-    /// The number as an `Int`, if this is an integer that fits.
-    var int: Int? {
-        if case .number(let text) = self { return Int(text) }
-        return nil
-    }
-}
+import JSONSupport
 
 /// Writes JSON text (RFC 8259 section 7 string escaping) without Foundation.
 enum JSONText {
