@@ -34,7 +34,7 @@ let package = Package(
         .target(name: "NDEFFoundation", dependencies: ["NDEF"], swiftSettings: strictSettings),
         // Bytes on the wire between hosts, readers and cards: ISO/IEC 7816-4 APDUs and status words, BER-TLV,
         // CRC_A, PC/SC part 3 storage-card APDUs, the ACR122U's pseudo-APDUs and PN532 frames. Pure Swift.
-        .target(name: "NFCWireFormat", swiftSettings: strictSettings),
+        .target(name: "NFCWireFormat", dependencies: ["NDEF"], swiftSettings: strictSettings),
         // The one JSON parser of the modules that stay free of Foundation (dumps, journals, plans).
         .target(name: "JSONSupport", swiftSettings: strictSettings),
         // Tag memory layouts (Type 2, Type 4, MIFARE Classic), plans and dumps: pure Swift, no I/O.

@@ -1,3 +1,5 @@
+import NDEF
+
 /// The status word SW1 SW2 that ends every response APDU (ISO/IEC 7816-4, 5.6), with names for
 /// the values cards and contactless readers answer.
 ///
@@ -78,16 +80,16 @@ public struct ResponseAPDU: Sendable, Hashable {
     public var encoded: [UInt8] { data + statusWord.bytes }
 }
 
-/// Hex text of bytes in the form the wire-format descriptions use: upper case, two digits.
+/// Hex text of bytes in the form the wire-format descriptions use: upper case, two digits
+/// (``NDEF/NDEFHex``, the package's one hex encoder).
 public enum WireHex {
     /// Two upper-case hex digits: `0A`.
     public static func byte(_ value: UInt8) -> String {
-        let digits = Array("0123456789ABCDEF")
-        return String([digits[Int(value >> 4)], digits[Int(value & 0x0F)]])
+        NDEFHex.encode(CollectionOfOne(value), uppercase: true, separator: "")
     }
 
     /// Upper-case hex pairs separated by spaces: `FF CA 00 00`.
     public static func bytes(_ values: some Sequence<UInt8>) -> String {
-        values.map(byte).joined(separator: " ")
+        NDEFHex.encode(values, uppercase: true, separator: " ")
     }
 }

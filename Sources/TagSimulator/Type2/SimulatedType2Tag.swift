@@ -13,16 +13,7 @@ import TagMemory
 /// not simulated; the ASCII mirror is not applied to READ answers.
 public struct SimulatedType2Tag: Sendable {
     /// The ISO/IEC 14443-3 state of the tag.
-    public enum State: Sendable, Hashable, CaseIterable {
-        /// Powered, waiting for REQA or WUPA.
-        case idle
-        /// Woken, in anticollision.
-        case ready
-        /// Selected: commands are answered.
-        case active
-        /// Halted: only WUPA wakes it.
-        case halt
-    }
+    public typealias State = ISO14443State
 
     /// The chip simulated.
     public let chip: Type2Chip
