@@ -1,3 +1,4 @@
+import Synchronization
 import TagMemory
 
 /// A session on one reader that waits for tags and hands them out, as CoreNFC's
@@ -226,4 +227,15 @@ public actor NFCTagReaderSession {
         continuation.yield(event)
         eventHandler?(event)
     }
+}
+
+/// Whether the session that handed out a tag is still valid: tags check it before each operation.
+final class SessionLifetime: Sendable {
+    private let invalidated = Mutex(false)
+
+    /// Whether ``invalidate()`` was called.
+    var isInvalidated: Bool { invalidated.withLock { $0 } }
+
+    /// Marks the session invalid for good.
+    func invalidate() { invalidated.withLock { $0 = true } }
 }
