@@ -1,3 +1,4 @@
+import NDEF
 import NFCSession
 import TagMemory
 import Testing

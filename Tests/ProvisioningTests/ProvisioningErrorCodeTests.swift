@@ -1,3 +1,4 @@
+import NDEF
 import Provisioning
 import Testing
 

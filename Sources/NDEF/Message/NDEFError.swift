@@ -4,17 +4,10 @@
 /// on it; ``offset`` says where in the input the problem was found (a byte offset into the
 /// message, or into the record payload for typed records), and ``reason`` explains it.
 public struct NDEFError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// What went wrong. Codes are stable identifiers; the set is open: a struct with a
-    /// constant per code (as swift-asn1's `ASN1Error.ErrorCode`), so adding one breaks no client.
-    public struct Code: RawRepresentable, Sendable, Hashable, CaseIterable, Codable, CustomStringConvertible {
+    /// What went wrong: an open set of stable identifiers (``NDEF/StableErrorCode``).
+    public struct Code: StableErrorCode {
         /// The stable identifier, such as `empty-input`.
         public let rawValue: String
-
-        /// The code whose identifier is `rawValue`, when it is one this version knows.
-        public init?(rawValue: String) {
-            guard Self.allCases.contains(where: { $0.rawValue == rawValue }) else { return nil }
-            self.rawValue = rawValue
-        }
 
         private init(_ rawValue: String) { self.rawValue = rawValue }
 
@@ -75,8 +68,7 @@ public struct NDEFError: Error, Sendable, Hashable, CustomStringConvertible {
         /// A value given to a record builder cannot be encoded.
         public static let invalidValue = Code("invalid-value")
 
-        /// Every code this version knows, in the order above. Later versions may add codes (a
-        /// `switch` over codes needs a `default`), never remove or rename one.
+        /// Every code this version knows, in the order above.
         public static let allCases: [Code] = [
             .emptyInput,
             .truncated,
@@ -103,9 +95,6 @@ public struct NDEFError: Error, Sendable, Hashable, CustomStringConvertible {
             .invalidPayload,
             .invalidValue,
         ]
-
-        /// The stable identifier.
-        public var description: String { rawValue }
     }
 
     /// The stable error code.

@@ -1,3 +1,5 @@
+import NDEF
+
 /// An error from a reader, a session or a tag operation, modelled on CoreNFC's `NFCReaderError`.
 ///
 /// The ``code`` is stable (its raw value is what scripts and JSON output see) and is what
@@ -5,17 +7,10 @@
 /// (``mayBeHalfWritten``); such a tag is completed with the `resume` operations, which re-read
 /// it first.
 public struct NFCReaderError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// What went wrong. Codes are stable identifiers; the set is open: a struct with a
-    /// constant per code (as swift-asn1's `ASN1Error.ErrorCode`), so adding one breaks no client.
-    public struct Code: RawRepresentable, Sendable, Hashable, CaseIterable, Codable, CustomStringConvertible {
+    /// What went wrong: an open set of stable identifiers (``NDEF/StableErrorCode``).
+    public struct Code: StableErrorCode {
         /// The stable identifier, such as `reader-unavailable`.
         public let rawValue: String
-
-        /// The code whose identifier is `rawValue`, when it is one this version knows.
-        public init?(rawValue: String) {
-            guard Self.allCases.contains(where: { $0.rawValue == rawValue }) else { return nil }
-            self.rawValue = rawValue
-        }
 
         private init(_ rawValue: String) { self.rawValue = rawValue }
 
@@ -56,8 +51,7 @@ public struct NFCReaderError: Error, Sendable, Hashable, CustomStringConvertible
         /// A lock confirmation does not match this tag, its content or its code.
         public static let confirmationMismatch = Code("confirmation-mismatch")
 
-        /// Every code this version knows, in the order above. Later versions may add codes (a
-        /// `switch` over codes needs a `default`), never remove or rename one.
+        /// Every code this version knows, in the order above.
         public static let allCases: [Code] = [
             .readerUnavailable,
             .unsupportedFeature,
@@ -78,9 +72,6 @@ public struct NFCReaderError: Error, Sendable, Hashable, CustomStringConvertible
             .passwordDisabled,
             .confirmationMismatch,
         ]
-
-        /// The stable identifier.
-        public var description: String { rawValue }
     }
 
     /// The stable error code.

@@ -1,19 +1,16 @@
+import NDEF
+
 /// An error from batch provisioning: a stable code, where in the input it happened and why.
 ///
 /// `line` and `column` are 1-based positions in the file the error is about (a plan, a
 /// template or a journal); 0 means "not applicable". Columns count bytes from the start of
 /// the line. Two errors are equal when their codes are, so tests can match on the code alone.
 public struct ProvisioningError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// What went wrong, independent of where.
-    public struct Code: RawRepresentable, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// What went wrong, independent of where: an open set of stable identifiers
+    /// (``NDEF/StableErrorCode``).
+    public struct Code: StableErrorCode {
         /// The stable identifier, such as `malformedPlan`.
         public let rawValue: String
-
-        /// The code whose identifier is `rawValue`, when it is one this version knows.
-        public init?(rawValue: String) {
-            guard Self.allCases.contains(where: { $0.rawValue == rawValue }) else { return nil }
-            self.rawValue = rawValue
-        }
 
         private init(_ rawValue: String) { self.rawValue = rawValue }
 
@@ -58,8 +55,7 @@ public struct ProvisioningError: Error, Sendable, Hashable, CustomStringConverti
         /// libcrypto failed, or a secret is unusable (empty).
         public static let crypto = Code("crypto")
 
-        /// Every code this version knows, in the order above. Later versions may add codes (a
-        /// `switch` over codes needs a `default`), never remove or rename one.
+        /// Every code this version knows, in the order above.
         public static let allCases: [Code] = [
             .malformedPlan,
             .fieldCountMismatch,
@@ -81,9 +77,6 @@ public struct ProvisioningError: Error, Sendable, Hashable, CustomStringConverti
             .io,
             .crypto,
         ]
-
-        /// The stable identifier.
-        public var description: String { rawValue }
     }
 
     /// The stable code.

@@ -1,15 +1,11 @@
+import NDEF
+
 /// An error starting or running a simulator bridge. Equality compares the code only.
 public struct SimulatorBridgeError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// What went wrong.
-    public struct Code: RawRepresentable, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// What went wrong: an open set of stable identifiers (``NDEF/StableErrorCode``).
+    public struct Code: StableErrorCode {
         /// The stable identifier, such as `invalid-configuration`.
         public let rawValue: String
-
-        /// The code whose identifier is `rawValue`, when it is one this version knows.
-        public init?(rawValue: String) {
-            guard Self.allCases.contains(where: { $0.rawValue == rawValue }) else { return nil }
-            self.rawValue = rawValue
-        }
 
         private init(_ rawValue: String) { self.rawValue = rawValue }
 
@@ -20,16 +16,12 @@ public struct SimulatorBridgeError: Error, Sendable, Hashable, CustomStringConve
         /// A system call failed (socket, pipe, thread creation).
         public static let systemFailure = Code("system-failure")
 
-        /// Every code this version knows, in the order above. Later versions may add codes (a
-        /// `switch` over codes needs a `default`), never remove or rename one.
+        /// Every code this version knows, in the order above.
         public static let allCases: [Code] = [
             .invalidConfiguration,
             .alreadyStarted,
             .systemFailure,
         ]
-
-        /// The stable identifier.
-        public var description: String { rawValue }
     }
 
     /// The code.

@@ -1,19 +1,14 @@
+import NDEF
+
 /// An error from reading a tag's memory layout or from planning a change to it.
 ///
 /// The ``code`` is stable and is what equality compares; ``offset`` is the byte address in the
 /// tag memory (or file) where the problem lies, when one applies; ``reason`` explains it.
 public struct TagMemoryError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// What went wrong. Codes are stable identifiers; the set is open: a struct with a
-    /// constant per code (as swift-asn1's `ASN1Error.ErrorCode`), so adding one breaks no client.
-    public struct Code: RawRepresentable, Sendable, Hashable, CaseIterable, Codable, CustomStringConvertible {
+    /// What went wrong: an open set of stable identifiers (``NDEF/StableErrorCode``).
+    public struct Code: StableErrorCode {
         /// The stable identifier, such as `truncated-image`.
         public let rawValue: String
-
-        /// The code whose identifier is `rawValue`, when it is one this version knows.
-        public init?(rawValue: String) {
-            guard Self.allCases.contains(where: { $0.rawValue == rawValue }) else { return nil }
-            self.rawValue = rawValue
-        }
 
         private init(_ rawValue: String) { self.rawValue = rawValue }
 
@@ -38,8 +33,7 @@ public struct TagMemoryError: Error, Sendable, Hashable, CustomStringConvertible
         /// A dump file could not be read as the format it claims.
         public static let malformedDump = Code("malformed-dump")
 
-        /// Every code this version knows, in the order above. Later versions may add codes (a
-        /// `switch` over codes needs a `default`), never remove or rename one.
+        /// Every code this version knows, in the order above.
         public static let allCases: [Code] = [
             .truncatedImage,
             .notFormatted,
@@ -52,9 +46,6 @@ public struct TagMemoryError: Error, Sendable, Hashable, CustomStringConvertible
             .invalidArgument,
             .malformedDump,
         ]
-
-        /// The stable identifier.
-        public var description: String { rawValue }
     }
 
     /// The stable error code.
