@@ -184,15 +184,15 @@ import Testing
         #expect(reader.field.tags.count == 1)
     }
 
-    @Test("remove-after: the command during which the tag leaves times out (status 01); it comes back after the delay")
+    @Test("remove-after: the command during which the tag leaves times out (status 01); the field stays empty")
     func removalFault() async throws {
         let directory = try TemporaryDirectory("pn532")
         let events = PN532EventLog()
         var field = SimulatedField(.type2(SimulatedType2Tag(chip: .ntag215)))
         field.arm(.init(removeAfterCommands: 2))
-        // Back after 1 s: long enough for the two checks of the empty field below on a busy machine.
-        let simulator = try Self.serve(
-            SimulatedReader(field: field), in: directory, reinsertAfter: 1000, events: events)
+        // No reinsertion delay: the tag stays out until insertTag(), so the checks of the empty
+        // field below do not depend on how fast the machine runs them.
+        let simulator = try Self.serve(SimulatedReader(field: field), in: directory, events: events)
         defer { simulator.stop() }
         let client = try PN532TestClient(path: directory.path("pn532"))
         #expect(try await client.command("D44A0100").response.contains("D54B01"))
@@ -200,6 +200,27 @@ import Testing
         #expect(try await client.command("D440013004").response == "0000FF03FDD54101E900")
         #expect(!simulator.status.isInserted)
         #expect(try await client.command("D44A0100").response == "0000FF03FDD54B00E000")
+        #expect(try await client.command("D44A0100").response == "0000FF03FDD54B00E000")
+        simulator.insertTag()
+        #expect(try await client.command("D44A0100").response.contains("D54B01"))
+        #expect(events.all == [.leftByFault, .inserted])
+    }
+
+    @Test("remove-after with a reinsertion delay: the tag comes back by itself, after it left")
+    func removalFaultWithReinsertion() async throws {
+        let directory = try TemporaryDirectory("pn532")
+        let events = PN532EventLog()
+        var field = SimulatedField(.type2(SimulatedType2Tag(chip: .ntag215)))
+        field.arm(.init(removeAfterCommands: 2))
+        let simulator = try Self.serve(
+            SimulatedReader(field: field), in: directory, reinsertAfter: 50, events: events)
+        defer { simulator.stop() }
+        let client = try PN532TestClient(path: directory.path("pn532"))
+        #expect(try await client.command("D44A0100").response.contains("D54B01"))
+        #expect(try await client.command("D440013004").response.contains("D54100"))
+        // The command during which the tag leaves times out, whenever the reinsertion comes.
+        #expect(try await client.command("D440013004").response == "0000FF03FDD54101E900")
+        // Order, not time: the tag left, then came back by itself (no insertTag() here).
         #expect(await eventually { simulator.status.isInserted })
         #expect(try await client.command("D44A0100").response.contains("D54B01"))
         #expect(events.all == [.leftByFault, .inserted])

@@ -1,3 +1,4 @@
+import NFCWireFormat
 import TagSimulator
 
 /// The NXP PN532 behind an ACR122U's Direct Transmit (`FF 00 00 00 Lc D4 ...`): the commands a
@@ -273,5 +274,110 @@ struct PN532Emulation: Sendable {
         activeUID = uid
         isoDEP = ISODEPBlockLink()
         return 0x00
+    }
+}
+
+extension PN532Emulation {
+    /// InAutoPoll (UM0701 7.3.13; libnfc's `nfc_initiator_poll_target` on a PN532): PollNr
+    /// (01-FE, FF endless), Period (01-0F, units of 150 ms) and 1 to 15 target types. The
+    /// 106 kbit/s Type A types are simulated: 00 (generic passive), 10 (MIFARE, which here is
+    /// any tag without ISO-DEP) and 20 (ISO/IEC 14443-4A, with its ATS); other types find
+    /// nothing. The types are tried in order and the first that finds tags answers, with up
+    /// to two targets (as InListPassiveTarget with MaxTg 2, the first one selected): NbTg,
+    /// then for each the type found (10 or 20 for a generic search), the length of its target
+    /// data and the data of ``targetData(_:number:withATS:)``.
+    ///
+    /// Simplification: the chip polls once and answers at once; a field without a tag of
+    /// those types gives NbTg 0 instead of polling PollNr times for Period (or, with PollNr
+    /// FF, until a tag comes).
+    mutating func autoPoll(
+        _ arguments: [UInt8], _ field: inout SimulatedField, _ activeUID: inout [UInt8]?
+    ) -> Result {
+        guard arguments.count >= 3, arguments.count <= 17, arguments[0] != 0, (1...0x0F).contains(arguments[1])
+        else { return .notSupported }
+        prepareTypeA(&field)
+        for type in arguments.dropFirst(2) {
+            let waiting = field.tags.filter { $0.state == .idle && Self.autoPollType(type, matches: $0) }
+            guard !waiting.isEmpty else { continue }
+            let listed = waiting.prefix(2).flatMap { field.poll(.reqa, limit: 1, uid: $0.uid) }
+            guard activate(listed, &field, &activeUID) else { break }
+            var frame: [UInt8] = [0xD5, 0x61, UInt8(truncatingIfNeeded: listed.count)]
+            for (index, tag) in listed.enumerated() {
+                let isoDEP = tag.ats != nil
+                let found: UInt8 = type != 0x00 ? type : (isoDEP ? 0x20 : 0x10)
+                let data = Self.targetData(tag, number: index + 1, withATS: found == 0x20)
+                frame += [found, UInt8(truncatingIfNeeded: data.count)] + data
+            }
+            return .response(frame)
+        }
+        _ = activate([], &field, &activeUID)
+        return .response([0xD5, 0x61, 0x00])
+    }
+
+    /// Whether a tag is found by the InAutoPoll target type `type`.
+    static func autoPollType(_ type: UInt8, matches tag: SimulatedTag) -> Bool {
+        switch type {
+        case 0x00: true
+        case 0x10: tag.ats == nil
+        case 0x20: tag.ats != nil
+        default: false
+        }
+    }
+}
+
+extension PN532Emulation {
+    /// InCommunicateThru (UM0701 7.3.9): the frame goes to the tag as it is, framed by the CIU
+    /// registers. With TxCRCEn off the host has appended CRC_A (a wrong one: the tag ignores the
+    /// frame); with RxCRCEn off the answer comes with its CRC_A. A 4-bit ACK or NAK fails the
+    /// CIU's CRC check while RxCRCEn is on (status 02, as nfcpy's PN53x driver notes); with it
+    /// off it arrives as one byte (`0A` for ACK) and CIU_Control reports 4 valid bits.
+    /// HLTA (`50 00`) halts the tag, which does not answer (status 01). Frames of fewer than 8
+    /// bits in their last byte (TxLastBits, as REQA or the magic-card backdoor `40` use) are
+    /// not simulated: no tag answers them (status 01), as a genuine NTAG does not answer `40`.
+    /// Nor does a Type A tag answer a frame sent with another framing (CIU_TxMode bits 1-0 not
+    /// 00: FeliCa or Type B, as libnfc's probes for ST SRx, ASK CTS and iClass cards use). No
+    /// data at all only listens (libnfc's probe for a Thinfilm barcode, which talks first):
+    /// nothing comes (status 01). A selected Type 4 tag takes ISO/IEC 14443-4 blocks
+    /// (``ISODEPBlockLink``: RATS, I-blocks with APDUs, R-blocks, S(DESELECT)).
+    mutating func communicateThru(_ arguments: [UInt8], _ field: inout SimulatedField) -> Result {
+        rxLastBits = 0
+        let timeout = Result.response([0xD5, 0x43, 0x01])
+        guard !arguments.isEmpty, (registers[Self.txMode] ?? 0) & 0x03 == 0 else { return timeout }
+        guard (registers[Self.bitFraming] ?? 0) & 0x07 == 0 else { return timeout }
+        guard let frame = appendsCRC ? arguments : CRCA.stripping(arguments) else { return timeout }
+        if frame == [0x50, 0x00] {
+            field.haltSelected()
+            return timeout
+        }
+        if case .type4? = field.selectedTag {
+            switch isoDEP.receive(frame, &field) {
+            case .tagLeft: return .tagLeft
+            case .silent: return timeout
+            case .block(let block):
+                return .response([0xD5, 0x43, 0x00] + (checksCRC ? block : CRCA.appending(to: block)))
+            }
+        }
+        switch ContactlessReaderEmulator.exchangeFrame(frame, &field) {
+        case .tagLeft: return .tagLeft
+        case .reply(.silent), .reply(.answer(.silent)), .reply(.corrupted(.silent)): return timeout
+        case .reply(.answer(.data(let bytes))):
+            return .response([0xD5, 0x43, 0x00] + (checksCRC ? bytes : CRCA.appending(to: bytes)))
+        case .reply(.corrupted(.data(let bytes))):
+            guard !checksCRC, let first = bytes.first else { return .response([0xD5, 0x43, 0x02]) }
+            let sent = [first ^ 0xFF] + bytes.dropFirst()
+            return .response([0xD5, 0x43, 0x00] + bytes + CRCA.checksum(sent))
+        case .reply(.answer(let nibble)), .reply(.corrupted(let nibble)):
+            rxLastBits = 4
+            guard !checksCRC else { return .response([0xD5, 0x43, 0x02]) }
+            return .response([0xD5, 0x43, 0x00, Self.nibble(nibble)])
+        }
+    }
+
+    /// The 4-bit answer as the byte the CIU receives: ACK Ah, a NAK its code.
+    static func nibble(_ response: SimulatedType2Response) -> UInt8 {
+        switch response {
+        case .nak(let code): code & 0x0F
+        default: 0x0A
+        }
     }
 }

@@ -175,3 +175,112 @@ public struct SimulatedField: Sendable {
         isOn = true
     }
 }
+
+extension SimulatedField {
+    /// Applies ``Faults/nakWrite`` or ``Faults/loseWrite`` to `frame` when it is a write to the
+    /// ACTIVE Type 2 tag at `index`: the tag's answer and the log's fate, or nil when neither
+    /// fault fires (the frame then goes to the tag as usual). Every write counts.
+    mutating func writeFault(
+        _ frame: [UInt8], at index: Int
+    ) -> (response: SimulatedType2Response, fate: LogEntry.Fate)? {
+        guard case .type2(var tag) = tags[index], tag.state == .active, tag.writtenPage(by: frame) != nil else {
+            return nil
+        }
+        writesSinceArmed += 1
+        let result: (SimulatedType2Response, LogEntry.Fate)
+        if Self.fires(faults.nakWrite, at: writesSinceArmed) {
+            result = (tag.refuse(frame, nak: faults.nakCode), .writeRefused)
+        } else if Self.fires(faults.loseWrite, at: writesSinceArmed) {
+            result = (tag.acknowledgeWithoutStoring(frame), .writeNotStored)
+        } else {
+            return nil
+        }
+        tags[index] = .type2(tag)
+        return result
+    }
+
+    /// Applies ``Faults/nakWrite`` or ``Faults/loseWrite`` to `apdu` when it is an UPDATE BINARY
+    /// to the ACTIVE Type 4 tag at `index`, as ``writeFault(_:at:)`` does for Type 2 frames.
+    mutating func updateFault(_ apdu: [UInt8], at index: Int) -> (response: [UInt8], fate: LogEntry.Fate)? {
+        guard case .type4(var tag) = tags[index], tag.state == .active,
+            SimulatedType4Command(apdu: apdu) == .updateBinary
+        else { return nil }
+        writesSinceArmed += 1
+        let result: ([UInt8], LogEntry.Fate)
+        if Self.fires(faults.nakWrite, at: writesSinceArmed) {
+            result = (tag.refuse(apdu, status: faults.nakStatusWord), .writeRefused)
+        } else if Self.fires(faults.loseWrite, at: writesSinceArmed) {
+            result = (tag.acknowledgeWithoutStoring(apdu), .writeNotStored)
+        } else {
+            return nil
+        }
+        tags[index] = .type4(tag)
+        return result
+    }
+
+    /// Whether a fault set for the `limit`-th write fires at write number `count`.
+    private static func fires(_ limit: Int?, at count: Int) -> Bool {
+        guard let limit, limit > 0 else { return false }
+        return count == limit
+    }
+}
+
+extension SimulatedField {
+    /// How many frames of `command` the tags received, summed over every tag (in the field and
+    /// removed by a fault).
+    public func count(of command: SimulatedType2Command) -> Int { commandCounts[command] ?? 0 }
+
+    /// How many APDUs of `command` the Type 4 tags received, summed over every tag (in the
+    /// field and removed by a fault).
+    public func count(of command: SimulatedType4Command) -> Int { type4CommandCounts[command] ?? 0 }
+
+    /// How many commands of `command`, frame or APDU, the tags received.
+    public func count(of command: Command) -> Int {
+        switch command {
+        case .type2(let kind): count(of: kind)
+        case .type4(let kind): count(of: kind)
+        }
+    }
+
+    /// The Type 2 frames of each kind the tags received, summed over every tag. Frames sent
+    /// after the tags left, lost in flight without reaching a tag, or sent to a Type 4 tag
+    /// (which ignores them) are not among them (see ``log``).
+    public var commandCounts: [SimulatedType2Command: Int] {
+        var counts: [SimulatedType2Command: Int] = [:]
+        for tag in tags + removedTags {
+            for (command, count) in tag.type2CommandCounts { counts[command, default: 0] += count }
+        }
+        return counts
+    }
+
+    /// The APDUs of each kind the Type 4 tags received, summed over every tag. APDUs sent after
+    /// the tags left, lost in flight without reaching a tag, or sent to a Type 2 tag (which
+    /// has no ISO-DEP layer) are not among them (see ``log``).
+    public var type4CommandCounts: [SimulatedType4Command: Int] {
+        var counts: [SimulatedType4Command: Int] = [:]
+        for tag in tags + removedTags {
+            for (command, count) in tag.type4CommandCounts { counts[command, default: 0] += count }
+        }
+        return counts
+    }
+
+    /// Every kind of command the tags received, frames and APDUs, with its count.
+    public var allCommandCounts: [Command: Int] {
+        var counts: [Command: Int] = [:]
+        for (command, count) in commandCounts { counts[.type2(command)] = count }
+        for (command, count) in type4CommandCounts { counts[.type4(command)] = count }
+        return counts
+    }
+
+    /// The total number of commands, frames and APDUs, the tags received.
+    public var totalCommandCount: Int {
+        commandCounts.values.reduce(0, +) + type4CommandCounts.values.reduce(0, +)
+    }
+
+    /// Forgets every tag's command counts and the log.
+    public mutating func resetCommandCounts() {
+        log = []
+        for index in tags.indices { tags[index].resetCommandCounts() }
+        for index in removedTags.indices { removedTags[index].resetCommandCounts() }
+    }
+}

@@ -173,3 +173,152 @@ extension SmartPosterRecord {
         }
     }
 }
+
+extension SmartPosterRecord {
+    /// An icon of a smart poster: a media record of an `image/*` or `video/*` type
+    /// (Smart Poster RTD 1.0, section 3.3.4).
+    ///
+    /// JSON form: `{"mediaType": "image/png", "dataHex": "89504e47..."}`.
+    public struct Icon: Sendable, Hashable, Codable {
+        /// The media type, for example `image/png`.
+        public var mediaType: String
+        /// The image or video data.
+        public var data: [UInt8]
+
+        /// Creates an icon.
+        public init(mediaType: String, data: [UInt8]) {
+            self.mediaType = mediaType
+            self.data = data
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case mediaType, dataHex
+        }
+
+        /// Decodes the JSON form described above.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.mediaType = try container.decode(String.self, forKey: .mediaType)
+            self.data = try container.decodeHex(forKey: .dataHex)
+        }
+
+        /// Encodes the JSON form described above.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(mediaType, forKey: .mediaType)
+            try container.encode(NDEFHex.encode(data), forKey: .dataHex)
+        }
+
+        /// Whether a media record of this type is an icon: a valid media type whose top-level
+        /// type is `image` or `video`, in any case.
+        static func isIconType(_ type: some Collection<UInt8>) -> Bool {
+            guard MediaRecord.isValidMediaType(type) else { return false }
+            let lower = RecordText.asciiLowercased(String(decoding: type, as: UTF8.self))
+            return lower.hasPrefix("image/") || lower.hasPrefix("video/")
+        }
+    }
+}
+
+extension SmartPosterRecord {
+    /// The recommended action of a smart poster (Smart Poster RTD 1.0, section 3.3.3).
+    ///
+    /// Values 3-255 are reserved; they are kept as their raw code.
+    public struct Action: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+        /// The action record's one byte.
+        public var rawValue: UInt8
+
+        /// Creates an action from its code.
+        public init(rawValue: UInt8) {
+            self.rawValue = rawValue
+        }
+
+        /// 0: do the action (open the URI, dial the number, send the message...).
+        public static let execute = Action(rawValue: 0)
+        /// 1: save for later.
+        public static let save = Action(rawValue: 1)
+        /// 2: open for editing.
+        public static let open = Action(rawValue: 2)
+
+        /// `"execute"`, `"save"` or `"open"`, or `nil` for a reserved code.
+        public var name: String? {
+            switch rawValue {
+            case 0: "execute"
+            case 1: "save"
+            case 2: "open"
+            default: nil
+            }
+        }
+
+        /// The action with this name (`"execute"`, `"save"` or `"open"`).
+        public init?(name: String) {
+            switch name {
+            case "execute": self = .execute
+            case "save": self = .save
+            case "open": self = .open
+            default: return nil
+            }
+        }
+
+        /// A one-line summary for people.
+        public var description: String {
+            name ?? "code \(rawValue)"
+        }
+    }
+}
+
+extension SmartPosterRecord {
+    /// Builds the record: an NDEF message of the URI, titles, action, size, type, icons and
+    /// extra records, in that order (Smart Poster RTD 1.0, section 3).
+    ///
+    /// - Throws: ``NDEFError/Code/invalidValue`` when a title cannot be built, two titles
+    ///   share a language, an icon's media type is not `image/*` or `video/*`, an extra
+    ///   record would be read back as one of the typed parts, or the message cannot be
+    ///   encoded.
+    public func makeRecord() throws(NDEFError) -> NFCNDEFPayload {
+        // The fields once: a parsed poster reads them from its payload on each access.
+        let parts = self.parts
+        let (uri, titles, action, size, mediaType, icons, extraRecords) = (
+            parts.link.uri, parts.titles, parts.action, parts.size, parts.mediaType, parts.icons, parts.extraRecords
+        )
+        var records: [NFCNDEFPayload] = [try URIRecord(uri: uri).makeRecord()]
+        var languages: Set<String> = []
+        for title in titles {
+            guard languages.insert(RecordText.asciiLowercased(title.language)).inserted else {
+                throw NDEFError(.invalidValue, "two smart poster titles have the language \(title.language)")
+            }
+            records.append(try title.makeRecord())
+        }
+        if let action {
+            records.append(NFCNDEFPayload(format: .nfcWellKnown, type: Self.actionType, payload: [action.rawValue]))
+        }
+        if let size {
+            let bytes = [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: size >> $0) }
+            records.append(NFCNDEFPayload(format: .nfcWellKnown, type: Self.sizeType, payload: bytes))
+        }
+        if let mediaType {
+            records.append(
+                NFCNDEFPayload(format: .nfcWellKnown, type: Self.typeRecordType, payload: Array(mediaType.utf8)))
+        }
+        for icon in icons {
+            let type = Array(icon.mediaType.utf8)
+            guard Icon.isIconType(type) else {
+                throw NDEFError(.invalidValue, "an icon needs an image/* or video/* media type, not \(icon.mediaType)")
+            }
+            records.append(NFCNDEFPayload(format: .media, type: type, payload: icon.data))
+        }
+        for (index, extra) in extraRecords.enumerated() where Self.part(of: extra) != .other {
+            throw NDEFError(
+                .invalidValue,
+                "extra record \(index) would be read as a smart poster \(Self.part(of: extra)) record: set that field"
+            )
+        }
+        records += extraRecords
+        let payload: [UInt8]
+        do {
+            payload = try NFCNDEFMessage(records: records).encoded()
+        } catch {
+            throw NDEFError(.invalidValue, "smart poster message: \(error.reason)")
+        }
+        return NFCNDEFPayload(format: .nfcWellKnown, type: Self.recordType, payload: payload)
+    }
+}
