@@ -69,19 +69,6 @@ public struct LibNFCStatusCode: RawRepresentable, Sendable, Hashable, CustomStri
     /// `NFC_ECHIP` (-90): the PN53x reported an internal error (buffer overflow, RF over-current, overheating, or a  status libnfc does not know); if it repeats, unplug the device.
     public static let chip = LibNFCStatusCode(rawValue: -90)
 
-    /// What the package knows of a code.
-    private struct Entry {
-        let name: String
-        let readerErrorCode: NFCReaderError.Code
-        let meaning: String
-
-        init(_ name: String, _ readerErrorCode: NFCReaderError.Code, _ meaning: String) {
-            self.name = name
-            self.readerErrorCode = readerErrorCode
-            self.meaning = meaning
-        }
-    }
-
     /// Every error code libnfc 1.8.0 defines, (`nfc/nfc.h`; the texts follow libnfc's
     /// `nfc_strerror` table in `libnfc/nfc.c`, with the PN53x causes from `chips/pn53x.c`).
     ///
@@ -90,41 +77,41 @@ public struct LibNFCStatusCode: RawRepresentable, Sendable, Hashable, CustomStri
     /// (`NFC_ETGRELEASED`) is tag-connection-lost; a device that does not answer or answers
     /// garbage (`NFC_EIO`, `NFC_ETIMEOUT`) or is gone (`NFC_ENOTSUCHDEV`) is reader-unavailable;
     /// what the device or libnfc cannot do is unsupported-feature.
-    private static let entries: [Int32: Entry] = [
-        -1: Entry(
+    private static let entries: [Int32: CLibraryStatus] = [
+        -1: CLibraryStatus(
             "NFC_EIO", .readerUnavailable,
             "input/output error: the device stopped answering or sent a garbled frame (unplugged, "
                 + "a wrong serial port or baud rate, or another program using the port)"),
-        -2: Entry(
+        -2: CLibraryStatus(
             "NFC_EINVARG", .invalidParameter,
             "invalid argument(s): libnfc or the PN53x refused the command in the device's current mode"),
-        -3: Entry("NFC_EDEVNOTSUPP", .unsupportedFeature, "not supported by the device"),
-        -4: Entry(
+        -3: CLibraryStatus("NFC_EDEVNOTSUPP", .unsupportedFeature, "not supported by the device"),
+        -4: CLibraryStatus(
             "NFC_ENOTSUCHDEV", .readerUnavailable,
             "no such device: it was unplugged, or the connection string names nothing"),
-        -5: Entry(
+        -5: CLibraryStatus(
             "NFC_EOVFLOW", .tagResponseError,
             "buffer overflow: the answer is longer than the device or libnfc can pass on"),
-        -6: Entry(
+        -6: CLibraryStatus(
             "NFC_ETIMEOUT", .readerUnavailable,
             "timeout: the device did not answer in time (it hangs or was unplugged, or the serial "
                 + "line is wrong); unplug and replug it"),
-        -7: Entry("NFC_EOPABORTED", .cancelled, "operation aborted (nfc_abort_command)"),
-        -8: Entry("NFC_ENOTIMPL", .unsupportedFeature, "not (yet) implemented by libnfc for this device"),
-        -10: Entry(
+        -7: CLibraryStatus("NFC_EOPABORTED", .cancelled, "operation aborted (nfc_abort_command)"),
+        -8: CLibraryStatus("NFC_ENOTIMPL", .unsupportedFeature, "not (yet) implemented by libnfc for this device"),
+        -10: CLibraryStatus(
             "NFC_ETGRELEASED", .tagConnectionLost,
             "target released: the tag left the field or was released by the device"),
-        -20: Entry(
+        -20: CLibraryStatus(
             "NFC_ERFTRANS", .tagConnectionLost,
             "RF transmission error: the tag did not answer, or its answer was broken (it left the "
                 + "field, or a NAK sent it back to IDLE); put it back and try again"),
-        -30: Entry(
+        -30: CLibraryStatus(
             "NFC_EMFCAUTHFAIL", .authenticationFailed,
             "MIFARE Classic authentication failed (the tag is now halted: select it again)"),
-        -80: Entry(
+        -80: CLibraryStatus(
             "NFC_ESOFT", .readerUnavailable,
             "software error in libnfc (memory allocation failed): close the device and open it again"),
-        -90: Entry(
+        -90: CLibraryStatus(
             "NFC_ECHIP", .tagResponseError,
             "the PN53x reported an internal error (buffer overflow, RF over-current, overheating, or a "
                 + "status libnfc does not know); if it repeats, unplug the device"),

@@ -226,107 +226,103 @@ public struct PCSCStatusCode: RawRepresentable, Sendable, Hashable, CustomString
     /// `SCARD_W_CARD_NOT_AUTHENTICATED` (8010006Fh): no PIN was presented.
     public static let cardNotAuthenticated = PCSCStatusCode(rawValue: 0x8010_006F)
 
-    /// What the package knows of a code.
-    private struct Entry {
-        let name: String
-        let readerErrorCode: NFCReaderError.Code
-        let meaning: String
-
-        init(_ name: String, _ readerErrorCode: NFCReaderError.Code, _ meaning: String) {
-            self.name = name
-            self.readerErrorCode = readerErrorCode
-            self.meaning = meaning
-        }
-    }
-
     /// Every error and warning code pcsc-lite 1.9 defines.
-    private static let entries: [UInt32: Entry] = [
-        0x8010_0001: Entry(
+    private static let entries: [UInt32: CLibraryStatus] = [
+        0x8010_0001: CLibraryStatus(
             "SCARD_F_INTERNAL_ERROR", .readerUnavailable, "an internal consistency check of pcscd failed"),
-        0x8010_0002: Entry("SCARD_E_CANCELLED", .cancelled, "the wait was cancelled (SCardCancel)"),
-        0x8010_0003: Entry(
+        0x8010_0002: CLibraryStatus("SCARD_E_CANCELLED", .cancelled, "the wait was cancelled (SCardCancel)"),
+        0x8010_0003: CLibraryStatus(
             "SCARD_E_INVALID_HANDLE", .readerUnavailable, "the context or card handle is no longer valid"),
-        0x8010_0004: Entry("SCARD_E_INVALID_PARAMETER", .invalidParameter, "a parameter could not be interpreted"),
-        0x8010_0005: Entry("SCARD_E_INVALID_TARGET", .readerUnavailable, "registry startup information is missing"),
-        0x8010_0006: Entry("SCARD_E_NO_MEMORY", .readerUnavailable, "not enough memory"),
-        0x8010_0007: Entry("SCARD_F_WAITED_TOO_LONG", .timeout, "an internal timer of pcscd expired"),
-        0x8010_0008: Entry("SCARD_E_INSUFFICIENT_BUFFER", .tagResponseError, "the answer is larger than the buffer"),
-        0x8010_0009: Entry("SCARD_E_UNKNOWN_READER", .readerUnavailable, "no reader has this name (was it unplugged?)"),
-        0x8010_000A: Entry("SCARD_E_TIMEOUT", .timeout, "the time allowed has passed"),
-        0x8010_000B: Entry(
+        0x8010_0004: CLibraryStatus(
+            "SCARD_E_INVALID_PARAMETER", .invalidParameter, "a parameter could not be interpreted"),
+        0x8010_0005: CLibraryStatus(
+            "SCARD_E_INVALID_TARGET", .readerUnavailable, "registry startup information is missing"),
+        0x8010_0006: CLibraryStatus("SCARD_E_NO_MEMORY", .readerUnavailable, "not enough memory"),
+        0x8010_0007: CLibraryStatus("SCARD_F_WAITED_TOO_LONG", .timeout, "an internal timer of pcscd expired"),
+        0x8010_0008: CLibraryStatus(
+            "SCARD_E_INSUFFICIENT_BUFFER", .tagResponseError, "the answer is larger than the buffer"),
+        0x8010_0009: CLibraryStatus(
+            "SCARD_E_UNKNOWN_READER", .readerUnavailable, "no reader has this name (was it unplugged?)"),
+        0x8010_000A: CLibraryStatus("SCARD_E_TIMEOUT", .timeout, "the time allowed has passed"),
+        0x8010_000B: CLibraryStatus(
             "SCARD_E_SHARING_VIOLATION", .readerUnavailable,
             "the reader is busy: another program holds it exclusively (close it, or wait for it to finish)"),
-        0x8010_000C: Entry("SCARD_E_NO_SMARTCARD", .tagConnectionLost, "no tag is on the reader"),
-        0x8010_000D: Entry("SCARD_E_UNKNOWN_CARD", .tagNotSupported, "the card is not recognised"),
-        0x8010_000E: Entry("SCARD_E_CANT_DISPOSE", .readerUnavailable, "the card could not be disposed of as asked"),
-        0x8010_000F: Entry(
+        0x8010_000C: CLibraryStatus("SCARD_E_NO_SMARTCARD", .tagConnectionLost, "no tag is on the reader"),
+        0x8010_000D: CLibraryStatus("SCARD_E_UNKNOWN_CARD", .tagNotSupported, "the card is not recognised"),
+        0x8010_000E: CLibraryStatus(
+            "SCARD_E_CANT_DISPOSE", .readerUnavailable, "the card could not be disposed of as asked"),
+        0x8010_000F: CLibraryStatus(
             "SCARD_E_PROTO_MISMATCH", .tagNotSupported,
             "protocol mismatch: the card speaks neither T=0 nor T=1 as requested"),
-        0x8010_0010: Entry("SCARD_E_NOT_READY", .readerUnavailable, "the reader or card is not ready"),
-        0x8010_0011: Entry("SCARD_E_INVALID_VALUE", .invalidParameter, "a parameter value could not be interpreted"),
-        0x8010_0012: Entry("SCARD_E_SYSTEM_CANCELLED", .cancelled, "the system cancelled the action"),
-        0x8010_0013: Entry("SCARD_F_COMM_ERROR", .readerUnavailable, "communication with pcscd broke"),
-        0x8010_0014: Entry(
+        0x8010_0010: CLibraryStatus("SCARD_E_NOT_READY", .readerUnavailable, "the reader or card is not ready"),
+        0x8010_0011: CLibraryStatus(
+            "SCARD_E_INVALID_VALUE", .invalidParameter, "a parameter value could not be interpreted"),
+        0x8010_0012: CLibraryStatus("SCARD_E_SYSTEM_CANCELLED", .cancelled, "the system cancelled the action"),
+        0x8010_0013: CLibraryStatus("SCARD_F_COMM_ERROR", .readerUnavailable, "communication with pcscd broke"),
+        0x8010_0014: CLibraryStatus(
             "SCARD_F_UNKNOWN_ERROR", .readerUnavailable, "pcscd reports an internal error of unknown source"),
-        0x8010_0015: Entry("SCARD_E_INVALID_ATR", .tagNotSupported, "the card's ATR is not valid"),
-        0x8010_0016: Entry(
+        0x8010_0015: CLibraryStatus("SCARD_E_INVALID_ATR", .tagNotSupported, "the card's ATR is not valid"),
+        0x8010_0016: CLibraryStatus(
             "SCARD_E_NOT_TRANSACTED", .tagConnectionLost, "the command did not reach the card: the tag left the reader"),
-        0x8010_0017: Entry(
+        0x8010_0017: CLibraryStatus(
             "SCARD_E_READER_UNAVAILABLE", .readerUnavailable, "the reader is not available (unplugged?)"),
-        0x8010_0018: Entry("SCARD_P_SHUTDOWN", .readerUnavailable, "pcscd is shutting down"),
-        0x8010_0019: Entry(
+        0x8010_0018: CLibraryStatus("SCARD_P_SHUTDOWN", .readerUnavailable, "pcscd is shutting down"),
+        0x8010_0019: CLibraryStatus(
             "SCARD_E_PCI_TOO_SMALL", .tagResponseError, "the protocol control information buffer is too small"),
-        0x8010_001A: Entry(
+        0x8010_001A: CLibraryStatus(
             "SCARD_E_READER_UNSUPPORTED", .readerUnavailable, "the reader driver does not meet the requirements"),
-        0x8010_001B: Entry(
+        0x8010_001B: CLibraryStatus(
             "SCARD_E_DUPLICATE_READER", .readerUnavailable, "the reader driver gave a name already in use"),
-        0x8010_001C: Entry(
+        0x8010_001C: CLibraryStatus(
             "SCARD_E_CARD_UNSUPPORTED", .tagNotSupported, "the card does not meet the minimal requirements"),
-        0x8010_001D: Entry(
+        0x8010_001D: CLibraryStatus(
             "SCARD_E_NO_SERVICE", .readerUnavailable,
             "pcscd is not running: start it with `sudo systemctl start pcscd` (or `pcscd -f`)"),
-        0x8010_001E: Entry(
+        0x8010_001E: CLibraryStatus(
             "SCARD_E_SERVICE_STOPPED", .readerUnavailable,
             "pcscd has stopped: start it again with `sudo systemctl start pcscd` (or `pcscd -f`)"),
-        0x8010_001F: Entry(
+        0x8010_001F: CLibraryStatus(
             "SCARD_E_UNSUPPORTED_FEATURE", .unsupportedFeature,
             "the reader or card does not support this (also SCARD_E_UNEXPECTED)"),
-        0x8010_0020: Entry("SCARD_E_ICC_INSTALLATION", .tagNotSupported, "no primary provider for the card"),
-        0x8010_0021: Entry(
+        0x8010_0020: CLibraryStatus("SCARD_E_ICC_INSTALLATION", .tagNotSupported, "no primary provider for the card"),
+        0x8010_0021: CLibraryStatus(
             "SCARD_E_ICC_CREATEORDER", .tagNotSupported, "the requested order of object creation is not supported"),
-        0x8010_0023: Entry("SCARD_E_DIR_NOT_FOUND", .tagResponseError, "the directory does not exist on the card"),
-        0x8010_0024: Entry("SCARD_E_FILE_NOT_FOUND", .tagResponseError, "the file does not exist on the card"),
-        0x8010_0025: Entry("SCARD_E_NO_DIR", .tagResponseError, "the path is not a directory"),
-        0x8010_0026: Entry("SCARD_E_NO_FILE", .tagResponseError, "the path is not a file"),
-        0x8010_0027: Entry("SCARD_E_NO_ACCESS", .tagResponseError, "access to the file is denied"),
-        0x8010_0028: Entry("SCARD_E_WRITE_TOO_MANY", .tagSizeTooSmall, "the card has not enough memory for the data"),
-        0x8010_0029: Entry("SCARD_E_BAD_SEEK", .tagResponseError, "the file pointer could not be set"),
-        0x8010_002A: Entry("SCARD_E_INVALID_CHV", .authenticationFailed, "the PIN is incorrect"),
-        0x8010_002B: Entry(
+        0x8010_0023: CLibraryStatus(
+            "SCARD_E_DIR_NOT_FOUND", .tagResponseError, "the directory does not exist on the card"),
+        0x8010_0024: CLibraryStatus("SCARD_E_FILE_NOT_FOUND", .tagResponseError, "the file does not exist on the card"),
+        0x8010_0025: CLibraryStatus("SCARD_E_NO_DIR", .tagResponseError, "the path is not a directory"),
+        0x8010_0026: CLibraryStatus("SCARD_E_NO_FILE", .tagResponseError, "the path is not a file"),
+        0x8010_0027: CLibraryStatus("SCARD_E_NO_ACCESS", .tagResponseError, "access to the file is denied"),
+        0x8010_0028: CLibraryStatus(
+            "SCARD_E_WRITE_TOO_MANY", .tagSizeTooSmall, "the card has not enough memory for the data"),
+        0x8010_0029: CLibraryStatus("SCARD_E_BAD_SEEK", .tagResponseError, "the file pointer could not be set"),
+        0x8010_002A: CLibraryStatus("SCARD_E_INVALID_CHV", .authenticationFailed, "the PIN is incorrect"),
+        0x8010_002B: CLibraryStatus(
             "SCARD_E_UNKNOWN_RES_MNG", .readerUnavailable, "an unrecognised error came from a lower layer"),
-        0x8010_002C: Entry("SCARD_E_NO_SUCH_CERTIFICATE", .tagResponseError, "the certificate does not exist"),
-        0x8010_002D: Entry(
+        0x8010_002C: CLibraryStatus("SCARD_E_NO_SUCH_CERTIFICATE", .tagResponseError, "the certificate does not exist"),
+        0x8010_002D: CLibraryStatus(
             "SCARD_E_CERTIFICATE_UNAVAILABLE", .tagResponseError, "the certificate could not be obtained"),
-        0x8010_002E: Entry(
+        0x8010_002E: CLibraryStatus(
             "SCARD_E_NO_READERS_AVAILABLE", .readerUnavailable, "no reader is connected (pcscd sees none)"),
-        0x8010_002F: Entry(
+        0x8010_002F: CLibraryStatus(
             "SCARD_E_COMM_DATA_LOST", .tagConnectionLost, "communication with the card failed: the tag may have left"),
-        0x8010_0030: Entry("SCARD_E_NO_KEY_CONTAINER", .tagResponseError, "the key container does not exist"),
-        0x8010_0031: Entry("SCARD_E_SERVER_TOO_BUSY", .readerUnavailable, "pcscd is too busy"),
-        0x8010_0065: Entry(
+        0x8010_0030: CLibraryStatus("SCARD_E_NO_KEY_CONTAINER", .tagResponseError, "the key container does not exist"),
+        0x8010_0031: CLibraryStatus("SCARD_E_SERVER_TOO_BUSY", .readerUnavailable, "pcscd is too busy"),
+        0x8010_0065: CLibraryStatus(
             "SCARD_W_UNSUPPORTED_CARD", .tagNotSupported, "the reader cannot talk to the card (ATR conflict)"),
-        0x8010_0066: Entry("SCARD_W_UNRESPONSIVE_CARD", .tagConnectionLost, "the card does not answer the reset"),
-        0x8010_0067: Entry("SCARD_W_UNPOWERED_CARD", .tagConnectionLost, "the card is not powered"),
-        0x8010_0068: Entry(
+        0x8010_0066: CLibraryStatus(
+            "SCARD_W_UNRESPONSIVE_CARD", .tagConnectionLost, "the card does not answer the reset"),
+        0x8010_0067: CLibraryStatus("SCARD_W_UNPOWERED_CARD", .tagConnectionLost, "the card is not powered"),
+        0x8010_0068: CLibraryStatus(
             "SCARD_W_RESET_CARD", .tagConnectionLost,
             "the card was reset (by another program?): its session state is lost"),
-        0x8010_0069: Entry("SCARD_W_REMOVED_CARD", .tagConnectionLost, "the tag was removed from the reader"),
-        0x8010_006A: Entry(
+        0x8010_0069: CLibraryStatus("SCARD_W_REMOVED_CARD", .tagConnectionLost, "the tag was removed from the reader"),
+        0x8010_006A: CLibraryStatus(
             "SCARD_W_SECURITY_VIOLATION", .authenticationRequired, "access was denied (security violation)"),
-        0x8010_006B: Entry("SCARD_W_WRONG_CHV", .authenticationFailed, "the wrong PIN was presented"),
-        0x8010_006C: Entry("SCARD_W_CHV_BLOCKED", .passwordDisabled, "the PIN is blocked (too many attempts)"),
-        0x8010_006D: Entry("SCARD_W_EOF", .tagResponseError, "the end of the card file was reached"),
-        0x8010_006E: Entry("SCARD_W_CANCELLED_BY_USER", .cancelled, "the user cancelled"),
-        0x8010_006F: Entry("SCARD_W_CARD_NOT_AUTHENTICATED", .authenticationRequired, "no PIN was presented"),
+        0x8010_006B: CLibraryStatus("SCARD_W_WRONG_CHV", .authenticationFailed, "the wrong PIN was presented"),
+        0x8010_006C: CLibraryStatus("SCARD_W_CHV_BLOCKED", .passwordDisabled, "the PIN is blocked (too many attempts)"),
+        0x8010_006D: CLibraryStatus("SCARD_W_EOF", .tagResponseError, "the end of the card file was reached"),
+        0x8010_006E: CLibraryStatus("SCARD_W_CANCELLED_BY_USER", .cancelled, "the user cancelled"),
+        0x8010_006F: CLibraryStatus("SCARD_W_CARD_NOT_AUTHENTICATED", .authenticationRequired, "no PIN was presented"),
     ]
 }
