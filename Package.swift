@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "LibNFCReader", targets: ["LibNFCReader"]),
         .library(name: "NFCReaders", targets: ["NFCReaders"]),
         .library(name: "TagInspection", targets: ["TagInspection"]),
+        .library(name: "RecordSpecifications", targets: ["RecordSpecifications"]),
         .library(name: "Provisioning", targets: ["Provisioning"]),
         .executable(name: "ndeftool", targets: ["ndeftool"]),
     ],
@@ -102,11 +103,22 @@ let package = Package(
         .target(
             name: "NFCReaders", dependencies: ["NFCSession", "SimulatedReader", "PCSCReader", "LibNFCReader"],
             swiftSettings: strictSettings),
+        // Option, argument and sequence grammars, usage errors and help text: the command-line
+        // kit under the CLI and the record specifications (standard library only).
+        .target(name: "CommandLineKit", swiftSettings: strictSettings),
+        // Record specifications (`text Hello --lang en uri https://...`) to NDEF records: the
+        // grammar the CLI and batch templates share (Foundation's JSON for the typed records).
+        .target(
+            name: "RecordSpecifications",
+            dependencies: ["NDEF", "NDEFFoundation", "CommandLineKit", "SystemSupport"],
+            swiftSettings: strictSettings),
         // Batch provisioning: plans, message templates, the crash-safe journal, row dispensing,
         // per-tag password derivation and reports (Glibc file I/O; SHA-256 and HMAC from NFCCrypto).
         .target(
             name: "Provisioning",
-            dependencies: ["NDEF", "NFCCrypto", "NFCSession", "TagMemory", "JSONSupport", "SystemSupport"],
+            dependencies: [
+                "NDEF", "NFCCrypto", "NFCSession", "TagMemory", "JSONSupport", "SystemSupport", "RecordSpecifications",
+            ],
             swiftSettings: strictSettings),
         // The command-line surface as a library, so its parser can be tested directly.
         .target(
@@ -114,7 +126,7 @@ let package = Package(
             dependencies: [
                 "NDEF", "TagMemory", "NFCSession", "SimulatedReader", "TagSimulator", "SimulatorBridges",
                 "PCSCReader", "LibNFCReader", "NFCReaders", "TagInspection", "Provisioning", "CProcessControl",
-                "SystemSupport",
+                "SystemSupport", "CommandLineKit", "RecordSpecifications",
             ],
             swiftSettings: strictSettings
         ),
@@ -167,6 +179,9 @@ let package = Package(
             name: "NFCReadersTests", dependencies: ["NFCReaders", "NFCSession", "NDEF"], swiftSettings: strictSettings),
         .testTarget(
             name: "TagInspectionTests", dependencies: ["TestSupport", "TagInspection", "TagMemory", "NDEF"],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "RecordSpecificationsTests", dependencies: ["TestSupport", "RecordSpecifications", "NDEF"],
             swiftSettings: strictSettings),
         .testTarget(name: "JSONSupportTests", dependencies: ["JSONSupport"], swiftSettings: strictSettings),
         .testTarget(name: "NFCCryptoTests", dependencies: ["TestSupport", "NFCCrypto"], swiftSettings: strictSettings),
@@ -227,8 +242,7 @@ let package = Package(
             name: "ProvisioningTests",
             dependencies: [
                 "TestSupport", "Provisioning", "NFCCrypto", "SystemSupport", "NDEF", "NFCSession", "SimulatedReader",
-                "TagSimulator",
-                "TagMemory",
+                "TagSimulator", "TagMemory", "RecordSpecifications",
             ],
             swiftSettings: strictSettings
         ),
@@ -237,8 +251,7 @@ let package = Package(
             dependencies: [
                 "TestSupport",
                 "NDEFCommandLine", "NDEF", "TagMemory", "NFCSession", "SimulatedReader", "PCSCReader", "LibNFCReader",
-                "NFCReaders", "TagInspection",
-                "Provisioning",
+                "NFCReaders", "TagInspection", "Provisioning", "CommandLineKit", "RecordSpecifications",
             ],
             swiftSettings: strictSettings
         ),

@@ -1,4 +1,5 @@
 import NDEF
+import RecordSpecifications
 import Testing
 
 @testable import NDEFCommandLine
@@ -9,7 +10,7 @@ func encodeSpecs(_ arguments: [String]) throws -> (values: ParsedValues, specs: 
         Issue.record("\(arguments) did not parse to a run")
         return (ParsedValues(for: EncodeCommand.spec), [])
     }
-    return (values, try RecordSpecGrammar.standard.parse(values.sequence("record")))
+    return (values, try RecordSpecGrammar.standard.commandLineSpecs(values.sequence("record")))
 }
 
 /// The error of `encode` arguments, from the parser or from the record grammar.
@@ -177,7 +178,7 @@ func encodeError(_ arguments: [String]) -> CommandLineError? {
         #expect(try RecordKind.iconMediaType("x.gif") == "image/gif")
         #expect(try RecordKind.iconMediaType("x.svg") == "image/svg+xml")
         for path in ["noextension", "x.bmp", "dir.png/x", "-"] {
-            #expect(throws: CommandLineError.self) { try RecordKind.iconMediaType(path) }
+            #expect(throws: RecordSpecError.self) { try RecordKind.iconMediaType(path) }
         }
     }
 

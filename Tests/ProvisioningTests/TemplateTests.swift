@@ -1,4 +1,6 @@
+import NDEF
 import Provisioning
+import RecordSpecifications
 import TestSupport
 import Testing
 
@@ -79,5 +81,43 @@ struct TemplateTests {
             try MessageTemplate("text {label}", fields: plan.fields).check(plan)
         }
         #expect(error?.line == 4)
+    }
+
+    @Test func rendersRowsToMessages() throws {
+        let plan = try ProvisioningPlan.counter(from: 1, to: 3, width: 4)
+        let template = try MessageTemplate(
+            "uri https://example.com/t/{counter}?u={uid} text 'Desk {row}' --lang en", fields: plan.fields)
+        let row = try #require(plan.row(2))
+        let message = try template.message(for: row, uid: uid)
+        #expect(message.records.count == 2)
+        #expect(message.records[0].wellKnownTypeURIPayload == "https://example.com/t/0002?u=04A2B3C4D5E680")
+        #expect(message.records[1].wellKnownTypeTextPayload?.text == "Desk 2")
+        let lengths = try template.check(plan)
+        #expect(lengths.map(\.row) == [1, 2, 3])
+        #expect(lengths.allSatisfy { $0.bytes == lengths[0].bytes })
+    }
+
+    @Test func wordsThatAreNotRecordsAreRefusedWhenTheTemplateIsMade() {
+        let error = #expect(throws: ProvisioningError(.invalidRecords, "")) {
+            try MessageTemplate("uri {serial} --lnag en", fields: ["serial"])
+        }
+        #expect(error?.reason == "Unknown option '--lnag'")
+        #expect((error?.underlying as? RecordSpecError)?.code == .invalidSpecification)
+    }
+
+    @Test func aValueThatMakesNoRecordNamesTheRowAndLine() throws {
+        let template = try MessageTemplate("text hello --lang {serial}", fields: ["serial"])
+        let bad = ProvisioningRow(number: 5, line: 6, values: ["serial": "not a language"])
+        let error = #expect(throws: ProvisioningError(.invalidRecords, "")) {
+            try template.message(for: bad, uid: uid)
+        }
+        #expect(error?.line == 6)
+        #expect(
+            error?.reason.hasPrefix("row 5: The value 'not a language' is invalid for '--lang'") == true,
+            "\(String(describing: error))")
+        // A value is always a value: a field holding an option or a kind word stays text.
+        let sneaky = ProvisioningRow(number: 1, line: 2, values: ["serial": "--utf16"])
+        let textTemplate = try MessageTemplate("text {serial}", fields: ["serial"])
+        #expect(try textTemplate.message(for: sneaky, uid: uid).records[0].wellKnownTypeTextPayload?.text == "--utf16")
     }
 }

@@ -1,5 +1,7 @@
+import CommandLineKit
 import NFCSession
 import Provisioning
+import RecordSpecifications
 import Synchronization
 import SystemSupport
 

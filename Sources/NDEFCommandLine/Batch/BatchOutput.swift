@@ -1,3 +1,4 @@
+import CommandLineKit
 import NDEF
 import NFCReaders
 import Provisioning

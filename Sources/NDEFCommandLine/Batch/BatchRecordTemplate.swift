@@ -1,76 +1,50 @@
 import NDEF
 import Provisioning
+import RecordSpecifications
 
-/// The message a batch writes to each tag: record specifications as `ndeftool write` takes
-/// them, whose values may hold placeholders (``Provisioning/MessageTemplate``: `{field}`,
-/// `{uid}`, `{row}`).
-///
-/// The structure (which word is a record kind, an option, a value) is read once from the
-/// template as written, so a value from the plan is always a value: a field holding `--file`
-/// or `uri` cannot turn into an option or a record.
+/// The message a batch writes to each tag: a ``Provisioning/MessageTemplate`` of record
+/// specifications as `ndeftool write` takes them, with the command line's exit statuses for
+/// its failures.
 struct BatchRecordTemplate: Sendable {
-    /// The placeholders and the canonical text.
+    /// The placeholders, the canonical text and the structure of the specifications.
     let template: MessageTemplate
-    /// Where each element of the specifications is among the template's words.
-    let structure: [RecordSpecGrammar.WordToken]
 
     /// A template of the record words `words` for a plan with `fields`.
     ///
-    /// - Throws: a usage error for words that are not record specifications (naming the word)
-    ///   or a placeholder the plan does not have.
+    /// - Throws: a usage error for words that are not record specifications (naming the word),
+    ///   a data error for a placeholder the plan does not have.
     init(words: [String], fields: [String]) throws(CommandLineError) {
         do {
             template = try MessageTemplate(arguments: words, fields: fields)
         } catch {
-            // A placeholder the plan lacks is a fault of the plan as much as of the template:
-            // the data do not match (65), as with a malformed plan.
-            guard error.code == .unknownPlaceholder else { throw .usage("The record template: \(error.reason)") }
-            throw CommandLineError(.dataError, "The record template: \(error.reason)")
+            throw Self.failure(of: error)
         }
-        structure = try RecordSpecGrammar.standard.structure(of: template.arguments)
     }
 
     /// A template from its canonical text, as a journal records it.
     init(text: String, fields: [String]) throws(CommandLineError) {
-        let parsed: MessageTemplate
         do {
-            parsed = try MessageTemplate(text, fields: fields)
+            template = try MessageTemplate(text, fields: fields)
         } catch {
             throw CommandLineError(.dataError, "The journal's template: \(error.description)")
         }
-        try self.init(words: parsed.arguments, fields: fields)
     }
 
     /// The message of `row` for the tag `uid`.
     ///
     /// - Throws: ``CommandLineError`` naming the row when a value does not make a valid record.
     func message(_ row: ProvisioningRow, uid: [UInt8]) throws(CommandLineError) -> NFCNDEFMessage {
-        let rendered: [String]
         do {
-            rendered = try template.render(row, uid: uid)
+            return try template.message(for: row, uid: uid)
         } catch {
             throw CommandLineError(.dataError, error.description)
         }
-        guard rendered.count == template.arguments.count else {
-            throw CommandLineError(
-                .internalError, "the template rendered \(rendered.count) words, not \(template.arguments.count)")
-        }
-        let grammar = RecordSpecGrammar.standard
-        var inputs = InputReader(io: BatchTemplateIO.shared)
-        let specs = try grammar.parse(grammar.tokens(structure, rendered: rendered))
-        let message = NFCNDEFMessage(records: try grammar.build(specs, context: &inputs))
-        guard !message.records.isEmpty else { throw CommandLineError(.dataError, "the template makes no record") }
-        return message
     }
 
     /// Builds every row of `plan` with a sample UID, so that a value that makes no valid record
-    /// is found before the first tag is written. Returns the first row's message.
-    func check(_ plan: ProvisioningPlan) throws(CommandLineError) -> NFCNDEFMessage? {
-        try checkSizes(plan).first
-    }
-
-    /// ``check(_:)``, with the length of each row's message in bytes (rendered with
-    /// ``sampleUID``), by row number, in order.
+    /// is found before the first tag is written: the first row's message and the length of
+    /// each row's message in bytes, by row number, in order (``Provisioning/MessageTemplate/check(_:inputs:)``,
+    /// with each failure naming the row and its plan line).
     func checkSizes(_ plan: ProvisioningPlan) throws(CommandLineError) -> (
         first: NFCNDEFMessage?, lengths: [(row: Int, bytes: Int)]
     ) {
@@ -79,37 +53,24 @@ struct BatchRecordTemplate: Sendable {
         var lengths: [(row: Int, bytes: Int)] = []
         for number in numbers {
             guard let row = plan.row(number) else { continue }
-            let message: NFCNDEFMessage
             do {
-                message = try self.message(row, uid: Self.sampleUID)
-                lengths.append((number, try message.encoded().count))
-            } catch let error as CommandLineError {
-                throw CommandLineError(.dataError, "Row \(number) (plan line \(row.line)): \(error.message)")
+                let message = try template.message(for: row, uid: MessageTemplate.sampleUID)
+                lengths.append((number, try template.encodedLength(of: message, row: row)))
+                if first == nil { first = message }
             } catch {
-                throw CommandLineError(.dataError, "Row \(number) (plan line \(row.line)): \(error)")
+                let detail = (error.underlying as? RecordSpecError)?.message ?? error.reason
+                throw CommandLineError(.dataError, "Row \(number) (plan line \(row.line)): \(detail)")
             }
-            if first == nil { first = message }
         }
         return (first, lengths)
     }
 
-    /// The UID rows are checked with: 7 bytes, NXP's manufacturer code first.
-    static let sampleUID: [UInt8] = [0x04, 0, 0, 0, 0, 0, 0]
-}
-
-/// What a batch template reads while building records: files, never standard input (each
-/// row would need it again).
-final class BatchTemplateIO: CommandIO, Sendable {
-    /// The one instance.
-    static let shared = BatchTemplateIO()
-
-    func readStandardInput() throws(CommandLineError) -> [UInt8] {
-        throw .usage("A batch template cannot read standard input ('-'): name a file")
+    /// The command line's failure for a template that cannot be made: a placeholder the plan
+    /// lacks is a fault of the plan as much as of the template (65, as a malformed plan); words
+    /// that are not record specifications are a usage error (64) with the grammar's message.
+    private static func failure(of error: ProvisioningError) -> CommandLineError {
+        if let recordError = error.underlying as? RecordSpecError { return CommandLineError(recordError) }
+        guard error.code == .unknownPlaceholder else { return .usage("The record template: \(error.reason)") }
+        return CommandLineError(.dataError, "The record template: \(error.reason)")
     }
-
-    func writeOutput(_ bytes: [UInt8]) throws(CommandLineError) {}
-
-    func writeError(_ text: String) {}
-
-    func environment(_ name: String) -> String? { nil }
 }

@@ -1,3 +1,4 @@
+import CommandLineKit
 import Provisioning
 
 /// The master secret a batch derives each tag's password from (``Provisioning/TagPasswordDerivation``):
@@ -25,8 +26,8 @@ enum MasterSecretInput {
         SecretMemory.keepOutOfCoreDumps(invocation)
         defer { SecretMemory.clear(&secret) }
         if let path = invocation.values.value(file.long) {
-            var inputs = InputReader(io: invocation.io)
-            secret = try inputs.read(path, for: "--\(file.long)")
+            let inputs = InputReader(io: invocation.io)
+            secret = try inputs.bytes(of: path, for: "--\(file.long)")
             origin = InputReader.name(of: path)
         } else if let text = invocation.io.environment(variable), !text.isEmpty {
             secret = Array(text.utf8)

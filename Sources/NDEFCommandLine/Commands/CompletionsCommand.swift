@@ -1,3 +1,5 @@
+import CommandLineKit
+
 /// `ndeftool completions bash|zsh|fish`: prints a shell completion script.
 enum CompletionsCommand {
     /// The command.

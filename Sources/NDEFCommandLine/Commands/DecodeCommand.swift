@@ -1,3 +1,4 @@
+import CommandLineKit
 import NDEF
 import TagInspection
 
@@ -59,8 +60,9 @@ enum DecodeCommand {
         let messages = CommandMessages(invocation)
         let path = values.argument("file") ?? "-"
         let source = InputReader.name(of: path)
-        var inputs = InputReader(io: invocation.io)
-        let bytes = try MessageInput.bytes(inputs.read(path, for: "<file>"), hex: values.flag(hex.long), source: source)
+        let inputs = InputReader(io: invocation.io)
+        let bytes = try MessageInput.bytes(
+            inputs.bytes(of: path, for: "<file>"), hex: values.flag(hex.long), source: source)
         let message: NFCNDEFMessage
         if values.flag(lenient.long) {
             let recovery: NDEFRecovery

@@ -1,4 +1,6 @@
+import CommandLineKit
 import NDEF
+import RecordSpecifications
 import TagInspection
 
 /// `ndeftool encode`: builds a message from record specifications (or JSON) and writes it.
@@ -62,13 +64,13 @@ enum EncodeCommand {
     @Sendable static func run(_ invocation: CommandInvocation) throws(CommandLineError) -> ExitStatus {
         let values = invocation.values
         let chunkSize = try values.integer(chunkSize.long, in: 1...Int(Int32.max))
-        var inputs = InputReader(io: invocation.io)
+        let inputs = InputReader(io: invocation.io)
         let tokens = values.sequence("record")
         let message: NFCNDEFMessage
         let bytes: [UInt8]
         if values.flag(json.long) {
             let path = try jsonPath(tokens)
-            let text = try inputs.read(path, for: "--json")
+            let text = try inputs.bytes(of: path, for: "--json")
             message = try MessageInput.decode(json: text, source: InputReader.name(of: path))
             do {
                 bytes = try message.encoded(chunkSize: chunkSize)
@@ -79,12 +81,12 @@ enum EncodeCommand {
                 )
             }
         } else {
-            let specs = try RecordSpecGrammar.standard.parse(tokens)
+            let specs = try RecordSpecGrammar.standard.commandLineSpecs(tokens)
             guard !specs.isEmpty else {
                 throw .missingArgument(
                     "<record> ...", help: "<record>  A record starts with a kind word such as text or uri.")
             }
-            message = NFCNDEFMessage(records: try RecordSpecGrammar.standard.build(specs, context: &inputs))
+            message = NFCNDEFMessage(records: try RecordSpecGrammar.standard.commandLineRecords(specs, inputs: inputs))
             do {
                 // Each record kind checks its own type; raw lets --allow-invalid-type through.
                 let allowing = specs.contains { $0.flag("allow-invalid-type") }

@@ -1,3 +1,5 @@
+import CommandLineKit
+
 /// `ndeftool help [<subcommands> ...]`: the help of the named command.
 enum HelpCommand {
     /// The command; hidden from the subcommand list, as in swift-argument-parser.

@@ -1,3 +1,4 @@
+import CommandLineKit
 import NDEF
 import TagInspection
 import TagMemory
@@ -82,9 +83,9 @@ enum InspectCommand {
         let values = invocation.values
         let path = values.argument("file") ?? "-"
         let source = InputReader.name(of: path)
-        var inputs = InputReader(io: invocation.io)
+        let inputs = InputReader(io: invocation.io)
         // A dump is a file: a FIFO or a device would never end (or never start).
-        let bytes = try inputs.read(path, for: "<file>", regularOnly: true)
+        let bytes = try inputs.bytes(of: path, for: "<file>", regularOnly: true)
         let forcedFormat = values.value(format.long).flatMap(dumpFormat(named:))
         let forcedChip = values.value(chip.long).flatMap { name in chips.first { $0.name == name }?.chip }
         var format: TagDumpFormat? = forcedFormat

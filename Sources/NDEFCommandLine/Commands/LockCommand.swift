@@ -1,3 +1,4 @@
+import CommandLineKit
 import NDEF
 import NFCSession
 import TagMemory

@@ -1,3 +1,4 @@
+import CommandLineKit
 import NFCSession
 
 /// `ndeftool password auth`: one PWD_AUTH, never repeated.

@@ -1,3 +1,4 @@
+import CommandLineKit
 import NFCSession
 
 /// `ndeftool password remove`: protection off, the password back to the factory value.

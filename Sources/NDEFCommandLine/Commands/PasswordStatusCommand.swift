@@ -1,3 +1,4 @@
+import CommandLineKit
 import NFCSession
 
 /// `ndeftool password status`: the protection as CFG0 and CFG1 show it; no password needed.

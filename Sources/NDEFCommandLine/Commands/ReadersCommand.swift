@@ -1,3 +1,4 @@
+import CommandLineKit
 import LibNFCReader
 import NFCReaders
 import NFCSession

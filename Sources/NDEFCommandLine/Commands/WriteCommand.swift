@@ -1,5 +1,7 @@
+import CommandLineKit
 import NDEF
 import NFCSession
+import RecordSpecifications
 import TagMemory
 
 /// `ndeftool write`: writes an NDEF message to the tag at the reader, then optionally locks it.
@@ -82,8 +84,8 @@ enum WriteCommand {
         }
         let code = try LockFlow.code(values)
         try TagPasswordOptions.checkStandardInput(values, besides: from)
-        var inputs = InputReader(io: invocation.io)
-        let message = try message(invocation, inputs: &inputs)
+        let inputs = InputReader(io: invocation.io)
+        let message = try message(invocation, inputs: inputs)
         let bytes: [UInt8]
         do {
             bytes = try message.encoded()
@@ -160,14 +162,14 @@ enum WriteCommand {
 
     /// The message of the record specifications, or of `--from`.
     static func message(_ invocation: CommandInvocation) throws(CommandLineError) -> NFCNDEFMessage {
-        var inputs = InputReader(io: invocation.io)
-        return try message(invocation, inputs: &inputs)
+        let inputs = InputReader(io: invocation.io)
+        return try message(invocation, inputs: inputs)
     }
 
     /// The message of the record specifications, or of `--from`, read through `inputs` (which
     /// then tells whether standard input was read).
     static func message(
-        _ invocation: CommandInvocation, inputs: inout InputReader
+        _ invocation: CommandInvocation, inputs: InputReader
     ) throws(CommandLineError) -> NFCNDEFMessage {
         let values = invocation.values
         let tokens = values.sequence("record")
@@ -177,15 +179,15 @@ enum WriteCommand {
                 throw .usage("Give the message either as records or with --from, not both")
             }
             message = try MessageInput.decode(
-                detecting: inputs.read(path, for: "--from"), source: InputReader.name(of: path))
+                detecting: inputs.bytes(of: path, for: "--from"), source: InputReader.name(of: path))
         } else {
-            let specs = try RecordSpecGrammar.standard.parse(tokens)
+            let specs = try RecordSpecGrammar.standard.commandLineSpecs(tokens)
             guard !specs.isEmpty else {
                 throw .missingArgument(
                     "<record> ...",
                     help: "<record>  A record starts with a kind word such as text or uri; or use --from <file>.")
             }
-            message = NFCNDEFMessage(records: try RecordSpecGrammar.standard.build(specs, context: &inputs))
+            message = NFCNDEFMessage(records: try RecordSpecGrammar.standard.commandLineRecords(specs, inputs: inputs))
         }
         guard !message.records.isEmpty else {
             throw .usage("The message has no records; 'ndeftool erase' leaves an empty NDEF message on a tag")

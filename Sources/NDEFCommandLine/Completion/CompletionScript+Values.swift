@@ -1,3 +1,5 @@
+import CommandLineKit
+import RecordSpecifications
 import SimulatedReader
 
 /// What completion offers for values: readers for `--reader`, record kinds and their options for

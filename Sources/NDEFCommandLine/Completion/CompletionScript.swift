@@ -1,3 +1,6 @@
+import CommandLineKit
+import RecordSpecifications
+
 /// Shell completion scripts generated from the command tree: commands, subcommands, options, the
 /// values of options that list them, file names for arguments and options that take a file,
 /// readers for `--reader`, and record kinds and their options for `encode` and `write`

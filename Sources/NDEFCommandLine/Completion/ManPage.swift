@@ -1,3 +1,5 @@
+import CommandLineKit
+
 /// A manual page in roff (man(7) macros) generated from the command tree and its help text:
 /// NAME, SYNOPSIS, DESCRIPTION, then one section per command with its arguments, options and
 /// examples, as `--help` shows them.

@@ -1,3 +1,5 @@
+import CommandLineKit
+
 /// Parses a command line against a tree of ``CommandSpec`` values.
 ///
 /// The grammar follows swift-argument-parser: options are `--name`, `--name value`,
@@ -97,7 +99,7 @@ struct CommandParser {
                     let value = try takeValue(
                         for: spec, as: name, inline: inlineValue, arguments: arguments, index: &index)
                     captured.append(.option(spec.long, value: value))
-                    try sequence.read(option: spec, value: value)
+                    try usage { () throws(UsageError) in try sequence.read(option: spec, value: value) }
                     reader = sequence
                     return nil
                 }
@@ -148,7 +150,7 @@ struct CommandParser {
         mutating func word(_ word: String) throws(CommandLineError) {
             if var sequence = reader {
                 captured.append(.word(word))
-                try sequence.read(word: word)
+                try usage { () throws(UsageError) in try sequence.read(word: word) }
                 reader = sequence
                 return
             }
@@ -172,7 +174,7 @@ struct CommandParser {
                 var sequence = grammar.makeReader()
                 sequenceName = argument.name
                 captured.append(.word(word))
-                try sequence.read(word: word)
+                try usage { () throws(UsageError) in try sequence.read(word: word) }
                 reader = sequence
                 return
             }
@@ -183,7 +185,7 @@ struct CommandParser {
         mutating func finish() throws(CommandLineError) -> Outcome {
             if !extras.isEmpty { throw .unexpectedArguments(extras) }
             if var sequence = reader {
-                try sequence.finish()
+                try usage { () throws(UsageError) in try sequence.finish() }
                 values.set(sequence: captured, for: sequenceName)
             }
             for argument in command.arguments where !argument.isOptional {
@@ -210,27 +212,11 @@ struct CommandParser {
     }
 }
 
-/// The Damerau-Levenshtein distance between two strings, by characters, in its optimal string
-/// alignment form: insertions, deletions, substitutions and transpositions of neighbours each
-/// count one (`wrtie` is one edit from `write`).
-func editDistance(_ lhs: String, _ rhs: String) -> Int {
-    let left = Array(lhs)
-    let right = Array(rhs)
-    guard !left.isEmpty else { return right.count }
-    guard !right.isEmpty else { return left.count }
-    var older = Array(repeating: 0, count: right.count + 1)
-    var previous = Array(0...right.count)
-    var current = previous
-    for i in 1...left.count {
-        current[0] = i
-        for j in 1...right.count {
-            let substitution = previous[j - 1] + (left[i - 1] == right[j - 1] ? 0 : 1)
-            current[j] = min(previous[j] + 1, current[j - 1] + 1, substitution)
-            if i > 1, j > 1, left[i - 1] == right[j - 2], left[i - 2] == right[j - 1] {
-                current[j] = min(current[j], older[j - 2] + 1)
-            }
-        }
-        (older, previous, current) = (previous, current, older)
+/// Runs `body`, a step of the command-line kit, with its usage error as the command line's.
+private func usage<Value>(_ body: () throws(UsageError) -> Value) throws(CommandLineError) -> Value {
+    do {
+        return try body()
+    } catch {
+        throw CommandLineError(error)
     }
-    return previous[right.count]
 }

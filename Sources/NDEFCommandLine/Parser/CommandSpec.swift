@@ -1,3 +1,5 @@
+import CommandLineKit
+
 /// One command of the tool, declared as data: its names, help texts, arguments, options,
 /// subcommands and the function that runs it.
 ///

@@ -1,3 +1,5 @@
+import CommandLineKit
+
 /// Renders help, usage lines and usage errors in swift-argument-parser's layout:
 ///
 /// ```

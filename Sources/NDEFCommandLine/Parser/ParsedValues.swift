@@ -1,3 +1,5 @@
+import CommandLineKit
+
 /// The options and arguments parsed for one command, looked up by name.
 struct ParsedValues: Sendable {
     /// The options the command declares, by long name, for defaults and error messages.

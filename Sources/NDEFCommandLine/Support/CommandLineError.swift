@@ -1,3 +1,7 @@
+import CommandLineKit
+import NDEF
+import RecordSpecifications
+
 /// A failure the command line reports to its user: a message and the exit status to return.
 ///
 /// Usage errors (``ExitStatus/usage``) are printed with the command's usage line and may
@@ -24,62 +28,66 @@ struct CommandLineError: Error, Sendable, Hashable, CustomStringConvertible {
         CommandLineError(.usage, message, help: help)
     }
 
+    /// A usage error (exit status 64) from the command-line kit or the record grammar.
+    init(_ usage: UsageError) {
+        self.init(.usage, usage.message, help: usage.help)
+    }
+
+    /// The failure for record specifications that made no records: a usage error (64) for
+    /// words or values that do not fit, the input source's own failure for an unreadable input
+    /// (66 for a missing file), and for a `message` file that is not NDEF the status of
+    /// ``ErrorText/failure(_:in:suffix:)`` (65, or 73 for a limit).
+    init(_ error: RecordSpecError) {
+        switch error.code {
+        case .unreadableInput:
+            if let failure = error.underlying as? CommandLineError {
+                self = failure
+            } else {
+                self.init(.noInput, error.message)
+            }
+        case .invalidMessage:
+            let isLimit = (error.underlying as? NDEFError)?.isLimit ?? false
+            self.init(isLimit ? .tooLarge : .dataError, error.message)
+        default:
+            self.init(.usage, error.message, help: error.help)
+        }
+    }
+
     /// An option the command does not have.
     static func unknownOption(_ name: String, suggestion: String? = nil) -> CommandLineError {
-        if let suggestion { return .usage("Unknown option '\(name)'. Did you mean '\(suggestion)'?") }
-        return .usage("Unknown option '\(name)'")
+        CommandLineError(UsageError.unknownOption(name, suggestion: suggestion))
     }
 
     /// A command name the command does not have; `suggestion` is the closest one, if any is close.
     static func unknownCommand(_ name: String, suggestion: String? = nil) -> CommandLineError {
-        if let suggestion { return .usage("Unknown command '\(name)'. Did you mean '\(suggestion)'?") }
-        return .usage("Unknown command '\(name)'")
+        CommandLineError(UsageError.unknownCommand(name, suggestion: suggestion))
     }
 
     /// An option given without the value it takes.
     static func missingValue(for option: OptionSpec, as name: String) -> CommandLineError {
-        let valueName = option.valueName ?? "value"
-        return .usage(
-            "Missing value for '\(name) <\(valueName)>'",
-            help: "\(name) <\(valueName)>  \(option.help)"
-        )
+        CommandLineError(UsageError.missingValue(for: option, as: name))
     }
 
     /// A value an option cannot take; `reason` explains why.
     static func invalidValue(_ value: String, for option: OptionSpec, reason: String? = nil) -> CommandLineError {
-        var message = "The value '\(value)' is invalid for '\(option.synopsis)'"
-        if let reason {
-            message += ": \(reason)"
-        } else if option.allowedValues.count >= 6 {
-            message += ". Please provide one of the following:\n"
-            message += option.allowedValues.map { "  - \($0)" }.joined(separator: "\n")
-        } else if !option.allowedValues.isEmpty {
-            message += ". Please provide one of \(quotedList(option.allowedValues))."
-        }
-        return .usage(message, help: "\(option.synopsis)  \(option.help)")
+        CommandLineError(UsageError.invalidValue(value, for: option, reason: reason))
     }
 
     /// A value a positional argument cannot take; `reason` explains why.
     static func invalidValue(_ value: String, for argument: String, reason: String) -> CommandLineError {
-        .usage("The value '\(value)' is invalid for '\(argument)': \(reason)")
+        CommandLineError(UsageError.invalidValue(value, for: argument, reason: reason))
     }
 
     /// A required argument that is missing.
     static func missingArgument(_ synopsis: String, help: String? = nil) -> CommandLineError {
-        .usage("Missing expected argument '\(synopsis)'", help: help)
+        CommandLineError(UsageError.missingArgument(synopsis, help: help))
     }
 
     /// Words the command does not take.
     static func unexpectedArguments(_ words: [String]) -> CommandLineError {
-        if words.count == 1, let word = words.first { return .usage("Unexpected argument '\(word)'") }
-        return .usage("\(words.count) unexpected arguments: '\(words.joined(separator: "', '"))'")
+        CommandLineError(UsageError.unexpectedArguments(words))
     }
 
     /// `'a'`, `'a' and 'b'`, `'a', 'b' or 'c'`.
-    static func quotedList(_ values: [String]) -> String {
-        let quoted = values.map { "'\($0)'" }
-        guard let last = quoted.last, quoted.count > 1 else { return quoted.first ?? "" }
-        if quoted.count == 2 { return quoted.joined(separator: " and ") }
-        return quoted.dropLast().joined(separator: ", ") + " or \(last)"
-    }
+    static func quotedList(_ values: [String]) -> String { UsageError.quotedList(values) }
 }

@@ -51,59 +51,30 @@ enum FileAccess {
         return stat(path, &info) == 0
     }
 
-    /// The contents of the file at `path`; a missing or unreadable file is ``ExitStatus/noInput``.
-    ///
-    /// With `regularOnly`, anything but a regular file (a FIFO, a device, a socket) is refused
-    /// with ``ExitStatus/noInput`` before it is read: it is opened without waiting for a writer
-    /// (`O_NONBLOCK`, which a regular file ignores), so a FIFO nobody writes to cannot hang the
-    /// command.
+    /// The contents of the file at `path` (`FileContents` of SystemSupport); a missing or
+    /// unreadable file, or anything but a regular file with `regularOnly`, is
+    /// ``ExitStatus/noInput``; a file over `limit` bytes is ``ExitStatus/dataError``.
     static func readFile(path: String, limit: Int = inputLimit, regularOnly: Bool = false) throws(CommandLineError)
         -> [UInt8]
     {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | (regularOnly ? O_NONBLOCK : 0))
-        guard descriptor >= 0 else {
-            throw CommandLineError(.noInput, "cannot read '\(path)': \(systemError())")
-        }
-        defer { close(descriptor) }
-        if regularOnly {
-            var status = stat()
-            guard fstat(descriptor, &status) == 0 else {
-                throw CommandLineError(.noInput, "cannot read '\(path)': \(systemError())")
-            }
-            guard status.st_mode & S_IFMT == S_IFREG else {
-                let kind =
-                    switch status.st_mode & S_IFMT {
-                    case S_IFDIR: "a folder"
-                    case S_IFIFO: "a FIFO"
-                    case S_IFSOCK: "a socket"
-                    default: "a device"
-                    }
-                throw CommandLineError(.noInput, "cannot read '\(path)': it is \(kind), not a regular file")
-            }
-        }
-        do {
-            return try readAll(descriptor: descriptor, limit: limit)
-        } catch {
-            throw CommandLineError(error.status, "cannot read '\(path)': \(error.message)")
+        switch FileContents.read(path: path, limit: limit, regularOnly: regularOnly) {
+        case .success(let bytes): return bytes
+        case .failure(let failure): throw CommandLineError(status(of: failure), "cannot read '\(path)': \(failure)")
         }
     }
 
     /// Everything readable from `descriptor`, at most `limit` bytes.
     static func readAll(descriptor: Int32, limit: Int) throws(CommandLineError) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count: Int
-            switch buffer.withUnsafeMutableBytes({ SystemCall.read(descriptor, into: $0) }) {
-            case .success(let read): count = read
-            case .failure(let error): throw CommandLineError(.noInput, error.description)
-            }
-            if count == 0 { return bytes }
-            bytes.append(contentsOf: buffer.prefix(count))
-            if bytes.count > limit {
-                throw CommandLineError(.dataError, "more than \(limit) bytes of input")
-            }
+        switch FileContents.read(descriptor: descriptor, limit: limit) {
+        case .success(let bytes): return bytes
+        case .failure(let failure): throw CommandLineError(status(of: failure), failure.description)
         }
+    }
+
+    /// The exit status of a failed read: too much input is bad data, anything else no input.
+    static func status(of failure: FileContents.Failure) -> ExitStatus {
+        if case .tooLarge = failure { return .dataError }
+        return .noInput
     }
 
     /// Writes `bytes` to a new or truncated file at `path`; failure is ``ExitStatus/ioError``.

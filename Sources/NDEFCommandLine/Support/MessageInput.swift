@@ -1,4 +1,5 @@
 import NDEF
+import RecordSpecifications
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -9,34 +10,21 @@ import NDEF
 /// Turns input bytes (binary, or hex text) into a message, with errors naming the input.
 enum MessageInput {
     /// The bytes of a message: `bytes` itself, or the hex text it holds (whitespace and
-    /// comments from `#` to the end of a line are ignored).
+    /// comments from `#` to the end of a line are ignored); bad hex is ``ExitStatus/dataError``.
     static func bytes(_ bytes: [UInt8], hex: Bool, source: String) throws(CommandLineError) -> [UInt8] {
-        guard hex else { return bytes }
         do {
-            return try NDEFHex.decode(String(decoding: withoutComments(bytes), as: UTF8.self))
+            return try RecordData.messageBytes(bytes, hex: hex, source: source)
         } catch {
-            let position = error.offset.map { " at character \($0)" } ?? ""
-            throw CommandLineError(.dataError, "invalid hex in \(source)\(position): \(error.reason)")
-        }
-    }
-
-    /// `text` with every comment (`#` to the end of its line) blanked out, so offsets stay the same.
-    static func withoutComments(_ text: [UInt8]) -> [UInt8] {
-        var inComment = false
-        return text.map { byte in
-            if byte == UInt8(ascii: "\n") { inComment = false }
-            if byte == UInt8(ascii: "#") { inComment = true }
-            return inComment ? UInt8(ascii: " ") : byte
+            throw CommandLineError(error)
         }
     }
 
     /// The message in `bytes` (binary or hex text), decoded strictly.
     static func decode(_ bytes: [UInt8], hex: Bool, source: String) throws(CommandLineError) -> NFCNDEFMessage {
-        let message = try self.bytes(bytes, hex: hex, source: source)
         do {
-            return try NFCNDEFMessage(decoding: message)
+            return try RecordData.message(bytes, hex: hex, source: source)
         } catch {
-            throw ErrorText.failure(error, in: source)
+            throw CommandLineError(error)
         }
     }
 
@@ -45,7 +33,7 @@ enum MessageInput {
         do {
             return try JSONDecoder().decode(NFCNDEFMessage.self, from: Data(bytes))
         } catch {
-            throw CommandLineError(.dataError, "invalid JSON message in \(source): \(ErrorText.describe(json: error))")
+            throw CommandLineError(.dataError, "invalid JSON message in \(source): \(JSONErrorText.describe(error))")
         }
     }
 

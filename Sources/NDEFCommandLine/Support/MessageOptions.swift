@@ -1,3 +1,5 @@
+import CommandLineKit
+
 /// `-q` and `-v`, the options that say how much a command says on standard error, shared by every
 /// command that prints messages (the tag commands list them among their ``TagOptions``).
 ///

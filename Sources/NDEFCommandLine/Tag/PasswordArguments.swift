@@ -1,3 +1,5 @@
+import CommandLineKit
+
 /// The refusal of passwords written on the command line of `ndeftool password`.
 ///
 /// A command line is seen by every user of the machine (`ps`, /proc) and kept in the shell's

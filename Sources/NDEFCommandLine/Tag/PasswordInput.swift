@@ -1,3 +1,4 @@
+import CommandLineKit
 import NDEF
 
 /// Where the password commands take passwords from, and how a password is written.

@@ -1,3 +1,4 @@
+import CommandLineKit
 import NFCReaders
 
 /// The options every tag command shares: which reader, how long to wait for a tag, and how

@@ -35,6 +35,10 @@ public struct ProvisioningError: Error, Sendable, Hashable, CustomStringConverti
         public static let unknownPlaceholder = Code("unknownPlaceholder")
         /// A value to substitute contains a control character.
         public static let controlCharacter = Code("controlCharacter")
+        /// The template's words are not record specifications, or a row's values do not make
+        /// valid records; ``ProvisioningError/underlying`` is the
+        /// `RecordSpecifications/RecordSpecError`.
+        public static let invalidRecords = Code("invalidRecords")
         /// A journal line other than the last is not a valid event.
         public static let corruptJournal = Code("corruptJournal")
         /// The journal's events contradict each other (a row done twice, a UID used twice...).
@@ -67,6 +71,7 @@ public struct ProvisioningError: Error, Sendable, Hashable, CustomStringConverti
             .malformedTemplate,
             .unknownPlaceholder,
             .controlCharacter,
+            .invalidRecords,
             .corruptJournal,
             .inconsistentJournal,
             .journalMismatch,
@@ -87,13 +92,20 @@ public struct ProvisioningError: Error, Sendable, Hashable, CustomStringConverti
     public var column: Int
     /// A sentence for a person.
     public var reason: String
+    /// The error of another module behind this one, such as the record-specification error of
+    /// an ``Code/invalidRecords``.
+    public var underlying: (any Error & Sendable)?
 
-    /// An error with `code` at `line`/`column` (0 when not applicable).
-    public init(_ code: Code, line: Int = 0, column: Int = 0, _ reason: String) {
+    /// An error with `code` at `line`/`column` (0 when not applicable) and, when another
+    /// module's error caused it, that `underlying` error.
+    public init(
+        _ code: Code, line: Int = 0, column: Int = 0, _ reason: String, underlying: (any Error & Sendable)? = nil
+    ) {
         self.code = code
         self.line = line
         self.column = column
         self.reason = reason
+        self.underlying = underlying
     }
 
     /// `line 3, column 7: reason` (the position only where known).

@@ -18,19 +18,11 @@ enum FileSystem {
 
     /// The whole content of the file at `path`, refusing files larger than `limit` bytes.
     static func read(_ path: String, limit: Int) throws(ProvisioningError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw failure("cannot open", path) }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let result = chunk.withUnsafeMutableBytes { SystemCall.read(fd, into: $0) }
-            guard case .success(let count) = result else { throw failure("cannot read", path) }
-            if count == 0 { return bytes }
-            bytes += chunk[0..<count]
-            guard bytes.count <= limit else {
-                throw ProvisioningError(.limitExceeded, "\(path) is larger than \(limit) bytes")
-            }
+        switch FileContents.read(path: path, limit: limit) {
+        case .success(let bytes): return bytes
+        case .failure(.open(let error)): throw failure("cannot open", path, error)
+        case .failure(.tooLarge): throw ProvisioningError(.limitExceeded, "\(path) is larger than \(limit) bytes")
+        case .failure(let other): throw ProvisioningError(.io, "cannot read \(path): \(other)")
         }
     }
 

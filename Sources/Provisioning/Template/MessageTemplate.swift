@@ -1,7 +1,14 @@
-/// The message each tag gets, as command-line record-specification words with placeholders:
-/// `uri https://example.com/t/{serial}` renders, for a row whose `serial` is `0042`, to
-/// `["uri", "https://example.com/t/0042"]`, which the record-specification grammar of the
-/// command line then builds into records.
+import NDEF
+import RecordSpecifications
+
+/// The message each tag gets, as record-specification words with placeholders
+/// (`RecordSpecifications/RecordSpecGrammar`): `uri https://example.com/t/{serial}` renders,
+/// for a row whose `serial` is `0042`, to `["uri", "https://example.com/t/0042"]`, which
+/// ``message(for:uid:inputs:)`` builds into the row's message.
+///
+/// The structure (which word is a record kind, an option, a value) is read once from the
+/// template as written, so a value from the plan is always a value: a field holding `--file`
+/// or `uri` cannot turn into an option or a record.
 ///
 /// Placeholders: `{FIELD}` (a plan field), `{uid}` (the tag's UID in upper-case hex),
 /// `{uid:lower}` (lower-case hex), `{row}` (the row number), `{row:WIDTH}` (zero-padded);
@@ -28,6 +35,8 @@ public struct MessageTemplate: Sendable, Hashable {
     public let arguments: [String]
     /// The words, each a list of segments.
     let words: [[Segment]]
+    /// Where each element of the specifications is among the words.
+    let structure: [RecordSpecGrammar.WordToken]
 
     /// Parses template `text` against the plan's `fields`.
     public init(_ text: String, fields: [String]) throws(ProvisioningError) {
@@ -50,6 +59,12 @@ public struct MessageTemplate: Sendable, Hashable {
         self.words = words
         self.arguments = tokens.map(\.text)
         self.text = tokens.map { TemplateTokenizer.quoted($0.text) }.joined(separator: " ")
+        do {
+            self.structure = try RecordSpecGrammar.standard.structure(of: arguments)
+        } catch {
+            let recordError = RecordSpecError(error)
+            throw ProvisioningError(.invalidRecords, recordError.message, underlying: recordError)
+        }
     }
 
     /// The placeholder names used, in order of first use (`uid`, `row` and field names).
@@ -99,15 +114,62 @@ public struct MessageTemplate: Sendable, Hashable {
         return out
     }
 
-    /// Renders every row of `plan` with a sample UID, so that a bad value is found before the
-    /// first tag is written.
-    public func check(_ plan: ProvisioningPlan) throws(ProvisioningError) {
-        guard let numbers = plan.rowNumbers else { return }
+    /// The message of `row` for the tag `uid`, with the files the specifications name read
+    /// from `inputs`.
+    ///
+    /// - Throws: ``ProvisioningError`` with the row's plan line: ``ProvisioningError/Code/unknownPlaceholder``
+    ///   or ``ProvisioningError/Code/controlCharacter`` from rendering, ``ProvisioningError/Code/invalidRecords``
+    ///   (the `RecordSpecifications/RecordSpecError` underneath) when a value makes no valid
+    ///   record or the words make none.
+    public func message(
+        for row: ProvisioningRow, uid: [UInt8], inputs: some RecordInputs = RecordFiles()
+    ) throws(ProvisioningError) -> NFCNDEFMessage {
+        let rendered = try render(row, uid: uid)
+        let grammar = RecordSpecGrammar.standard
+        let records: [NFCNDEFPayload]
+        do {
+            records = try grammar.build(grammar.parse(grammar.tokens(structure, rendered: rendered)), inputs: inputs)
+        } catch {
+            throw ProvisioningError(
+                .invalidRecords, line: row.line, "row \(row.number): \(error.message)", underlying: error)
+        }
+        guard !records.isEmpty else {
+            throw ProvisioningError(.invalidRecords, line: row.line, "row \(row.number): the template makes no record")
+        }
+        return NFCNDEFMessage(records: records)
+    }
+
+    /// Builds every row of `plan` with ``sampleUID``, so that a value that makes no valid record
+    /// is found before the first tag is written; returns the length of each row's encoded
+    /// message, by row number, in order.
+    ///
+    /// - Throws: ``ProvisioningError`` for the first row that fails, as
+    ///   ``message(for:uid:inputs:)`` does.
+    @discardableResult
+    public func check(_ plan: ProvisioningPlan, inputs: some RecordInputs = RecordFiles()) throws(ProvisioningError)
+        -> [(row: Int, bytes: Int)]
+    {
+        guard let numbers = plan.rowNumbers else { return [] }
+        var lengths: [(row: Int, bytes: Int)] = []
         for number in numbers {
             guard let row = plan.row(number) else { continue }
-            _ = try render(row, uid: [0x04, 0, 0, 0, 0, 0, 0])
+            lengths.append(
+                (number, try encodedLength(of: message(for: row, uid: Self.sampleUID, inputs: inputs), row: row)))
+        }
+        return lengths
+    }
+
+    /// The length of `message` encoded, or ``ProvisioningError/Code/invalidRecords`` naming `row`.
+    package func encodedLength(of message: NFCNDEFMessage, row: ProvisioningRow) throws(ProvisioningError) -> Int {
+        do {
+            return try message.encoded().count
+        } catch {
+            throw ProvisioningError(.invalidRecords, line: row.line, "row \(row.number): \(error)", underlying: error)
         }
     }
+
+    /// The UID rows are checked with: 7 bytes, NXP's manufacturer code first.
+    public static let sampleUID: [UInt8] = [0x04, 0, 0, 0, 0, 0, 0]
 
     /// C0 and C1 control characters and DEL.
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {

@@ -1,8 +1,9 @@
+import CommandLineKit
 import NDEF
 
 extension RecordKind {
     /// `raw --tnf <n> ...`: a record given field by field (NFC Forum NDEF 1.0, section 3.2).
-    static let raw: RecordKind = RecordKind(
+    package static let raw: RecordKind = RecordKind(
         name: "raw",
         abstract: "A record given field by field.",
         values: [],
@@ -22,7 +23,7 @@ extension RecordKind {
             Choice(members: [.option("type"), .option("type-hex")], isRequired: false),
             Choice(members: [.option("payload"), .option("payload-hex"), .option("payload-file")], isRequired: false),
         ]
-    ) { spec, inputs throws(CommandLineError) in
+    ) { spec, inputs throws(RecordSpecError) in
         let kind = RecordKind.raw
         let tnfOption = kind.option("tnf") ?? .option("tnf", value: "n", help: "")
         let tnfText = spec.option("tnf") ?? ""
@@ -71,15 +72,15 @@ extension RecordKind {
     }
 
     /// `message <file> [--hex]`: every record of an encoded NDEF message.
-    static let message: RecordKind = RecordKind(
+    package static let message: RecordKind = RecordKind(
         name: "message",
         abstract: "Every record of the NDEF message in <file> (- for standard input).",
         values: [Value(name: "file", presence: .required)],
         options: [.flag("hex", help: "Read <file> as hex text (# starts a comment).")],
         choices: []
-    ) { spec, inputs throws(CommandLineError) in
+    ) { spec, inputs throws(RecordSpecError) in
         let path = spec.value("file") ?? "-"
         let bytes = try inputs.read(path, for: spec.label)
-        return try MessageInput.decode(bytes, hex: spec.flag("hex"), source: InputReader.name(of: path)).records
+        return try RecordData.message(bytes, hex: spec.flag("hex"), source: inputName(path)).records
     }
 }

@@ -1,3 +1,4 @@
+import CommandLineKit
 import NDEF
 
 /// One kind of record specification, declared as data: its kind word, the values that follow
@@ -5,14 +6,14 @@ import NDEF
 ///
 /// The grammar of a specification is `KIND VALUE... [OPTION...]`: the required values are
 /// taken whatever they look like; an optional value is taken only right after them.
-struct RecordKind: Sendable {
+package struct RecordKind: Sendable {
     /// Builds the records of a parsed specification.
-    typealias Build = @Sendable (RecordSpec, inout InputReader) throws(CommandLineError) -> [NFCNDEFPayload]
+    package typealias Build = @Sendable (RecordSpec, any RecordInputs) throws(RecordSpecError) -> [NFCNDEFPayload]
 
     /// A positional value of a specification.
-    struct Value: Sendable, Hashable {
+    package struct Value: Sendable, Hashable {
         /// When a value is taken.
-        enum Presence: Sendable, Hashable {
+        package enum Presence: Sendable, Hashable {
             /// Always: the next word is the value, whatever it is.
             case required
             /// When the next word follows the required values before any option.
@@ -22,16 +23,16 @@ struct RecordKind: Sendable {
         }
 
         /// The value name, for example `"uri"` for `<uri>`.
-        var name: String
+        package var name: String
         /// When the value is taken.
-        var presence: Presence
+        package var presence: Presence
 
         /// The value as help shows it: `<uri>`.
-        var label: String { "<\(name)>" }
+        package var label: String { "<\(name)>" }
     }
 
     /// A value or option of the specification, as named in a ``Choice``.
-    enum Member: Sendable, Hashable {
+    package enum Member: Sendable, Hashable {
         /// The positional value with this name.
         case value(String)
         /// The option with this long name.
@@ -39,46 +40,46 @@ struct RecordKind: Sendable {
     }
 
     /// Members that exclude each other (at most one may be given); when required, one must be.
-    struct Choice: Sendable, Hashable {
+    package struct Choice: Sendable, Hashable {
         /// The alternatives.
-        var members: [Member]
+        package var members: [Member]
         /// Whether one of them must be given.
-        var isRequired: Bool
+        package var isRequired: Bool
     }
 
     /// The kind word, for example `"text"`.
-    var name: String
+    package var name: String
     /// A one-line description for help.
-    var abstract: String
+    package var abstract: String
     /// The positional values, in order.
-    var values: [Value]
+    package var values: [Value]
     /// The kind's own options, in help order.
-    var options: [OptionSpec]
+    package var options: [OptionSpec]
     /// Alternatives that exclude each other.
-    var choices: [Choice]
+    package var choices: [Choice]
     /// Builds the records.
-    var build: Build
+    package var build: Build
 
     /// Options every kind takes: the record ID (NFC Forum NDEF 1.0, section 3.2.7).
-    static let sharedOptions: [OptionSpec] = [
+    package static let sharedOptions: [OptionSpec] = [
         .option("id", value: "id", help: "The record ID, as UTF-8 text."),
         .option("id-hex", value: "hex", help: "The record ID, as hex."),
     ]
 
     /// The shared choice between `--id` and `--id-hex`.
-    static let sharedChoices = [Choice(members: [.option("id"), .option("id-hex")], isRequired: false)]
+    package static let sharedChoices = [Choice(members: [.option("id"), .option("id-hex")], isRequired: false)]
 
     /// The kind's options and the shared ones.
-    var allOptions: [OptionSpec] { options + Self.sharedOptions }
+    package var allOptions: [OptionSpec] { options + Self.sharedOptions }
 
     /// How many values are always taken.
-    var requiredValueCount: Int { values.prefix { $0.presence == .required }.count }
+    package var requiredValueCount: Int { values.prefix { $0.presence == .required }.count }
 
     /// The option with long name `long`, among the kind's own and the shared ones.
-    func option(_ long: String) -> OptionSpec? { allOptions.first { $0.long == long } }
+    package func option(_ long: String) -> OptionSpec? { allOptions.first { $0.long == long } }
 
     /// A member as errors and help name it: `<data>`, `--file <path>`.
-    func display(_ member: Member) -> String {
+    package func display(_ member: Member) -> String {
         switch member {
         case .value(let name): "<\(name)>"
         case .option(let long): option(long)?.synopsis ?? "--\(long)"
@@ -86,10 +87,10 @@ struct RecordKind: Sendable {
     }
 
     /// The synopsis of the kind: `mime <type> (<data> | --file <path> | --hex <hex>)`.
-    var synopsis: String { synopsisParts.joined(separator: " ") }
+    package var synopsis: String { synopsisParts.joined(separator: " ") }
 
     /// The synopsis in parts that are not to be broken across lines.
-    var synopsisParts: [String] {
+    package var synopsisParts: [String] {
         var parts = [name]
         var shown: Set<Member> = []
         let items = values.map { Member.value($0.name) } + options.map { Member.option($0.long) }
@@ -117,19 +118,19 @@ struct RecordKind: Sendable {
     }
 
     /// Checks the exclusive and required alternatives of a completed specification.
-    func checkChoices(of spec: RecordSpec) throws(CommandLineError) {
+    package func checkChoices(of spec: RecordSpec) throws(UsageError) {
         for choice in choices + Self.sharedChoices {
             let given = choice.members.filter { spec.has($0) }
             let names = choice.members.map { display($0) }
             if given.count > 1 {
-                let list = CommandLineError.quotedList(given.map { display($0) })
-                throw .usage("\(spec.label) takes only one of \(list)")
+                let list = UsageError.quotedList(given.map { display($0) })
+                throw UsageError("\(spec.label) takes only one of \(list)")
             }
             if given.isEmpty && choice.isRequired {
                 if names.count == 1, let only = names.first {
-                    throw .usage("Missing expected argument '\(only)' for \(spec.label)", help: synopsis)
+                    throw UsageError("Missing expected argument '\(only)' for \(spec.label)", help: synopsis)
                 }
-                throw .usage("\(spec.label) needs one of \(CommandLineError.quotedList(names))", help: synopsis)
+                throw UsageError("\(spec.label) needs one of \(UsageError.quotedList(names))", help: synopsis)
             }
         }
     }

@@ -1,9 +1,9 @@
 /// Text wrapping as swift-argument-parser lays out help: lines are broken at the last space
 /// that keeps them within the width, existing line breaks are kept, and every non-empty
 /// line is indented.
-enum TextWrapping {
+package enum TextWrapping {
     /// `text` wrapped to `width` columns, every non-empty line indented by `indent` spaces.
-    static func wrap(_ text: String, width: Int, indent: Int = 0) -> String {
+    package static func wrap(_ text: String, width: Int, indent: Int = 0) -> String {
         let columns = max(width - indent, 1)
         let paragraphs = text.split(separator: "\n", omittingEmptySubsequences: false)
         var lines: [Substring] = []

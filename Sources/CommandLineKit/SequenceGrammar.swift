@@ -5,13 +5,13 @@
 /// (``SequenceReader/claim(option:)``): an option the sequence claims belongs to it with its
 /// value; an option it yields belongs to the command when the command has an option of that
 /// name, and to the sequence otherwise; any other option is the command's.
-protocol SequenceGrammar: Sendable {
+package protocol SequenceGrammar: Sendable {
     /// A fresh reader for one command line.
     func makeReader() -> any SequenceReader
 }
 
 /// The state of one sequence being read; see ``SequenceGrammar``.
-protocol SequenceReader {
+package protocol SequenceReader {
     /// Whether the sequence takes the option named `long` (without dashes) at this point.
     func claim(option long: String) -> SequenceClaim
 
@@ -19,17 +19,17 @@ protocol SequenceReader {
     var knownOptions: [OptionSpec] { get }
 
     /// Reads the next word of the sequence.
-    mutating func read(word: String) throws(CommandLineError)
+    mutating func read(word: String) throws(UsageError)
 
     /// Reads an option that ``claim(option:)`` accepted, with its value when it takes one.
-    mutating func read(option: OptionSpec, value: String?) throws(CommandLineError)
+    mutating func read(option: OptionSpec, value: String?) throws(UsageError)
 
     /// Checks the sequence once the command line has ended.
-    mutating func finish() throws(CommandLineError)
+    mutating func finish() throws(UsageError)
 }
 
 /// What a sequence says about an option offered to it.
-enum SequenceClaim: Sendable, Hashable {
+package enum SequenceClaim: Sendable, Hashable {
     /// The option belongs to the sequence.
     case claims(OptionSpec)
     /// The sequence takes such an option but is already complete without it: the command
@@ -40,7 +40,7 @@ enum SequenceClaim: Sendable, Hashable {
 }
 
 /// One element of a sequence argument as the parser split it.
-enum CapturedToken: Sendable, Hashable {
+package enum CapturedToken: Sendable, Hashable {
     /// A word (anything not read as an option, and everything after `--`).
     case word(String)
     /// An option the sequence claimed, by long name, with its value when it takes one.

@@ -2,14 +2,14 @@
 ///
 /// A group without a title is listed under `OPTIONS:` in help; a titled group gets its own
 /// section, headed by the title in capitals, as swift-argument-parser shows option groups.
-struct OptionGroup: Sendable, Hashable {
+package struct OptionGroup: Sendable, Hashable {
     /// The section title, or `nil` to list the options with the command's own.
-    var title: String?
+    package var title: String?
     /// The options, in the order help lists them.
-    var options: [OptionSpec]
+    package var options: [OptionSpec]
 
     /// Creates a group.
-    init(title: String? = nil, _ options: [OptionSpec]) {
+    package init(title: String? = nil, _ options: [OptionSpec]) {
         self.title = title
         self.options = options
     }

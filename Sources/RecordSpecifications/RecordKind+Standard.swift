@@ -1,19 +1,20 @@
+import CommandLineKit
 import NDEF
 
 extension RecordKind {
     /// The built-in kinds, in help order.
-    static let standard: [RecordKind] = [
+    package static let standard: [RecordKind] = [
         text, uri, mime, absolute, external, aar, wifi, smartPoster, raw, message,
     ]
 
     /// `--file <path>`: data read from a file, shared by the kinds that carry data.
-    static let dataFile = OptionSpec.option(
+    package static let dataFile = OptionSpec.option(
         "file", value: "path", help: "Read the data from <path> (- for standard input).")
     /// `--hex <hex>`: data given as hex, shared by the kinds that carry data.
-    static let dataHex = OptionSpec.option("hex", value: "hex", help: "The data, as hex.")
+    package static let dataHex = OptionSpec.option("hex", value: "hex", help: "The data, as hex.")
 
     /// `text <text>`: NFC Forum Text RTD 1.0.
-    static let text: RecordKind = RecordKind(
+    package static let text: RecordKind = RecordKind(
         name: "text",
         abstract: "A text record (NFC Forum Text RTD).",
         values: [Value(name: "text", presence: .required)],
@@ -22,7 +23,7 @@ extension RecordKind {
             .flag("utf16", help: "Store the text as UTF-16 instead of UTF-8."),
         ],
         choices: []
-    ) { spec, _ throws(CommandLineError) in
+    ) { spec, _ throws(RecordSpecError) in
         let language = spec.option("lang") ?? "en"
         guard LanguageTag.isWellFormed(language) else {
             throw .invalidValue(
@@ -39,13 +40,13 @@ extension RecordKind {
     }
 
     /// `uri <uri>`: NFC Forum URI RTD 1.0.
-    static let uri: RecordKind = RecordKind(
+    package static let uri: RecordKind = RecordKind(
         name: "uri",
         abstract: "A URI record (NFC Forum URI RTD).",
         values: [Value(name: "uri", presence: .required)],
         options: [],
         choices: []
-    ) { spec, _ throws(CommandLineError) in
+    ) { spec, _ throws(RecordSpecError) in
         let uri = spec.value("uri") ?? ""
         guard !uri.isEmpty else {
             throw .invalidValue(uri, for: "<uri>", reason: "a URI record holds a URI: it cannot be empty")
@@ -55,20 +56,20 @@ extension RecordKind {
     }
 
     /// `mime <type> (<data> | --file <path> | --hex <hex>)`: a media-type record (TNF 2).
-    static let mime: RecordKind = RecordKind(
+    package static let mime: RecordKind = RecordKind(
         name: "mime",
         abstract: "A media-type record (TNF 2, RFC 2046 type).",
         values: [Value(name: "type", presence: .required), Value(name: "data", presence: .optional)],
         options: [dataFile, dataHex],
         choices: [Choice(members: [.value("data"), .option("file"), .option("hex")], isRequired: true)]
-    ) { spec, inputs throws(CommandLineError) in
+    ) { spec, inputs throws(RecordSpecError) in
         let type = spec.value("type") ?? ""
         guard isMediaType(type) else {
             throw .invalidValue(
                 type, for: "<type>", reason: "a media type is written type/subtype, for example text/plain")
         }
         let kind = RecordKind.mime
-        let payload = try RecordData.data(of: spec, kind: kind, inputs: &inputs) ?? []
+        let payload = try RecordData.data(of: spec, kind: kind, inputs: inputs) ?? []
         try RecordData.checkLengths(type: Array(type.utf8), payload: payload, of: spec)
         let record = NFCNDEFPayload(format: .media, type: type, payload: payload)
         try RecordData.checkReadable(record, of: spec)
@@ -76,13 +77,13 @@ extension RecordKind {
     }
 
     /// `absolute <uri>`: a record whose type is an absolute URI (TNF 3), with an empty payload.
-    static let absolute: RecordKind = RecordKind(
+    package static let absolute: RecordKind = RecordKind(
         name: "absolute",
         abstract: "An absolute-URI record (TNF 3) with an empty payload.",
         values: [Value(name: "uri", presence: .required)],
         options: [],
         choices: []
-    ) { spec, _ throws(CommandLineError) in
+    ) { spec, _ throws(RecordSpecError) in
         let uri = spec.value("uri") ?? ""
         guard !uri.isEmpty, !uri.contains(" ") else {
             throw .invalidValue(uri, for: "<uri>", reason: "an absolute URI is not empty and has no spaces")
@@ -94,13 +95,13 @@ extension RecordKind {
     }
 
     /// `external <domain:type> [<data> | --file <path> | --hex <hex>]`: NFC Forum RTD 1.0 external type (TNF 4).
-    static let external: RecordKind = RecordKind(
+    package static let external: RecordKind = RecordKind(
         name: "external",
         abstract: "An NFC Forum external type record (TNF 4).",
         values: [Value(name: "domain:type", presence: .required), Value(name: "data", presence: .optionalUnlessKind)],
         options: [dataFile, dataHex],
         choices: [Choice(members: [.value("data"), .option("file"), .option("hex")], isRequired: false)]
-    ) { spec, inputs throws(CommandLineError) in
+    ) { spec, inputs throws(RecordSpecError) in
         let type = spec.value("domain:type") ?? ""
         let parts = type.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty }), !type.contains(" ") else {
@@ -108,7 +109,7 @@ extension RecordKind {
                 type, for: "<domain:type>",
                 reason: "an external type is written domain:type, for example example.com:mytype")
         }
-        let payload = try RecordData.data(of: spec, kind: RecordKind.external, inputs: &inputs) ?? []
+        let payload = try RecordData.data(of: spec, kind: RecordKind.external, inputs: inputs) ?? []
         try RecordData.checkLengths(type: Array(type.utf8), payload: payload, of: spec)
         let record = NFCNDEFPayload(format: .nfcExternal, type: type, payload: payload)
         try RecordData.checkReadable(record, of: spec)
@@ -116,19 +117,19 @@ extension RecordKind {
     }
 
     /// `aar <package>`: an Android Application Record (external type `android.com:pkg`).
-    static let aar: RecordKind = RecordKind(
+    package static let aar: RecordKind = RecordKind(
         name: "aar",
         abstract: "An Android Application Record (android.com:pkg).",
         values: [Value(name: "package", presence: .required)],
         options: [],
         choices: []
-    ) { spec, _ throws(CommandLineError) in
+    ) { spec, _ throws(RecordSpecError) in
         let value: [String: TypedRecordJSON.Value] = ["package": .string(spec.value("package") ?? "")]
         return [try TypedRecordJSON.record(format: .nfcExternal, type: "android.com:pkg", value: value, for: spec)]
     }
 
     /// Whether `text` looks like `type/subtype` (RFC 2046): printable ASCII without spaces, one slash inside.
-    static func isMediaType(_ text: String) -> Bool {
+    package static func isMediaType(_ text: String) -> Bool {
         let bytes = Array(text.utf8)
         guard let slash = bytes.firstIndex(of: UInt8(ascii: "/")), slash > 0, slash < bytes.count - 1 else {
             return false

@@ -1,3 +1,4 @@
+import CommandLineKit
 import NDEF
 
 extension RecordKind {
@@ -5,7 +6,7 @@ extension RecordKind {
     ///
     /// The network key is read from a file or an environment variable, never from the command
     /// line, where other users of the machine can see it.
-    static let wifi: RecordKind = RecordKind(
+    package static let wifi: RecordKind = RecordKind(
         name: "wifi",
         abstract: "A Wi-Fi credential (application/vnd.wfa.wsc).",
         values: [Value(name: "ssid", presence: .required)],
@@ -27,9 +28,9 @@ extension RecordKind {
             .option("key-env", value: "var", help: "Read the network key from environment variable <var>."),
         ],
         choices: [Choice(members: [.option("key-file"), .option("key-env")], isRequired: false)]
-    ) { spec, inputs throws(CommandLineError) in
+    ) { spec, inputs throws(RecordSpecError) in
         var value: [String: TypedRecordJSON.Value] = ["ssid": .string(spec.value("ssid") ?? "")]
-        let key = try networkKey(of: spec, inputs: &inputs)
+        let key = try networkKey(of: spec, inputs: inputs)
         if let key { value["networkKey"] = .string(key) }
         if let auth = spec.option("auth") { value["authentication"] = .string(auth) }
         if let encryption = spec.option("encryption") { value["encryption"] = .string(encryption) }
@@ -38,27 +39,27 @@ extension RecordKind {
     }
 
     /// The authentication names of the Wi-Fi view (``WiFiAuthenticationType``).
-    static let wifiAuthentications = [
+    package static let wifiAuthentications = [
         "open", "wpa-personal", "shared", "wpa-enterprise", "wpa2-enterprise", "wpa2-personal",
         "wpa-wpa2-personal", "wpa3-personal", "wpa2-wpa3-personal",
     ]
 
     /// The encryption names of the Wi-Fi view (``WiFiEncryptionType``).
-    static let wifiEncryptions = ["none", "wep", "tkip", "aes", "aes-tkip"]
+    package static let wifiEncryptions = ["none", "wep", "tkip", "aes", "aes-tkip"]
 
     /// The network key of a `wifi` specification, from `--key-file` or `--key-env`.
-    private static func networkKey(of spec: RecordSpec, inputs: inout InputReader) throws(CommandLineError) -> String? {
+    private static func networkKey(of spec: RecordSpec, inputs: any RecordInputs) throws(RecordSpecError) -> String? {
         if let path = spec.option("key-file") {
             var bytes = try inputs.read(path, for: "--key-file of \(spec.label)")
             if bytes.last == UInt8(ascii: "\n") { bytes.removeLast() }
             if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
             guard let key = String(validating: bytes, as: UTF8.self) else {
-                throw .usage("The network key in \(InputReader.name(of: path)) is not UTF-8 text")
+                throw .usage("The network key in \(inputName(path)) is not UTF-8 text")
             }
             return key
         }
         if let name = spec.option("key-env") {
-            guard let key = inputs.io.environment(name) else {
+            guard let key = inputs.environment(name) else {
                 throw .usage("The environment variable '\(name)' given to --key-env of \(spec.label) is not set")
             }
             return key
@@ -67,7 +68,7 @@ extension RecordKind {
     }
 
     /// `smartposter <uri> ...`: NFC Forum Smart Poster RTD 1.0.
-    static let smartPoster: RecordKind = RecordKind(
+    package static let smartPoster: RecordKind = RecordKind(
         name: "smartposter",
         abstract: "A Smart Poster (NFC Forum Smart Poster RTD).",
         values: [Value(name: "uri", presence: .required)],
@@ -84,7 +85,7 @@ extension RecordKind {
             .option("type", value: "media-type", help: "The media type of the linked content."),
         ],
         choices: []
-    ) { spec, inputs throws(CommandLineError) in
+    ) { spec, inputs throws(RecordSpecError) in
         var value: [String: TypedRecordJSON.Value] = ["uri": .string(spec.value("uri") ?? "")]
         let titles = spec.all("title").map { title -> TypedRecordJSON.Value in
             let (text, language) = splitTitle(title)
@@ -111,7 +112,7 @@ extension RecordKind {
     }
 
     /// `TEXT@LANG` split at the last `@` when what follows looks like a language tag; else (`TEXT`, `en`).
-    static func splitTitle(_ title: String) -> (text: String, language: String) {
+    package static func splitTitle(_ title: String) -> (text: String, language: String) {
         guard let at = title.lastIndex(of: "@") else { return (title, "en") }
         let language = title[title.index(after: at)...]
         let isTag =
@@ -124,7 +125,7 @@ extension RecordKind {
     }
 
     /// The media type of an icon file, from its extension.
-    static func iconMediaType(_ path: String) throws(CommandLineError) -> String {
+    package static func iconMediaType(_ path: String) throws(RecordSpecError) -> String {
         let name = path.split(separator: "/").last ?? ""
         let fileExtension = name.contains(".") ? String(name.split(separator: ".").last ?? "").lowercased() : ""
         switch fileExtension {
