@@ -82,8 +82,10 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // pcsc-lite's client library, the PC/SC API of pcscd.
-        .systemLibrary(name: "CPCSC", pkgConfig: "libpcsclite", providers: [.apt(["libpcsclite-dev"])]),
+        // pcsc-lite's client library, the PC/SC API of pcscd (Debian: libpcsclite-dev). A C target
+        // rather than a system library: libpcsclite.pc would add -pthread, which SwiftPM rejects
+        // in every build (see Sources/CPCSC/include/CPCSC.h).
+        .target(name: "CPCSC", linkerSettings: [.linkedLibrary("pcsclite")]),
         // A reader backend over PC/SC: contactless readers served by pcscd (ACR122U, ACR1252U, ...).
         .target(
             name: "PCSCReader",
