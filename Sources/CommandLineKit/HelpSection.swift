@@ -28,3 +28,35 @@ package struct HelpSection: Sendable, Hashable {
         self.elements = elements
     }
 }
+
+/// Text wrapping as swift-argument-parser lays out help: lines are broken at the last space
+/// that keeps them within the width, existing line breaks are kept, and every non-empty
+/// line is indented.
+package enum TextWrapping {
+    /// `text` wrapped to `width` columns, every non-empty line indented by `indent` spaces.
+    package static func wrap(_ text: String, width: Int, indent: Int = 0) -> String {
+        let columns = max(width - indent, 1)
+        let paragraphs = text.split(separator: "\n", omittingEmptySubsequences: false)
+        var lines: [Substring] = []
+        for (number, paragraph) in paragraphs.enumerated() {
+            let isLast = number == paragraphs.count - 1
+            var rest = paragraph[...]
+            // A line is kept whole when it is shorter than the width, or exactly as wide at the end.
+            while rest.count > columns || (rest.count == columns && !isLast) {
+                let window = rest.prefix(columns)
+                if let space = window.lastIndex(of: " ") {
+                    lines.append(rest[..<space])
+                    rest = rest[rest.index(after: space)...]
+                } else if let space = rest.firstIndex(of: " ") {
+                    lines.append(rest[..<space])
+                    rest = rest[rest.index(after: space)...]
+                } else {
+                    break
+                }
+            }
+            lines.append(rest)
+        }
+        let padding = String(repeating: " ", count: indent)
+        return lines.map { $0.isEmpty ? "" : padding + $0 }.joined(separator: "\n")
+    }
+}
