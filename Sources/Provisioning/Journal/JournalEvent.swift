@@ -1,4 +1,5 @@
 import JSONSupport
+import NDEF
 
 /// The identity of a job, the first line of its journal: what is provisioned and how, never
 /// a secret (a password mode is recorded as `derived`, never the master secret).
@@ -228,4 +229,19 @@ public enum JournalEvent: Sendable, Hashable {
         default: throw fail("unknown event '\(printable(name))'")
         }
     }
+}
+
+/// `bytes` as hexadecimal text without separators, as the journal and messages write UIDs and
+/// digests.
+func hexString(_ bytes: some Sequence<UInt8>, uppercase: Bool = true) -> String {
+    NDEFHex.encode(bytes, uppercase: uppercase, separator: "")
+}
+
+/// The bytes of hexadecimal `text` (either case, even length, nothing else: a journal field is
+/// never spaced), or nil.
+func bytes(fromHex text: String) -> [UInt8]? {
+    guard text.utf8.count % 2 == 0, text.utf8.allSatisfy({ UInt8(ascii: "0") <= $0 && $0 <= UInt8(ascii: "z") }) else {
+        return nil
+    }
+    return try? NDEFHex.decode(text)
 }

@@ -1,3 +1,5 @@
+import JSONSupport
+
 /// The final account of a job, one entry per row: which tag got it and how it ended. Built
 /// from a journal's state, so it holds nothing the journal does not (never a secret).
 public struct ProvisioningReport: Sendable, Hashable {
