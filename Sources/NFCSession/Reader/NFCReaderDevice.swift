@@ -1,3 +1,5 @@
+import NFCWireFormat
+
 /// A contactless reader as the session layer sees it: the contract the PC/SC, libnfc and
 /// simulator backends implement.
 ///
@@ -50,4 +52,121 @@ public protocol NFCReaderDevice: AnyObject, Sendable {
 
     /// Closes the reader. After this every method throws ``NFCReaderError/Code/readerUnavailable``.
     func close() async
+}
+
+/// What a reader can do, as it reports it: the session plans its commands from this.
+public struct NFCReaderCapabilities: Sendable, Hashable {
+    /// The largest response frame the reader passes on, in bytes without CRC (PN532: 262 minus
+    /// framing; a PC/SC reader: its maximum APDU response). FAST_READ ranges are sized to it.
+    public var maximumFrameSize: Int
+    /// Whether raw Type 2 commands beyond READ and WRITE pass through (GET_VERSION, PWD_AUTH,
+    /// READ_SIG, READ_CNT): needed for identification by version and for passwords.
+    public var supportsRawCommands: Bool
+    /// Whether FAST_READ (3Ah) passes through.
+    public var supportsFastRead: Bool
+    /// Whether ISO-DEP (ISO/IEC 14443-4) APDUs can be exchanged, for Type 4 tags.
+    public var supportsISODEP: Bool
+    /// Whether the reader can report every target in the field (so two tags are detected).
+    public var detectsMultipleTargets: Bool
+    /// The largest data field of an APDU exchanged with an ISO-DEP tag, in either direction (Nc
+    /// and Ne, ISO/IEC 7816-4:2020 5.1): 256 or less for a reader limited to short APDUs; above
+    /// 256 the reader passes extended-length APDUs, up to 65,536 data bytes, and Type 4 reads and
+    /// writes use them when the tag's MLe and MLc allow (NFC Forum Type 4 Tag 3.0, 5.1.2).
+    public var maximumAPDUDataSize: Int
+
+    /// Whether extended-length APDUs pass through (``maximumAPDUDataSize`` above 256).
+    public var supportsExtendedLengthAPDUs: Bool { maximumAPDUDataSize > 256 }
+
+    /// Creates a capability set. Without `maximumAPDUDataSize` the reader exchanges short APDUs
+    /// that fit its frame: the frame less SW1 SW2, at most 256 bytes.
+    public init(
+        maximumFrameSize: Int,
+        supportsRawCommands: Bool,
+        supportsFastRead: Bool,
+        supportsISODEP: Bool,
+        detectsMultipleTargets: Bool,
+        maximumAPDUDataSize: Int? = nil
+    ) {
+        self.maximumFrameSize = maximumFrameSize
+        self.supportsRawCommands = supportsRawCommands
+        self.supportsFastRead = supportsFastRead
+        self.supportsISODEP = supportsISODEP
+        self.detectsMultipleTargets = detectsMultipleTargets
+        self.maximumAPDUDataSize = max(1, min(1 << 16, maximumAPDUDataSize ?? min(256, maximumFrameSize - 2)))
+    }
+}
+
+/// The answer of a Type 2 tag (NTAG21x, MIFARE Ultralight) to one raw command frame.
+///
+/// Frames are exchanged without CRC: the reader appends CRC_A to each command and checks and
+/// strips it from each answer (ISO/IEC 14443-3 6.2.4). A 4-bit answer is an ACK or a NAK
+/// (NTAG213/215/216 datasheet 9.3, table 23); a silent tag is reported by the reader as
+/// ``NFCReaderError/Code/tagConnectionLost``, never as a response.
+public enum NFCRawResponse: Sendable, Hashable, CustomStringConvertible {
+    /// Data bytes (for example the 16 bytes of a READ, the 2-byte PACK of a PWD_AUTH).
+    case data([UInt8])
+    /// The 4-bit ACK (Ah): a WRITE or COMPATIBILITY_WRITE step was accepted.
+    case ack
+    /// A 4-bit NAK: 0h invalid argument, 1h parity or CRC error, 4h authentication counter
+    /// overflow, 5h EEPROM write error (NTAG213/215/216 table 23).
+    case nak(UInt8)
+
+    public var description: String {
+        switch self {
+        case .data(let bytes): bytes.map { byte in hexByte(byte) }.joined(separator: " ")
+        case .ack: "ACK"
+        case .nak(let code): "NAK \(String(code, radix: 16, uppercase: true))h"
+        }
+    }
+}
+
+/// Two lower-case hex digits.
+func hexByte(_ byte: UInt8) -> String {
+    let digits = Array("0123456789abcdef")
+    return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
+}
+
+/// What a reader shows a person with its lights and buzzer (``NFCReaderSignalling``).
+public enum NFCReaderSignal: String, Sendable, Hashable, CaseIterable, Codable {
+    /// The tag was done: green light and a short beep.
+    case success
+    /// The tag failed: red light and a long beep.
+    case failure
+    /// Blink a few times, so a person can tell which reader this is.
+    case identify
+}
+
+/// A reader with lights or a buzzer for the person at it: an optional capability next to
+/// ``NFCReaderDevice``; find it with `reader as? any NFCReaderSignalling`.
+///
+/// Signals are feedback only: showing one never fails an operation, and a reader that cannot
+/// show them (``supportsSignals`` false) ignores them.
+public protocol NFCReaderSignalling: AnyObject, Sendable {
+    /// Whether this reader has lights or a buzzer that ``signal(_:)`` drives (a PC/SC reader, for
+    /// example, only with the ACR122U profile).
+    var supportsSignals: Bool { get }
+
+    /// Shows `signal`.
+    ///
+    /// - Returns: whether the reader showed it (false when it has no lights, refused the
+    ///   command, or is gone).
+    @discardableResult
+    func signal(_ signal: NFCReaderSignal) async -> Bool
+}
+
+extension ACR122ULightCommand {
+    /// The command that shows `signal`.
+    public static func showing(_ signal: NFCReaderSignal) -> ACR122ULightCommand {
+        switch signal {
+        case .success: success
+        case .failure: failure
+        case .identify: identify
+        }
+    }
+
+    /// The signal this command shows, when it is one of ``success``, ``failure`` and ``identify``.
+    public var signal: NFCReaderSignal? {
+        NFCReaderSignal.allCases.first { Self.showing($0) == self }
+    }
+
 }

@@ -271,3 +271,95 @@ extension NFCTagReaderSession {
         }
     }
 }
+
+/// A tag handed out by ``NFCTagReaderSession/nextTag(timeout:)``, by the protocol it speaks, as
+/// CoreNFC's `NFCTag`.
+public enum NFCTag: Sendable {
+    /// An NFC Forum Type 2 tag (ISO/IEC 14443-3 Type A, SAK 00h): NTAG21x, MIFARE Ultralight.
+    case miFare(NFCMiFareTag)
+    /// An ISO-DEP (ISO/IEC 14443-4) tag, which NFC Forum Type 4 tags are.
+    case iso7816(NFCISO7816Tag)
+
+    /// What polling found.
+    public var targetInfo: NFCTargetInfo {
+        switch self {
+        case .miFare(let tag): tag.targetInfo
+        case .iso7816(let tag): tag.targetInfo
+        }
+    }
+
+    /// The UID.
+    public var identifier: [UInt8] { targetInfo.uid }
+}
+
+/// What a session reports while it waits for and hands out tags, for a caller to show (a
+/// command line prints ``description``).
+public enum NFCSessionEvent: Sendable, Hashable, CustomStringConvertible {
+    /// The session started polling on the named reader.
+    case began(readerName: String)
+    /// No tag is in the field: the session polls.
+    case waitingForTag
+    /// `count` tags are in the field: none is touched until all but one are removed.
+    case multipleTagsFound(count: Int)
+    /// A tag was selected and identified (`chip` names the chip when known).
+    case tagDetected(NFCTargetInfo, chip: String?)
+    /// A tag of a kind the session does not handle (MIFARE Classic, or ISO-DEP through a reader
+    /// without ISO-DEP) is in the field: it is left alone.
+    case tagNotSupported(NFCTargetInfo)
+    /// The tag left the field.
+    case tagRemoved(NFCTargetInfo)
+    /// The reader went away and is being reconnected (a ``ReconnectingReader``): `reason` says
+    /// what was seen.
+    case reconnectStarted(reason: String)
+    /// The reader is back.
+    case reconnectSucceeded(readerName: String)
+    /// The reader did not come back: `error` is the last failure.
+    case reconnectFailed(NFCReaderError)
+    /// The session was invalidated: no more events.
+    case invalidated
+
+    /// The session event for a reader's connection change.
+    public init(_ event: NFCReaderLifecycleEvent) {
+        switch event {
+        case .reconnectStarted(let reason): self = .reconnectStarted(reason: reason)
+        case .reconnectSucceeded(let name): self = .reconnectSucceeded(readerName: name)
+        case .reconnectFailed(let error): self = .reconnectFailed(error)
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .began(let name): "Using reader \(name)"
+        case .waitingForTag: "Hold a tag near the reader"
+        case .multipleTagsFound(let count): "\(count) tags in the field: remove all but one"
+        case .tagDetected(let target, let chip):
+            "Tag \(target.uidDescription) detected" + (chip.map { " (\($0))" } ?? "")
+        case .tagNotSupported(let target):
+            "Tag \(target.uidDescription) is not supported (SAK \(hexText([target.sak])))"
+        case .tagRemoved(let target): "Tag \(target.uidDescription) removed"
+        case .reconnectStarted: "Reader disconnected: reconnecting..."
+        case .reconnectSucceeded: "Reader back"
+        case .reconnectFailed(let error): "Reader did not come back: \(error.reason)"
+        case .invalidated: "Session ended"
+        }
+    }
+}
+
+/// The time passed on a clock since a start, for code that is handed its clock as
+/// `any Clock<Duration>` (a test passes one whose sleeps take no time).
+package struct ElapsedTime: Sendable {
+    private let read: @Sendable () -> Duration
+
+    /// Starts counting now, on `clock`.
+    package init(on clock: any Clock<Duration>) {
+        read = Self.reader(clock)
+    }
+
+    /// The time passed since the start.
+    package var duration: Duration { read() }
+
+    private static func reader<C: Clock<Duration>>(_ clock: C) -> @Sendable () -> Duration {
+        let start = clock.now
+        return { start.duration(to: clock.now) }
+    }
+}
