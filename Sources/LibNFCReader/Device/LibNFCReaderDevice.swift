@@ -275,3 +275,103 @@ public actor LibNFCReaderDevice: NFCReaderDevice {
         try handle.set(NP_ACTIVATE_FIELD, true, "NP_ACTIVATE_FIELD")
     }
 }
+
+// MARK: - Exchange
+
+/// Frames and APDUs: raw Type 2 frames (``Type2RawFrame``) and ISO-DEP APDUs through InDataExchange.
+extension LibNFCReaderDevice {
+    /// Sends one Type 2 frame in raw mode (see `Type2RawFrame`) and returns the tag's answer.
+    ///
+    /// - Throws: ``NFCSession/NFCReaderError/Code/tagConnectionLost`` when no tag is selected or
+    ///   it does not answer; ``NFCSession/NFCReaderError/Code/tagResponseError`` for a garbled
+    ///   answer, or when the selected tag is an ISO-DEP tag.
+    public func transceive(_ frame: [UInt8]) async throws(NFCReaderError) -> NFCRawResponse {
+        let handle = try openHandle()
+        let target = try selectedTarget()
+        guard target.kind != .type4 else {
+            throw NFCReaderError(
+                .tagResponseError, "the selected tag \(target.uidDescription) is an ISO-DEP tag: it takes APDUs")
+        }
+        guard !frame.isEmpty, frame.count <= capabilities.maximumFrameSize else {
+            throw NFCReaderError(.invalidParameter, "a Type 2 frame has 1 to \(capabilities.maximumFrameSize) bytes")
+        }
+        let command = Type2RawFrame.command(frame)
+        let received: [UInt8]
+        do {
+            try useFraming(.raw, handle)
+            received = try exchange(command, handle)
+        } catch {
+            throw error.readerError
+        }
+        return try Type2RawFrame.response(received, to: frame)
+    }
+
+    /// Sends one command APDU to the selected ISO-DEP target (InDataExchange) and returns the
+    /// response APDU.
+    ///
+    /// - Throws: ``NFCSession/NFCReaderError/Code/tagConnectionLost`` when no tag is selected,
+    ///   it does not answer, or the answer is shorter than SW1 SW2;
+    ///   ``NFCSession/NFCReaderError/Code/tagResponseError`` when the selected tag is not ISO-DEP.
+    public func sendAPDU(_ apdu: [UInt8]) async throws(NFCReaderError) -> [UInt8] {
+        let handle = try openHandle()
+        let target = try selectedTarget()
+        guard target.kind == .type4 else {
+            throw NFCReaderError(
+                .tagResponseError, "the selected tag \(target.uidDescription) is not an ISO-DEP tag: it takes no APDUs")
+        }
+        let answer: [UInt8]
+        do {
+            try useFraming(.device, handle)
+            answer = try exchange(apdu, handle)
+        } catch {
+            throw error.readerError
+        }
+        guard answer.count >= 2 else {
+            throw NFCReaderError(
+                .tagConnectionLost, "the answer to the APDU has \(answer.count) byte(s), not even a status word")
+        }
+        return answer
+    }
+
+    // MARK: - Helpers
+
+    /// `nfc_initiator_transceive_bytes` with the command timeout: the bytes received.
+    func exchange(_ bytes: [UInt8], _ handle: LibNFCDeviceHandle) throws(LibNFCError) -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: Self.receiveCapacity)
+        let result = bytes.withUnsafeBufferPointer { command in
+            buffer.withUnsafeMutableBufferPointer { answer in
+                nfc_initiator_transceive_bytes(
+                    handle.pointer, command.baseAddress, command.count, answer.baseAddress, answer.count, -1)
+            }
+        }
+        let count = try handle.check(result, "nfc_initiator_transceive_bytes")
+        return Array(buffer.prefix(min(count, buffer.count)))
+    }
+}
+
+// MARK: - NFCTargetInfo from libnfc
+
+/// Target descriptions from libnfc's `nfc_target`.
+extension NFCTargetInfo {
+    /// The ISO/IEC 14443 Type A identification libnfc decoded from the PN53x's InListPassiveTarget
+    /// answer (`nfc_iso14443a_info`), as the target at `index` of a poll.
+    ///
+    /// libnfc keeps SENS_RES as the PN532 and PN533 send it, most significant byte first
+    /// (`00 44` for an NTAG21x): it is reversed into the order of the air interface. The ATS
+    /// libnfc keeps lacks its length byte TL (ISO/IEC 14443-4 5.2.1), which is put back. Lengths
+    /// are clamped to the arrays libnfc declares.
+    init(libnfc target: nfc_target, index: Int) {
+        let info = target.nti.nai
+        let uidCount = min(max(0, Int(info.szUidLen)), MemoryLayout.size(ofValue: info.abtUid))
+        let atsCount = min(max(0, Int(info.szAtsLen)), MemoryLayout.size(ofValue: info.abtAts))
+        let uid = withUnsafeBytes(of: info.abtUid) { Array($0.prefix(uidCount)) }
+        let atqa = withUnsafeBytes(of: info.abtAtqa) { [$0[1], $0[0]] }
+        var ats: [UInt8]?
+        if atsCount > 0 {
+            ats =
+                [UInt8(truncatingIfNeeded: atsCount + 1)]
+                + withUnsafeBytes(of: info.abtAts) { Array($0.prefix(atsCount)) }
+        }
+        self.init(index: index, uid: uid, atqa: atqa, sak: info.btSak, ats: ats)
+    }
+}
