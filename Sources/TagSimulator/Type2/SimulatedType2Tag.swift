@@ -209,3 +209,140 @@ public struct SimulatedType2Tag: Sendable {
         }
     }
 }
+
+/// The command kinds a simulated Type 2 tag tells apart, by their first byte (NTAG213/215/216
+/// datasheet section 10, MF0ULX1 section 8, MF0ICU1 section 9).
+public enum SimulatedType2Command: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// GET_VERSION, 60h.
+    case getVersion = "GET_VERSION"
+    /// READ, 30h.
+    case read = "READ"
+    /// FAST_READ, 3Ah.
+    case fastRead = "FAST_READ"
+    /// WRITE, A2h.
+    case write = "WRITE"
+    /// COMPATIBILITY_WRITE, A0h (the first part, with the page address).
+    case compatibilityWrite = "COMPATIBILITY_WRITE"
+    /// The 16-byte data frame that completes a COMPATIBILITY_WRITE.
+    case compatibilityWriteData = "COMPATIBILITY_WRITE_DATA"
+    /// READ_CNT, 39h.
+    case readCounter = "READ_CNT"
+    /// PWD_AUTH, 1Bh.
+    case passwordAuthentication = "PWD_AUTH"
+    /// READ_SIG, 3Ch.
+    case readSignature = "READ_SIG"
+    /// Any other frame, including an empty one.
+    case unknown = "UNKNOWN"
+
+    /// The kind of `frame` from its first byte.
+    public init(frame: [UInt8]) {
+        switch frame.first {
+        case 0x60: self = .getVersion
+        case 0x30: self = .read
+        case 0x3A: self = .fastRead
+        case 0xA2: self = .write
+        case 0xA0: self = .compatibilityWrite
+        case 0x39: self = .readCounter
+        case 0x1B: self = .passwordAuthentication
+        case 0x3C: self = .readSignature
+        default: self = .unknown
+        }
+    }
+
+    /// The datasheet name.
+    public var description: String { rawValue }
+}
+
+/// What a simulated Type 2 tag answers to one command frame (ISO/IEC 14443-3; NTAG213/215/216
+/// datasheet section 10 and 9.3 for ACK and NAK).
+///
+/// Frames carry no CRC: the reader hardware adds and checks it, so ``nak(_:)`` with 1h is never
+/// produced by the simulator itself but is listed for readers that model a broken link.
+public enum SimulatedType2Response: Sendable, Hashable {
+    /// A data answer (READ, FAST_READ, GET_VERSION, READ_CNT, READ_SIG, the PACK of PWD_AUTH).
+    case data([UInt8])
+    /// The 4-bit ACK, Ah.
+    case ack
+    /// A 4-bit NAK: 0h invalid argument, 1h CRC or parity error, 4h authentication counter
+    /// overflow, 5h EEPROM write error.
+    case nak(UInt8)
+    /// No answer at all (the tag is not in the ACTIVE state, or ignores the frame).
+    case silent
+
+    /// NAK 0h: invalid argument (page address, length, locked or protected page).
+    public static let invalidArgument = SimulatedType2Response.nak(0x0)
+    /// NAK 1h: CRC or parity error.
+    public static let parityOrCRCError = SimulatedType2Response.nak(0x1)
+    /// NAK 4h: the PWD_AUTH attempt counter reached AUTHLIM.
+    public static let authenticationCounterOverflow = SimulatedType2Response.nak(0x4)
+    /// NAK 5h: EEPROM write error.
+    public static let writeError = SimulatedType2Response.nak(0x5)
+
+    /// The data bytes of a ``data(_:)`` answer, else nil.
+    public var bytes: [UInt8]? {
+        if case .data(let bytes) = self { return bytes }
+        return nil
+    }
+}
+
+extension SimulatedType2Tag {
+    /// A frame the tag does not expect in READY or ACTIVE (a REQA or WUPA, a SELECT for another
+    /// UID): the tag goes back to its waiting state, IDLE, or HALT if it was woken from HALT
+    /// (ISO/IEC 14443-3 6.3, NTAG213/215/216 8.2 state diagram). Nothing is answered or counted.
+    mutating func returnToWaitingState() {
+        guard state == .active || state == .ready else { return }
+        state = wasHalted ? .halt : .idle
+        isAuthenticated = false
+        pendingCompatibilityWritePage = nil
+    }
+
+    /// The kind ``transceive(_:)`` counts `frame` as in the current state.
+    func commandKind(of frame: [UInt8]) -> SimulatedType2Command {
+        pendingCompatibilityWritePage != nil && state == .active
+            ? .compatibilityWriteData : SimulatedType2Command(frame: frame)
+    }
+
+    /// The page `frame` writes, when it is a WRITE (A2h addr d0-d3) or the data frame of a
+    /// COMPATIBILITY_WRITE in the current state; nil for every other frame.
+    func writtenPage(by frame: [UInt8]) -> Int? {
+        switch commandKind(of: frame) {
+        case .write: frame.count == 6 ? Int(frame[1]) : nil
+        case .compatibilityWriteData: frame.count == 16 ? pendingCompatibilityWritePage : nil
+        default: nil
+        }
+    }
+
+    /// Whether an interrupted write to `page` keeps the page's old content: page 2 (static lock
+    /// bytes), page 3 (CC) and the dynamic lock page are tearing-protected (NTAG213/215/216 10.4
+    /// and 10.5); the datasheet lists no other page.
+    func isTearingProtected(page: Int) -> Bool {
+        page == 2 || page == 3 || page == chip.dynamicLock?.page
+    }
+
+    /// Receives `frame` and refuses it with the 4-bit NAK `code` without carrying it out, as a
+    /// tag whose EEPROM fails (fault injection): the frame is counted, and the tag goes back to
+    /// its waiting state as after any NAK (NTAG213/215/216 9.3).
+    mutating func refuse(_ frame: [UInt8], nak code: UInt8) -> SimulatedType2Response {
+        receive(frame)
+        fallBackAfterNak()
+        return .nak(code & 0x0F)
+    }
+
+    /// Receives `frame` and acknowledges it without storing anything, as an EEPROM that fails
+    /// silently (fault injection): the frame is counted, a pending COMPATIBILITY_WRITE ends.
+    mutating func acknowledgeWithoutStoring(_ frame: [UInt8]) -> SimulatedType2Response {
+        receive(frame)
+        pendingCompatibilityWritePage = nil
+        return .ack
+    }
+
+    /// Puts `content` (4 bytes) into `page` as they are, bypassing the write rules: how a torn
+    /// write leaves the EEPROM. Out-of-range pages and other lengths change nothing.
+    mutating func overwrite(page: Int, with content: [UInt8]) {
+        guard content.count == Type2Page.size, page >= 0, page < chip.pageCount else { return }
+        let start = page * Type2Page.size
+        guard start + Type2Page.size <= bytes.count else { return }
+        bytes.replaceSubrange(start..<(start + Type2Page.size), with: content)
+        if !rules.writeLeavesRulesUnchanged(page: page) { rules = Type2Memory(bytes: bytes, chip: chip) }
+    }
+}
