@@ -218,3 +218,130 @@ extension ContactlessReaderEmulator {
         return Array(ats[start..<end])
     }
 }
+
+// MARK: - ContactlessReaderProfile
+
+/// Which of the commands PC/SC contactless readers offer besides the standard storage-card
+/// APDUs a ``ContactlessReaderEmulator`` answers.
+///
+/// Every profile answers PC/SC Part 3 (v2.02, 3.2.2.1) GET DATA, READ BINARY, UPDATE BINARY,
+/// LOAD KEYS and GENERAL AUTHENTICATE, and passes every APDU of another class than `FF` to an
+/// ISO-DEP (Type 4) tag. The profiles differ in the pass-through they offer for raw tag
+/// commands (PWD_AUTH, GET_VERSION, READ_SIG, FAST_READ):
+/// - ``acr122u``: the ACS ACR122U (firmware 2.07): Direct Transmit to its PN532
+///   (`FF 00 00 00 Lc D4 ...`), firmware version, LED and buzzer commands; no PC/SC 2.02
+///   transparent session (`FF C2` answers `6A 81`).
+/// - ``pcsc202``: a reader implementing PC/SC Part 3 v2.02 Manage Session and Transparent
+///   Exchange (`FF C2 00 00`, `FF C2 00 01`, `FF C2 00 02`), as the ACS ACR1252U and ACR1552U
+///   do; no PN532 Direct Transmit (`FF 00` answers `6A 81`).
+/// - ``combined`` (the default): both, so that a client can be tested against either path
+///   with one reader; no single real reader answers both the PN532 frames and `FF C2`.
+public struct ContactlessReaderProfile: Sendable, Hashable, CustomStringConvertible {
+    /// The name, as the command line takes it.
+    public var name: String
+    /// Whether `FF 00 00 00 Lc D4 ...` reaches an emulated PN532 (ACR122U Direct Transmit).
+    public var supportsDirectTransmit: Bool
+    /// Whether the PC/SC 2.02 transparent session commands (`FF C2`) are answered.
+    public var supportsTransparentExchange: Bool
+    /// The firmware version `FF 00 48 00 00` answers (ASCII, without status word, as the
+    /// ACR122U does); nil: that command and the LED and buzzer commands answer `6A 81`.
+    public var firmwareVersion: String?
+
+    /// Creates a profile.
+    public init(
+        name: String, supportsDirectTransmit: Bool, supportsTransparentExchange: Bool, firmwareVersion: String?
+    ) {
+        self.name = name
+        self.supportsDirectTransmit = supportsDirectTransmit
+        self.supportsTransparentExchange = supportsTransparentExchange
+        self.firmwareVersion = firmwareVersion
+    }
+
+    /// An ACS ACR122U with firmware 2.07 (ACR122U API 2.04).
+    public static let acr122u = ContactlessReaderProfile(
+        name: "acr122u", supportsDirectTransmit: true, supportsTransparentExchange: false,
+        firmwareVersion: "ACR122U207")
+
+    /// A PC/SC Part 3 v2.02 reader with a transparent session and no vendor commands.
+    public static let pcsc202 = ContactlessReaderProfile(
+        name: "pcsc202", supportsDirectTransmit: false, supportsTransparentExchange: true, firmwareVersion: nil)
+
+    /// Both pass-throughs, with the ACR122U's vendor commands.
+    public static let combined = ContactlessReaderProfile(
+        name: "combined", supportsDirectTransmit: true, supportsTransparentExchange: true,
+        firmwareVersion: "ACR122U207")
+
+    /// Every predefined profile, in the order the command line lists them.
+    public static let all: [ContactlessReaderProfile] = [.combined, .acr122u, .pcsc202]
+
+    /// The predefined profile named `name`.
+    public static func named(_ name: String) -> ContactlessReaderProfile? {
+        all.first { $0.name == name.lowercased() }
+    }
+
+    public var description: String { name }
+}
+
+// MARK: - Vendor
+
+extension ContactlessReaderEmulator {
+    /// The ACR122U's pseudo-APDUs of instruction `00` (ACR122U API 2.04, sections 6 and 7):
+    /// - `FF 00 00 00 Lc D4 ...` Direct Transmit: the PN532 command's response frame
+    ///   (`D5 ...`) followed by `90 00` (``PN532Emulation``); `63 00` for a payload the PN532
+    ///   does not take.
+    /// - `FF 00 48 00 00` firmware version: the ASCII version alone, without status word
+    ///   (`ACR122U207`).
+    /// - `FF 00 40 P2 04 T1 T2 N L` Bi-Color LED and Buzzer Control (6.2): `90` and the LED state
+    ///   after the command; each command is recorded in ``lightCommands``.
+    /// - `FF 00 51 P2 00` PICC operating parameter: `90 P2`; `FF 00 52 P2 00` buzzer on card
+    ///   detection: `90 00`.
+    /// Any other P1, or a profile without these commands: `6A 81`.
+    mutating func vendorCommand(_ command: CommandAPDU, _ field: inout SimulatedField) -> Outcome {
+        if command.p1 == 0x00, command.p2 == 0x00 {
+            guard profile.supportsDirectTransmit else { return .response(StatusWord.functionNotSupported.bytes) }
+            guard command.hasCommandData else { return .response(StatusWord.failed.bytes) }
+            var activated = activeUID
+            let result = pn532.execute(Array(command.data), field: &field, activeUID: &activated)
+            activeUID = activated
+            switch result {
+            case .response(let frame): return .response(frame + StatusWord.success.bytes)
+            case .notSupported: return .response(StatusWord.failed.bytes)
+            case .tagLeft: return .tagLeft
+            }
+        }
+        guard let firmwareVersion = profile.firmwareVersion else {
+            return .response(StatusWord.functionNotSupported.bytes)
+        }
+        switch command.p1 {
+        case 0x48: return .response(Array(firmwareVersion.utf8))
+        case 0x40:
+            guard command.data.count == 4 else { return .response(StatusWord.failed.bytes) }
+            let data = Array(command.data)
+            let light = ACR122ULightCommand(
+                control: command.p2, t1: data[0], t2: data[1], repetitions: data[2], buzzer: data[3])
+            lightCommands.append(light)
+            ledState = light.ledState(after: ledState)
+            return .response([0x90, ledState])
+        case 0x51: return .response([0x90, command.p2])
+        case 0x52: return .response(StatusWord.success.bytes)
+        default: return .response(StatusWord.functionNotSupported.bytes)
+        }
+    }
+
+    /// The LED state after an LED control byte (ACR122U API 2.04, 6.2): bit 0 final red state,
+    /// bit 1 final green state, bit 2 red state mask, bit 3 green state mask (only masked LEDs
+    /// change).
+    static func ledState(after control: UInt8, from state: UInt8) -> UInt8 {
+        ACR122ULightCommand(control: control, t1: 0, t2: 0, repetitions: 0, buzzer: 0).ledState(after: state)
+    }
+}
+
+extension ContactlessReaderEmulator {
+    /// `FF C2`: the PC/SC 2.02 transparent session (``TransparentSession``).
+    mutating func transparentCommand(_ command: CommandAPDU, _ field: inout SimulatedField) -> Outcome {
+        var activated = activeUID
+        let outcome = transparent.run(command, &field, &activated)
+        activeUID = activated
+        return outcome
+    }
+}
