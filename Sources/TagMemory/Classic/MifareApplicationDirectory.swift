@@ -188,3 +188,110 @@ public struct MifareApplicationDirectory: Sendable, Hashable {
         return run
     }
 }
+
+/// The CRC-8 of a MIFARE Application Directory.
+///
+/// AN10787 (MIFARE Application Directory): the first byte of MAD1 (block 1, byte 0) and of MAD2
+/// (block 64, byte 0) is a CRC-8 over the bytes after it: the info byte and the 15 (MAD1) or
+/// 23 (MAD2) application identifiers, 31 or 47 bytes in the order they are stored.
+///
+/// Parameters: generator polynomial x⁸ + x⁴ + x³ + x² + 1 (1Dh), preset C7h, bits processed
+/// most significant first (no reflection), no final XOR. This is CRC-8/MIFARE-MAD of the CRC
+/// catalogue (check value 99h for the ASCII bytes "123456789"). AN10787 states the preset as
+/// E3h, which is C7h with its bit order mirrored; libfreefare (mad.c: "the bits have to be
+/// mirrored") and proxmark3 (crc.c: "0xe3 - WRONG! but it mentioned in MAD datasheet") both
+/// use C7h. Android's formatter (rw_mfc.cc) writes the precomputed values 14h for MAD1 with
+/// info byte 01h and 15 × NDEF AIDs (03 E1), and E8h for MAD2 with info byte 01h and 23 ×
+/// NDEF AIDs; this function reproduces both.
+public enum MADCRC {
+    /// The generator polynomial without its x⁸ term.
+    public static let polynomial: UInt8 = 0x1D
+    /// The register's starting value.
+    public static let preset: UInt8 = 0xC7
+
+    /// The CRC of `bytes`.
+    public static func compute(_ bytes: some Sequence<UInt8>) -> UInt8 {
+        var crc = preset
+        for byte in bytes {
+            crc ^= byte
+            for _ in 0..<8 {
+                crc = crc & 0x80 != 0 ? (crc << 1) ^ polynomial : crc << 1
+            }
+        }
+        return crc
+    }
+}
+
+/// A MIFARE Application Directory entry: the application identifier (AID) of one sector.
+///
+/// AN10787: an AID is 16 bits, the function cluster code in the high byte and the application
+/// code in the low byte; the directory stores it low byte first, so the NFC Forum NDEF AID
+/// E103h (function cluster E1h "NFC Forum", application code 03h "NDEF", AN1304) appears as
+/// the bytes 03 E1. libfreefare (`struct mad_aid { application_code; function_cluster_code }`),
+/// proxmark3 (`ndef_aid = 0xE103` read little-endian) and neard (`NFC_AID_TAG 0xE103`) read
+/// it so.
+///
+/// Function cluster 00h holds the administration codes: 0000h free, 0001h defect (keys
+/// destroyed or unknown), 0002h reserved, 0003h additional directory information, 0004h card
+/// holder information, 0005h not applicable (above the memory size); 0006h-00FFh are reserved.
+public struct MADApplicationIdentifier: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    /// The AID, function cluster code in the high byte.
+    public let rawValue: UInt16
+
+    public init(rawValue: UInt16) {
+        self.rawValue = rawValue
+    }
+
+    /// The AID with these two codes.
+    public init(functionCluster: UInt8, applicationCode: UInt8) {
+        self.rawValue = UInt16(functionCluster) << 8 | UInt16(applicationCode)
+    }
+
+    /// The AID stored as `first`, `second` in the directory (application code first).
+    public init(storedBytes first: UInt8, _ second: UInt8) {
+        self.init(functionCluster: second, applicationCode: first)
+    }
+
+    /// The function cluster code, the high byte.
+    public var functionCluster: UInt8 { UInt8(truncatingIfNeeded: rawValue >> 8) }
+    /// The application code, the low byte.
+    public var applicationCode: UInt8 { UInt8(truncatingIfNeeded: rawValue) }
+    /// The two bytes as the directory stores them: application code, then function cluster.
+    public var storedBytes: [UInt8] { [applicationCode, functionCluster] }
+
+    /// 0000h: the sector is free.
+    public static let free = MADApplicationIdentifier(rawValue: 0x0000)
+    /// 0001h: the sector is defect (its keys are destroyed or unknown).
+    public static let defect = MADApplicationIdentifier(rawValue: 0x0001)
+    /// 0002h: the sector is reserved.
+    public static let reserved = MADApplicationIdentifier(rawValue: 0x0002)
+    /// 0003h: the sector holds additional directory information.
+    public static let additionalDirectoryInformation = MADApplicationIdentifier(rawValue: 0x0003)
+    /// 0004h: the sector holds card holder information.
+    public static let cardHolderInformation = MADApplicationIdentifier(rawValue: 0x0004)
+    /// 0005h: the sector is not applicable (above the card's memory size).
+    public static let notApplicable = MADApplicationIdentifier(rawValue: 0x0005)
+    /// E103h: the sector is an NFC sector holding NDEF data (AN1304).
+    public static let ndef = MADApplicationIdentifier(rawValue: 0xE103)
+
+    /// Whether this is an administration code (function cluster 00h).
+    public var isAdministrationCode: Bool { functionCluster == 0 }
+
+    /// A short name for administration codes and the NDEF AID, nil for other AIDs.
+    public var name: String? {
+        switch self {
+        case .free: "free"
+        case .defect: "defect"
+        case .reserved: "reserved"
+        case .additionalDirectoryInformation: "additional directory information"
+        case .cardHolderInformation: "card holder information"
+        case .notApplicable: "not applicable"
+        case .ndef: "NFC Forum NDEF"
+        default: isAdministrationCode ? "reserved administration code" : nil
+        }
+    }
+
+    public var description: String {
+        TagHex.word(rawValue) + "h" + (name.map { " (\($0))" } ?? "")
+    }
+}

@@ -137,3 +137,171 @@ public struct Type2Memory: Sendable, Hashable {
         return try? Type2Configuration(chip: chip, memory: bytes)
     }
 }
+
+/// Page and byte address arithmetic for NFC Forum Type 2 tags.
+///
+/// A Type 2 tag's memory is addressed in pages of 4 bytes (T2T 1.1, section 2; READ returns
+/// 4 pages from a page address, WRITE writes one page, 5.1 and 5.2). Byte addresses count from
+/// byte 0 of page 0, so the capability container is bytes 12-15 and the data area starts at 16.
+public enum Type2Page {
+    /// The number of bytes in a page.
+    public static let size = 4
+
+    /// The page holding byte `address`.
+    public static func containing(byte address: Int) -> Int {
+        address >= 0 ? address / size : (address - size + 1) / size
+    }
+
+    /// The byte address of the first byte of `page`.
+    public static func firstByte(of page: Int) -> Int { page * size }
+
+    /// The byte addresses of `page`.
+    public static func bytes(of page: Int) -> Range<Int> { (page * size)..<(page * size + size) }
+
+    /// The 4 bytes of `page` in `image`; nil when the image does not hold them.
+    public static func contents(of page: Int, in image: [UInt8]) -> [UInt8]? {
+        let range = bytes(of: page)
+        guard page >= 0, range.upperBound <= image.count else { return nil }
+        return Array(image[range])
+    }
+
+    /// The pages a non-empty byte range touches, or nil for an empty range.
+    public static func pages(covering range: Range<Int>) -> ClosedRange<Int>? {
+        guard !range.isEmpty else { return nil }
+        return containing(byte: range.lowerBound)...containing(byte: range.upperBound - 1)
+    }
+
+    /// The offset of byte `address` inside its page (0-3).
+    public static func offset(ofByte address: Int) -> Int { address - containing(byte: address) * size }
+
+    /// The first byte address of the data area (page 4, T2T 1.1, 2.1).
+    public static let dataAreaStart = 16
+
+    /// The byte addresses of the capability container (page 3, T2T 1.1, 6.1).
+    public static let capabilityContainerBytes = 12..<16
+
+    /// The byte addresses of the static lock bytes (page 2, bytes 2-3, T2T 1.1, 2.1.2).
+    public static let staticLockBytes = 10..<12
+}
+
+/// One part of a Type 2 tag's memory map: what a byte range holds.
+///
+/// ``Type2Memory/regions`` lists them for an image. The parts come from NFC Forum Type 2 Tag
+/// 1.1, section 2.1 (UID, static lock bytes, capability container, data area), 2.2.1 and 2.3
+/// (bytes reserved by Lock Control and Memory Control TLVs) and from the chip's datasheet
+/// (dynamic lock bytes, configuration pages, counters and keys; see ``Type2Chip``).
+public struct Type2MemoryRegion: Sendable, Hashable {
+    /// What a region holds.
+    public enum Kind: String, Sendable, Hashable, CaseIterable, Codable {
+        /// Bytes 0-7: UID0-2, BCC0, UID3-6, written and locked at the factory (2.1.1).
+        case uid
+        /// Page 2: BCC1, an internal byte and the two static lock bytes (2.1.1, 2.1.2).
+        case staticLock
+        /// Page 3: the capability container (6.1).
+        case capabilityContainer
+        /// The NDEF data area the capability container announces, from byte 16 (2.1, 6.1).
+        case dataArea
+        /// User memory of the chip outside the data area: all of it when the capability
+        /// container is not an NDEF one, else what lies past the announced size.
+        case userMemory
+        /// Bytes a Lock Control or Memory Control TLV reserves; TLVs flow around them (2.2.1).
+        case reservedByTLV
+        /// The chip's dynamic lock bytes, or for an unknown chip the ones a Lock Control TLV or
+        /// the NFC Forum default (2.2.2) places.
+        case dynamicLock
+        /// The PWD_AUTH configuration pages: CFG0, CFG1, PWD, PACK (NTAG21x, Ultralight EV1).
+        case configuration
+        /// The 16-bit one-way counter page (MIFARE Ultralight C).
+        case counter
+        /// The AUTH0 and AUTH1 pages of 3DES authentication (MIFARE Ultralight C).
+        case authentication
+        /// The 3DES key pages, which READ never returns (MIFARE Ultralight C).
+        case key
+        /// Image bytes past the chip's last page.
+        case beyondChip
+        /// Bytes whose role is unknown: no chip and no NDEF capability container tell.
+        case unknown
+    }
+
+    /// What the region holds.
+    public var kind: Kind
+    /// The byte addresses.
+    public var bytes: Range<Int>
+
+    /// Creates a region.
+    public init(kind: Kind, bytes: Range<Int>) {
+        self.kind = kind
+        self.bytes = bytes
+    }
+
+    /// The pages the region touches (nil for an empty region).
+    public var pages: ClosedRange<Int>? { Type2Page.pages(covering: bytes) }
+
+    /// Whether the region covers whole pages.
+    public var isWholePages: Bool {
+        bytes.lowerBound % Type2Page.size == 0 && bytes.upperBound % Type2Page.size == 0
+    }
+}
+
+extension Type2Memory {
+    /// The memory map: every part of the chip's memory (or, for an unknown chip, of the image)
+    /// with what it holds, ordered by address.
+    ///
+    /// The regions cover the chip's pages (``Type2Chip/pageCount``) when the chip is known,
+    /// else the image; pages past the end of the image are still listed for a known chip, and
+    /// image bytes past the chip are ``Type2MemoryRegion/Kind/beyondChip``. Bytes reserved by
+    /// Lock Control and Memory Control TLVs (``reservedRanges``) are listed as well, inside the
+    /// region they fall in, so regions of that kind overlap others; all other regions are
+    /// disjoint.
+    public var regions: [Type2MemoryRegion] {
+        let imageEnd = bytes.count
+        let end = max(imageEnd, chip.map { $0.pageCount * Type2Page.size } ?? 0)
+        var regions: [Type2MemoryRegion] = []
+        func add(_ kind: Type2MemoryRegion.Kind, _ range: Range<Int>) {
+            let clamped = range.clamped(to: 0..<end)
+            if !clamped.isEmpty { regions.append(Type2MemoryRegion(kind: kind, bytes: clamped)) }
+        }
+        // From `start` to `stop`, empty when `stop` comes first (never a trapping range).
+        func add(_ kind: Type2MemoryRegion.Kind, from start: Int, to stop: Int) {
+            add(kind, start..<max(start, stop))
+        }
+        add(.uid, 0..<8)
+        add(.staticLock, 8..<12)
+        add(.capabilityContainer, Type2Page.capabilityContainerBytes)
+        var covered = Type2Page.dataAreaStart
+        if let area = dataArea {
+            add(.dataArea, area)
+            covered = area.upperBound
+        }
+        if let chip {
+            let user = chip.userBytes
+            add(.userMemory, from: max(covered, user.lowerBound), to: user.upperBound)
+            if let lock = chip.dynamicLock { add(.dynamicLock, Type2Page.bytes(of: lock.page)) }
+            if let pages = chip.configurationPages {
+                let first = Type2Page.firstByte(of: pages.cfg0)
+                add(.configuration, from: first, to: Type2Page.firstByte(of: pages.passwordAcknowledge + 1))
+            }
+            if let pages = chip.tripleDESPages {
+                add(.counter, Type2Page.bytes(of: pages.counter))
+                add(
+                    .authentication, from: Type2Page.firstByte(of: pages.auth0),
+                    to: Type2Page.firstByte(of: pages.auth1 + 1))
+                let key = Type2Page.firstByte(of: pages.key.lowerBound)
+                add(.key, from: key, to: Type2Page.firstByte(of: pages.key.upperBound + 1))
+            }
+            add(.beyondChip, from: chip.pageCount * Type2Page.size, to: imageEnd)
+        } else {
+            if let generic = genericDynamicLock, generic.lockBytes.lowerBound >= covered {
+                add(.unknown, from: covered, to: generic.lockBytes.lowerBound)
+                add(.dynamicLock, generic.lockBytes)
+                covered = max(covered, generic.lockBytes.upperBound)
+            }
+            add(.unknown, from: covered, to: imageEnd)
+        }
+        for range in reservedRanges.ranges { add(.reservedByTLV, range) }
+        return regions.sorted { lhs, rhs in
+            if lhs.bytes.lowerBound != rhs.bytes.lowerBound { return lhs.bytes.lowerBound < rhs.bytes.lowerBound }
+            return lhs.kind != .reservedByTLV && rhs.kind == .reservedByTLV
+        }
+    }
+}
