@@ -236,3 +236,112 @@ struct NDEFMessageDecoder {
         records[last].chunkSizes?.append(physical.payload.count)
     }
 }
+
+/// Limits that keep decoding bounded on hostile input.
+///
+/// NFC Forum NDEF 1.0 allows payloads up to 2³² − 1 bytes and any number of records; a
+/// decoder facing untrusted data caps the record count and the nesting depth of messages
+/// inside records (Smart Poster, Handover). Payload sizes are bounded by the input itself.
+public struct NDEFDecodingOptions: Sendable, Hashable {
+    /// The most physical records (chunks count one each) a message may have.
+    public var maximumRecordCount: Int
+    /// How many levels of messages nested in record payloads are decoded.
+    ///
+    /// A top-level message is depth 0; a Smart Poster's inner message is depth 1.
+    public var maximumNestingDepth: Int
+
+    /// Creates options; the defaults suit any real tag (the largest hold a few kilobytes).
+    public init(maximumRecordCount: Int = 16_384, maximumNestingDepth: Int = 4) {
+        self.maximumRecordCount = maximumRecordCount
+        self.maximumNestingDepth = maximumNestingDepth
+    }
+
+    /// The options for a message nested one level deeper, or an error when that is too deep.
+    public func nested(at offset: Int? = nil) throws(NDEFError) -> NDEFDecodingOptions {
+        guard maximumNestingDepth > 0 else {
+            throw NDEFError(.nestingTooDeep, at: offset, "messages nested deeper than allowed")
+        }
+        var inner = self
+        inner.maximumNestingDepth -= 1
+        return inner
+    }
+}
+
+/// What lenient decoding recovered, and the problems it stepped over.
+public struct NDEFRecovery: Sendable, Hashable {
+    /// The records that could be recovered.
+    public var message: NFCNDEFMessage
+    /// Each deviation from NDEF 1.0 that was tolerated, in input order, with its offset.
+    public var issues: [NDEFError]
+
+    /// Whether the input was a valid message (nothing had to be skipped or repaired).
+    public var isClean: Bool { issues.isEmpty }
+}
+
+extension NDEFMessageDecoder {
+    /// The records of `bytes` when it is a plain valid message, or nil so the full decoder can
+    /// take over and report exactly what is wrong.
+    ///
+    /// "Plain" means no chunked records: every record is complete, MB is set on the first
+    /// record only, ME on the last only, nothing follows it, TNF 0 records are empty, TNF 1-4
+    /// records have a type of the syntax their TNF requires (``NDEFTypeSyntax``) and TNF 5
+    /// records have none (NDEF 1.0, 3.2.6). TNF 6 and 7 and every other case go to the full
+    /// decoder. Both walk the records with ``NDEFRecordCursor``, so they agree on where each
+    /// record is; whatever this accepts the full decoder accepts with the same records (the
+    /// decoder fuzz target and `PlainMessageTests` check it).
+    static func decodePlain(_ bytes: ArraySlice<UInt8>, maximumRecordCount: Int) -> [NFCNDEFPayload]? {
+        var records: [NFCNDEFPayload] = []
+        let plain = bytes.withUnsafeBufferPointer { buffer in
+            // One pass: each record is built as soon as it is checked (most messages are one or
+            // two records, so growing the array costs less than a second walk to count them).
+            plainRecordCount(NDEFRecordCursor(buffer, base: bytes.startIndex), maximumRecordCount: maximumRecordCount) {
+                record in
+                records.append(
+                    NFCNDEFPayload(
+                        format: record.format, in: bytes, type: record.type, identifier: record.identifier,
+                        payload: record.payload, typeIsChecked: true))
+            } != nil
+        }
+        return plain ? records : nil
+    }
+
+    /// Whether `bytes` is a plain valid message (see ``decodePlain(_:maximumRecordCount:)``).
+    static func isPlain(_ bytes: ArraySlice<UInt8>, maximumRecordCount: Int) -> Bool {
+        bytes.withUnsafeBufferPointer { buffer in
+            plainRecordCount(NDEFRecordCursor(buffer, base: bytes.startIndex), maximumRecordCount: maximumRecordCount)
+                != nil
+        }
+    }
+
+    /// How many records the message `cursor` walks has when it is plain, or nil when it is not;
+    /// `accept` sees each record once it is checked (some may have been seen before a nil).
+    private static func plainRecordCount(
+        _ start: NDEFRecordCursor,
+        maximumRecordCount: Int,
+        accept: (NDEFPhysicalRecord) -> Void = { _ in }
+    ) -> Int? {
+        var cursor = start
+        var count = 0
+        while !cursor.isAtEnd {
+            guard count < maximumRecordCount, let record = try? cursor.next(number: count) else { return nil }
+            let header = record.header
+            guard !header.isChunked, header.isMessageBegin == (count == 0) else { return nil }
+            switch record.format {
+            case .empty:
+                guard record.type.isEmpty, record.identifier.isEmpty, record.payload.isEmpty else { return nil }
+            case .nfcWellKnown, .media, .absoluteURI, .nfcExternal:
+                guard !record.type.isEmpty, NDEFTypeSyntax.problem(record.format, cursor.type(of: record)) == nil else {
+                    return nil
+                }
+            case .unknown:
+                guard record.type.isEmpty else { return nil }
+            case .unchanged, .reserved:
+                return nil
+            }
+            count += 1
+            accept(record)
+            if header.isMessageEnd { return cursor.isAtEnd ? count : nil }
+        }
+        return nil  // empty, or no ME record
+    }
+}

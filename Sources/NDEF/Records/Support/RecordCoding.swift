@@ -29,3 +29,44 @@ extension KeyedDecodingContainer {
         return exact
     }
 }
+
+/// What a JSON key holds: nothing (use the default), an explicit `null` (leave the attribute
+/// out), or a value.
+enum JSONField<T> {
+    case absent
+    case null
+    case value(T)
+
+    /// `.value` for a value, `.null` for `nil`: how a parsed property is written.
+    init(_ value: T?) {
+        self = value.map(JSONField.value) ?? .null
+    }
+
+    /// The value, `default` when absent, `nil` when explicitly null.
+    func resolved(default value: T) -> T? {
+        switch self {
+        case .absent: value
+        case .null: nil
+        case .value(let found): found
+        }
+    }
+
+    /// The value, or `nil` when absent or null.
+    var value: T? {
+        if case .value(let found) = self { return found }
+        return nil
+    }
+
+    /// The field at the first of `keys` present in `container`, read by `read`.
+    static func decode<K: CodingKey>(
+        _ container: KeyedDecodingContainer<K>,
+        _ keys: [K],
+        _ read: (K) throws -> T?
+    ) throws -> JSONField<T> {
+        for key in keys where container.contains(key) {
+            if try container.decodeNil(forKey: key) { return .null }
+            if let value = try read(key) { return .value(value) }
+        }
+        return .absent
+    }
+}
