@@ -156,3 +156,114 @@ extension TagInspectionReport {
         return lines
     }
 }
+
+/// A problem found in the tag's memory, as JSON shows it: `{"code", "offset", "reason"}`.
+package struct InspectProblem: Encodable {
+    /// The stable code, for example `malformed-tlv`.
+    package var code: String
+    /// The byte address, when one applies.
+    package var offset: Int?
+    /// What is wrong.
+    package var reason: String
+
+    package init(_ error: TagMemoryError) {
+        code = error.code.rawValue
+        offset = error.offset
+        reason = error.reason
+    }
+
+    private enum CodingKeys: String, CodingKey { case code, offset, reason }
+
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(code, forKey: .code)
+        try container.encode(offset, forKey: .offset)
+        try container.encode(reason, forKey: .reason)
+    }
+}
+
+/// One region of the memory map (``Type2Memory/regions``), as `inspect` lists it.
+package struct InspectRegionFacts: Encodable {
+    /// The region.
+    package var region: Type2MemoryRegion
+
+    /// What a region holds, in words.
+    package static func meaning(_ kind: Type2MemoryRegion.Kind) -> String {
+        switch kind {
+        case .uid: "UID0-2, BCC0, UID3-6 (locked at the factory)"
+        case .staticLock: "BCC1, internal byte, static lock bytes"
+        case .capabilityContainer: "capability container"
+        case .dataArea: "NDEF data area"
+        case .userMemory: "user memory, not in the NDEF data area"
+        case .reservedByTLV: "reserved by a Lock or Memory Control TLV"
+        case .dynamicLock: "dynamic lock bytes"
+        case .configuration: "configuration: CFG0, CFG1, PWD, PACK"
+        case .counter: "16-bit counter"
+        case .authentication: "AUTH0, AUTH1"
+        case .key: "3DES key (never readable, not shown)"
+        case .beyondChip: "past the chip's last page"
+        case .unknown: "unknown use (no chip or capability container tells)"
+        }
+    }
+
+    private enum CodingKeys: String, CodingKey { case kind, bytes, pages }
+
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(region.kind, forKey: .kind)
+        try container.encode(AddressSpan(region.bytes), forKey: .bytes)
+        try container.encode(region.pages.map(AddressSpan.init), forKey: .pages)
+    }
+
+    /// `  pages 4-39             NDEF data area`.
+    package var line: String {
+        let label = InspectFormatting.location(region.bytes)
+        let padded = label.count < 24 ? label + String(repeating: " ", count: 24 - label.count) : label + "  "
+        return "  " + padded + Self.meaning(region.kind)
+    }
+}
+
+/// What `inspect` says about a MIFARE Classic image: card type, MAD and NDEF sectors
+/// (NXP AN10787 for the MAD, AN1304 for the NDEF mapping).
+package struct InspectClassicFacts: Encodable {
+    /// `"MIFARE Classic 1K"` and so on, from the image size.
+    package var card: String
+    package var sectorCount: Int
+    /// The MAD version (1 or 2), when sector 0's general purpose byte announces one.
+    package var madVersion: Int?
+    /// Whether every MAD block's CRC-8 matches.
+    package var madCRCValid: Bool?
+    /// The sectors holding NDEF data (AID E103), in order.
+    package var ndefSectors: [Int]
+
+    package init(memory: MifareClassicMemory) {
+        card = memory.type.map(Self.name) ?? "MIFARE Classic (size not recognised)"
+        sectorCount = memory.sectors.count
+        madVersion = memory.directory?.version
+        madCRCValid = memory.directory?.isCRCValid
+        ndefSectors = memory.ndefSectors.map(\.number)
+    }
+
+    private static func name(_ type: MifareClassicType) -> String {
+        switch type {
+        case .mini: "MIFARE Classic Mini"
+        case .classic1K: "MIFARE Classic 1K"
+        case .classic2K: "MIFARE Classic 2K"
+        case .classic4K: "MIFARE Classic 4K"
+        }
+    }
+
+    package var lines: [String] {
+        var lines = ["card: \(card), \(MessageDescription.count(sectorCount, "sector"))"]
+        if let madVersion {
+            lines.append("MAD: version \(madVersion), CRC " + (madCRCValid == true ? "correct" : "WRONG"))
+        } else {
+            lines.append("MAD: none (sector 0 does not announce a MIFARE Application Directory)")
+        }
+        lines.append(
+            ndefSectors.isEmpty
+                ? "NDEF sectors: none"
+                : "NDEF sectors: " + ndefSectors.map(String.init).joined(separator: ", "))
+        return lines
+    }
+}
