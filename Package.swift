@@ -109,10 +109,10 @@ let package = Package(
         // kit under the CLI and the record specifications (standard library only).
         .target(name: "CommandLineKit", swiftSettings: strictSettings),
         // Record specifications (`text Hello --lang en uri https://...`) to NDEF records: the
-        // grammar the CLI and batch templates share (Foundation's JSON for the typed records).
+        // grammar the CLI and batch templates share (standard library only, as Provisioning).
         .target(
             name: "RecordSpecifications",
-            dependencies: ["NDEF", "NDEFFoundation", "CommandLineKit", "SystemSupport"],
+            dependencies: ["NDEF", "JSONSupport", "CommandLineKit", "SystemSupport"],
             swiftSettings: strictSettings),
         // Batch provisioning: plans, message templates, the crash-safe journal, row dispensing,
         // per-tag password derivation and reports (Glibc file I/O; SHA-256 and HMAC from NFCCrypto).

@@ -1,30 +1,26 @@
 import CommandLineKit
+import JSONSupport
 import NDEF
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// Builds typed records through the JSON contract: a record object
 /// `{"tnf":1,"type":"T","value":{...}}` is decoded into ``NFCNDEFPayload``, so the payload
 /// comes from the typed view (``NDEFRecordConvertible``) that reads that type.
 package enum TypedRecordJSON {
     /// A JSON value, as the record objects need.
-    package indirect enum Value: Encodable, Sendable {
+    package indirect enum Value: Sendable {
         case string(String)
         case integer(Int)
         case array([Value])
         case object([String: Value])
 
-        package func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
+        /// The value as a JSON tree (object members in key order).
+        var json: JSONValue {
             switch self {
-            case .string(let text): try container.encode(text)
-            case .integer(let number): try container.encode(number)
-            case .array(let values): try container.encode(values)
-            case .object(let members): try container.encode(members)
+            case .string(let text): .string(text)
+            case .integer(let number): .number(String(number))
+            case .array(let values): .array(values.map(\.json))
+            case .object(let members):
+                .object(members.sorted { $0.key < $1.key }.map { .init(key: $0.key, value: $0.value.json, offset: 0) })
             }
         }
     }
@@ -42,15 +38,14 @@ package enum TypedRecordJSON {
             "value": .object(value),
         ]
         do {
-            let data = try JSONEncoder().encode(Value.object(object))
-            return try JSONDecoder().decode(NFCNDEFPayload.self, from: data)
+            return try JSONValueDecoder.decode(NFCNDEFPayload.self, from: Value.object(object).json)
         } catch {
             throw .usage("Invalid \(spec.label): \(JSONErrorText.describe(error))")
         }
     }
 }
 
-/// Errors of Foundation's JSON decoding as one line each, naming the JSON path where they
+/// Errors of JSON decoding (the standard library's `DecodingError`) as one line each, naming the JSON path where they
 /// were found: `missing key 'tnf' at records[0]`.
 package enum JSONErrorText {
     /// A decoding error as one line, naming the JSON path where it was found.
