@@ -39,7 +39,8 @@ let package = Package(
         // The one JSON parser of the modules that stay free of Foundation (dumps, journals, plans).
         .target(name: "JSONSupport", swiftSettings: strictSettings),
         // Tag memory layouts (Type 2, Type 4, MIFARE Classic), plans and dumps: pure Swift, no I/O.
-        .target(name: "TagMemory", dependencies: ["NDEF", "JSONSupport"], swiftSettings: strictSettings),
+        .target(
+            name: "TagMemory", dependencies: ["NDEF", "JSONSupport", "NFCWireFormat"], swiftSettings: strictSettings),
         // Reports for people and JSON on tag images and NDEF messages: what `ndeftool inspect` and
         // `decode` print, for any tool that reads dumps. Pure Swift.
         .target(name: "TagInspection", dependencies: ["NDEF", "TagMemory"], swiftSettings: strictSettings),

@@ -58,7 +58,9 @@ import Testing
             result.outputText.hasPrefix(
                 "> 00 A4 04 00 07 D2 76 00 00 85 01 01 00  SELECT by name\n< 90 00  (9000 success)\n"))
         #expect(result.outputText.contains("< 00 0F 20 "))
-        #expect(result.outputText.contains("> 00 B0 01 00 01  READ BINARY\n< 6B 00  (6B00 offset outside the file)\n"))
+        #expect(
+            result.outputText.contains(
+                "> 00 B0 01 00 01  READ BINARY\n< 6B 00  (6B00 wrong parameters P1-P2 (offset outside the file))\n"))
         let update = try await tag.run(["raw", "00D60000020000"])
         #expect(update.status == 64)
     }

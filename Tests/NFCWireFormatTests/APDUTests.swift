@@ -54,7 +54,7 @@ import Testing
     func statusWords() throws {
         #expect(StatusWord(sw1: 0x90, sw2: 0x00) == .success)
         #expect(StatusWord.exactLength(7).bytes == hex("6C 07"))
-        #expect("\(StatusWord.functionNotSupported)" == "SW 6A 81")
+        #expect("\(StatusWord.functionNotSupported)" == "6A81 function not supported")
         #expect(StatusWord.instructionNotSupported.isUnsupportedCommand && !StatusWord.failed.isUnsupportedCommand)
         let response = try #require(ResponseAPDU(hex("01 02 90 00")))
         #expect(response.data == [1, 2] && response.isSuccess)

@@ -69,7 +69,7 @@ struct Part3StorageTests {
         }
         let other = readerError { _ = try Part3Storage.response(hex("6F 00"), to: [0x30, 0x00], readerName: reader) }
         #expect(other?.code == .tagResponseError)
-        #expect(other?.reason.contains("SW 6F 00") == true)
+        #expect(other?.reason.contains("6F00 unknown status") == true)
         for short in ["", "90"] {
             let error = readerError { _ = try Part3Storage.response(hex(short), to: [0x30, 0x00], readerName: reader) }
             #expect(error?.code == .tagConnectionLost, "a \(short.count / 2)-byte answer is never success")

@@ -1,5 +1,6 @@
 import Foundation
 import NDEF
+import NFCWireFormat
 import TagMemory
 import TagSimulator
 import TestSupport

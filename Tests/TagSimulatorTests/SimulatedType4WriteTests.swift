@@ -1,4 +1,5 @@
 import NDEF
+import NFCWireFormat
 import TagMemory
 import TagSimulator
 import TestSupport
@@ -7,8 +8,8 @@ import Testing
 @Suite("Simulated Type 4 tag: UPDATE BINARY, locking and torn writes")
 struct SimulatedType4WriteTests {
     /// Runs `plan` on `tag` (the NDEF or CC file it names must be reachable); the answers' status words.
-    static func run(_ plan: TagWritePlan, on tag: inout SimulatedType4Tag) throws -> [Type4StatusWord] {
-        var statuses: [Type4StatusWord] = []
+    static func run(_ plan: TagWritePlan, on tag: inout SimulatedType4Tag) throws -> [StatusWord] {
+        var statuses: [StatusWord] = []
         for step in plan.steps {
             let command = try Type4Command.updateBinary(step)
             let response = tag.transceive(command)

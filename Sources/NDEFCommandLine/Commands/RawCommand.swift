@@ -1,6 +1,7 @@
 import CommandLineKit
 import NDEF
 import NFCSession
+import NFCWireFormat
 import TagMemory
 
 /// `ndeftool raw`: sends command frames (Type 2) or APDUs (Type 4) as given, for experts.
@@ -159,7 +160,7 @@ enum RawCommand {
             }
         case .iso7816(let type4):
             let answer = try await type4.sendCommand(apdu: command)
-            let status = Type4StatusWord(sw1: answer.sw1, sw2: answer.sw2)
+            let status = StatusWord(sw1: answer.sw1, sw2: answer.sw2)
             return Exchange(
                 command: command, name: RawFrame.apduName(command), response: answer.data,
                 answer: status.description, statusWord: [answer.sw1, answer.sw2])

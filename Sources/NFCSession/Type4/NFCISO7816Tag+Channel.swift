@@ -1,3 +1,4 @@
+import NFCWireFormat
 import TagMemory
 
 /// APDU exchange for the Type 4 NDEF procedures (NFC Forum Type 4 Tag 3.0, 5.5; ISO/IEC 7816-4
@@ -92,7 +93,7 @@ extension NFCISO7816Tag {
     }
 
     /// The error a failed READ BINARY or SELECT stands for.
-    static func readError(_ status: Type4StatusWord, what: String) -> NFCReaderError {
+    static func readError(_ status: StatusWord, what: String) -> NFCReaderError {
         switch status {
         case .securityStatusNotSatisfied:
             NFCReaderError(.authenticationRequired, "reading \(what) needs authentication (\(status))")

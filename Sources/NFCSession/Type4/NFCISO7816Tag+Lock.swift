@@ -1,3 +1,4 @@
+import NFCWireFormat
 import TagMemory
 
 /// Making the NDEF file read-only for good (NFC Forum Type 4 Tag 3.0, 5.5.8: transition from

@@ -1,4 +1,5 @@
 import NDEF
+import NFCWireFormat
 import TagMemory
 
 /// NDEF on Type 4 tags: NFC Forum Type 4 Tag 3.0, 5.5 (command sequences): SELECT the NDEF Tag

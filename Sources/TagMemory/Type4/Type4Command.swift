@@ -1,3 +1,5 @@
+import NFCWireFormat
+
 /// A command APDU for a Type 4 tag, as bytes.
 ///
 /// NFC Forum Type 4 Tag 3.0, section 5.5 (command sequences) on ISO/IEC 7816-4 APDUs:
@@ -166,10 +168,10 @@ public struct Type4Response: Sendable, Hashable, CustomStringConvertible {
     /// The response data, without the status word.
     public var data: [UInt8]
     /// The status word.
-    public var status: Type4StatusWord
+    public var status: StatusWord
 
     /// Creates a response, for example in a simulated tag.
-    public init(data: [UInt8] = [], status: Type4StatusWord) {
+    public init(data: [UInt8] = [], status: StatusWord) {
         self.data = data
         self.status = status
     }
@@ -183,7 +185,7 @@ public struct Type4Response: Sendable, Hashable, CustomStringConvertible {
             throw TagMemoryError(.truncatedImage, at: all.count, "a response APDU needs at least SW1 SW2")
         }
         self.data = Array(all.dropLast(2))
-        self.status = Type4StatusWord(sw1: all[all.count - 2], sw2: all[all.count - 1])
+        self.status = StatusWord(sw1: all[all.count - 2], sw2: all[all.count - 1])
     }
 
     /// Data then status word, as a tag sends them.

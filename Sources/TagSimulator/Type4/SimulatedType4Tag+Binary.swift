@@ -87,7 +87,7 @@ extension SimulatedType4Tag {
         guard request.expectedLength <= configuration.maximumResponseDataSize else {
             throw SimulatedType4Refusal(.wrongLength)
         }
-        guard request.offset < content.count else { throw SimulatedType4Refusal(.offsetOutsideFile) }
+        guard request.offset < content.count else { throw SimulatedType4Refusal(.wrongParameters) }
         let available = content.count - request.offset
         if request.wrapsData {
             let count = Self.largestWrappedCount(budget: request.expectedLength, available: available)
@@ -99,7 +99,7 @@ extension SimulatedType4Tag {
         let short = count < request.expectedLength && !request.asksForAllAvailable
         return Type4Response(
             data: Array(content[request.offset..<(request.offset + count)]),
-            status: short && configuration.reportsEndOfFile ? .endOfFileReached : .success)
+            status: short && configuration.reportsEndOfFile ? .endOfData : .success)
     }
 
     /// UPDATE BINARY `D6` (offset in P1-P2, data as command data, no Le; T4T 3.0 5.4.5) or,
@@ -130,7 +130,7 @@ extension SimulatedType4Tag {
             throw SimulatedType4Refusal(.wrongLength)
         }
         guard isWritable(file) else { throw SimulatedType4Refusal(.securityStatusNotSatisfied) }
-        guard request.offset < size else { throw SimulatedType4Refusal(.offsetOutsideFile) }
+        guard request.offset < size else { throw SimulatedType4Refusal(.wrongParameters) }
         guard request.data.count <= size - request.offset else { throw SimulatedType4Refusal(.notEnoughMemory) }
         let count = min(max(0, keeping ?? request.data.count), request.data.count)
         let range = request.offset..<(request.offset + count)

@@ -12,7 +12,7 @@ import TagMemory
 /// ``TagMemory/Type4CapabilityContainer``, and the NDEF file; SELECT reaches them only once the NDEF
 /// Tag Application is selected.
 ///
-/// Status words (``TagMemory/Type4StatusWord``):
+/// Status words (``NFCWireFormat/StatusWord``):
 /// - `6700` for an APDU shorter than its header or whose Lc and Le do not match its length;
 ///   an extended-length APDU on a tag whose MLe and MLc fit short APDUs; a READ BINARY without
 ///   Le or with Ne above MLe (including Le `00`, 256, when MLe is smaller: the reader must not
@@ -218,9 +218,9 @@ public struct SimulatedType4Tag: Sendable {
 
 /// A command the tag refuses, with the status word it answers.
 struct SimulatedType4Refusal: Error {
-    let status: Type4StatusWord
+    let status: StatusWord
 
-    init(_ status: Type4StatusWord) {
+    init(_ status: StatusWord) {
         self.status = status
     }
 }
@@ -261,7 +261,7 @@ extension SimulatedType4Tag {
     /// silently (fault injection): the APDU is counted, the selection stays.
     mutating func acknowledgeWithoutStoring(_ apdu: [UInt8]) -> [UInt8] {
         record(apdu)
-        return Type4StatusWord.success.bytes
+        return StatusWord.success.bytes
     }
 }
 
@@ -306,7 +306,7 @@ extension SimulatedType4Tag {
             return
         }
         guard apdu.data.count == 2, let high = apdu.data.first, let low = apdu.data.last else {
-            throw SimulatedType4Refusal(.other(0x6A87))
+            throw SimulatedType4Refusal(StatusWord(rawValue: 0x6A87))
         }
         let identifier = UInt16(high) << 8 | UInt16(low)
         guard isApplicationSelected,
