@@ -106,8 +106,8 @@ let package = Package(
         .target(
             name: "NFCReaders", dependencies: ["NFCSession", "SimulatedReader", "PCSCReader", "LibNFCReader"],
             swiftSettings: strictSettings),
-        // Option, argument and sequence grammars, usage errors and help text: the command-line
-        // kit under the CLI and the record specifications (standard library only).
+        // The command-line kit under the CLI and the record specifications: commands, options and
+        // sequence grammars as data, the parser, help and usage errors (standard library only).
         .target(name: "CommandLineKit", swiftSettings: strictSettings),
         // Record specifications (`text Hello --lang en uri https://...`) to NDEF records: the
         // grammar the CLI and batch templates share (standard library only, as Provisioning).

@@ -1,3 +1,5 @@
+import CommandLineKit
+
 /// The `ndeftool` command line: parses the arguments, runs the command, reports failures.
 ///
 /// Data goes to standard output and messages to standard error; the exit status follows
@@ -41,7 +43,7 @@ public enum NDEFCommandLine {
         case .version:
             return show(NDEFToolVersion.current + "\n", io: io)
         case .run(let path, let values):
-            guard let run = path.last?.run else { return show(HelpFormatter(path: path).render(), io: io) }
+            guard let run = path.last?.run?.body else { return show(HelpFormatter(path: path).render(), io: io) }
             do {
                 return try await run(CommandInvocation(path: path, values: values, io: io, arguments: arguments))
             } catch {
@@ -54,7 +56,8 @@ public enum NDEFCommandLine {
     /// Prints a failure on standard error: usage errors with the command's usage lines.
     static func report(_ error: CommandLineError, path: [CommandSpec], io: any CommandIO) {
         if error.status == .usage {
-            io.writeError(styled(HelpFormatter(path: path).errorMessage(error), io: io))
+            io.writeError(
+                styled(HelpFormatter(path: path).errorMessage(message: error.message, help: error.help), io: io))
         } else {
             io.writeError(Style(io: io).error("Error:") + " \(error.message)\n")
         }

@@ -124,7 +124,6 @@ enum SampleTool {
     @Test func nonRepeatableOptionsAreRefusedTwice() {
         let failure = SampleTool.failure(["copy", "src", "-o", "a", "--output", "b"])
         #expect(failure?.error.message == "The option '--output <file>' can be given only once")
-        #expect(failure?.error.status == .usage)
     }
 
     @Test func allowedValues() throws {
@@ -225,8 +224,7 @@ enum SampleTool {
     @Test func integerValues() throws {
         let values = try SampleTool.values(["copy", "src", "--tag", "7", "--output", "x"])
         let output = OptionSpec.option("output", short: "o", value: "file", help: "The output file.")
-        #expect(throws: CommandLineError.invalidValue("x", for: output, reason: "expected a whole number from 1 to 9"))
-        {
+        #expect(throws: UsageError.invalidValue("x", for: output, reason: "expected a whole number from 1 to 9")) {
             try values.integer("output", in: 1...9)
         }
         #expect(try values.integer("absent", in: 1...9) == nil)

@@ -1,3 +1,4 @@
+import CommandLineKit
 import NDEF
 import RecordSpecifications
 import Testing
@@ -20,7 +21,7 @@ func encodeError(_ arguments: [String]) -> CommandLineError? {
         Issue.record("\(arguments) parsed without error")
         return nil
     } catch let failure as CommandParser.Failure {
-        return failure.error
+        return CommandLineError(failure.error)
     } catch let error as CommandLineError {
         return error
     } catch {

@@ -1,3 +1,4 @@
+import CommandLineKit
 import Foundation
 import NFCSession
 import TestSupport

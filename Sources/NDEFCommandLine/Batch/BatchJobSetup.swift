@@ -128,9 +128,9 @@ struct BatchJobSetup {
         _ values: ParsedValues, recorded: JournalHeader?
     ) throws(CommandLineError) -> (ProvisioningPlan, String) {
         let path = values.value(BatchCommand.plan.long)
-        let from = try values.integer(BatchCommand.from.long, in: 0...Int(Int32.max))
-        let to = try values.integer(BatchCommand.to.long, in: 0...Int(Int32.max))
-        let width = try values.integer(BatchCommand.width.long, in: 0...18) ?? 0
+        let from = try values.integerValue(BatchCommand.from.long, in: 0...Int(Int32.max))
+        let to = try values.integerValue(BatchCommand.to.long, in: 0...Int(Int32.max))
+        let width = try values.integerValue(BatchCommand.width.long, in: 0...18) ?? 0
         if path != nil && (from != nil || to != nil) {
             throw .usage("Give the plan either as --plan FILE or as --from N --to M, not both")
         }
@@ -211,11 +211,11 @@ struct BatchJobSetup {
             // an option's default is not a value given.
             let page =
                 recorded == nil || values.isGiven(PasswordSetCommand.fromPage.long)
-                ? try values.integer(PasswordSetCommand.fromPage.long, in: 0...255)
+                ? try values.integerValue(PasswordSetCommand.fromPage.long, in: 0...255)
                 : options["password-from-page"].flatMap { Int($0) }
             let limit =
                 recorded == nil || values.isGiven(PasswordSetCommand.attemptLimit.long)
-                ? try values.integer(PasswordSetCommand.attemptLimit.long, in: 0...7) ?? 0
+                ? try values.integerValue(PasswordSetCommand.attemptLimit.long, in: 0...7) ?? 0
                 : options["password-attempt-limit"].flatMap { Int($0) } ?? 0
             settings.password = ProvisioningPasswordPlan(
                 derivation: try MasterSecretInput.derivation(invocation), firstProtectedPage: page,

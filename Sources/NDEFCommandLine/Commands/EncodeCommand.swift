@@ -63,7 +63,7 @@ enum EncodeCommand {
 
     @Sendable static func run(_ invocation: CommandInvocation) throws(CommandLineError) -> ExitStatus {
         let values = invocation.values
-        let chunkSize = try values.integer(chunkSize.long, in: 1...Int(Int32.max))
+        let chunkSize = try values.integerValue(chunkSize.long, in: 1...Int(Int32.max))
         let inputs = InputReader(io: invocation.io)
         let tokens = values.sequence("record")
         let message: NFCNDEFMessage

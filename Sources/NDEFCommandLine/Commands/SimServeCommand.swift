@@ -84,7 +84,7 @@ enum SimServeCommand {
         guard let readerProfile = ContactlessReaderProfile.named(chosen) else {
             throw .invalidValue(chosen, for: profile)
         }
-        let delay = try values.integer(reinsert.long, in: 0...3_600_000)
+        let delay = try values.integerValue(reinsert.long, in: 0...3_600_000)
         let messages = CommandMessages(invocation)
         let isQuiet = messages.level.isQuiet
         let waiter = SignalWaiter()
@@ -131,7 +131,7 @@ enum SimServeCommand {
             throw .usage("Give one --pn532 path per tag: \(links.count) path(s) for \(tags.count) tag(s)")
         }
         guard Set(links).count == links.count else { throw .usage("A --pn532 path is given twice") }
-        let delay = try invocation.values.integer(reinsert.long, in: 0...3_600_000)
+        let delay = try invocation.values.integerValue(reinsert.long, in: 0...3_600_000)
         let messages = CommandMessages(invocation)
         let isQuiet = messages.level.isQuiet
         var readers: [SimulatedReader] = []

@@ -25,7 +25,7 @@ extension RecordSpecGrammar {
 
     /// Help lines: one synopsis per kind, continuation lines indented under the first value.
     var synopses: String {
-        let width = HelpFormatter.screenWidth - 2
+        let width = HelpLayout.screenWidth - 2
         return kinds.map { kind in
             let indent = String(repeating: " ", count: kind.name.count + 3)
             var lines: [String] = []

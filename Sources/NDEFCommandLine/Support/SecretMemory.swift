@@ -1,4 +1,5 @@
 import CProcessControl
+import CommandLineKit
 
 /// What the process does once it holds a password or a master secret.
 ///

@@ -1,34 +1,37 @@
-import CommandLineKit
-
-/// Parses a command line against a tree of ``CommandSpec`` values.
+/// Parses a command line against a tree of ``CommandDefinition`` values.
 ///
 /// The grammar follows swift-argument-parser: options are `--name`, `--name value`,
 /// `--name=value` or `-n value`; `--` ends options (every later word is positional); a word
 /// naming a subcommand selects it; `-h`/`--help` and `--version` stop parsing and ask for
 /// help or the version. A value is the next word unless that word starts with `--`, so `-`
 /// (standard input or output) and negative numbers are values.
-struct CommandParser {
+package struct CommandLineParser<Action: Sendable> {
     /// What the command line asks for.
-    enum Outcome {
+    package enum Outcome {
         /// Run the last command of `path` with `values`.
-        case run(path: [CommandSpec], values: ParsedValues)
+        case run(path: [CommandDefinition<Action>], values: ParsedValues)
         /// Show the help of the last command of `path`.
-        case help(path: [CommandSpec])
+        case help(path: [CommandDefinition<Action>])
         /// Show the version.
-        case version(path: [CommandSpec])
+        case version(path: [CommandDefinition<Action>])
     }
 
     /// A usage error, with the commands that were selected when it was found.
-    struct Failure: Error {
-        var path: [CommandSpec]
-        var error: CommandLineError
+    package struct Failure: Error {
+        package var path: [CommandDefinition<Action>]
+        package var error: UsageError
     }
 
     /// The root of the command tree.
-    let root: CommandSpec
+    package let root: CommandDefinition<Action>
+
+    /// A parser for the tree under `root`.
+    package init(root: CommandDefinition<Action>) {
+        self.root = root
+    }
 
     /// Parses `arguments` (without the program name).
-    func parse(_ arguments: [String]) throws(Failure) -> Outcome {
+    package func parse(_ arguments: [String]) throws(Failure) -> Outcome {
         var state = State(root: root)
         do {
             return try state.parse(arguments)
@@ -39,8 +42,8 @@ struct CommandParser {
 
     /// The parsing state for one command line.
     private struct State {
-        var path: [CommandSpec]
-        var command: CommandSpec
+        var path: [CommandDefinition<Action>]
+        var command: CommandDefinition<Action>
         var values: ParsedValues
         var nextArgument = 0
         var reader: (any SequenceReader)?
@@ -49,7 +52,7 @@ struct CommandParser {
         var extras: [String] = []
         var afterTerminator = false
 
-        init(root: CommandSpec) {
+        init(root: CommandDefinition<Action>) {
             path = [root]
             command = root
             values = ParsedValues(for: root)
@@ -60,7 +63,7 @@ struct CommandParser {
             path.contains { $0.version != nil } ? [.version, .help] : [.help]
         }
 
-        mutating func parse(_ arguments: [String]) throws(CommandLineError) -> Outcome {
+        mutating func parse(_ arguments: [String]) throws(UsageError) -> Outcome {
             var index = arguments.startIndex
             while index < arguments.endIndex {
                 let argument = arguments[index]
@@ -77,7 +80,7 @@ struct CommandParser {
         }
 
         /// Reads one option and its value; returns an outcome when it asks for help or the version.
-        mutating func option(_ argument: String, arguments: [String], index: inout Int) throws(CommandLineError)
+        mutating func option(_ argument: String, arguments: [String], index: inout Int) throws(UsageError)
             -> Outcome?
         {
             var name = argument
@@ -99,7 +102,7 @@ struct CommandParser {
                     let value = try takeValue(
                         for: spec, as: name, inline: inlineValue, arguments: arguments, index: &index)
                     captured.append(.option(spec.long, value: value))
-                    try usage { () throws(UsageError) in try sequence.read(option: spec, value: value) }
+                    try sequence.read(option: spec, value: value)
                     reader = sequence
                     return nil
                 }
@@ -115,7 +118,7 @@ struct CommandParser {
                     throw .invalidValue(value, for: spec)
                 }
                 if !spec.isRepeatable && values.isGiven(spec.long) {
-                    throw .usage("The option '\(spec.synopsis)' can be given only once")
+                    throw UsageError("The option '\(spec.synopsis)' can be given only once")
                 }
                 values.add(value: value, for: spec)
             } else {
@@ -131,10 +134,10 @@ struct CommandParser {
             inline: String?,
             arguments: [String],
             index: inout Int
-        ) throws(CommandLineError) -> String? {
+        ) throws(UsageError) -> String? {
             guard spec.takesValue else {
                 if let inline {
-                    throw .usage("The option '\(name)' does not take any value, but '\(inline)' was specified.")
+                    throw UsageError("The option '\(name)' does not take any value, but '\(inline)' was specified.")
                 }
                 return nil
             }
@@ -147,10 +150,10 @@ struct CommandParser {
         }
 
         /// Reads one positional word: a subcommand, an argument, or part of a sequence.
-        mutating func word(_ word: String) throws(CommandLineError) {
+        mutating func word(_ word: String) throws(UsageError) {
             if var sequence = reader {
                 captured.append(.word(word))
-                try usage { () throws(UsageError) in try sequence.read(word: word) }
+                try sequence.read(word: word)
                 reader = sequence
                 return
             }
@@ -174,7 +177,7 @@ struct CommandParser {
                 var sequence = grammar.makeReader()
                 sequenceName = argument.name
                 captured.append(.word(word))
-                try usage { () throws(UsageError) in try sequence.read(word: word) }
+                try sequence.read(word: word)
                 reader = sequence
                 return
             }
@@ -182,10 +185,10 @@ struct CommandParser {
             if !argument.isRepeating { nextArgument += 1 }
         }
 
-        mutating func finish() throws(CommandLineError) -> Outcome {
+        mutating func finish() throws(UsageError) -> Outcome {
             if !extras.isEmpty { throw .unexpectedArguments(extras) }
             if var sequence = reader {
-                try usage { () throws(UsageError) in try sequence.finish() }
+                try sequence.finish()
                 values.set(sequence: captured, for: sequenceName)
             }
             for argument in command.arguments where !argument.isOptional {
@@ -209,14 +212,5 @@ struct CommandParser {
         func closest(to word: String, among candidates: [String]) -> String? {
             closestName(to: word, among: candidates)
         }
-    }
-}
-
-/// Runs `body`, a step of the command-line kit, with its usage error as the command line's.
-private func usage<Value>(_ body: () throws(UsageError) -> Value) throws(CommandLineError) -> Value {
-    do {
-        return try body()
-    } catch {
-        throw CommandLineError(error)
     }
 }

@@ -1,7 +1,5 @@
-import CommandLineKit
-
 /// The options and arguments parsed for one command, looked up by name.
-struct ParsedValues: Sendable {
+package struct ParsedValues: Sendable {
     /// The options the command declares, by long name, for defaults and error messages.
     private let specs: [String: OptionSpec]
     private let argumentDefaults: [String: String]
@@ -15,7 +13,7 @@ struct ParsedValues: Sendable {
     private(set) var sequences: [String: [CapturedToken]] = [:]
 
     /// Empty values for `command`.
-    init(for command: CommandSpec) {
+    package init<Action>(for command: CommandDefinition<Action>) {
         var specs: [String: OptionSpec] = [:]
         for option in command.options where specs[option.long] == nil { specs[option.long] = option }
         self.specs = specs
@@ -27,43 +25,47 @@ struct ParsedValues: Sendable {
     }
 
     /// Whether the flag `long` was given.
-    func flag(_ long: String) -> Bool { flags.contains(long) }
+    package func flag(_ long: String) -> Bool { flags.contains(long) }
 
     /// The last value given for option `long`, or its default.
-    func value(_ long: String) -> String? {
+    package func value(_ long: String) -> String? {
         optionValues[long]?.last ?? specs[long]?.defaultValue
     }
 
     /// Every value given for the repeatable option `long`.
-    func values(_ long: String) -> [String] { optionValues[long] ?? [] }
+    package func values(_ long: String) -> [String] { optionValues[long] ?? [] }
 
     /// Whether option `long` was given on the command line.
-    func isGiven(_ long: String) -> Bool { optionValues[long] != nil || flags.contains(long) }
+    package func isGiven(_ long: String) -> Bool { optionValues[long] != nil || flags.contains(long) }
 
     /// The word given for positional argument `name`, or its default.
-    func argument(_ name: String) -> String? {
+    package func argument(_ name: String) -> String? {
         argumentValues[name]?.first ?? argumentDefaults[name]
     }
 
     /// Every word given for the repeating argument `name`.
-    func arguments(_ name: String) -> [String] { argumentValues[name] ?? [] }
+    package func arguments(_ name: String) -> [String] { argumentValues[name] ?? [] }
 
     /// The elements given for the sequence argument `name`.
-    func sequence(_ name: String) -> [CapturedToken] { sequences[name] ?? [] }
+    package func sequence(_ name: String) -> [CapturedToken] { sequences[name] ?? [] }
 
     /// The value of option `long` as an integer in `range`, or `nil` when neither given nor defaulted.
-    func integer(_ long: String, in range: ClosedRange<Int>) throws(CommandLineError) -> Int? {
+    package func integer(_ long: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
         guard let text = value(long) else { return nil }
         guard let number = Int(text), range.contains(number) else {
             let spec = specs[long] ?? .option(long, value: "n", help: "")
-            throw .invalidValue(
+            throw UsageError.invalidValue(
                 text, for: spec, reason: "expected a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
         return number
     }
 
-    mutating func add(value: String, for option: OptionSpec) { optionValues[option.long, default: []].append(value) }
-    mutating func add(flag option: OptionSpec) { flags.insert(option.long) }
-    mutating func add(argument value: String, for name: String) { argumentValues[name, default: []].append(value) }
-    mutating func set(sequence tokens: [CapturedToken], for name: String) { sequences[name] = tokens }
+    package mutating func add(value: String, for option: OptionSpec) {
+        optionValues[option.long, default: []].append(value)
+    }
+    package mutating func add(flag option: OptionSpec) { flags.insert(option.long) }
+    package mutating func add(argument value: String, for name: String) {
+        argumentValues[name, default: []].append(value)
+    }
+    package mutating func set(sequence tokens: [CapturedToken], for name: String) { sequences[name] = tokens }
 }
