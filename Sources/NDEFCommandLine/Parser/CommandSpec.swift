@@ -5,8 +5,8 @@ struct CommandRun: Sendable {
     /// The function that runs the command.
     let body: @Sendable (CommandInvocation) async throws(CommandLineError) -> ExitStatus
 }
-/// A command of `ndeftool` (the command-line kit's ``CommandLineKit/CommandDefinition`` run by a
-/// ``CommandRun``).
+
+/// A command of `ndeftool`: the command-line kit's `CommandDefinition`, run by a ``CommandRun``.
 typealias CommandSpec = CommandDefinition<CommandRun>
 /// The parser of `ndeftool`'s command line.
 typealias CommandParser = CommandLineParser<CommandRun>
@@ -14,8 +14,7 @@ typealias CommandParser = CommandLineParser<CommandRun>
 typealias HelpFormatter = CommandHelp<CommandRun>
 
 extension CommandDefinition where Action == CommandRun {
-    /// A command that `run` runs (``CommandLineKit/CommandDefinition/init(name:abstract:discussion:version:arguments:options:groups:helpSections:subcommands:isHidden:run:)``
-    /// with the function as its action).
+    /// A command that `body` runs (the kit's initializer with the function as its action).
     init(
         name: String,
         abstract: String,
@@ -49,8 +48,8 @@ struct CommandInvocation {
 }
 
 extension ParsedValues {
-    /// The value of option `long` as an integer in `range` (``CommandLineKit/ParsedValues/integer(_:in:)``),
-    /// a usage error (64) when it is not one.
+    /// The value of option `long` as an integer in `range` (the kit's `integer(_:in:)`), a
+    /// usage error (64) when it is not one.
     func integerValue(_ long: String, in range: ClosedRange<Int>) throws(CommandLineError) -> Int? {
         do {
             return try integer(long, in: range)
