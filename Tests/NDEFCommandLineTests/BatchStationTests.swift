@@ -29,6 +29,24 @@ extension BatchBinaryTests {
             #expect(seen == byRow.count, "\(byRow.count - seen) rows' tags have no file")
         }
 
+        @Test("No --reader: the reader comes from NDEFTOOL_READER, as for the tag commands")
+        func readerFromEnvironment() async throws {
+            let job = try BatchFolder()
+            let tags = try job.tagDirectory()
+            let arguments = ["batch", "uri", Self.template, "--from", "1", "--to", "3", "--journal", "job.journal"]
+            let result = try await job.run(
+                arguments, environment: ["NDEFTOOL_READER": "sim:ntag215?supply=3&seed=5&file=\(tags)"])
+            #expect(result.status == 0, "\(result.output)\(result.error)")
+            #expect(result.output.contains("Done: 3 of 3 rows"), "\(result.output)")
+            #expect(try BatchFiles.tagFiles(in: tags).count == 3)
+            // A bad URL in the variable is named as coming from it.
+            let bad = try await job.run(
+                ["batch", "uri", Self.template, "--from", "1", "--to", "3", "--journal", "other.journal"],
+                environment: ["NDEFTOOL_READER": "nfc:nothing"])
+            #expect(bad.status == 64, "\(bad.error)")
+            #expect(bad.error.contains("NDEFTOOL_READER"), "\(bad.error)")
+        }
+
         @Test(
             "Two and four readers at once: each row done once, on its own tag, every reader a station",
             arguments: [2, 4])

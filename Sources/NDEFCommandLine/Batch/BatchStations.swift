@@ -69,20 +69,27 @@ enum BatchStations {
     ) async throws(CommandLineError) -> [ReaderAddress] {
         let io = invocation.io
         var addresses: [ReaderAddress] = []
-        for text in invocation.values.values(BatchCommand.reader.long) {
+        // As the tag commands do: the --reader options, else NDEFTOOL_READER, else the automatic choice.
+        var texts = invocation.values.values(BatchCommand.reader.long)
+        var origin = "--reader"
+        if texts.isEmpty, let variable = io.environment(TagOptions.readerVariable), !variable.isEmpty {
+            texts = [variable]
+            origin = TagOptions.readerVariable
+        }
+        for text in texts {
             if text == "all" {
                 let (readers, problems) = await ReaderChoice.candidates(pcsc: io.pcsc, libnfc: io.libnfc)
                 guard !readers.isEmpty else {
                     throw CommandLineError(
                         .unavailable,
-                        "--reader all: no PC/SC reader or libnfc device is connected"
+                        "\(origin) all: no PC/SC reader or libnfc device is connected"
                             + (problems.isEmpty ? "" : " (\(problems.joined(separator: "; ")))"))
                 }
                 addresses += readers.map(\.address)
             } else if !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(text) {
                 addresses.append(try await ReaderChoice.numbered(number, pcsc: io.pcsc, libnfc: io.libnfc))
             } else {
-                addresses.append(try ReaderAddress(parsing: text, origin: "--reader"))
+                addresses.append(try ReaderAddress(parsing: text, origin: origin))
             }
         }
         if addresses.isEmpty {
