@@ -123,6 +123,16 @@ import Testing
         #expect(await NDEFCommandLine.run(["readers", "-q"], io: down) == .unavailable)
         #expect(down.error == "Error: PC/SC readers cannot be listed: pcscd is not running\n")
         #expect(down.outputText.contains("(pcscd is not running)"))
+        // pcscd down but a libnfc device there: the device is listed, pcscd's state is a warning, 0.
+        let half = TestIO()
+        half.libnfc = fakeLibNFC(["pn532_uart:/dev/x"])
+        #expect(await NDEFCommandLine.run(["readers"], io: half) == .success)
+        #expect(half.outputText.contains("pn532_uart:/dev/x"), "\(half.outputText)")
+        #expect(half.error == "Warning: PC/SC readers cannot be listed: pcscd is not running\n")
+        let quiet = TestIO()
+        quiet.libnfc = fakeLibNFC(["pn532_uart:/dev/x"])
+        #expect(await NDEFCommandLine.run(["readers", "-q"], io: quiet) == .success)
+        #expect(quiet.error.isEmpty)
     }
 
     @Test("Tag commands: -q leaves out notes, -v shows the commands, errors always")

@@ -68,7 +68,9 @@ import Testing
         #expect(io.outputText.contains("  3 libnfc  libnfc:acr122_usb:001:004  (libnfc:0, tag unknown)  [default]\n"))
         let probed = TestIO()
         probed.libnfc = io.libnfc
-        #expect(await NDEFCommandLine.run(["readers", "--probe", "--json"], io: probed) == .unavailable)
+        // pcscd is down (TestIO) but a libnfc device is listed: 0, with pcscd's state as a warning.
+        #expect(await NDEFCommandLine.run(["readers", "--probe", "--json"], io: probed) == .success)
+        #expect(probed.error.contains("Warning: PC/SC readers cannot be listed"), "\(probed.error)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(probed.output)) as? [String: Any])
         let readers = try #require(object["readers"] as? [[String: Any]])
         let libnfc = try #require(readers.first { $0["kind"] as? String == "libnfc" })

@@ -36,7 +36,9 @@ enum ReadersCommand {
             for a tag (its tag is 'unknown') unless --probe is given. Then examples of simulated \
             readers (sim:), and the reader used last, marked [default]: tag commands use it when \
             neither --reader nor NDEFTOOL_READER names one and it is connected (kept in \
-            $XDG_CONFIG_HOME/ndeftool/last-reader, by default ~/.config/ndeftool/last-reader).
+            $XDG_CONFIG_HOME/ndeftool/last-reader, by default ~/.config/ndeftool/last-reader). \
+            A backend that cannot answer (pcscd not running, libnfc failing) is a warning while \
+            another reader or a remembered one is listed, and an error (69) when none is.
 
             With --identify READER (a number or URL, as --reader takes) the reader blinks its \
             lights a few times so you can tell which one it is: ACR122U-style PC/SC readers \
@@ -118,14 +120,23 @@ enum ReadersCommand {
             "pcscd: " + (listing.pcscProblem ?? MessageDescription.count(counts["pcsc"] ?? 0, "reader")))
         messages.detail(
             "libnfc: " + (listing.libnfcProblem ?? MessageDescription.count(counts["libnfc"] ?? 0, "device")))
+        // A backend that cannot answer is an error only when no reader is there to use: with a
+        // PC/SC reader, a libnfc device or a remembered reader listed, it is a warning and the
+        // listing succeeds.
+        let usable = listing.remembered != nil || listing.readers.contains { $0.kind != "sim" }
+        let problems = [
+            listing.pcscProblem.map { "PC/SC readers cannot be listed: \($0)" },
+            listing.libnfcProblem.map { "libnfc devices cannot be listed: \($0)" },
+        ].compactMap { $0 }
         let style = Style(io: invocation.io)
-        if let problem = listing.pcscProblem {
-            invocation.io.writeError(style.error("Error:") + " PC/SC readers cannot be listed: \(problem)\n")
+        for problem in problems {
+            if usable {
+                messages.warn("Warning: \(problem)")
+            } else {
+                invocation.io.writeError(style.error("Error:") + " \(problem)\n")
+            }
         }
-        if let problem = listing.libnfcProblem {
-            invocation.io.writeError(style.error("Error:") + " libnfc devices cannot be listed: \(problem)\n")
-        }
-        return listing.pcscProblem == nil && listing.libnfcProblem == nil ? .success : .unavailable
+        return problems.isEmpty || usable ? .success : .unavailable
     }
 
     /// Every reader now; libnfc devices are opened to look for a tag only when `probing`.
