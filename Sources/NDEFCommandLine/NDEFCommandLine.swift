@@ -1,4 +1,5 @@
 import CommandLineKit
+import Synchronization
 
 /// The `ndeftool` command line: parses the arguments, runs the command, reports failures.
 ///
@@ -35,6 +36,9 @@ public enum NDEFCommandLine {
             outcome = try CommandParser(root: RootCommand.spec).parse(arguments)
         } catch {
             io.writeError(styled(HelpFormatter(path: error.path).errorMessage(error.error), io: io))
+            if JSONFailure.isWanted(path: error.path, arguments: arguments) {
+                JSONFailure.write(CommandLineError(error.error), io: io)
+            }
             return .usage
         }
         switch outcome {
@@ -44,10 +48,16 @@ public enum NDEFCommandLine {
             return show(NDEFToolVersion.current + "\n", io: io)
         case .run(let path, let values):
             guard let run = path.last?.run?.body else { return show(HelpFormatter(path: path).render(), io: io) }
+            let watched = OutputWatchingIO(io)
             do {
-                return try await run(CommandInvocation(path: path, values: values, io: io, arguments: arguments))
+                return try await run(CommandInvocation(path: path, values: values, io: watched, arguments: arguments))
             } catch {
                 report(error, path: path, io: io)
+                // A command that wrote its JSON report before failing (a refused password) has
+                // said it there already.
+                if JSONFailure.isWanted(path: path, arguments: arguments), !watched.hasWrittenOutput {
+                    JSONFailure.write(error, io: io)
+                }
                 return error.status
             }
         }
@@ -84,4 +94,72 @@ public enum NDEFCommandLine {
 public enum NDEFToolVersion {
     /// The current version (semantic versioning).
     public static let current = "0.1.0"
+}
+
+/// The failure of a command run with `--json`, also written to standard output as a JSON
+/// object, so a script reads the outcome from one stream:
+/// `{"error": {"code": "dataError", "exitStatus": 65, "message": "..."}}`. The message is the
+/// one standard error shows; `code` names the exit status (``ExitStatus``).
+enum JSONFailure {
+    /// The object written.
+    struct Object: Encodable {
+        struct Failure: Encodable {
+            var code: String
+            var exitStatus: Int32
+            var message: String
+        }
+
+        var error: Failure
+    }
+
+    /// Whether the command line asked for JSON output: the last command of `path` has a
+    /// `--json` option that writes JSON (every one but `encode`, whose `--json` names its input),
+    /// and `--json` was given before any `--`.
+    static func isWanted(path: [CommandSpec], arguments: [String]) -> Bool {
+        guard let command = path.last, command.name != EncodeCommand.spec.name,
+            command.options.contains(where: { $0.long == "json" && !$0.takesValue })
+        else { return false }
+        return arguments.prefix { $0 != "--" }.contains("--json")
+    }
+
+    /// Writes `error` to standard output as the JSON object; an output that cannot be written
+    /// is left (standard error has the message already).
+    static func write(_ error: CommandLineError, io: any CommandIO) {
+        let object = Object(
+            error: .init(
+                code: String(describing: error.status), exitStatus: error.status.rawValue, message: error.message))
+        guard let text = try? MessageJSON.text(of: object, pretty: false) else { return }
+        try? io.writeOutput(text + "\n")
+    }
+}
+
+/// The streams of a command, remembering whether anything was written to standard output
+/// (``JSONFailure`` writes its object only to an output that holds nothing else).
+final class OutputWatchingIO: CommandIO {
+    private let base: any CommandIO
+    private let written = Atomic<Bool>(false)
+
+    /// Streams that forward to `base`.
+    init(_ base: any CommandIO) {
+        self.base = base
+    }
+
+    /// Whether ``writeOutput(_:)`` was called.
+    var hasWrittenOutput: Bool { written.load(ordering: .relaxed) }
+
+    func readStandardInput() throws(CommandLineError) -> [UInt8] { try base.readStandardInput() }
+
+    func writeOutput(_ bytes: [UInt8]) throws(CommandLineError) {
+        written.store(true, ordering: .relaxed)
+        try base.writeOutput(bytes)
+    }
+
+    func writeError(_ text: String) { base.writeError(text) }
+    func environment(_ name: String) -> String? { base.environment(name) }
+    func isTerminal(_ stream: StandardStream) -> Bool { base.isTerminal(stream) }
+    func readLine() -> String? { base.readLine() }
+    func readSecretLine() -> String? { base.readSecretLine() }
+    var pcsc: PCSCDirectory { base.pcsc }
+    var libnfc: LibNFCDirectory { base.libnfc }
+    func interruption() -> @Sendable () async -> Void { base.interruption() }
 }

@@ -19,7 +19,10 @@ enum RootCommand {
         discussion: """
             Data is read from files or standard input ('-') and written to standard output or \
             a file; messages go to standard error. On a terminal, messages are in colour \
-            (errors red, success green, warnings yellow) unless NO_COLOR is set.
+            (errors red, success green, warnings yellow) unless NO_COLOR is set. With --json \
+            (every command but encode, whose --json names its input), a failure is also written \
+            to standard output as {"error": {"code": "dataError", "exitStatus": 65, "message": \
+            "..."}}, code naming the exit status below.
 
             Examples:
               ndeftool encode uri https://example.com > message.ndef
