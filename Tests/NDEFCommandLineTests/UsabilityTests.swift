@@ -8,6 +8,23 @@ import Testing
 
 /// Colour, prompts, progress, typo suggestions, examples in help, completion scripts, man page.
 @Suite(.timeLimit(.minutes(5))) struct UsabilityTests {
+    @Test("encode does not write binary to a terminal (as gzip): -o FILE, a pipe, --hex or -o - instead")
+    func binaryNotToATerminal() async {
+        let terminal = TerminalTestIO()
+        #expect(await NDEFCommandLine.run(["encode", "uri", "https://example.com"], io: terminal) == .usage)
+        #expect(terminal.output.isEmpty)
+        #expect(terminal.error.contains("standard output is a terminal"), "\(terminal.error)")
+        let hex = TerminalTestIO()
+        #expect(await NDEFCommandLine.run(["encode", "uri", "https://example.com", "--hex"], io: hex) == .success)
+        #expect(hex.outputText == "d1010c55046578616d706c652e636f6d\n")
+        let insisted = TerminalTestIO()
+        #expect(await NDEFCommandLine.run(["encode", "uri", "https://example.com", "-o", "-"], io: insisted) == .success)
+        #expect(insisted.output.first == 0xD1)
+        let piped = TerminalTestIO(terminals: [.input, .error])
+        #expect(await NDEFCommandLine.run(["encode", "uri", "https://example.com"], io: piped) == .success)
+        #expect(piped.output.count == 16)
+    }
+
     static let settings = TagSettings(reader: nil, wait: .zero, isQuiet: false, isVerbose: false)
 
     @Test("Colour only on a terminal, never with NO_COLOR or TERM=dumb")

@@ -36,7 +36,9 @@ enum EncodeCommand {
             Every kind also takes --id <id> or --id-hex <hex>. An option value that \
             starts with -- is written --option=value; record values that start with - \
             come after --, which ends options. With -v, standard error says what was \
-            encoded: the size, and where each record lies (as 'ndeftool decode -v').
+            encoded: the size, and where each record lies (as 'ndeftool decode -v'). Binary \
+            is not written to a terminal (as gzip does): give -o FILE (or -o - to insist), \
+            pipe it, or add --hex.
 
             Examples:
               ndeftool encode uri https://www.proxmark.com --hex
@@ -96,7 +98,13 @@ enum EncodeCommand {
             }
         }
         showLayout(message, bytes: bytes, messages: CommandMessages(invocation))
-        let output = values.flag(hex.long) ? Array((NDEFHex.encode(bytes) + "\n").utf8) : bytes
+        let isHex = values.flag(hex.long)
+        if !isHex, !values.isGiven(Self.output.long), invocation.io.isTerminal(.output) {
+            throw .usage(
+                "The message is binary and standard output is a terminal: write it to a file with -o FILE, pipe "
+                    + "it, or add --hex for hex text (-o - writes it to the terminal all the same)")
+        }
+        let output = isHex ? Array((NDEFHex.encode(bytes) + "\n").utf8) : bytes
         if let path = values.value(Self.output.long), path != "-" {
             try FileAccess.writeFile(output, path: path)
         } else {
