@@ -1,4 +1,5 @@
 import CommandLineKit
+import RecordSpecifications
 import Synchronization
 
 /// The `ndeftool` command line: parses the arguments, runs the command, reports failures.
@@ -35,9 +36,10 @@ public enum NDEFCommandLine {
         do {
             outcome = try CommandParser(root: RootCommand.spec).parse(arguments)
         } catch {
-            io.writeError(styled(HelpFormatter(path: error.path).errorMessage(error.error), io: io))
+            let usage = RecordCommandHint.hint(for: error, arguments: arguments) ?? error.error
+            io.writeError(styled(HelpFormatter(path: error.path).errorMessage(usage), io: io))
             if JSONFailure.isWanted(path: error.path, arguments: arguments) {
-                JSONFailure.write(CommandLineError(error.error), io: io)
+                JSONFailure.write(CommandLineError(usage), io: io)
             }
             return .usage
         }
@@ -162,4 +164,23 @@ final class OutputWatchingIO: CommandIO {
     var pcsc: PCSCDirectory { base.pcsc }
     var libnfc: LibNFCDirectory { base.libnfc }
     func interruption() -> @Sendable () async -> Void { base.interruption() }
+}
+
+/// `ndeftool text hello`, as Python's ndeftool (nfcpy) builds records, is no command here: the
+/// usage error says how to write it, `ndeftool encode text hello`.
+enum RecordCommandHint {
+    /// Python ndeftool's short names for record kinds that are spelled out here.
+    static let pythonNames = ["txt": "text", "smp": "smartposter"]
+
+    /// The usage error for a first word that names a record kind, or nil for any other failure.
+    static func hint(for failure: CommandParser.Failure, arguments: [String]) -> UsageError? {
+        guard failure.path.count == 1, let first = arguments.first else { return nil }
+        let kind = pythonNames[first] ?? first
+        guard RecordSpecGrammar.standard.kindNames.contains(kind) else { return nil }
+        let rest = arguments.dropFirst().map(ShellQuoting.word).joined(separator: " ")
+        let example = ([kind] + (rest.isEmpty ? [] : [rest])).joined(separator: " ")
+        return UsageError(
+            "Unknown command '\(first)': records are built with 'ndeftool encode \(example)' (or written to a tag "
+                + "with 'ndeftool write \(example)')")
+    }
 }

@@ -8,6 +8,23 @@ import Testing
 
 /// Colour, prompts, progress, typo suggestions, examples in help, completion scripts, man page.
 @Suite(.timeLimit(.minutes(5))) struct UsabilityTests {
+    @Test("Python ndeftool habits: 'ndeftool text hello' says how to write it here")
+    func pythonHabits() async throws {
+        let text = await runInProcess(["text", "hello world"])
+        #expect(text.status == 64)
+        #expect(
+            text.error.hasPrefix(
+                "Error: Unknown command 'text': records are built with 'ndeftool encode text 'hello world'' (or "
+                    + "written to a tag with 'ndeftool write text 'hello world'')\n"), "\(text.error)")
+        let poster = await runInProcess(["smp", "https://example.com"])
+        #expect(poster.error.contains("'ndeftool encode smartposter https://example.com'"), "\(poster.error)")
+        let other = await runInProcess(["wirte"])
+        #expect(other.error.contains("Did you mean 'write'?"), "\(other.error)")
+        let json = await runInProcess(["uri", "https://example.com", "--json"])
+        #expect(json.status == 64)
+        #expect(json.output.isEmpty)
+    }
+
     @Test("encode does not write binary to a terminal (as gzip): -o FILE, a pipe, --hex or -o - instead")
     func binaryNotToATerminal() async {
         let terminal = TerminalTestIO()
@@ -18,7 +35,8 @@ import Testing
         #expect(await NDEFCommandLine.run(["encode", "uri", "https://example.com", "--hex"], io: hex) == .success)
         #expect(hex.outputText == "d1010c55046578616d706c652e636f6d\n")
         let insisted = TerminalTestIO()
-        #expect(await NDEFCommandLine.run(["encode", "uri", "https://example.com", "-o", "-"], io: insisted) == .success)
+        #expect(
+            await NDEFCommandLine.run(["encode", "uri", "https://example.com", "-o", "-"], io: insisted) == .success)
         #expect(insisted.output.first == 0xD1)
         let piped = TerminalTestIO(terminals: [.input, .error])
         #expect(await NDEFCommandLine.run(["encode", "uri", "https://example.com"], io: piped) == .success)
