@@ -74,6 +74,9 @@ package struct CommandHelp<Action: Sendable> {
         if !abstract.isEmpty {
             text += TextWrapping.wrap("OVERVIEW: \(abstract)", width: HelpLayout.screenWidth) + "\n\n"
         }
+        if let version = path.lazy.compactMap(\.version).first {
+            text += "VERSION: \(path.first?.name ?? "") \(version)\n\n"
+        }
         text += "USAGE: \(synopsis)\n\n"
         text += sections.map { Self.render($0) }.filter { !$0.isEmpty }.joined(separator: "\n")
         if !visibleSubcommands.isEmpty {

@@ -18,6 +18,8 @@ import Testing
             help([]) == """
                 OVERVIEW: A sample tool.
 
+                VERSION: tool 1.2.3
+
                 USAGE: tool <subcommand>
 
                 OPTIONS:
@@ -38,6 +40,8 @@ import Testing
         #expect(
             help(["copy"]) == """
                 OVERVIEW: Copy things.
+
+                VERSION: tool 1.2.3
 
                 USAGE: tool copy [--output <file>] [--verbose] [--tag <t> ...] [--mode <m>] <source> [<destination>]
 
@@ -63,6 +67,8 @@ import Testing
             help(["sim"]) == """
                 OVERVIEW: Simulate tags.
 
+                VERSION: tool 1.2.3
+
                 USAGE: tool sim <subcommand>
 
                 OPTIONS:
@@ -79,6 +85,8 @@ import Testing
         #expect(
             help(["sim", "serve"]) == """
                 OVERVIEW: Serve a simulated tag.
+
+                VERSION: tool 1.2.3
 
                 USAGE: tool sim serve [--reader <name>] [--wait] <files> ...
 
