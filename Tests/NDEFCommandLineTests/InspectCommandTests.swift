@@ -53,7 +53,7 @@ import Testing
         dump: hex text dump, 45 pages of 4 bytes (180 bytes)
         chip: NTAG213 (NT2H1311), 45 pages, 144 bytes of user memory
           identified by the page count, 45
-        UID: 04 17 28 39 4A 5B 6C; BCC0 B3 correct, BCC1 44 correct
+        UID: 04:17:28:39:4A:5B:6C; BCC0 B3 correct, BCC1 44 correct
         capability container: E1 10 12 00 (page 3)
           magic E1h: NDEF formatted; mapping version 1.0
           data area: 144 bytes announced, pages 4-39
@@ -157,7 +157,7 @@ import Testing
         #expect(
             result.outputText == """
                 dump: raw memory image, 64 MIFARE Classic blocks of 16 bytes (1024 bytes)
-                UID: DE AD BE EF; BCC 22 correct
+                UID: DE:AD:BE:EF; BCC 22 correct
                 card: MIFARE Classic 1K, 16 sectors
                 MAD: version 1, CRC correct
                 NDEF sectors: 1

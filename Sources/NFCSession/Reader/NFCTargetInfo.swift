@@ -1,9 +1,11 @@
+import TagMemory
+
 /// A tag found in the reader's field by polling, before it is selected.
 ///
 /// The ISO/IEC 14443-3 Type A identification: UID, ATQA (SENS_RES) and SAK (SEL_RES); for
 /// ISO-DEP tags the ATS (ISO/IEC 14443-4 5.2); for PC/SC readers the ATR the reader built
 /// (PC/SC Part 3 3.1.3.2.3).
-public struct NFCTargetInfo: Sendable, Hashable {
+public struct NFCTargetInfo: Sendable, Hashable, CustomStringConvertible {
     /// The kind of tag the identification points to.
     public enum Kind: String, Sendable, Hashable, CaseIterable {
         /// NFC Forum Type 2 (SAK 00h: NTAG21x, MIFARE Ultralight family).
@@ -37,6 +39,19 @@ public struct NFCTargetInfo: Sendable, Hashable {
         self.sak = sak
         self.ats = ats
         self.atr = atr
+    }
+
+    /// `UID 04:A1:B2:C3:D4:E5:F6, ATQA 44 00, SAK 00` (with the ATS or ATR when known): the UID
+    /// as people read it everywhere (``TagMemory/UIDText``), the other bytes as received.
+    public var description: String {
+        var parts = [
+            "UID " + UIDText.description(uid),
+            "ATQA " + (atqa.isEmpty ? "not reported" : hexText(atqa)),
+            "SAK " + hexText([sak]),
+        ]
+        if let ats { parts.append("ATS " + hexText(ats)) }
+        if let atr { parts.append("ATR " + hexText(atr)) }
+        return parts.joined(separator: ", ")
     }
 
     /// The kind of tag, from the SAK (NXP AN10833 MIFARE type identification, table 6).

@@ -79,11 +79,11 @@ package struct InspectUIDFacts: Encodable {
 
     /// `UID: 04 17 28 39 4A 5B 6C; BCC0 B3 correct, BCC1 44 correct`.
     package var lines: [String] {
-        var line = "UID: " + InspectFormatting.hex(uid)
+        var line = "UID: " + UIDText.description(uid)
         if !checks.isEmpty { line += "; " + checks.map(\.text).joined(separator: ", ") }
         var lines = [line]
         if let statedUID {
-            lines.append("  the file states the UID " + InspectFormatting.hex(statedUID) + ", not the one in memory")
+            lines.append("  the file states the UID " + UIDText.description(statedUID) + ", not the one in memory")
         }
         return lines
     }
