@@ -149,8 +149,8 @@ import Testing
         #expect(write.status == 0, "\(write.error)")
         #expect(write.outputText.contains("(--dry-run: nothing was written)"))
         // The plan of T2T 1.1 6.4.3: the length page with length 0 first, the final length last.
-        #expect(write.outputText.contains("  page 4: 03 00 d1 01  (NDEF TLV length 0 first"))
-        #expect(write.outputText.contains("  page 4: 03 0c d1 01  (NDEF TLV length 12 last"))
+        #expect(write.outputText.contains("  page 4: 03 00 D1 01  (NDEF TLV length 0 first"))
+        #expect(write.outputText.contains("  page 4: 03 0C D1 01  (NDEF TLV length 12 last"))
         let json = try await tag.run(["write", "text", "Hello", "--dry-run", "--json"])
         let plan = try #require(SimulatedTagFile.object(json)["plan"] as? [[String: Any]])
         #expect(plan.first?["data"] as? String == "0300d101")

@@ -52,8 +52,12 @@ struct PlanReport: Encodable {
                 },
                 apdu: apdu.map { NDEFHex.encode($0) })
         }
-        lines = zip(plan.steps, steps).flatMap { step, shown in
-            ["  " + step.description] + (shown.apdu.map { ["    APDU \($0)"] } ?? [])
+        // People read bytes as every description writes them, upper case and spaced (`00 D6 00 0E 01 FF`);
+        // JSON keeps its compact hex.
+        lines = plan.steps.flatMap { step in
+            let apdu = step.file == nil || step.isSecret ? nil : (try? Type4Command.updateBinary(step)).map(\.bytes)
+            return ["  " + step.description]
+                + (apdu.map { ["    APDU " + NDEFHex.encode($0, uppercase: true, separator: " ")] } ?? [])
         }
     }
 

@@ -46,11 +46,12 @@ public struct PlanStep: Sendable, Hashable, Codable, CustomStringConvertible {
         self.isSecret = try container.decodeIfPresent(Bool.self, forKey: .isSecret) ?? false
     }
 
-    /// The data as lower-case hex pairs, or `**` per byte for a secret step.
+    /// The data as upper-case hex pairs separated by spaces, as every description of tag memory
+    /// writes bytes (`E1 10 3E 0F`), or `**` per byte for a secret step.
     public var displayedData: String {
         isSecret
             ? Array(repeating: "**", count: data.count).joined(separator: " ")
-            : NDEFHex.encode(data, uppercase: false, separator: " ")
+            : NDEFHex.encode(data, uppercase: true, separator: " ")
     }
 
     public var description: String {
