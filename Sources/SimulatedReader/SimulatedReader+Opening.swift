@@ -35,6 +35,9 @@ extension SimulatedReader {
         }
         let tag: SimulatedTag
         let store: SimulatedTagStore
+        // A file in a folder that is not there could never be saved: say so now, not at the first write.
+        let folder = path.lastIndex(of: "/").map { String(path[...$0]) } ?? "./"
+        try await SimulatedTagStore.checkFolder(path: folder, tagFile: path)
         // The tag is in this reader's field only: another reader holding the file sees no tag.
         let lock = try await SimulatedTagStore.takeLock(forTagFile: path)
         if let loaded = try await SimulatedTagStore.load(path: path) {

@@ -21,6 +21,19 @@ import Testing
         folder.remove()
     }
 
+    @Test("file= in a folder that does not exist: 66 when the reader opens, not a lost reader at the first write")
+    func missingFolder() async throws {
+        let folder = try TemporaryDirectory("sim-missing")
+        defer { folder.remove() }
+        let path = folder.path("absent/tag.nfc")
+        let result = try await BinaryRunner.run(["write", "text", "x", "--reader", "sim:ntag215?file=\(path)"])
+        #expect(result.status == 66, "\(result.error)")
+        #expect(
+            result.error.contains("opening the reader sim:ntag215?file=\(path): the folder of the tag file"),
+            "\(result.error)")
+        #expect(try folder.contents().isEmpty)
+    }
+
     @Test("file= naming a regular file over 8 MiB (a sparse one): 65, the file is larger than any tag file")
     func oversizedTagFile() async throws {
         let folder = try TemporaryDirectory("sim-large")

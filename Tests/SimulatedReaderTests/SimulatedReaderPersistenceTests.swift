@@ -1,3 +1,4 @@
+import Foundation
 import NFCSession
 import SimulatedReader
 import TagMemory
@@ -193,10 +194,24 @@ struct SimulatedReaderPersistenceTests {
     func unwritableFile() async throws {
         let directory = try TemporaryDirectory("simreader")
         defer { directory.remove() }
-        let reader = try await SimulatedReader(url: "sim:ntag213?file=" + directory.path("missing/tag.nfc"))
+        // The folder is there when the reader opens, and gone before the first write.
+        let folder = try directory.directory("gone")
+        let reader = try await SimulatedReader(url: "sim:ntag213?file=" + folder + "/tag.nfc")
+        try FileManager.default.removeItem(atPath: folder)
         try await reader.selectFirst()
         await #expect(throws: NFCReaderError(.readerUnavailable, "")) { try await reader.write(4, "01 02 03 04") }
         #expect(reader.storedPage(4) == hex("01 02 03 04"))
+        #expect(try directory.contents().isEmpty)
+    }
+
+    @Test("A tag file in a folder that does not exist is refused when the reader opens, naming the folder")
+    func missingFolder() async throws {
+        let directory = try TemporaryDirectory("simreader")
+        defer { directory.remove() }
+        let error = await #expect(throws: NFCReaderError(.readerUnavailable, "")) {
+            try await SimulatedReader(url: "sim:ntag213?file=" + directory.path("missing/tag.nfc"))
+        }
+        #expect(error?.reason.contains("the folder of the tag file") == true)
         #expect(try directory.contents().isEmpty)
     }
 

@@ -64,8 +64,8 @@ extension NFCReaderAddress {
             if error.code == .invalidParameter, error.reason.hasPrefix("the tag file") {
                 throw CommandLineError(.dataError, "opening the reader \(text): \(error.reason)")
             }
-            // A supply's folder is input that is missing.
-            if error.reason.hasPrefix("the supply folder") {
+            // A supply's folder, or a tag file's, is input that is missing.
+            if error.reason.hasPrefix("the supply folder") || error.reason.hasPrefix("the folder of the tag file") {
                 throw CommandLineError(.noInput, "opening the reader \(text): \(error.reason)")
             }
             throw TagFailure.error(error, while: "opening the reader \(text)")
