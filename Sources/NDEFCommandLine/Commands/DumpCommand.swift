@@ -163,7 +163,9 @@ enum DumpCommand {
             counters = values
         }
         return TagDump(
-            memory: memory.bytes, uid: tag.targetInfo.uid, atqa: tag.targetInfo.atqa, sak: tag.targetInfo.sak,
+            // PC/SC readers report no ATQA: the identified chip's is the one it answered.
+            memory: memory.bytes, uid: tag.targetInfo.uid,
+            atqa: tag.targetInfo.atqa.isEmpty ? (tag.chip?.atqa ?? []) : tag.targetInfo.atqa, sak: tag.targetInfo.sak,
             version: tag.identification.version, signature: signature, counters: counters,
             chipName: tag.chip?.name, readPageCount: memory.bytes.count / Type2Page.size)
     }

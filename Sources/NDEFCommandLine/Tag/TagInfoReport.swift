@@ -85,7 +85,7 @@ struct TagInfoReport: Encodable {
         try container.encode(reader, forKey: .reader)
         try container.encode(type4 == nil ? "type2" : "type4", forKey: .tagType)
         try container.encode(target.uidJSON, forKey: .uid)
-        try container.encode(NDEFHex.encode(target.atqa.reversed()), forKey: .atqa)
+        try container.encode(atqa.map { NDEFHex.encode($0.bytes.reversed()) }, forKey: .atqa)
         try container.encode(NDEFHex.encode([target.sak]), forKey: .sak)
         if let type4 {
             try container.encode(NFCTag.type4Name, forKey: .chip)
@@ -149,13 +149,27 @@ struct TagInfoReport: Encodable {
         try container.encode(lockProblem, forKey: .lockProblem)
     }
 
+    /// The ATQA the reader reported, else the identified chip's (PC/SC readers report none);
+    /// nil when neither is known.
+    var atqa: (bytes: [UInt8], fromChip: Bool)? {
+        if !target.atqa.isEmpty { return (target.atqa, false) }
+        return type4 == nil ? chip.map { ($0.atqa, true) } : nil
+    }
+
+    /// `ATQA 00 44`, `ATQA 00 44 (the chip's; the reader does not report it)` or `ATQA not reported`.
+    var atqaText: String {
+        guard let atqa else { return "ATQA not reported" }
+        return "ATQA " + InspectFormatting.hex(atqa.bytes.reversed())
+            + (atqa.fromChip ? " (the chip's; the reader does not report it)" : "")
+    }
+
     /// The report as text, one fact per line.
     var lines: [String] {
         var lines = ["reader: \(reader)"]
         if let type4 {
             lines.append(type4.chipLine)
             lines.append(
-                "UID: \(target.uidDescription) (ATQA \(InspectFormatting.hex(target.atqa.reversed())), "
+                "UID: \(target.uidDescription) (\(atqaText), "
                     + "SAK \(InspectFormatting.hex([target.sak])))")
             lines.append(ndefLine)
             if !memoryRead, status.status != .notSupported { lines.append("  the NDEF file could not be read") }
@@ -171,7 +185,7 @@ struct TagInfoReport: Encodable {
         }
         lines.append(chipLine)
         lines.append(
-            "UID: \(target.uidDescription) (ATQA \(InspectFormatting.hex(target.atqa.reversed())), "
+            "UID: \(target.uidDescription) (\(atqaText), "
                 + "SAK \(InspectFormatting.hex([target.sak])))")
         if let chip {
             lines.append(

@@ -136,6 +136,11 @@ public struct Type2Chip: Sendable, Hashable, CustomStringConvertible {
     /// The user memory size in bytes.
     public var userMemorySize: Int { userPages.count * Type2Page.size }
 
+    /// The chip's ATQA (SENS_RES) as received, least significant byte first: `44 00` (0044h),
+    /// which every chip of ``Type2ChipCatalogue`` answers (NXP NTAG21x and MIFARE Ultralight
+    /// datasheets, ISO/IEC 14443-3 6.4.2). For readers that do not report it (PC/SC readers).
+    public var atqa: [UInt8] { [0x44, 0x00] }
+
     /// The byte addresses of user memory.
     public var userBytes: Range<Int> { (userPages.lowerBound * 4)..<((userPages.upperBound + 1) * 4) }
 
