@@ -59,7 +59,7 @@ package enum RecordData {
     }
 
     /// `text` with every comment (`#` to the end of its line) blanked out, so offsets stay the same.
-    package static func withoutComments(_ text: [UInt8]) -> [UInt8] {
+    private static func withoutComments(_ text: [UInt8]) -> [UInt8] {
         var inComment = false
         return text.map { byte in
             if byte == UInt8(ascii: "\n") { inComment = false }

@@ -37,7 +37,9 @@ public struct RecordFiles: RecordInputs, Sendable {
     public func read(_ path: String, for argument: String) throws(RecordSpecError) -> [UInt8] {
         guard path != "-" else {
             throw RecordSpecError(
-                .unreadableInput, "\(argument) names standard input ('-'), which a template cannot read: name a file")
+                .unreadableInput,
+                "\(argument) names standard input ('-'), which these inputs do not read (a template "
+                    + "is built once per row): name a file")
         }
         switch FileContents.read(path: path, limit: limit, regularOnly: true) {
         case .success(let bytes): return bytes

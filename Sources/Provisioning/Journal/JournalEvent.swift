@@ -237,11 +237,10 @@ func hexString(_ bytes: some Sequence<UInt8>, uppercase: Bool = true) -> String 
     NDEFHex.encode(bytes, uppercase: uppercase, separator: "")
 }
 
-/// The bytes of hexadecimal `text` (either case, even length, nothing else: a journal field is
-/// never spaced), or nil.
+/// The bytes of hexadecimal `text` (either case, an even number of digits and nothing else: a
+/// journal field is never spaced), or nil.
 func bytes(fromHex text: String) -> [UInt8]? {
-    guard text.utf8.count % 2 == 0, text.utf8.allSatisfy({ UInt8(ascii: "0") <= $0 && $0 <= UInt8(ascii: "z") }) else {
-        return nil
-    }
+    // NDEFHex skips whitespace between digits; a journal field has none.
+    guard !text.utf8.contains(where: { $0 == 0x20 || (0x09...0x0D).contains($0) }) else { return nil }
     return try? NDEFHex.decode(text)
 }

@@ -85,6 +85,8 @@ struct Type4CommandTests {
         #expect(status.description == text)
         #expect(status.isSuccess == (word == 0x9000))
         #expect(status.isWarning == (word >> 8 == 0x62 || word >> 8 == 0x63))
+        if word >> 8 == 0x61 { #expect(StatusWord.moreData(word & 0xFF) == status) }
+        if word >> 8 == 0x6C { #expect(StatusWord.exactLength(word & 0xFF) == status) }
         // A client's switch over the named constants needs a default: names may be added.
         let named =
             switch status {
