@@ -21,6 +21,23 @@ import Testing
         await reader.close()
     }
 
+    /// The library example of README.md, as printed there, then a check of what it wrote.
+    @Test("README: a link written and read through the tag of any kind")
+    func readmeExample() async throws {
+        // README begin
+        let reader = try await openReader("sim:ntag215")  // or "pcsc:0", "libnfc:pn532_uart:/dev/ttyUSB0"
+        let session = NFCTagReaderSession(reader: reader)
+        let tag = try await session.nextTag(timeout: .seconds(5))  // polls, selects, identifies
+        let link = try URIRecord(uri: "https://example.com").makeRecord()
+        try await tag.writeNDEF(NFCNDEFMessage(records: [link]))  // capacity-checked, tear-safe, verified
+        let stored = try await tag.readNDEF()  // == the message written
+        print(stored.records.count)  // 1
+        await session.invalidate()
+        // README end
+        #expect(stored == NFCNDEFMessage(records: [link]))
+        await reader.close()
+    }
+
     @Test("URLs are parsed by their backend; an unknown scheme names none of them")
     func parsing() throws {
         guard case .simulated(let url, let text) = try NFCReaderAddress(parsing: "sim:ntag213") else {

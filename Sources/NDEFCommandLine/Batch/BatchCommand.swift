@@ -78,15 +78,19 @@ enum BatchCommand {
             confirmed.
 
             Examples:
-              ndeftool batch uri 'https://example.com/t/{serial}' --plan tags.csv
-              ndeftool batch uri 'https://example.com/t/{counter}' --from 1000 --to 1499
-              ndeftool batch text 'Seat {seat}' --plan seats.jsonl --reader 1 --reader 2
-              ndeftool batch --resume tags.journal
+              ndeftool batch uri 'https://example.com/t/{serial}' --plan tags.csv \\
+                  --reader 'sim:ntag215?supply=3'
+              ndeftool batch uri 'https://example.com/t/{counter}' --from 1000 --to 1049 \\
+                  --reader 'sim:ntag215?supply=50' --journal run.journal
+              ndeftool batch --resume run.journal
+              ndeftool batch text 'Seat {seat}' --plan seats.jsonl \\
+                  --reader 'sim:ntag215?supply=2&seed=1' --reader 'sim:ntag213?supply=1&seed=2'
               ndeftool batch uri 'https://x.test/{uid}' --from 1 --to 50 --lock --dry-run
-              ndeftool batch uri 'https://x.test/{serial}' --plan tags.csv --lock \\
-                  --confirm 123-456 --derive-passwords --master-secret-file secret.bin
-              ndeftool batch uri 'https://x.test/{counter}' --from 1 --to 20 \\
+              mkdir -p tags && ndeftool batch uri 'https://x.test/{counter}' --from 1 --to 20 \\
                   --reader 'sim:ntag215?supply=20&file=tags/'
+              ndeftool batch uri 'https://x.test/{serial}' --plan tags.csv --lock \\
+                  --journal locked.journal --confirm 109-936 \\
+                  --derive-passwords --master-secret-file secret.bin --reader 'sim:ntag215?supply=3'
             """,
         arguments: [
             ArgumentSpec(

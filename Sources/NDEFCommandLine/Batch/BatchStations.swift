@@ -78,7 +78,8 @@ enum BatchStations {
         }
         for text in texts {
             if text == "all" {
-                let (readers, problems) = await ReaderChoice.candidates(pcsc: io.pcsc, libnfc: io.libnfc)
+                let (readers, problems) = await ReaderChoice.candidates(
+                    pcsc: io.pcsc, libnfc: io.libnfc, remembered: RememberedReader(io: io).load())
                 guard !readers.isEmpty else {
                     throw CommandLineError(
                         .unavailable,
@@ -87,7 +88,9 @@ enum BatchStations {
                 }
                 addresses += readers.map(\.address)
             } else if !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(text) {
-                addresses.append(try await ReaderChoice.numbered(number, pcsc: io.pcsc, libnfc: io.libnfc))
+                addresses.append(
+                    try await ReaderChoice.numbered(
+                        number, pcsc: io.pcsc, libnfc: io.libnfc, remembered: RememberedReader(io: io).load()))
             } else {
                 addresses.append(try ReaderAddress(parsing: text, origin: origin))
             }

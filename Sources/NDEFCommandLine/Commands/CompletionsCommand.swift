@@ -15,8 +15,9 @@ enum CompletionsCommand {
 
             Examples:
               source <(ndeftool completions bash)
-              ndeftool completions bash | sudo tee /etc/bash_completion.d/ndeftool
-              ndeftool completions zsh > ~/.zfunc/_ndeftool
+              ndeftool completions bash > ndeftool.bash
+              mkdir -p ~/.zfunc && ndeftool completions zsh > ~/.zfunc/_ndeftool
+              mkdir -p ~/.config/fish/completions
               ndeftool completions fish > ~/.config/fish/completions/ndeftool.fish
             """,
         arguments: [
@@ -60,7 +61,8 @@ enum ManPageCommand {
 
     @Sendable static func run(_ invocation: CommandInvocation) throws(CommandLineError) -> ExitStatus {
         guard let root = invocation.path.first else { return .success }
-        try invocation.io.writeOutput(ManPage(root: root).render())
+        try invocation.io.writeOutput(
+            ManPage(root: root, description: RootCommand.overview, sections: RootCommand.manPageSections).render())
         return .success
     }
 }

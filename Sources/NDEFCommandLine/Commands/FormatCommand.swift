@@ -36,8 +36,8 @@ enum FormatCommand {
             a tag without NDEF Tag Application ends with exit status 76.
 
             Examples:
-              ndeftool format --reader 'sim:ntag215?file=tag.nfc'
-              ndeftool format --dry-run
+              ndeftool format --reader 'sim:ntag215?file=blank.nfc'
+              ndeftool format --dry-run --force
               ndeftool format --force
               ndeftool format --reader 'sim:type4?file=t4.txt'
             """,

@@ -64,7 +64,7 @@ enum InspectCommand {
             Examples:
               ndeftool inspect tag.nfc
               ndeftool inspect --json hf-mfu-dump.json
-              ndeftool inspect --format raw --chip ntag215 dump.bin
+              ndeftool inspect --format raw --chip ntag213 dump.bin
               ndeftool inspect - < pages.txt
               ndeftool inspect -v tag.nfc
             """,

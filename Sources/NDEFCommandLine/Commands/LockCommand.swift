@@ -35,8 +35,8 @@ enum LockCommand {
 
             Examples:
               ndeftool lock --dry-run --reader 'sim:ntag215?file=tag.nfc'
-              ndeftool lock --confirm 123-456 --reader 'sim:ntag215?file=tag.nfc'
               ndeftool lock --dry-run --json
+              ndeftool lock --confirm 648-636 --reader 'sim:ntag215?file=tag.nfc'
               ndeftool lock --dry-run --reader 'sim:type4?file=t4.txt&cc-writable=1'
             """,
         options: [LockFlow.confirm, dryRun, json],

@@ -15,7 +15,8 @@ enum PasswordAuthCommand {
             saying so. The authentication ends with the command.
 
             Examples:
-              ndeftool password auth --password-file pw.txt --reader pcsc:ACS
+              ndeftool password set --password-file pw.txt --pack 8080
+              ndeftool password auth --password-file pw.txt --reader 'sim:ntag215?file=tag.nfc'
               NDEFTOOL_PASSWORD=DEADBEEF ndeftool password auth --pack 8080 --json
             """,
         options: [PasswordInput.passwordFile, PasswordInput.pack, PasswordCommand.json],

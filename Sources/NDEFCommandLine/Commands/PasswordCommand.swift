@@ -27,7 +27,7 @@ enum PasswordCommand {
 
             Examples:
               ndeftool password status --reader 'sim:ntag215?file=tag.nfc'
-              ndeftool password set --password-file pw.txt --reader pcsc:ACS
+              ndeftool password set --password-file pw.txt
               NDEFTOOL_PASSWORD=DEADBEEF ndeftool password auth --json
               ndeftool password remove --password-file pw.txt
             """,

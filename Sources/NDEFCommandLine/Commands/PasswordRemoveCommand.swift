@@ -17,7 +17,9 @@ enum PasswordRemoveCommand {
             status 77.
 
             Examples:
-              ndeftool password remove --password-file pw.txt --reader pcsc:ACS
+              ndeftool password set --password-file pw.txt
+              ndeftool password remove --password-file pw.txt --reader 'sim:ntag215?file=tag.nfc'
+              ndeftool password set --password-file pw.txt
               NDEFTOOL_PASSWORD=DEADBEEF ndeftool password remove --json
             """,
         options: [PasswordInput.passwordFile, PasswordInput.pack, PasswordCommand.json],

@@ -53,10 +53,12 @@ enum PasswordSetCommand {
             correct password with; choose one to let readers tell a genuine tag.
 
             Examples:
-              ndeftool password set --password-file pw.txt --reader pcsc:ACS
-              NDEFTOOL_PASSWORD=n0tE ndeftool password set --pack 8080 --attempt-limit 3
-              ndeftool password set --password-file - --read-protect < pw.txt
-              ndeftool password set --password-file pw.txt --lock-config --confirm 123-456
+              ndeftool password set --password-file pw.txt --reader 'sim:ntag215?file=tag.nfc'
+              NDEFTOOL_OLD_PASSWORD=DEADBEEF NDEFTOOL_PASSWORD=n0tE ndeftool password set \\
+                --pack 8080 --attempt-limit 3
+              NDEFTOOL_OLD_PASSWORD=n0tE ndeftool password set --password-file - --read-protect < pw.txt
+              ndeftool password set --password-file pw.txt --old-password-file pw.txt \\
+                --lock-config --confirm 982-689
             """,
         options: [
             PasswordInput.passwordFile, PasswordInput.oldPasswordFile, PasswordInput.pack, fromPage, readProtect,

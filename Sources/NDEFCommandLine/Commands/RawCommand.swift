@@ -34,12 +34,12 @@ enum RawCommand {
             --force is given. Nothing is sent when one command is refused.
 
             Examples:
-              ndeftool raw 60 --reader sim:ntag215                    (GET_VERSION)
-              ndeftool raw 3000 3A0410 3C00                (READ, FAST_READ, READ_SIG)
-              ndeftool raw A20F01020304 --force                 (WRITE page 15)
+              ndeftool raw 60 --reader sim:ntag215      # GET_VERSION
+              ndeftool raw 3000 3A0410 3C00             # READ, FAST_READ, READ_SIG
+              ndeftool raw A20F01020304 --force         # WRITE page 15
               ndeftool raw --json 60 3910
               ndeftool raw 00A4040007D276000085010100 00A4000C02E103 00B000000F \\
-                --reader sim:type4              (SELECT NDEF application and CC, READ)
+                --reader sim:type4                      # SELECT NDEF application and CC, READ
             """,
         arguments: [ArgumentSpec("command", help: "A command frame or APDU in hex (60, 3A0410).", repeating: true)],
         options: [force, json],

@@ -33,12 +33,14 @@ enum ReadersCommand {
             (libnfc:CONNSTRING): those named by LIBNFC_DEVICE or /etc/nfc/libnfc.conf and the USB \
             readers its scan finds (a PN532 on a serial port is never scanned for: name it, as in \
             --reader libnfc:pn532_uart:/dev/ttyUSB0). A libnfc device is not opened just to look \
-            for a tag (its tag is 'unknown') unless --probe is given. Then examples of simulated \
-            readers (sim:), and the reader used last, marked [default]: tag commands use it when \
-            neither --reader nor NDEFTOOL_READER names one and it is connected (kept in \
-            $XDG_CONFIG_HOME/ndeftool/last-reader, by default ~/.config/ndeftool/last-reader). \
-            A backend that cannot answer (pcscd not running, libnfc failing) is a warning while \
-            another reader or a remembered one is listed, and an error (69) when none is.
+            for a tag (its tag is 'unknown') unless --probe is given; a PN532 on a serial port \
+            that was used last is listed too while its device file exists. Then examples of \
+            simulated readers (sim:), the reader used last, marked [default]: tag commands use \
+            it when neither --reader nor NDEFTOOL_READER names one and it is connected (kept in \
+            $XDG_CONFIG_HOME/ndeftool/last-reader, by default ~/.config/ndeftool/last-reader), \
+            and the reader NDEFTOOL_READER names. A backend that cannot answer (pcscd not \
+            running, libnfc failing) is a warning while another reader, a remembered one or \
+            NDEFTOOL_READER's is listed, and an error (69) when none is.
 
             With --identify READER (a number or URL, as --reader takes) the reader blinks its \
             lights a few times so you can tell which one it is: ACR122U-style PC/SC readers \
@@ -52,16 +54,13 @@ enum ReadersCommand {
             running, or stops, the watch says so once on standard error and goes on; pcscd's \
             readers show once it runs.
 
-            Without --watch, exits with 69 when pcscd is not running or libnfc cannot be asked \
-            (the list still shows the other readers, and the message says what to do).
-
             Examples:
               ndeftool readers
               ndeftool readers --json
               ndeftool readers --probe
               ndeftool readers --watch
-              ndeftool readers --identify 2
-              ndeftool write --reader 2 uri https://example.com
+              ndeftool readers --identify sim:ntag215
+              NDEFTOOL_READER=sim:ntag213 ndeftool readers
             """,
         options: [json, probe, watch, ReadersIdentify.option],
         groups: [
@@ -91,6 +90,8 @@ enum ReadersCommand {
     struct Listing: Encodable {
         var readers: [Entry]
         var remembered: String?
+        /// The reader `NDEFTOOL_READER` names: the tag commands' default.
+        var defaultReader: String?
         var pcscProblem: String?
         var libnfcProblem: String?
     }
@@ -121,9 +122,10 @@ enum ReadersCommand {
         messages.detail(
             "libnfc: " + (listing.libnfcProblem ?? MessageDescription.count(counts["libnfc"] ?? 0, "device")))
         // A backend that cannot answer is an error only when no reader is there to use: with a
-        // PC/SC reader, a libnfc device or a remembered reader listed, it is a warning and the
-        // listing succeeds.
-        let usable = listing.remembered != nil || listing.readers.contains { $0.kind != "sim" }
+        // PC/SC reader, a libnfc device, a remembered reader or NDEFTOOL_READER's listed, it is a
+        // warning and the listing succeeds.
+        let usable =
+            listing.remembered != nil || listing.defaultReader != nil || listing.readers.contains { $0.kind != "sim" }
         let problems = [
             listing.pcscProblem.map { "PC/SC readers cannot be listed: \($0)" },
             listing.libnfcProblem.map { "libnfc devices cannot be listed: \($0)" },
@@ -142,7 +144,8 @@ enum ReadersCommand {
     /// Every reader now; libnfc devices are opened to look for a tag only when `probing`.
     static func list(_ io: any CommandIO, probing: Bool) async -> Listing {
         let remembered = RememberedReader(io: io).load()
-        var listing = Listing(readers: [], remembered: remembered, pcscProblem: nil, libnfcProblem: nil)
+        var listing = Listing(
+            readers: [], remembered: remembered, defaultReader: nil, pcscProblem: nil, libnfcProblem: nil)
         let rememberedAddress = remembered.flatMap {
             try? ReaderAddress(parsing: $0, origin: RememberedReader.fileName)
         }
@@ -179,6 +182,24 @@ enum ReadersCommand {
         } catch {
             listing.libnfcProblem = error.reason
         }
+        let listed = listing.readers.compactMap { entry -> ReaderAddress? in
+            entry.kind == "libnfc" ? try? ReaderAddress(parsing: entry.url, origin: "libnfc") : nil
+        }
+        if let device = ReaderChoice.unscannedDevice(remembered, listed: listed),
+            case .connstring(let connstring) = device.selector
+        {
+            // A PN532 on a serial port that libnfc does not scan for: listed because it was used.
+            number += 1
+            let present = probing ? await io.libnfc.probe(connstring) : nil
+            listing.readers.append(
+                Entry(
+                    kind: "libnfc", url: device.description, name: connstring, number: number, index: nil,
+                    tagPresent: present, tag: tagState(present), remembered: true,
+                    about: "remembered; libnfc does not scan serial ports"))
+        }
+        if let text = io.environment(TagOptions.readerVariable), !text.isEmpty {
+            listing.defaultReader = text
+        }
         for example in simulatedExamples {
             listing.readers.append(
                 Entry(kind: "sim", url: example.url, name: example.url, remembered: false, about: example.about))
@@ -206,13 +227,17 @@ enum ReadersCommand {
             lines.append("  (none found; a PN532 on a serial port is named: --reader libnfc:pn532_uart:/dev/ttyUSB0)")
         }
         for entry in libnfc {
-            lines.append(numbered(entry, "\(entry.url)  (libnfc:\(entry.index ?? 0), \(tagText(entry, style)))", style))
+            let place = entry.index.map { "libnfc:\($0)" } ?? (entry.about ?? "")
+            lines.append(numbered(entry, "\(entry.url)  (\(place), \(tagText(entry, style)))", style))
         }
         lines.append("Simulated readers (examples):")
         for entry in listing.readers where entry.kind == "sim" {
             lines.append("    " + row("sim", "\(entry.url)  \(entry.about ?? "")"))
         }
         lines.append("Remembered reader: " + (listing.remembered ?? "none"))
+        if let reader = listing.defaultReader {
+            lines.append("Default reader (\(TagOptions.readerVariable)): \(reader)")
+        }
         return lines
     }
 
@@ -272,7 +297,8 @@ enum ReadersIdentify {
             guard let number = Int(text), number >= 1 else {
                 throw .usage("Invalid reader '\(text)' in --identify: readers are numbered from 1")
             }
-            address = try await ReaderChoice.numbered(number, pcsc: io.pcsc, libnfc: io.libnfc)
+            address = try await ReaderChoice.numbered(
+                number, pcsc: io.pcsc, libnfc: io.libnfc, remembered: RememberedReader(io: io).load())
         } else {
             address = try ReaderAddress(parsing: text, origin: "--identify")
         }

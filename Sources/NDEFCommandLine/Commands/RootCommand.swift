@@ -12,27 +12,72 @@ enum RootCommand {
             }.joined(separator: "\n")
     }
 
+    /// The description of the tool and its examples: the top of `--help` and the manual page's
+    /// DESCRIPTION.
+    static let overview = """
+        Data is read from files or standard input ('-') and written to standard output or \
+        a file; messages go to standard error. On a terminal, messages are in colour \
+        (errors red, success green, warnings yellow) unless NO_COLOR is set. With --json \
+        (every command but encode, whose --json names its input), a failure is also written \
+        to standard output as {"error": {"code": "dataError", "exitStatus": 65, "message": \
+        "..."}}, code naming the exit status below.
+
+        Examples:
+          ndeftool encode uri https://example.com > message.ndef
+          ndeftool write --reader sim:ntag215 uri https://example.com
+          ndeftool read --reader sim:ntag215 --json
+          ndeftool readers --watch
+          ndeftool completions bash
+        """
+
+    /// The manual page's sections after the commands: ENVIRONMENT, FILES and EXIT STATUS.
+    static let manPageSections: [ManPage.Section] = [
+        ManPage.Section(
+            title: "Environment",
+            entries: [
+                (TagOptions.readerVariable, "The reader of the tag commands and batch when --reader is not given."),
+                (
+                    "NDEFTOOL_PASSWORD",
+                    "A tag's password (8 hex digits or 4 ASCII characters) when --password-file is not given."
+                ),
+                ("NDEFTOOL_OLD_PASSWORD", "The current password, for 'password set' on a protected tag."),
+                ("NDEFTOOL_MASTER_SECRET", "The master secret of 'batch --derive-passwords' (at least 16 bytes)."),
+                ("NO_COLOR", "When set, no colour on a terminal."),
+                ("COLUMNS", "The width of help text."),
+                ("XDG_CONFIG_HOME", "Where the remembered reader is kept (default ~/.config)."),
+                ("LIBNFC_DEVICE", "libnfc's own: the devices libnfc opens (libnfc:CONNSTRING readers)."),
+                ("PCSCLITE_CSOCK_NAME", "pcsc-lite's own: the socket of the pcscd to use."),
+            ]),
+        ManPage.Section(
+            title: "Files",
+            entries: [
+                (
+                    "$XDG_CONFIG_HOME/ndeftool/last-reader",
+                    "The reader used last (default ~/.config/ndeftool/last-reader): the tag commands' "
+                        + "reader when neither --reader nor NDEFTOOL_READER names one."
+                ),
+                (
+                    "PLAN.journal",
+                    "A batch job's journal (JSON Lines, one event per line; keys in snake_case, a file "
+                        + "format kept stable): resumed with 'batch --resume'."
+                ),
+                ("PLAN.report.csv, PLAN.report.json", "A batch job's report: row, UID, outcome, time."),
+                ("/etc/nfc/libnfc.conf", "libnfc's devices."),
+                (
+                    "sim:...?file=PATH",
+                    "A simulated tag kept in a file: a Flipper .nfc file (Type 2), a text file (Type 4)."
+                ),
+            ]),
+        ManPage.Section(
+            title: "Exit status",
+            entries: ExitStatus.allCases.map { (String($0.rawValue), $0.meaning) }),
+    ]
+
     /// The `ndeftool` command.
     static let spec = CommandSpec(
         name: "ndeftool",
         abstract: "Encode, decode and inspect NFC Forum NDEF messages; read, write and lock tags.",
-        discussion: """
-            Data is read from files or standard input ('-') and written to standard output or \
-            a file; messages go to standard error. On a terminal, messages are in colour \
-            (errors red, success green, warnings yellow) unless NO_COLOR is set. With --json \
-            (every command but encode, whose --json names its input), a failure is also written \
-            to standard output as {"error": {"code": "dataError", "exitStatus": 65, "message": \
-            "..."}}, code naming the exit status below.
-
-            Examples:
-              ndeftool encode uri https://example.com > message.ndef
-              ndeftool write --reader sim:ntag215 uri https://example.com
-              ndeftool read --reader 1 --json
-              ndeftool readers --watch
-              ndeftool completions bash
-
-            \(exitStatusTable)
-            """,
+        discussion: overview + "\n\n" + exitStatusTable,
         version: NDEFToolVersion.current,
         subcommands: [
             EncodeCommand.spec, DecodeCommand.spec, InspectCommand.spec, InfoCommand.spec, ReadCommand.spec,

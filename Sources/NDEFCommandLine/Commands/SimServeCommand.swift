@@ -56,7 +56,7 @@ enum SimServeCommand {
               ndeftool sim serve --reinsert-after 500 'sim:ntag215?remove-after=20'
               ndeftool sim serve --profile acr122u sim:ntag215
               ndeftool sim serve --pn532 /tmp/pn532 'sim:ntag215?file=tag.nfc'
-                (then: LIBNFC_DEVICE=pn532_uart:/tmp/pn532 nfc-list)
+              # and in another terminal: LIBNFC_DEVICE=pn532_uart:/tmp/pn532 nfc-list
               ndeftool sim serve --pn532 /tmp/a sim:ntag213 --pn532 /tmp/b sim:type4
             """,
         arguments: [ArgumentSpec("tag", help: "A simulated tag, as a sim: reader URL.", repeating: true)],

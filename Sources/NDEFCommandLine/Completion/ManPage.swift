@@ -2,12 +2,23 @@ import CommandLineKit
 
 /// A manual page in roff (man(7) macros) generated from the command tree and its help text:
 /// NAME, SYNOPSIS, DESCRIPTION, then one section per command with its arguments, options and
-/// examples, as `--help` shows them.
+/// examples, as `--help` shows them, then the sections of ``sections`` (ENVIRONMENT, FILES,
+/// EXIT STATUS).
 struct ManPage {
+    /// A section after the commands: a title and its terms, each with its text.
+    struct Section: Sendable {
+        var title: String
+        var entries: [(term: String, text: String)]
+    }
+
     /// The root of the command tree.
     let root: CommandSpec
     /// The date in the page's header (`2026-01-31`); empty to leave it out.
     var date = ""
+    /// The text of DESCRIPTION; nil for the root's discussion.
+    var description: String?
+    /// The sections after COMMANDS.
+    var sections: [Section] = []
 
     /// The page, for `man -l` or `groff -man`.
     func render() -> String {
@@ -24,10 +35,16 @@ struct ManPage {
             "[\\fIoptions\\fR] [\\fIarguments\\fR]",
             ".SH DESCRIPTION",
         ]
-        lines += Self.paragraphs(root.discussion)
+        lines += Self.paragraphs(description ?? root.discussion)
         lines.append(".SH COMMANDS")
         for path in Self.commandPaths(root) {
             lines += section(path)
+        }
+        for section in sections {
+            lines.append(".SH \(Self.escaped(section.title.uppercased()))")
+            for entry in section.entries {
+                lines += [".TP", "\\fB" + Self.escaped(entry.term) + "\\fR", Self.escaped(entry.text)]
+            }
         }
         lines += [".SH SEE ALSO", "\\fB\(Self.escaped(name))\\fR \\fIcommand\\fR \\fB\\-\\-help\\fR", ""]
         return lines.joined(separator: "\n")

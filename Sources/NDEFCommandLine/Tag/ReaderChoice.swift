@@ -1,3 +1,4 @@
+import Glibc
 import LibNFCReader
 import NFCReaders
 import NFCSession
@@ -12,8 +13,12 @@ import PCSCReader
 /// the readers with the `--reader` that names each (a script must say which).
 enum ReaderChoice {
     /// The readers on both backends now, and why a backend could not be asked.
+    ///
+    /// A remembered libnfc device on a serial port (`libnfc:pn532_uart:/dev/ttyUSB0`) is listed
+    /// after libnfc's own when its device file exists: libnfc never scans serial ports, so it
+    /// would otherwise never be found again (``unscannedDevice(_:listed:)``).
     static func candidates(
-        pcsc: PCSCDirectory, libnfc: LibNFCDirectory
+        pcsc: PCSCDirectory, libnfc: LibNFCDirectory, remembered: String? = nil
     ) async -> (readers: [ReaderCandidate], problems: [String]) {
         var readers: [ReaderCandidate] = []
         var problems: [String] = []
@@ -33,16 +38,33 @@ enum ReaderChoice {
         } catch {
             problems.append("libnfc: \(error.reason)")
         }
+        let listed = readers.map(\.address)
+        if let device = unscannedDevice(remembered, listed: listed) {
+            readers.append(ReaderCandidate(number: readers.count + 1, address: .libnfc(device)))
+        }
         return (readers, problems)
+    }
+
+    /// The remembered reader `text` when it is a libnfc device on a serial port or bus that libnfc
+    /// does not scan (`pn532_uart:`, `arygon:`, `pn532_spi:`, `pn532_i2c:`), not among `listed`,
+    /// and its device file (`/dev/ttyUSB0`) exists.
+    static func unscannedDevice(_ text: String?, listed: [ReaderAddress]) -> LibNFCReaderURL? {
+        guard let text, case .libnfc(let url)? = try? ReaderAddress(parsing: text, origin: RememberedReader.fileName),
+            case .connstring(let connstring) = url.selector, !listed.contains(.libnfc(url))
+        else { return nil }
+        let parts = connstring.split(separator: ":", maxSplits: 2)
+        let unscanned: Set<Substring> = ["pn532_uart", "arygon", "pn532_spi", "pn532_i2c"]
+        guard parts.count >= 2, let driver = parts.first, unscanned.contains(driver) else { return nil }
+        return access(String(parts[1]), F_OK) == 0 ? url : nil
     }
 
     /// The reader numbered `number` in `ndeftool readers`.
     ///
     /// - Throws: a usage error when there is no such reader (the message lists those there are).
     static func numbered(
-        _ number: Int, pcsc: PCSCDirectory, libnfc: LibNFCDirectory
+        _ number: Int, pcsc: PCSCDirectory, libnfc: LibNFCDirectory, remembered: String? = nil
     ) async throws(CommandLineError) -> ReaderAddress {
-        let (readers, problems) = await candidates(pcsc: pcsc, libnfc: libnfc)
+        let (readers, problems) = await candidates(pcsc: pcsc, libnfc: libnfc, remembered: remembered)
         if let reader = readers.first(where: { $0.number == number }) { return reader.address }
         if readers.isEmpty {
             throw CommandLineError(
@@ -63,8 +85,9 @@ enum ReaderChoice {
         remembered: RememberedReader, pcsc: PCSCDirectory, libnfc: LibNFCDirectory = .none,
         console: TagConsole? = nil
     ) async throws(CommandLineError) -> ReaderAddress {
-        let (readers, problems) = await candidates(pcsc: pcsc, libnfc: libnfc)
-        if let text = remembered.load(), let address = rememberedAddress(text, among: readers) {
+        let rememberedText = remembered.load()
+        let (readers, problems) = await candidates(pcsc: pcsc, libnfc: libnfc, remembered: rememberedText)
+        if let text = rememberedText, let address = rememberedAddress(text, among: readers) {
             return address
         }
         if readers.count == 1, let only = readers.first { return only.address }

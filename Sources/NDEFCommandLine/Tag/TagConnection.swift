@@ -88,7 +88,8 @@ struct TagConnection {
         if let given = settings.reader {
             address = given
         } else if let number = settings.readerNumber {
-            address = try await ReaderChoice.numbered(number, pcsc: pcsc, libnfc: libnfc)
+            address = try await ReaderChoice.numbered(
+                number, pcsc: pcsc, libnfc: libnfc, remembered: remembered.load())
         } else {
             address = try await ReaderChoice.automatic(
                 remembered: remembered, pcsc: pcsc, libnfc: libnfc, console: console)

@@ -1,3 +1,4 @@
+import NDEF
 import Synchronization
 import TagMemory
 
@@ -290,6 +291,33 @@ public enum NFCTag: Sendable {
 
     /// The UID.
     public var identifier: [UInt8] { targetInfo.uid }
+
+    /// The NDEF status and capacity, as CoreNFC's `NFCNDEFTag.queryNDEFStatus` gives them, for
+    /// either kind of tag (T2T 1.1 6.4.1; T4T 3.0 5.4).
+    public func queryNDEFStatus() async throws(NFCReaderError) -> (NFCNDEFStatus, Int) {
+        switch self {
+        case .miFare(let tag): try await tag.queryNDEFStatus()
+        case .iso7816(let tag): try await tag.queryNDEFStatus()
+        }
+    }
+
+    /// The message on the tag, as CoreNFC's `NFCNDEFTag.readNDEF`, for either kind of tag.
+    public func readNDEF() async throws(NFCReaderError) -> NFCNDEFMessage {
+        switch self {
+        case .miFare(let tag): try await tag.readNDEF()
+        case .iso7816(let tag): try await tag.readNDEF()
+        }
+    }
+
+    /// Writes `message` as CoreNFC's `NFCNDEFTag.writeNDEF`, for either kind of tag: capacity
+    /// checked, in a tearing-safe order, read back (``NFCMiFareTag/writeNDEF(_:)``,
+    /// ``NFCISO7816Tag/writeNDEF(_:)``).
+    public func writeNDEF(_ message: NFCNDEFMessage) async throws(NFCReaderError) {
+        switch self {
+        case .miFare(let tag): try await tag.writeNDEF(message)
+        case .iso7816(let tag): try await tag.writeNDEF(message)
+        }
+    }
 }
 
 /// What a session reports while it waits for and hands out tags, for a caller to show (a
