@@ -5,7 +5,7 @@ import Synchronization
 /// The `ndeftool` command line: parses the arguments, runs the command, reports failures.
 ///
 /// Data goes to standard output and messages to standard error; the exit status follows
-/// sysexits (see ``ExitStatus``).
+/// sysexits (see `ExitStatus` and the manual page's EXIT STATUS).
 public enum NDEFCommandLine {
     /// Runs `ndeftool` with the process's arguments (the program name first) and returns
     /// the exit status.

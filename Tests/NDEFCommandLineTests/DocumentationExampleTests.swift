@@ -25,6 +25,30 @@ import Testing
         }
     }
 
+    /// Every Swift example of README.md and the DocC catalogs is the code of a test: its lines
+    /// (imports aside, whitespace at either end ignored) appear in order, one after another,
+    /// between `// Example begin` and `// Example end` in a file under Tests/. A package manifest
+    /// (`// swift-tools-version`) is not code a test runs, and is left out.
+    @Test func swiftExamplesAreTested() throws {
+        let regions = try DocumentationExamples.testedRegions()
+        var count = 0
+        for file in DocumentationExamples.markdownFiles() {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            for block in DocumentationExamples.swiftBlocks(text) where !block.hasPrefix("// swift-tools-version") {
+                count += 1
+                let lines = DocumentationExamples.significantLines(block)
+                let found = regions.contains { region in
+                    region.count >= lines.count
+                        && (0...(region.count - lines.count)).contains {
+                            Array(region[$0..<($0 + lines.count)]) == lines
+                        }
+                }
+                #expect(found, "\(file.lastPathComponent): the example starting '\(lines.first ?? "")' is in no test")
+            }
+        }
+        #expect(count >= 20)
+    }
+
     /// The parser of `console` blocks: commands, continuation lines, outputs; other blocks skipped.
     @Test func consoleBlocksAreParsed() {
         let text = """

@@ -104,6 +104,59 @@ enum DocumentationExamples {
         return examples
     }
 
+    /// The ```swift blocks of a Markdown text (at any indentation), as they are printed.
+    static func swiftBlocks(_ text: String) -> [String] {
+        var blocks: [String] = []
+        var current: [String]?
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.hasPrefix("```") {
+                if let lines = current {
+                    blocks.append(lines.joined(separator: "\n"))
+                    current = nil
+                } else if trimmed == "```swift" {
+                    current = []
+                }
+            } else {
+                current?.append(String(line))
+            }
+        }
+        return blocks
+    }
+
+    /// The lines of Swift code that a comparison looks at: runs of spaces as one (the formatter
+    /// aligns comments its own way), without blank lines and imports.
+    static func significantLines(_ code: String) -> [String] {
+        code.split(separator: "\n")
+            .map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
+            .filter { !$0.isEmpty && !$0.hasPrefix("import ") }
+    }
+
+    /// The code between `// Example begin` and `// Example end` in every Swift file under
+    /// Tests/, as significant lines: one list per file, its regions one after another (so an
+    /// example may be split where a test steps in, as a tag put back on the reader).
+    static func testedRegions() throws -> [[String]] {
+        let tests = PackagePaths.root.appendingPathComponent("Tests")
+        var regions: [[String]] = []
+        guard let enumerator = FileManager.default.enumerator(atPath: tests.path) else { return [] }
+        for case let path as String in enumerator where path.hasSuffix(".swift") {
+            let text = try String(contentsOf: tests.appendingPathComponent(path), encoding: .utf8)
+            var inRegion = false
+            var lines: [String] = []
+            for line in significantLines(text) {
+                if line == "// Example begin" {
+                    inRegion = true
+                } else if line == "// Example end" {
+                    inRegion = false
+                } else if inRegion {
+                    lines.append(line)
+                }
+            }
+            if !lines.isEmpty { regions.append(lines) }
+        }
+        return regions
+    }
+
     /// One document per command with examples in its help (what the man page prints).
     static func helpDocuments() -> [ExampleDocument] {
         var documents: [ExampleDocument] = []

@@ -24,7 +24,7 @@ import Testing
     /// The library example of README.md, as printed there, then a check of what it wrote.
     @Test("README: a link written and read through the tag of any kind")
     func readmeExample() async throws {
-        // README begin
+        // Example begin
         let reader = try await openReader("sim:ntag215")  // or "pcsc:0", "libnfc:pn532_uart:/dev/ttyUSB0"
         let session = NFCTagReaderSession(reader: reader)
         let tag = try await session.nextTag(timeout: .seconds(5))  // polls, selects, identifies
@@ -33,7 +33,7 @@ import Testing
         let stored = try await tag.readNDEF()  // == the message written
         print(stored.records.count)  // 1
         await session.invalidate()
-        // README end
+        // Example end
         #expect(stored == NFCNDEFMessage(records: [link]))
         await reader.close()
     }

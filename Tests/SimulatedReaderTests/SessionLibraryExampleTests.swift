@@ -6,13 +6,13 @@ import TagSimulator
 import Testing
 
 /// The code examples of the README's "The session library" section, run as they are printed
-/// there (the lines between `// README begin` and `// README end`), followed by checks of what
+/// there (the lines between `// Example begin` and `// Example end`), followed by checks of what
 /// they did to the simulated tag. Keep both in step when either changes.
 @Suite("README: the session library examples")
 struct SessionLibraryExampleTests {
     @Test("T2T 1.1 6.4: open, status, write, read, prepare and confirm a lock of a factory NTAG215")
     func quickTour() async throws {
-        // README begin
+        // Example begin
         let reader = try await SimulatedReader(url: "sim:ntag215")
         let session = NFCTagReaderSession(reader: reader)
         let uri = NFCNDEFPayload(format: .nfcWellKnown, type: "U", payload: [0x04] + Array("example.com/menu".utf8))
@@ -34,7 +34,7 @@ struct SessionLibraryExampleTests {
             try await tag.writeNDEF(message)
         }
         await session.invalidate()
-        // README end
+        // Example end
 
         let memory = try #require(reader.field.firstTag2Memory)
         #expect(memory.message == message)
@@ -51,21 +51,21 @@ struct SessionLibraryExampleTests {
             NFCNDEFPayload(format: .nfcWellKnown, type: "U", payload: [0x04] + Array(repeating: 0x61, count: 95))
         ])
         var resumed = false
-        // README begin
+        // Example begin
         do {
             try await tag.writeNDEF(message)
         } catch {
             guard error.mayBeHalfWritten else { throw error }
             // The tag reads as the old message, an empty one or the new one. Once it is back on
             // the reader, complete the write: the tag is re-read and only missing pages are written.
-            // README end
+            // Example end
             #expect(error.code == .tagConnectionLost)
             reader.withField { $0.putBack() }
             resumed = true
-            // README begin
+            // Example begin
             try await tag.resumeWrite(message)
         }
-        // README end
+        // Example end
         #expect(resumed)
         #expect(reader.field.firstTag2Memory?.message == message)
         await session.invalidate()
@@ -80,7 +80,7 @@ struct SessionLibraryExampleTests {
         let message = NFCNDEFMessage(records: [
             NFCNDEFPayload(format: .nfcWellKnown, type: "T", payload: [0x02] + Array("enhi".utf8))
         ])
-        // README begin
+        // Example begin
         let password: [UInt8] = [0x12, 0x34, 0x56, 0x78]
         let acknowledge: [UInt8] = [0xAB, 0xCD]
         try await tag.setPassword(Type2PasswordSettings(password: password, passwordAcknowledge: acknowledge))
@@ -96,7 +96,7 @@ struct SessionLibraryExampleTests {
         } catch {
             print(error.code)  // tagResponseError; the tag is selected again before the next command
         }
-        // README end
+        // Example end
         #expect(version == [0x00, 0x04, 0x04, 0x02, 0x01, 0x00, 0x11, 0x03])
         #expect(pages.count == 16)
         #expect(ack == [0x0A])
