@@ -79,6 +79,42 @@ import Testing
         }
     }
 
+    @Test("A remembered PN532 on a serial port, which libnfc never scans for, is listed while its device exists")
+    func rememberedSerialDevice() async throws {
+        let device = try TemporaryDirectory("cli")
+        let port = try device.file("ttyUSB0", [])
+        let (remembered, directory) = try Self.remembered("libnfc:pn532_uart:" + port)
+        defer { withExtendedLifetime(directory) {} }
+        let pcsc = fakePCSC(["Reader 0", "Reader 1"])
+        let chosen = try await ReaderChoice.automatic(remembered: remembered, pcsc: pcsc, libnfc: .none)
+        #expect(chosen.description == "libnfc:pn532_uart:" + port)
+        let third = try await ReaderChoice.numbered(3, pcsc: pcsc, libnfc: .none, remembered: remembered.load())
+        #expect(third == chosen)
+        // A USB device is found by libnfc's scan: remembered, it is not listed unless libnfc lists it.
+        #expect(ReaderChoice.unscannedDevice("libnfc:acr122_usb:001:004", listed: []) == nil)
+        #expect(ReaderChoice.unscannedDevice("libnfc:pn532_uart:" + port, listed: [chosen]) == nil)
+
+        let io = TestIO(variables: ["XDG_CONFIG_HOME": directory.path("config")])
+        io.pcsc = pcsc
+        #expect(await NDEFCommandLine.run(["readers"], io: io) == .success)
+        #expect(
+            io.outputText.contains(
+                "  3 libnfc  libnfc:pn532_uart:\(port)  (remembered; libnfc does not scan serial ports, tag unknown)  [default]"
+            ))
+        device.remove()
+        #expect(ReaderChoice.unscannedDevice("libnfc:pn532_uart:" + port, listed: []) == nil)
+    }
+
+    @Test("readers lists NDEFTOOL_READER's reader, and with it succeeds though pcscd is not running")
+    func environmentReaderListed() async {
+        let io = TestIO(variables: ["NDEFTOOL_READER": "sim:ntag213"])
+        #expect(await NDEFCommandLine.run(["readers"], io: io) == .success)
+        #expect(io.outputText.contains("Default reader (NDEFTOOL_READER): sim:ntag213\n"))
+        #expect(io.error.contains("Warning: PC/SC readers cannot be listed"))
+        let without = TestIO()
+        #expect(await NDEFCommandLine.run(["readers"], io: without) == .unavailable)
+    }
+
     @Test("On a terminal, several readers are a numbered question; the answer chooses")
     func question() async throws {
         let (remembered, _) = try Self.remembered()

@@ -204,6 +204,17 @@ import Testing
                 "\n.nf\n.RS 4\nndeftool encode uri https://example.com > message.ndef\nndeftool write \\-\\-reader"))
         #expect(page.contains("\\fB\\-\\-reader <url>\\fR"))
         #expect(!page.contains("\n.SS \"ndeftool manpage\""))
+        // ENVIRONMENT, FILES and EXIT STATUS after the commands; the exit table only there.
+        let sections = ["COMMANDS", "ENVIRONMENT", "FILES", "EXIT STATUS", "SEE ALSO"].map {
+            page.range(of: "\n.SH \($0)\n")?.lowerBound
+        }
+        #expect(
+            sections.allSatisfy { $0 != nil }
+                && sections == sections.sorted { ($0 ?? page.startIndex) < ($1 ?? page.startIndex) })
+        #expect(page.contains(".TP\n\\fBNDEFTOOL_READER\\fR\n"))
+        #expect(page.contains(".TP\n\\fB$XDG_CONFIG_HOME/ndeftool/last\\-reader\\fR\n"))
+        #expect(page.contains(".TP\n\\fB78\\fR\npassword needed or wrong"))
+        #expect(!page.contains("Exit status:\n"))
         for line in page.split(separator: "\n") where !line.hasPrefix(".") {
             #expect(!line.hasPrefix("'"))
         }
