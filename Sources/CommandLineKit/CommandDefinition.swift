@@ -22,6 +22,9 @@ package struct CommandDefinition<Action: Sendable>: Sendable {
     package var helpSections: [HelpSection]
     /// The subcommands, in the order help lists them.
     package var subcommands: [CommandDefinition]
+    /// Options that work but that help, completions and the manual page leave out: old
+    /// spellings kept for scripts written before a rename (the command warns when one is used).
+    package var hiddenOptions: [OptionSpec]
     /// Whether the command is left out of its parent's subcommand list (it still runs).
     package var isHidden: Bool
     /// What runs the command, or `nil` to show help.
@@ -38,6 +41,7 @@ package struct CommandDefinition<Action: Sendable>: Sendable {
         groups: [OptionGroup] = [],
         helpSections: [HelpSection] = [],
         subcommands: [CommandDefinition] = [],
+        hiddenOptions: [OptionSpec] = [],
         isHidden: Bool = false,
         run: Action? = nil
     ) {
@@ -49,6 +53,7 @@ package struct CommandDefinition<Action: Sendable>: Sendable {
         self.groups = options.isEmpty ? groups : [OptionGroup(options)] + groups
         self.helpSections = helpSections
         self.subcommands = subcommands
+        self.hiddenOptions = hiddenOptions
         self.isHidden = isHidden
         self.run = run
     }

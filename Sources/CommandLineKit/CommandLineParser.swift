@@ -90,8 +90,17 @@ package struct CommandLineParser<Action: Sendable> {
                 inlineValue = String(argument[argument.index(after: equals)...])
             }
             // Inside a sequence argument, the sequence has the first claim on its options.
+            let commandOptions = command.options + command.hiddenOptions + builtInOptions
+            // A short option the command does not have, inside a sequence whose current element
+            // has it (a record's `-l`), is that element's option under its long name.
+            if !name.hasPrefix("--"), name.count == 2, let short = name.last, let sequence = reader,
+                !commandOptions.contains(where: { $0.short == short }),
+                let spec = sequence.knownOptions.first(where: { $0.short == short })
+            {
+                name = "--" + spec.long
+            }
             if name.hasPrefix("--"), var sequence = reader {
-                let commandHasIt = (command.options + builtInOptions).contains { $0.isNamed(name) }
+                let commandHasIt = commandOptions.contains { $0.isNamed(name) }
                 var claimed: OptionSpec?
                 switch sequence.claim(option: String(name.dropFirst(2))) {
                 case .claims(let spec): claimed = spec
@@ -99,6 +108,7 @@ package struct CommandLineParser<Action: Sendable> {
                 case .ignores: claimed = nil
                 }
                 if let spec = claimed {
+                    warnIfAlias(name, of: spec)
                     let value = try takeValue(
                         for: spec, as: name, inline: inlineValue, arguments: arguments, index: &index)
                     captured.append(.option(spec.long, value: value))
@@ -107,9 +117,10 @@ package struct CommandLineParser<Action: Sendable> {
                     return nil
                 }
             }
-            guard let spec = (command.options + builtInOptions).first(where: { $0.isNamed(name) }) else {
+            guard let spec = commandOptions.first(where: { $0.isNamed(name) }) else {
                 throw .unknownOption(name, suggestion: suggestion(for: name))
             }
+            warnIfAlias(name, of: spec)
             if spec == .help { return .help(path: path) }
             if spec == .version { return .version(path: path) }
             if let value = try takeValue(for: spec, as: name, inline: inlineValue, arguments: arguments, index: &index)
@@ -125,6 +136,13 @@ package struct CommandLineParser<Action: Sendable> {
                 values.add(flag: spec)
             }
             return nil
+        }
+
+        /// Notes a warning when `name` is an old spelling of `spec`.
+        mutating func warnIfAlias(_ name: String, of spec: OptionSpec) {
+            guard name != "--\(spec.long)", spec.isAlias(name) else { return }
+            values.add(
+                warning: "'\(name)' is an old spelling of '--\(spec.long)': it works for now, but use '--\(spec.long)'")
         }
 
         /// The value of an option that takes one: the inline `=value` or the next argument.

@@ -18,6 +18,12 @@ package struct OptionSpec: Sendable, Hashable {
     package var isRepeatable: Bool
     /// A one-line description for help.
     package var help: String
+    /// Old long names (without dashes) that still name the option; help never shows them, and
+    /// the parser warns when one is used (``ParsedValues/warnings``).
+    package var aliases: [String] = []
+    /// Other long names (without dashes) that name the option as well, without a warning: the
+    /// spellings of another tool people come from (Python ndeftool's `--language`).
+    package var synonyms: [String] = []
 
     /// A flag: an option without a value.
     package static func flag(_ long: String, short: Character? = nil, help: String) -> OptionSpec {
@@ -82,11 +88,35 @@ package struct OptionSpec: Sendable, Hashable {
         return [help, suffix].filter { !$0.isEmpty }.joined(separator: " ")
     }
 
-    /// Whether `name` as typed (`--output`, `-o`) names this option.
+    /// Whether `name` as typed (`--output`, `-o`, an old spelling) names this option.
     package func isNamed(_ name: String) -> Bool {
         if name == "--\(long)" { return true }
         if let short, name == "-\(short)" { return true }
-        return false
+        return isAlias(name) || (name.hasPrefix("--") && synonyms.contains(String(name.dropFirst(2))))
+    }
+
+    /// Whether the long name `long` (without dashes) is this option's name or one of its others.
+    package func answers(to long: String) -> Bool {
+        long == self.long || aliases.contains(long) || synonyms.contains(long)
+    }
+
+    /// The option with `names` as other names that work without a warning.
+    package func alsoNamed(_ names: String...) -> OptionSpec {
+        var copy = self
+        copy.synonyms += names
+        return copy
+    }
+
+    /// Whether `name` as typed (`--hex`) is one of the option's old spellings.
+    package func isAlias(_ name: String) -> Bool {
+        name.hasPrefix("--") && aliases.contains(String(name.dropFirst(2)))
+    }
+
+    /// The option with `names` as old spellings that still work.
+    package func aliased(_ names: String...) -> OptionSpec {
+        var copy = self
+        copy.aliases += names
+        return copy
     }
 
     /// The built-in `-h, --help` flag every command has.

@@ -25,6 +25,9 @@ package struct ParsedValues: Sendable {
     }
 
     /// Whether the flag `long` was given.
+    /// What the parser warns about, one sentence each: old option spellings that were used.
+    package private(set) var warnings: [String] = []
+
     package func flag(_ long: String) -> Bool { flags.contains(long) }
 
     /// The last value given for option `long`, or its default.
@@ -64,6 +67,10 @@ package struct ParsedValues: Sendable {
         optionValues[option.long, default: []].append(value)
     }
     package mutating func add(flag option: OptionSpec) { flags.insert(option.long) }
+    /// Adds a warning (once).
+    package mutating func add(warning: String) {
+        if !warnings.contains(warning) { warnings.append(warning) }
+    }
     package mutating func add(argument value: String, for name: String) {
         argumentValues[name, default: []].append(value)
     }

@@ -51,8 +51,10 @@ public enum NDEFCommandLine {
         case .run(let path, let values):
             guard let run = path.last?.run?.body else { return show(HelpFormatter(path: path).render(), io: io) }
             let watched = OutputWatchingIO(io)
+            let invocation = CommandInvocation(path: path, values: values, io: watched, arguments: arguments)
+            for warning in values.warnings { CommandMessages(invocation).warn("Warning: " + warning) }
             do {
-                return try await run(CommandInvocation(path: path, values: values, io: watched, arguments: arguments))
+                return try await run(invocation)
             } catch {
                 report(error, path: path, io: io)
                 // A command that wrote its JSON report before failing (a refused password) has

@@ -42,7 +42,9 @@ package enum RecordData {
     {
         if let text = spec.value("data") { return Array(text.utf8) }
         if let path = spec.option("file") { return try inputs.read(path, for: "--file of \(spec.label)") }
-        if let text = spec.option("hex"), let option = kind.option("hex") { return try hex(text, for: option) }
+        if let text = spec.option("data-hex"), let option = kind.option("data-hex") {
+            return try hex(text, for: option)
+        }
         return nil
     }
 

@@ -4,14 +4,14 @@ import NDEF
 extension RecordKind {
     /// The built-in kinds, in help order.
     package static let standard: [RecordKind] = [
-        text, uri, mime, absolute, external, aar, wifi, smartPoster, raw, message,
+        text.alsoNamed("txt"), uri, mime, absolute, external, aar, wifi, smartPoster.alsoNamed("smp"), raw, message,
     ]
 
     /// `--file <path>`: data read from a file, shared by the kinds that carry data.
     package static let dataFile = OptionSpec.option(
         "file", value: "path", help: "Read the data from <path> (- for standard input).")
     /// `--hex <hex>`: data given as hex, shared by the kinds that carry data.
-    package static let dataHex = OptionSpec.option("hex", value: "hex", help: "The data, as hex.")
+    package static let dataHex = OptionSpec.option("data-hex", value: "hex", help: "The data, as hex.").aliased("hex")
 
     /// `text <text>`: NFC Forum Text RTD 1.0.
     package static let text: RecordKind = RecordKind(
@@ -19,7 +19,11 @@ extension RecordKind {
         abstract: "A text record (NFC Forum Text RTD).",
         values: [Value(name: "text", presence: .required)],
         options: [
-            .option("lang", value: "code", default: "en", help: "The language of the text, an IETF language tag."),
+            .option(
+                "lang", short: "l", value: "code", default: "en",
+                help: "The language of the text, an IETF language tag."
+            )
+            .alsoNamed("language"),
             .flag("utf16", help: "Store the text as UTF-16 instead of UTF-8."),
         ],
         choices: []
@@ -61,7 +65,7 @@ extension RecordKind {
         abstract: "A media-type record (TNF 2, RFC 2046 type).",
         values: [Value(name: "type", presence: .required), Value(name: "data", presence: .optional)],
         options: [dataFile, dataHex],
-        choices: [Choice(members: [.value("data"), .option("file"), .option("hex")], isRequired: true)]
+        choices: [Choice(members: [.value("data"), .option("file"), .option("data-hex")], isRequired: true)]
     ) { spec, inputs throws(RecordSpecError) in
         let type = spec.value("type") ?? ""
         guard isMediaType(type) else {
@@ -100,7 +104,7 @@ extension RecordKind {
         abstract: "An NFC Forum external type record (TNF 4).",
         values: [Value(name: "domain:type", presence: .required), Value(name: "data", presence: .optionalUnlessKind)],
         options: [dataFile, dataHex],
-        choices: [Choice(members: [.value("data"), .option("file"), .option("hex")], isRequired: false)]
+        choices: [Choice(members: [.value("data"), .option("file"), .option("data-hex")], isRequired: false)]
     ) { spec, inputs throws(RecordSpecError) in
         let type = spec.value("domain:type") ?? ""
         let parts = type.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
@@ -213,11 +217,11 @@ extension RecordKind {
         name: "message",
         abstract: "Every record of the NDEF message in <file> (- for standard input).",
         values: [Value(name: "file", presence: .required)],
-        options: [.flag("hex", help: "Read <file> as hex text (# starts a comment).")],
+        options: [.flag("hex-input", help: "Read <file> as hex text (# starts a comment).").aliased("hex")],
         choices: []
     ) { spec, inputs throws(RecordSpecError) in
         let path = spec.value("file") ?? "-"
         let bytes = try inputs.read(path, for: spec.label)
-        return try RecordData.message(bytes, hex: spec.flag("hex"), source: inputName(path)).records
+        return try RecordData.message(bytes, hex: spec.flag("hex-input"), source: inputName(path)).records
     }
 }

@@ -49,6 +49,8 @@ package struct RecordKind: Sendable {
 
     /// The kind word, for example `"text"`.
     package var name: String
+    /// Other words for the kind (Python ndeftool's `txt` for `text`); help lists only ``name``.
+    package var synonyms: [String] = []
     /// A one-line description for help.
     package var abstract: String
     /// The positional values, in order.
@@ -72,11 +74,23 @@ package struct RecordKind: Sendable {
     /// The kind's options and the shared ones.
     package var allOptions: [OptionSpec] { options + Self.sharedOptions }
 
+    /// Whether `word` names the kind: its name or a synonym.
+    package func isNamed(_ word: String) -> Bool { word == name || synonyms.contains(word) }
+
+    /// The kind with `words` as other names.
+    package func alsoNamed(_ words: String...) -> RecordKind {
+        var copy = self
+        copy.synonyms += words
+        return copy
+    }
+
     /// How many values are always taken.
     package var requiredValueCount: Int { values.prefix { $0.presence == .required }.count }
 
     /// The option with long name `long`, among the kind's own and the shared ones.
-    package func option(_ long: String) -> OptionSpec? { allOptions.first { $0.long == long } }
+    package func option(_ long: String) -> OptionSpec? {
+        allOptions.first { $0.long == long } ?? allOptions.first { $0.answers(to: long) }
+    }
 
     /// A member as errors and help name it: `<data>`, `--file <path>`.
     package func display(_ member: Member) -> String {

@@ -51,12 +51,12 @@ public struct RecordSpecGrammar: SequenceGrammar, Sendable {
     }
 
     /// A reader for the command-line parser. A sequence whose first word is not a kind word
-    /// is kept as plain words (`encode --json FILE`); ``parse(_:)`` rejects it when records
+    /// is kept as plain words (`encode --from-json FILE`); ``parse(_:)`` rejects it when records
     /// are expected.
     package func makeReader() -> any SequenceReader { Reader(kinds: kinds, allowsPlainWords: true) }
 
     /// The kind named `word`.
-    package func kind(named word: String) -> RecordKind? { kinds.first { $0.name == word } }
+    package func kind(named word: String) -> RecordKind? { kinds.first { $0.isNamed(word) } }
 
     /// Parses the elements the command-line parser captured into specifications.
     package func parse(_ tokens: [CapturedToken]) throws(RecordSpecError) -> [RecordSpec] {
@@ -125,9 +125,9 @@ public struct RecordSpecGrammar: SequenceGrammar, Sendable {
             guard let kind = current?.kind, let spec = current?.spec, let option = kind.option(long) else {
                 return .ignores
             }
-            if !option.isRepeatable && spec.has(.option(long)) { return .yields(option) }
+            if !option.isRepeatable && spec.has(.option(option.long)) { return .yields(option) }
             let choices = kind.choices + RecordKind.sharedChoices
-            if let choice = choices.first(where: { $0.members.contains(.option(long)) }),
+            if let choice = choices.first(where: { $0.members.contains(.option(option.long)) }),
                 choice.members.contains(where: { spec.has($0) })
             {
                 return .yields(option)
@@ -139,7 +139,7 @@ public struct RecordSpecGrammar: SequenceGrammar, Sendable {
 
         package mutating func read(word: String) throws(UsageError) {
             if isPlain { return }
-            if allowsPlainWords && current == nil && specs.isEmpty && !kinds.contains(where: { $0.name == word }) {
+            if allowsPlainWords && current == nil && specs.isEmpty && !kinds.contains(where: { $0.isNamed(word) }) {
                 isPlain = true
                 return
             }
@@ -149,7 +149,7 @@ public struct RecordSpecGrammar: SequenceGrammar, Sendable {
                     switch slot.presence {
                     case .required: true
                     case .optional: !optionsStarted
-                    case .optionalUnlessKind: !optionsStarted && !kinds.contains { $0.name == word }
+                    case .optionalUnlessKind: !optionsStarted && !kinds.contains { $0.isNamed(word) }
                     }
                 if takesWord {
                     spec.values[slot.name] = word
@@ -160,7 +160,7 @@ public struct RecordSpecGrammar: SequenceGrammar, Sendable {
             }
             let previous = current?.spec
             try closeCurrent()
-            guard let kind = kinds.first(where: { $0.name == word }) else {
+            guard let kind = kinds.first(where: { $0.isNamed(word) }) else {
                 var message = "Unknown record kind '\(word)'"
                 if let previous, let kind = kinds.first(where: { $0.name == previous.kind }) {
                     message += " after \(previous.label), which takes \(kind.values.isEmpty ? "no values" : "only ")"

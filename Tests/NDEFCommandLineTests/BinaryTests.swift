@@ -48,19 +48,19 @@ import Testing
         #expect(result.status == 0)
         #expect(result.outputText == "91010d550270726f786d61726b2e636f6d" + "5101045402656e42\n")
         let json = #"{"records":[{"tnf":1,"type":"T","value":{"text":"hi","language":"en"}}]}"#
-        result = try await BinaryRunner.run(["encode", "--json", "--hex"], input: Array(json.utf8))
+        result = try await BinaryRunner.run(["encode", "--from-json", "-", "--hex"], input: Array(json.utf8))
         #expect(result.status == 0, "\(result.error)")
         #expect(result.outputText == "d101055402656e6869\n")
     }
 
     @Test func decodeHexJSONAndLenient() async throws {
         var result = try await BinaryRunner.run(
-            ["decode", "--hex", "--json"], input: Array((Self.proxmark + "\n").utf8))
+            ["decode", "--hex-input", "--json"], input: Array((Self.proxmark + "\n").utf8))
         #expect(result.status == 0)
         #expect(result.outputText.contains("\"uri\" : \"https://www.proxmark.com\""))
         #expect(result.outputText.hasPrefix("{\n  \"records\" : [\n"))
         result = try await BinaryRunner.run(
-            ["decode", "--hex", "--lenient"], input: Array((Self.proxmark + "00").utf8))
+            ["decode", "--hex-input", "--lenient"], input: Array((Self.proxmark + "00").utf8))
         #expect(result.status == 0)
         #expect(result.error == "warning: skipped at byte 17: 1 bytes follow the last (ME) record (trailing-bytes)\n")
         #expect(result.outputText.hasPrefix("NDEF message: 1 record, 18 bytes\n"))
@@ -69,7 +69,7 @@ import Testing
     @Test func decodeFixture() async throws {
         let path = PackagePaths.root.appendingPathComponent("Fixtures/ndef/text-two-records.hex").path
         guard FileManager.default.fileExists(atPath: path) else { return }
-        let result = try await BinaryRunner.run(["decode", "--hex", path])
+        let result = try await BinaryRunner.run(["decode", "--hex-input", path])
         #expect(result.status == 0)
         #expect(result.outputText.contains("Text (en): \"TXT2\""))
     }
@@ -80,7 +80,8 @@ import Testing
         #expect(result.output.isEmpty)
         #expect(
             result.error == "Error: Unknown option '--foo'\n"
-                + "Usage: ndeftool encode [--output <file>] [--hex] [--chunk-size <n>] [--json] [--quiet] [--verbose] "
+                + "Usage: ndeftool encode [--output <file>] [--hex] [--chunk-size <n>] [--from-json <file>] [--quiet] "
+                + "[--verbose] "
                 + "[<record> ...]\n  See 'ndeftool encode --help' for more information.\n"
         )
         let missing = try await BinaryRunner.run(["encode", "message"])
@@ -99,7 +100,7 @@ import Testing
             result.error
                 == "Error: malformed NDEF message in standard input at byte 17: 1 bytes follow the last (ME) record (trailing-bytes)\n"
         )
-        #expect(try await BinaryRunner.run(["decode", "--hex"], input: Array("zz".utf8)).status == 65)
+        #expect(try await BinaryRunner.run(["decode", "--hex-input"], input: Array("zz".utf8)).status == 65)
     }
 
     @Test func missingInputExits66() async throws {

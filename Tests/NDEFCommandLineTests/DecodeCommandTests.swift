@@ -27,8 +27,8 @@ import Testing
         let text = "# the proxmark URI\n d1 01 0d 55\n\t0270726f786d61726b2e636f6d  # end\n"
         let folder = try TemporaryDirectory("cli")
         let file = try folder.file("m.hex", text: text)
-        let fromFile = await runInProcess(["decode", "--hex", file])
-        let fromInput = await runInProcess(["decode", "--hex", "-"], input: Array(text.utf8))
+        let fromFile = await runInProcess(["decode", "--hex-input", file])
+        let fromInput = await runInProcess(["decode", "--hex-input", "-"], input: Array(text.utf8))
         let binary = await runInProcess(["decode", try folder.file("m.ndef", Self.proxmark)])
         #expect(fromFile.status == 0)
         #expect(fromFile.outputText == binary.outputText)
@@ -56,7 +56,7 @@ import Testing
         let text = try String(
             contentsOf: PackagePaths.root.appendingPathComponent("Fixtures/ndef/smartposter-libnfc-title-uri.hex"),
             encoding: .utf8)
-        let result = await runInProcess(["decode", "--hex"], input: Array(text.utf8))
+        let result = await runInProcess(["decode", "--hex-input"], input: Array(text.utf8))
         #expect(result.status == 0)
         #expect(
             result.outputText == """
@@ -125,7 +125,7 @@ import Testing
             "9101075402656e54585431" + "1a0302" + "01" + "612f62" + "61" + "6869" + "5101085402656e6e66637079")
         let json = await runInProcess(["decode", "--json"], input: original)
         #expect(json.status == 0)
-        let encoded = await runInProcess(["encode", "--json"], input: json.output)
+        let encoded = await runInProcess(["encode", "--from-json", "-"], input: json.output)
         #expect(encoded.status == 0, "\(encoded.error)")
         #expect(encoded.output == original)
     }
@@ -166,7 +166,7 @@ import Testing
         var result = await runInProcess(["decode"], input: [])
         #expect(result.status == 65)
         #expect(result.error.contains("(empty-input)"))
-        result = await runInProcess(["decode", "--hex"], input: Array("d10".utf8))
+        result = await runInProcess(["decode", "--hex-input"], input: Array("d10".utf8))
         #expect(result.status == 65)
         #expect(result.error == "Error: invalid hex in standard input at character 2: odd number of hex digits\n")
         result = await runInProcess(["decode", "/nonexistent.ndef"])
@@ -194,7 +194,7 @@ import Testing
             #expect(!result.outputText.contains("not a valid"), "\(name)")
             let json = await runInProcess(["decode", "--json"] + (hex ? ["--hex"] : []) + [path])
             #expect(json.status == 0, "\(name)")
-            let reencoded = await runInProcess(["encode", "--json"], input: json.output)
+            let reencoded = await runInProcess(["encode", "--from-json", "-"], input: json.output)
             let original = await runInProcess(["encode", "message", path] + (hex ? ["--hex"] : []))
             #expect(reencoded.output == original.output, "\(name)")
         }

@@ -26,11 +26,11 @@ import Testing
         (["text", "Hello", "--utf16", "--lang", "de"], "d1010d5482646500480065006c006c006f"),
         // TNF 2 type "text/plain", payload "hi".
         (["mime", "text/plain", "hi"], "d20a02746578742f706c61696e6869"),
-        (["mime", "a/b", "--hex", "01 02:03"], "d2030361" + "2f62010203"),
+        (["mime", "a/b", "--data-hex", "01 02:03"], "d2030361" + "2f62010203"),
         // TNF 3: the URI is the type; empty payload (SR length 0).
         (["absolute", "https://a.b/c"], "d30d0068747470733a2f2f612e622f63"),
         // TNF 4 "example.com:t", payload 01 02 (the record's --hex; encode's --hex came first).
-        (["external", "example.com:t", "--hex", "0102"], "d40d026578616d706c652e636f6d3a740102"),
+        (["external", "example.com:t", "--data-hex", "0102"], "d40d026578616d706c652e636f6d3a740102"),
         (["external", "example.com:t"], "d40d006578616d706c652e636f6d3a74"),
         // Android Application Record: TNF 4 "android.com:pkg", payload the package name.
         (
@@ -130,7 +130,7 @@ import Testing
         let binary = try folder.file("m.ndef", TestSupport.hex("d1010d550270726f786d61726b2e636f6d"))
         let hexFile = try folder.file("m.hex", text: "# a comment\n9101075402656e54585431\n5101075402656e54585432\n")
         #expect(await hex(["message", binary]) == "d1010d550270726f786d61726b2e636f6d")
-        #expect(await hex(["message", hexFile, "--hex"]) == "9101075402656e545854315101075402656e54585432")
+        #expect(await hex(["message", hexFile, "--hex-input"]) == "9101075402656e545854315101075402656e54585432")
         // A message's records join the others; MB and ME are set anew.
         #expect(
             await hex(["text", "A", "message", binary, "text", "B"])
@@ -152,9 +152,9 @@ import Testing
         let folder = try TemporaryDirectory("cli")
         let file = try folder.file("m.json", text: text)
         let expected = "91010d550270726f786d61726b2e636f6d" + "5d000201aa0102"
-        #expect(await hex(["--json", file]) == expected)
-        #expect(await hex(["--json"], input: Array(text.utf8)) == expected)
-        #expect(await hex(["--json", "-"], input: Array(text.utf8)) == expected)
+        #expect(await hex(["--from-json", file]) == expected)
+        #expect(await hex(["--from-json", "-"], input: Array(text.utf8)) == expected)
+        #expect(await hex(["--from-json", "-"], input: Array(text.utf8)) == expected)
     }
 
     @Test func outputFile() async throws {
@@ -181,8 +181,8 @@ import Testing
         ),
         (["encode", "raw", "--tnf", "0", "--payload", "x"], "Invalid record 0 (raw): an empty record (TNF 0)"),
         (
-            ["encode", "mime", "a/b", "--hex", "0g"],
-            "The value '0g' is invalid for '--hex <hex>': not a hex digit: 'g'"
+            ["encode", "mime", "a/b", "--data-hex", "0g"],
+            "The value '0g' is invalid for '--data-hex <hex>': not a hex digit: 'g'"
         ),
         (["encode", "mime", "plain", "x"], "The value 'plain' is invalid for '<type>'"),
         (["encode", "external", "nocolon"], "The value 'nocolon' is invalid for '<domain:type>'"),
@@ -193,8 +193,8 @@ import Testing
         (["encode", "wifi", "n", "--mac", "zz"], "Invalid record 0 (wifi)"),
         (["encode", "text", "a", "--lang", String(repeating: "l", count: 64)], "is invalid for '--lang'"),
         (["encode", "message", "-", "message", "-"], "Standard input ('-') can be read only once"),
-        (["encode", "--json", "a", "b"], "--json reads one JSON file"),
-        (["encode", "--json", "f", "--id", "x"], "Unknown option '--id'"),
+        (["encode", "--from-json", "a", "b"], "--from-json reads the message from JSON: records cannot be given too"),
+        (["encode", "--from-json", "f", "--id", "x"], "Unknown option '--id'"),
         (["encode", "message", "-", "--id", "x"], "holds 2 records; --id sets the ID of a single record"),
     ])
     func usageErrors(_ arguments: [String], message: String) async {
@@ -216,16 +216,16 @@ import Testing
             result.error
                 == "Error: malformed NDEF message in '\(bad)' at byte 0: record 0: type, ID and payload need 14 bytes but only 1 remain (truncated)\n"
         )
-        result = await runInProcess(["encode", "message", "-", "--hex"], input: Array("d1 0x".utf8))
+        result = await runInProcess(["encode", "message", "-", "--hex-input"], input: Array("d1 0x".utf8))
         #expect(result.status == 65)
         #expect(result.error == "Error: invalid hex in standard input at character 4: not a hex digit: 'x'\n")
-        result = await runInProcess(["encode", "--json"], input: Array(#"{"records":[{"tnf":9}]}"#.utf8))
+        result = await runInProcess(["encode", "--from-json", "-"], input: Array(#"{"records":[{"tnf":9}]}"#.utf8))
         #expect(result.status == 65)
         #expect(result.error.hasPrefix("Error: invalid JSON message in standard input: tnf must be 0-7, not 9"))
-        result = await runInProcess(["encode", "--json"], input: Array(#"{"records":[]}"#.utf8))
+        result = await runInProcess(["encode", "--from-json", "-"], input: Array(#"{"records":[]}"#.utf8))
         #expect(result.status == 65)
         #expect(result.error.contains("(empty-message)"))
-        result = await runInProcess(["encode", "--json"], input: Array("not json".utf8))
+        result = await runInProcess(["encode", "--from-json", "-"], input: Array("not json".utf8))
         #expect(result.status == 65)
     }
 
@@ -233,7 +233,7 @@ import Testing
         for arguments in [
             ["encode", "message", "/nonexistent/m.ndef"],
             ["encode", "mime", "a/b", "--file", "/nonexistent/data"],
-            ["encode", "--json", "/nonexistent/m.json"],
+            ["encode", "--from-json", "/nonexistent/m.json"],
             ["encode", "wifi", "n", "--key-file", "/nonexistent/key"],
         ] {
             let result = await runInProcess(arguments)

@@ -30,7 +30,7 @@ import Testing
         // URI "https://example.com" then Text "Hello" (en): NFC Forum NDEF 1.0 3.2, URI RTD 1.0
         // 3.2.2, Text RTD 1.0 3.2.1 (as in TagCommandTests).
         let hex = "91010c55046578616d706c652e636f6d" + "5101085402656e48656c6c6f"
-        let result = await runInProcess(["decode", "--hex", "--json"], input: Array(hex.utf8))
+        let result = await runInProcess(["decode", "--hex-input", "--json"], input: Array(hex.utf8))
         #expect(result.status == 0, "\(result.error)")
         try Self.compare(result.outputText, golden: "decode-uri-text.json")
     }

@@ -41,12 +41,13 @@ import Testing
                 """)
         #expect(result.error.isEmpty)
         // D9 = MB ME SR IL, TNF 1; type length 1, payload length 5, ID length 1, "T", ID 01.
-        let identified = await runInProcess(["decode", "-v", "--hex"], input: Array("d9010501540102656e6869".utf8))
+        let identified = await runInProcess(
+            ["decode", "-v", "--hex-input"], input: Array("d9010501540102656e6869".utf8))
         #expect(
             identified.outputText.contains(
                 "  at bytes 0-10: header D9h (MB ME SR IL), type at byte 4, ID at byte 5, payload at bytes 6-10\n"))
         // A long record (SR clear): a 4-byte payload length, the type at byte 6.
-        let long = await runInProcess(["decode", "-v", "--hex"], input: Array("c1010000000155ff".utf8))
+        let long = await runInProcess(["decode", "-v", "--hex-input"], input: Array("c1010000000155ff".utf8))
         #expect(long.outputText.contains("  at bytes 0-7: header C1h (MB ME), type at byte 6, payload at byte 7\n"))
         // Without -v the description has no offsets; --json never changes.
         #expect(!(await runInProcess(["decode"], input: Self.chunked)).outputText.contains("at bytes"))

@@ -90,13 +90,18 @@ func encodeError(_ arguments: [String]) -> CommandLineError? {
         var (values, specs) = try encodeSpecs(["mime", "a/b", "x", "--hex"])
         #expect(values.flag("hex"))
         #expect(specs.first?.option("hex") == nil)
+        (values, specs) = try encodeSpecs(["mime", "a/b", "--data-hex", "41", "--hex"])
+        #expect(values.flag("hex"))
+        #expect(specs.first?.option("data-hex") == "41")
+        // The old spelling of --data-hex: taken by the record that has no data yet.
         (values, specs) = try encodeSpecs(["mime", "a/b", "--hex", "41", "--hex"])
         #expect(values.flag("hex"))
-        #expect(specs.first?.option("hex") == "41")
-        (values, specs) = try encodeSpecs(["message", "f", "--hex"])
+        #expect(specs.first?.option("data-hex") == "41")
+        (values, specs) = try encodeSpecs(["message", "f", "--hex-input"])
         #expect(!values.flag("hex"))
-        #expect(specs.first?.flag("hex") == true)
+        #expect(specs.first?.flag("hex-input") == true)
         (values, specs) = try encodeSpecs(["message", "f", "--hex", "--hex"])
+        #expect(specs.first?.flag("hex-input") == true)
         #expect(values.flag("hex"))
         (values, _) = try encodeSpecs(["uri", "x", "--hex", "-o", "out", "--chunk-size", "4"])
         #expect(values.flag("hex"))
@@ -132,7 +137,7 @@ func encodeError(_ arguments: [String]) -> CommandLineError? {
         )
         #expect(
             encodeError(["mime", "a/b"])?.message
-                == "record 0 (mime) needs one of '<data>', '--file <path>' or '--hex <hex>'"
+                == "record 0 (mime) needs one of '<data>', '--file <path>' or '--data-hex <hex>'"
         )
         #expect(
             encodeError(["raw", "--type", "U"])?.message == "Missing expected argument '--tnf <n>' for record 0 (raw)")
@@ -148,14 +153,14 @@ func encodeError(_ arguments: [String]) -> CommandLineError? {
     }
 
     @Test func synopses() {
-        #expect(RecordKind.mime.synopsis == "mime <type> (<data> | --file <path> | --hex <hex>)")
-        #expect(RecordKind.external.synopsis == "external <domain:type> [<data> | --file <path> | --hex <hex>]")
+        #expect(RecordKind.mime.synopsis == "mime <type> (<data> | --file <path> | --data-hex <hex>)")
+        #expect(RecordKind.external.synopsis == "external <domain:type> [<data> | --file <path> | --data-hex <hex>]")
         #expect(
             RecordKind.raw.synopsis
                 == "raw --tnf <n> [--type <type> | --type-hex <hex>] [--payload <text> | --payload-hex <hex> | --payload-file <path>] [--allow-invalid-type]"
         )
         #expect(RecordKind.text.synopsis == "text <text> [--lang <code>] [--utf16]")
-        #expect(RecordKind.message.synopsis == "message <file> [--hex]")
+        #expect(RecordKind.message.synopsis == "message <file> [--hex-input]")
     }
 
     @Test(arguments: [

@@ -9,7 +9,7 @@
 /// the typed interpretation when a built-in view reads the record (``NDEFRecordRegistry``);
 /// `valueError` says why a matching view could not read it; `chunks` and `chunkSizes` (the
 /// payload size of each chunk, in order) are present when the record was decoded from more than
-/// one chunk, so that `encode --json` writes the same chunks again (NDEF 1.0, 3.2.3).
+/// one chunk, so that `encode --from-json` writes the same chunks again (NDEF 1.0, 3.2.3).
 ///
 /// When decoding, `tnf` is required; the type comes from `typeHex` or else `type`; the payload
 /// from `payloadHex` or else is built from `value` by the matching view.

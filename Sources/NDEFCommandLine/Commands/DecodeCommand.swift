@@ -11,7 +11,8 @@ import TagInspection
 /// `ndeftool decode`: reads a message and describes it, or prints its JSON.
 enum DecodeCommand {
     static let hex = OptionSpec.flag(
-        "hex", help: "Read hex text instead of binary (whitespace and # comments are ignored).")
+        "hex-input", help: "Read hex text instead of binary (whitespace and # comments are ignored)."
+    ).aliased("hex")
     static let json = OptionSpec.flag("json", help: "Print the message as JSON ({\"records\":[...]}).")
     static let lenient = OptionSpec.flag(
         "lenient",
@@ -39,7 +40,7 @@ enum DecodeCommand {
               ndeftool decode message.ndef
               ndeftool encode uri https://example.com | ndeftool decode
               ndeftool decode --json message.ndef
-              ndeftool decode --hex message.hex
+              ndeftool decode --hex-input message.hex
               ndeftool decode --lenient damaged.ndef
               ndeftool decode -v message.ndef
             """,

@@ -17,7 +17,12 @@ enum EncodeCommand {
         value: "n",
         help: "Send payloads longer than <n> bytes as chunked records."
     )
-    static let json = OptionSpec.flag("json", help: "Read the message as JSON ({\"records\":[...]}) instead.")
+    static let fromJSON = OptionSpec.option(
+        "from-json", value: "file",
+        help: "Read the message from JSON ({\"records\":[...]}, as decode --json writes it; - for standard input).")
+    /// The old spelling of --from-json, from before every other --json came to mean "write JSON":
+    /// a flag, with the file as the argument. It still works, with a warning.
+    static let oldJSON = OptionSpec.flag("json", help: "Old spelling of --from-json.")
 
     /// The command.
     static let spec = CommandSpec(
@@ -44,22 +49,23 @@ enum EncodeCommand {
               ndeftool encode uri https://www.proxmark.com --hex
               ndeftool encode text "Hello" --lang en uri https://example.com -o tag.ndef
               ndeftool encode wifi MyNetwork --key-file key.txt -o wifi.ndef
-              ndeftool encode --json message.json
+              ndeftool encode --from-json message.json -o message.ndef
             """,
         arguments: [
             ArgumentSpec(
                 "record",
-                help: "Record specifications (see above); with --json, the JSON file to read (default: -).",
+                help: "Record specifications (see above).",
                 optional: true,
                 grammar: RecordSpecGrammar.standard
             )
         ],
-        options: [output, hex, chunkSize, json],
+        options: [output, hex, chunkSize, fromJSON],
         groups: [
             MessageOptions.group(
                 verbose: "Say on standard error what was encoded: the records and the bytes each one takes.")
         ],
         helpSections: [RecordSpecGrammar.standard.kindSection, RecordSpecGrammar.standard.optionSection],
+        hiddenOptions: [oldJSON],
         run: run
     )
 
@@ -70,9 +76,15 @@ enum EncodeCommand {
         let tokens = values.sequence("record")
         let message: NFCNDEFMessage
         let bytes: [UInt8]
-        if values.flag(json.long) {
-            let path = try jsonPath(tokens)
-            let text = try inputs.bytes(of: path, for: "--json")
+        let oldSpelling = values.flag(oldJSON.long)
+        if oldSpelling {
+            CommandMessages(invocation).warn(
+                "Warning: 'encode --json FILE' is now 'encode --from-json FILE' (everywhere else --json writes "
+                    + "JSON): it works for now, but use --from-json")
+        }
+        if oldSpelling || values.isGiven(fromJSON.long) {
+            let path = try jsonPath(tokens, given: values.value(fromJSON.long))
+            let text = try inputs.bytes(of: path, for: "--from-json")
             message = try MessageInput.decode(json: text, source: InputReader.name(of: path))
             do {
                 bytes = try message.encoded(chunkSize: chunkSize)
@@ -126,18 +138,28 @@ enum EncodeCommand {
         }
     }
 
-    /// The JSON input named after `--json`: nothing (standard input), `-` or one file.
-    private static func jsonPath(_ tokens: [CapturedToken]) throws(CommandLineError) -> String {
+    /// The JSON input: `--from-json FILE` (no record words then), or with the old `--json`, the one
+    /// word after it (nothing: standard input).
+    private static func jsonPath(_ tokens: [CapturedToken], given: String?) throws(CommandLineError) -> String {
         var words: [String] = []
         for token in tokens {
             switch token {
             case .word(let word): words.append(word)
             case .option(let long, _):
-                throw .usage("The option '--\(long)' belongs to a record; --json reads records from JSON")
+                throw .usage("The option '--\(long)' belongs to a record; --from-json reads records from JSON")
             }
         }
+        if let given {
+            guard words.isEmpty else {
+                throw .usage(
+                    "--from-json reads the message from JSON: records cannot be given too "
+                        + "(\(CommandLineError.quotedList(words)))")
+            }
+            return given
+        }
         guard words.count <= 1 else {
-            throw .usage("--json reads one JSON file, not record specifications: \(CommandLineError.quotedList(words))")
+            throw .usage(
+                "--from-json reads one JSON file, not record specifications: \(CommandLineError.quotedList(words))")
         }
         return words.first ?? "-"
     }

@@ -56,7 +56,7 @@ enum WriteCommand {
               ndeftool write uri https://example.com --reader 'sim:ntag215?file=tag.nfc'
               ndeftool write text "Hello" --lang en uri https://example.com
               ndeftool write --from message.ndef --dry-run
-              ndeftool encode --json message.json | ndeftool write --from -
+              ndeftool encode --from-json message.json | ndeftool write --from -
               ndeftool write uri https://example.com --resume
               ndeftool write text "Hi" --dry-run --reader 'sim:type4?file=t4.txt'
             """,

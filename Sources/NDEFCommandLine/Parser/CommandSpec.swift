@@ -25,13 +25,14 @@ extension CommandDefinition where Action == CommandRun {
         groups: [OptionGroup] = [],
         helpSections: [HelpSection] = [],
         subcommands: [CommandSpec] = [],
+        hiddenOptions: [OptionSpec] = [],
         isHidden: Bool = false,
         run body: @escaping @Sendable (CommandInvocation) async throws(CommandLineError) -> ExitStatus
     ) {
         self.init(
             name: name, abstract: abstract, discussion: discussion, version: version, arguments: arguments,
             options: options, groups: groups, helpSections: helpSections, subcommands: subcommands,
-            isHidden: isHidden, run: CommandRun(body: body))
+            hiddenOptions: hiddenOptions, isHidden: isHidden, run: CommandRun(body: body))
     }
 }
 
