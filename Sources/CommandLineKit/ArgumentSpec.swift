@@ -16,6 +16,9 @@ package struct ArgumentSpec: Sendable {
     package var defaultValue: String?
     /// The grammar of a sequence argument, which claims options inside the sequence.
     package var grammar: (any SequenceGrammar)?
+    /// The words the argument takes (`bash`, `zsh`, `fish`), for shell completion to offer; empty
+    /// when any word goes. The command checks the word itself, with its own message.
+    package var allowedValues: [String]
 
     /// Creates a positional argument.
     package init(
@@ -24,6 +27,7 @@ package struct ArgumentSpec: Sendable {
         optional: Bool = false,
         repeating: Bool = false,
         default defaultValue: String? = nil,
+        values allowedValues: [String] = [],
         grammar: (any SequenceGrammar)? = nil
     ) {
         self.name = name
@@ -32,6 +36,7 @@ package struct ArgumentSpec: Sendable {
         self.isRepeating = repeating || grammar != nil
         self.defaultValue = defaultValue
         self.grammar = grammar
+        self.allowedValues = allowedValues
     }
 
     /// The label in a help section: `<file>`.

@@ -158,15 +158,23 @@ import Testing
         #expect(script.contains("--profile) COMPREPLY=($(compgen -W 'combined acr122u pcsc202'"))
         #expect(script.contains("complete -o filenames -F _ndeftool ndeftool"))
         #expect(!script.contains("ndeftool_manpage"))
+        // Values of a command's argument and of an option: `completions <TAB>`, `dump --format <TAB>`.
+        #expect(script.contains("COMPREPLY=($(compgen -W 'bash zsh fish' -- \"$cur\"))"))
+        #expect(
+            script.contains(
+                "--format) COMPREPLY=($(compgen -W 'flipper raw hex proxmark-json proxmark-bin proxmark-binary' -- \"$cur\")); return ;;"
+            ))
         let zsh = await runInProcess(["completions", "zsh"])
         #expect(zsh.outputText.hasPrefix("#compdef ndeftool\n"))
         #expect(zsh.outputText.contains("'write:Write"))
+        #expect(zsh.outputText.contains("compadd -- 'bash' 'zsh' 'fish'"))
         let fish = await runInProcess(["completions", "fish"])
         #expect(fish.outputText.contains("complete -c ndeftool -n '__fish_use_subcommand' -a 'write' -d 'Write"))
         #expect(
             fish.outputText.contains(
                 "complete -c ndeftool -n '__fish_seen_subcommand_from sim; and __fish_seen_subcommand_from serve' "
                     + "-l profile -x -a 'combined acr122u pcsc202'"))
+        #expect(fish.outputText.contains("-n '__fish_seen_subcommand_from completions' -a 'bash zsh fish'"))
         let wrong = await runInProcess(["completions", "tcsh"])
         #expect(wrong.status == 64)
         #expect(wrong.error.contains("expected 'bash', 'zsh' or 'fish'"))

@@ -24,7 +24,8 @@ enum CompletionsCommand {
             ArgumentSpec(
                 "shell",
                 help: "The shell: " + CompletionScript.Shell.allCases.map(\.rawValue).joined(separator: ", ")
-                    + ".")
+                    + ".",
+                values: CompletionScript.Shell.allCases.map(\.rawValue))
         ],
         run: run
     )

@@ -10,8 +10,8 @@ enum DumpCommand {
     static let output = OptionSpec.option(
         "output", short: "o", value: "file", help: "Save the dump to <file> (- for standard output, text formats).")
     static let format = OptionSpec.option(
-        "format", value: "format",
-        help: "flipper, raw, hex, proxmark-json or proxmark-bin (default: from the file extension).")
+        "format", value: "format", values: formats.map(\.name) + ["proxmark-binary"],
+        help: "The dump's format (default: from the file extension; hex on standard output).")
     static let json = OptionSpec.flag("json", help: "Print what was saved as JSON (not with -o -).")
 
     /// The command.

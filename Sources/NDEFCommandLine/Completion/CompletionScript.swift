@@ -65,6 +65,12 @@ struct CompletionScript {
     }
 
     /// Whether a word after the command is a file name (its first argument takes files).
+    /// The words a command's first argument takes (`completions bash`), or nil.
+    static func argumentWords(_ spec: CommandSpec) -> [String]? {
+        guard let words = spec.arguments.first?.allowedValues, !words.isEmpty else { return nil }
+        return words
+    }
+
     static func takesFiles(_ spec: CommandSpec) -> Bool {
         spec.arguments.contains { isFile($0.name) }
     }
@@ -139,6 +145,8 @@ struct CompletionScript {
                     grammar, indent: "            ", files: "COMPREPLY=($(compgen -f -- \"$cur\"))")
                 let kinds = Self.quoted(grammar.kinds.map(\.name).joined(separator: " "))
                 lines.append("            COMPREPLY=($(compgen -W \(kinds) -- \"$cur\"))")
+            } else if let words = Self.argumentWords(node.spec) {
+                lines.append("            COMPREPLY=($(compgen -W \(Self.quoted(words.joined(separator: " "))) -- \"$cur\"))")
             } else if Self.takesReaders(node.spec) {
                 let words = Self.quoted(Self.simulatedReaderWords.joined(separator: " "))
                 lines.append("            _\(root.name)_readers \"$word\" \(words)")
@@ -195,6 +203,8 @@ struct CompletionScript {
                 let described = grammar.kinds.map { Self.quoted($0.name + ":" + Self.zshDescription($0.abstract)) }
                 lines.append("            local -a kinds=(" + described.joined(separator: " ") + ")")
                 lines.append("            _describe -t kinds 'record kind' kinds")
+            } else if let words = Self.argumentWords(node.spec) {
+                lines.append("            compadd -- " + words.map(Self.quoted).joined(separator: " "))
             } else if Self.takesReaders(node.spec) {
                 let words = Self.simulatedReaderWords.map(Self.quoted).joined(separator: " ")
                 lines.append("            compadd -- " + words)
@@ -230,6 +240,10 @@ struct CompletionScript {
             }
             if node.spec.subcommands.isEmpty && Self.takesFiles(node.spec) {
                 lines.append("complete -c \(root.name) -n \(Self.quoted(condition)) -F")
+            }
+            if node.spec.subcommands.isEmpty, let words = Self.argumentWords(node.spec) {
+                lines.append(
+                    "complete -c \(root.name) -n \(Self.quoted(condition)) -a \(Self.quoted(words.joined(separator: " ")))")
             }
             if node.spec.subcommands.isEmpty && Self.takesReaders(node.spec) {
                 let words = Self.quoted(Self.simulatedReaderWords.joined(separator: " "))
