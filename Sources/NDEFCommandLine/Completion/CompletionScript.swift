@@ -146,7 +146,8 @@ struct CompletionScript {
                 let kinds = Self.quoted(grammar.kinds.map(\.name).joined(separator: " "))
                 lines.append("            COMPREPLY=($(compgen -W \(kinds) -- \"$cur\"))")
             } else if let words = Self.argumentWords(node.spec) {
-                lines.append("            COMPREPLY=($(compgen -W \(Self.quoted(words.joined(separator: " "))) -- \"$cur\"))")
+                let list = Self.quoted(words.joined(separator: " "))
+                lines.append("            COMPREPLY=($(compgen -W \(list) -- \"$cur\"))")
             } else if Self.takesReaders(node.spec) {
                 let words = Self.quoted(Self.simulatedReaderWords.joined(separator: " "))
                 lines.append("            _\(root.name)_readers \"$word\" \(words)")
@@ -243,7 +244,8 @@ struct CompletionScript {
             }
             if node.spec.subcommands.isEmpty, let words = Self.argumentWords(node.spec) {
                 lines.append(
-                    "complete -c \(root.name) -n \(Self.quoted(condition)) -a \(Self.quoted(words.joined(separator: " ")))")
+                    "complete -c \(root.name) -n \(Self.quoted(condition)) -a \(Self.quoted(words.joined(separator: " ")))"
+                )
             }
             if node.spec.subcommands.isEmpty && Self.takesReaders(node.spec) {
                 let words = Self.quoted(Self.simulatedReaderWords.joined(separator: " "))
