@@ -21,6 +21,17 @@ import Testing
         #expect(inspected.outputText.contains("  URI: https://example.com\n"))
         #expect(inspected.outputText.contains("  Text (en): \"Hello\"\n"))
         #expect(inspected.outputText.contains("NTAG215"))
+        // One ATQA order everywhere a person reads it: info's, inspect's, nfc-list's (00 44).
+        let info = try await tag.run(["info"])
+        #expect(info.outputText.contains("(ATQA 00 44, SAK 00)"), "\(info.outputText)")
+        if file == "tag.nfc" {
+            #expect(inspected.outputText.contains("  ATQA 00 44, SAK 00"), "\(inspected.outputText)")
+        }
+        if file == "tag.nfc" {
+            // Flipper files since version 3 keep it most significant byte first.
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            #expect(text.contains("\nATQA: 00 44\n"))
+        }
     }
 
     @Test("--format takes inspect's names too (proxmark-binary for proxmark-bin)")

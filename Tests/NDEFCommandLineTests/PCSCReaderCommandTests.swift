@@ -59,13 +59,14 @@ extension SharedVPCDPortTests {
                 #expect(info.status == 0, "\(info.error)")
                 #expect(info.outputText.contains("NTAG215"))
                 #expect(info.outputText.contains("reader: pcsc:Virtual PCD 00 01?profile=acr122u"))
-                // PC/SC reports no ATQA: the identified chip's is shown, and a dump keeps it (wire order).
+                // PC/SC reports no ATQA: the identified chip's is shown, and a dump keeps it as Flipper
+                // files since version 3 do (00 44).
                 #expect(info.outputText.contains("(ATQA 00 44 (the chip's; the reader does not report it), SAK 00)"))
                 let dump = try await BinaryRunner.run(
                     ["dump", "-o", directory.path("copy.nfc"), "--reader", reader], environment: env)
                 #expect(dump.status == 0, "\(dump.error)")
                 let copy = try String(contentsOfFile: directory.path("copy.nfc"), encoding: .utf8)
-                #expect(copy.contains("ATQA: 44 00\n"), "\(copy)")
+                #expect(copy.contains("ATQA: 00 44\n"), "\(copy)")
                 // No --reader: the remembered one, which is connected.
                 let chosen = try await BinaryRunner.run(["read", "--json"], environment: env)
                 #expect(chosen.status == 0, "\(chosen.error)")

@@ -162,10 +162,12 @@ enum DumpCommand {
             }
             counters = values
         }
+        // PC/SC readers report no ATQA: the identified chip's is the one it answered. Readers give
+        // it as received (least significant byte first); a dump holds it most significant byte
+        // first, as nfc-list prints it and Flipper files since version 3 keep it ('ATQA: 00 44').
+        let received = tag.targetInfo.atqa.isEmpty ? (tag.chip?.atqa ?? []) : tag.targetInfo.atqa
         return TagDump(
-            // PC/SC readers report no ATQA: the identified chip's is the one it answered.
-            memory: memory.bytes, uid: tag.targetInfo.uid,
-            atqa: tag.targetInfo.atqa.isEmpty ? (tag.chip?.atqa ?? []) : tag.targetInfo.atqa, sak: tag.targetInfo.sak,
+            memory: memory.bytes, uid: tag.targetInfo.uid, atqa: Array(received.reversed()), sak: tag.targetInfo.sak,
             version: tag.identification.version, signature: signature, counters: counters,
             chipName: tag.chip?.name, readPageCount: memory.bytes.count / Type2Page.size)
     }

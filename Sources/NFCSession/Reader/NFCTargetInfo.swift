@@ -41,12 +41,14 @@ public struct NFCTargetInfo: Sendable, Hashable, CustomStringConvertible {
         self.atr = atr
     }
 
-    /// `UID 04:A1:B2:C3:D4:E5:F6, ATQA 44 00, SAK 00` (with the ATS or ATR when known): the UID
-    /// as people read it everywhere (``TagMemory/UIDText``), the other bytes as received.
+    /// `UID 04:A1:B2:C3:D4:E5:F6, ATQA 00 44, SAK 00` (with the ATS or ATR when known): the UID
+    /// as people read it everywhere (``TagMemory/UIDText``), the ATQA most significant byte
+    /// first as `ndeftool info`, `inspect` and nfc-list show it (``atqa`` holds it as received),
+    /// the other bytes as received.
     public var description: String {
         var parts = [
             "UID " + UIDText.description(uid),
-            "ATQA " + (atqa.isEmpty ? "not reported" : hexText(atqa)),
+            "ATQA " + (atqa.isEmpty ? "not reported" : hexText(Array(atqa.reversed()))),
             "SAK " + hexText([sak]),
         ]
         if let ats { parts.append("ATS " + hexText(ats)) }
