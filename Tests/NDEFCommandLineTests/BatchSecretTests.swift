@@ -92,6 +92,35 @@ extension BatchBinaryTests {
                 in: try Self.files(job, [first, bare, resumed]), uids: Array(byRow.values), tags: tags)
         }
 
+        @Test("The 'Continue with:' line after a stop, pasted as printed, goes on with the secret and the lock code")
+        func continueLineAsPrinted() async throws {
+            let job = try BatchFolder()
+            _ = try job.file("secret.txt", Self.secret)
+            let base = [
+                "batch", "uri", "https://example.com/t/{counter}", "--from", "1", "--to", "3", "--journal",
+                "job.journal", "--derive-passwords", "--master-secret-file", "secret.txt", "--lock",
+            ]
+            let plan = try await job.run(base + ["--dry-run"])
+            let code = try #require(
+                plan.output.split(separator: "\n").first { $0.hasPrefix("Job code") }?.split(separator: " ").last)
+            let first = try await job.run(
+                base + ["--confirm", String(code), "--reader", "sim:ntag215?supply=2&seed=41"])
+            #expect(first.status == 75, "\(first.output)\(first.error)")
+            let line = try #require(
+                (first.output + first.error).split(separator: "\n").first { $0.hasPrefix("Continue with: ") })
+            #expect(line.contains("--master-secret-file secret.txt") && line.contains("--confirm \(code)"), "\(line)")
+            // As a person pastes it: through a shell, in the job's folder, with another supply of tags.
+            let pasted = String(line.dropFirst("Continue with: ndeftool ".count))
+                .replacingOccurrences(of: "seed=41", with: "seed=42")
+            let words = try #require(BinaryRunner.executable).path + " " + pasted
+            let shell = try ChildProcess(
+                URL(fileURLWithPath: "/bin/sh"), ["-c", words], environment: [:], directory: job.folder.url)
+            let resumed = await shell.finish(timeout: .seconds(180))
+            let output = String(decoding: resumed.output, as: UTF8.self)
+            #expect(resumed.status == 0, "\(output)\(resumed.error)")
+            #expect(output.contains("Done: 3 of 3 rows"), "\(output)")
+        }
+
         @Test("A resume with another master secret is refused (65) before any tag is touched; the job's resumes")
         func resumeWithAnotherSecret() async throws {
             let job = try BatchFolder()
