@@ -84,6 +84,24 @@ import Testing
         NDEF message: 1 record, 16 bytes
         record 0: well-known (TNF 1), type "U", payload 12 bytes
           URI: https://example.com
+        page map (secrets shown as **):
+             page   hex          ascii  role           lock
+                0   04 17 28 B3  ..(.   UID            locked
+                1   39 4A 5B 6C  9J[l   UID            locked
+                2   44 48 00 00  DH..   static lock
+                3   E1 10 12 00  ....   CC
+                4   01 03 A0 0C  ....   TLV
+                5   34 03 10 D1  4...   NDEF TLV
+                6   01 0C 55 04  ..U.   NDEF TLV
+                7   65 78 61 6D  exam   NDEF TLV
+                8   70 6C 65 2E  ple.   NDEF TLV
+                9   63 6F 6D FE  com.   NDEF TLV
+            10-39   00 00 00 00  ....   data (30 pages, all 00)
+               40   00 00 00 00  ....   dynamic lock
+               41   04 00 00 FF  ....   CFG0
+               42   00 00 00 00  ....   CFG1
+               43   ** ** ** **         PWD
+               44   ** ** ** **         PACK
 
         """
 

@@ -95,15 +95,18 @@ import Testing
         #expect(plain.error.isEmpty)
     }
 
-    @Test("inspect -v ends with every page as hex, PWD and PACK as **; --json does not change")
+    @Test("inspect ends with the page map, PWD and PACK as **; --json does not change")
     func inspectVerbose() async throws {
         let path = PackagePaths.root.appendingPathComponent("Fixtures/dumps/ntag213-uri-libnfc-pw.mfd").path
         let result = await runInProcess(["inspect", "-v", path])
         #expect(result.status == 0)
         let text = result.outputText
-        #expect(text.contains("\nmemory (PWD and PACK shown as **):\n  page  0 (00h): 04 A1 B2 9F\n"))
+        #expect(text.contains("\npage map (secrets shown as **):\n"))
+        #expect(text.contains("\n        0   04 A1 B2 9F  ....   UID            locked\n"))
         #expect(
-            text.contains("  page 42 (2Ah): 00 05 00 00\n  page 43 (2Bh): ** ** ** **\n  page 44 (2Ch): ** ** ** **\n"))
+            text.hasSuffix(
+                "       42   00 05 00 00  ....   CFG1\n       43   ** ** ** **         PWD\n"
+                    + "       44   ** ** ** **         PACK\n"))
         #expect(!(await runInProcess(["inspect", path])).outputText.contains("memory ("))
         let json = await runInProcess(["inspect", "--json", path])
         #expect(await runInProcess(["inspect", "--json", "-v", path]).output == json.output)

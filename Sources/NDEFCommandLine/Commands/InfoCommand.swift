@@ -55,7 +55,8 @@ enum InfoCommand {
             if invocation.values.flag(json.long) {
                 try invocation.io.writeOutput(try MessageJSON.text(of: report) + "\n")
             } else {
-                try invocation.io.writeOutput(report.lines.joined(separator: "\n") + "\n")
+                let map = report.pageMap.map { Style(io: invocation.io, stream: .output).pageMap($0) } ?? []
+                try invocation.io.writeOutput((report.lines + map).joined(separator: "\n") + "\n")
             }
             return .success
         }

@@ -103,7 +103,9 @@ enum InspectCommand {
             try invocation.io.writeOutput(try MessageJSON.text(of: report) + "\n")
         } else {
             var text = report.text
-            if MessageOptions.level(values).isVerbose {
+            if let map = report.pageMap {
+                text += Style(io: invocation.io, stream: .output).pageMap(map).joined(separator: "\n") + "\n"
+            } else if MessageOptions.level(values).isVerbose {
                 let lines = InspectMemoryLines.lines(
                     dump, chip: report.chip?.chip, unitCount: report.dump.usedUnitCount)
                 text += lines.joined(separator: "\n") + "\n"

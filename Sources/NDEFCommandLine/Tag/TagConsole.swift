@@ -1,5 +1,6 @@
 import NFCSession
 import Synchronization
+import TagInspection
 
 /// Where tag commands talk to the person at the reader: progress and notes on standard error,
 /// following `--quiet` and `--verbose`, from the command's task and from the session's events.
@@ -181,6 +182,24 @@ struct Style: Sendable, Hashable {
 
     /// `text` in bold.
     func bold(_ text: String) -> String { paint(text, code: "1") }
+
+    /// `text` in cyan.
+    func accent(_ text: String) -> String { paint(text, code: "36") }
+
+    /// `text` dimmed.
+    func faint(_ text: String) -> String { paint(text, code: "2") }
+
+    /// A page map's lines in colour: the message's pages cyan, secrets dim, lock state yellow.
+    func pageMap(_ map: PageMap) -> [String] {
+        map.lines { text, kind in
+            switch kind {
+            case .plain: text
+            case .message: accent(text)
+            case .secret: faint(text)
+            case .lock: warning(text)
+            }
+        }
+    }
 
     private func paint(_ text: String, code: String) -> String {
         guard isEnabled, !text.isEmpty else { return text }

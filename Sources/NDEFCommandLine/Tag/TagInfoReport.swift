@@ -38,6 +38,8 @@ struct TagInfoReport: Encodable {
     var lockProblem: String?
     /// Whether the whole memory could be read (not when pages are read-protected).
     var memoryRead = false
+    /// The memory drawn page by page, when it was read (text only; JSON has the facts).
+    var pageMap: PageMap?
     /// The Type 4 facts; nil for a Type 2 tag.
     var type4: Type4InfoFacts?
 
@@ -58,6 +60,7 @@ struct TagInfoReport: Encodable {
         self.status = status
         guard let memory else { return }
         memoryRead = true
+        pageMap = PageMap(memory: memory, pageCount: memory.chip?.pageCount ?? memory.bytes.count / Type2Page.size)
         statusReason = memory.ndefStatusReason
         ndef = memory.ndefMessageBytes
         recordCount = memory.message?.records.count ?? (ndef?.isEmpty == true ? 0 : nil)

@@ -18,6 +18,8 @@ import TagMemory
 public struct TagInspectionReport: Encodable, Sendable {
     package var dump: InspectDumpFacts
     package var chip: InspectChipFacts?
+    /// A Type 2 image drawn page by page (text only).
+    package var pageMap: PageMap?
     package var uid: InspectUIDFacts?
     package var capabilityContainer: InspectCapabilityFacts?
     package var locks: InspectLockFacts?
@@ -71,6 +73,7 @@ public struct TagInspectionReport: Encodable, Sendable {
         tlvs = InspectTLVFacts.all(in: memory.tlvScan)
         warnings = memory.tlvScan?.warnings ?? []
         regions = memory.regions.map(InspectRegionFacts.init)
+        pageMap = PageMap(memory: memory, pageCount: self.dump.usedUnitCount)
         password = InspectPasswordFacts(memory: memory)
         status = memory.ndefStatus
         statusReason = memory.ndefStatusReason
