@@ -105,6 +105,13 @@ struct TagConnection {
             await close(session, reader)
             throw error
         }
+        if case .miFare(let type2) = tag {
+            // On a terminal: `Writing: 12 of 40 pages written`, once a plan has written a few.
+            await type2.observeWriteProgress { progress in
+                guard progress.written >= TracingReader.progressAfter else { return }
+                console.progress("Writing: \(progress.written) of \(progress.planned) pages written")
+            }
+        }
         let status: ExitStatus
         // A Ctrl-C held during writes (InterruptGuard) stops the process when the operation ends.
         defer { InterruptGuard.leave() }

@@ -72,13 +72,10 @@ final class TracingReader: NFCReaderLifecycleReporting {
         InterruptGuard.commandStarting(
             isWrite: InterruptGuard.isWrite(frame: frame, afterCompatibilityWrite: afterCompatibilityWrite))
         let name = Self.commandName(frame.first)
-        let count = counts.withLock { counts in
-            counts[name, default: 0] += 1
-            return counts[name, default: 0]
-        }
-        if frame.first == 0xA2, count >= Self.progressAfter {
-            console.progress("Writing: \(count) pages written")
-        } else if frame.first != 0xA2 {
+        counts.withLock { $0[name, default: 0] += 1 }
+        // The progress of page writes comes from the tag (NFCWriteProgress: pages written of
+        // pages planned, ``TagConnection``).
+        if frame.first != 0xA2 {
             // The writes are over (the verification reads follow): the progress line stays as it is.
             console.endProgress()
         }

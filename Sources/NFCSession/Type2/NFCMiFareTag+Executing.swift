@@ -2,6 +2,14 @@ import TagMemory
 
 /// Sending planned page writes and reading them back (NFC Forum Type 2 Tag 1.1, 5.2 WRITE).
 extension NFCMiFareTag {
+    /// Calls `observer` after each acknowledged WRITE of every plan the tag sends from now on
+    /// (message writes, erases, formats, locks, password changes), with the pages written and
+    /// the pages the plan has: for a progress display. Nil stops the calls. The observer runs
+    /// on the tag's executor: it must return at once.
+    public func observeWriteProgress(_ observer: (@Sendable (NFCWriteProgress) -> Void)?) {
+        writeProgressObserver = observer
+    }
+
     /// Sends `steps` as WRITE A2h commands, each of which must be acknowledged (ACK, NTAG213/215/216
     /// 9.3). No write is repeated.
     ///
@@ -40,6 +48,7 @@ extension NFCMiFareTag {
             }
             switch response {
             case .ack:
+                writeProgressObserver?(NFCWriteProgress(written: index + 1, planned: total, purpose: purpose))
                 continue
             case .nak(let code):
                 throw NFCReaderError(
@@ -91,5 +100,23 @@ extension NFCMiFareTag {
                     mayBeHalfWritten: true)
             }
         }
+    }
+}
+
+/// How far a planned write has gone: after each acknowledged WRITE (NFC Forum Type 2 Tag 1.1,
+/// 5.2), the pages written so far and the pages of the plan.
+public struct NFCWriteProgress: Sendable, Hashable {
+    /// The pages written and acknowledged so far, from 1.
+    public var written: Int
+    /// The pages the plan writes.
+    public var planned: Int
+    /// What the writes are for: `the NDEF write`, `the erase`, `the lock`, ...
+    public var purpose: String
+
+    /// A progress report.
+    public init(written: Int, planned: Int, purpose: String) {
+        self.written = written
+        self.planned = planned
+        self.purpose = purpose
     }
 }

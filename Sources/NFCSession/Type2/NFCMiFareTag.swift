@@ -38,6 +38,8 @@ public actor NFCMiFareTag {
     var authenticated = false
     /// Whether a NAK or a lost answer left the tag outside the ACTIVE state.
     var needsReselect = false
+    /// Told after each acknowledged WRITE of a plan (``observeWriteProgress(_:)``).
+    var writeProgressObserver: (@Sendable (NFCWriteProgress) -> Void)?
     /// The NDEF status the last completed write, erase or format left on the tag (read-write, with
     /// the capacity its checks read), so a caller can report the capacity without reading again;
     /// nil before the first such operation.
