@@ -46,7 +46,10 @@ extension BatchBinaryTests {
             let json = try await job.run(arguments + ["--json"])
             let object = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
             let capacities = try #require(object["capacities"] as? [[String: Any]])
-            #expect(capacities.map { $0["chip"] as? String } == ["NTAG213", "NTAG215", "NTAG216", "NTAG210"])
+            #expect(
+                capacities.map { ($0["chip"] as? [String: Any])?["name"] as? String } == [
+                    "NTAG213", "NTAG215", "NTAG216", "NTAG210",
+                ])
             #expect(capacities.map { $0["oversizedRows"] as? [Int] } == [[2], [], [], [2]])
             #expect(!FileManager.default.fileExists(atPath: job.path("job.journal")))
         }

@@ -90,7 +90,7 @@ import Testing
             try await tag.run(["dump", "-o", path, "--format", "proxmark-json", "--json"]))
         #expect(json["pages"] as? Int == 135)
         #expect(json["format"] as? String == "proxmark-json")
-        #expect(json["chip"] as? String == "NTAG215")
+        #expect((json["chip"] as? [String: Any])?["name"] as? String == "NTAG215")
     }
 
     @Test func usageErrors() async throws {

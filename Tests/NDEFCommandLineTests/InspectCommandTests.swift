@@ -148,7 +148,7 @@ import Testing
         #expect(password["pwd"] as? String == "changed")
         #expect(password["pack"] as? String == "changed")
         #expect(password["auth0"] as? Int == 0xFF)
-        #expect(password["firstProtectedPage"] is NSNull)
+        #expect(password["fromPage"] is NSNull)
     }
 
     @Test("A password-protected NTAG215: AUTH0 04h, PROT, AUTHLIM 3 (NTAG215 datasheet 8.8)")
@@ -161,9 +161,9 @@ import Testing
                     + "  ACCESS 83h (page 132): PROT 1 (reads too), CFGLCK 0 (open), AUTHLIM 3 (failures counted; "
                     + "at the limit protected pages are lost)\n"))
         let password = try #require(try await Self.json([file])["password"] as? [String: Any])
-        #expect(password["firstProtectedPage"] as? Int == 4)
+        #expect(password["fromPage"] as? Int == 4)
         #expect(password["readProtected"] as? Bool == true)
-        #expect(password["authenticationLimit"] as? Int == 3)
+        #expect(password["attemptLimit"] as? Int == 3)
         #expect(password["pwd"] as? String == "notRecorded")
     }
 

@@ -28,7 +28,7 @@ import Testing
 
         let info = try SimulatedTagFile.object(try await tag.run(["info", "--json"]))
         #expect(info["tagType"] as? String == "type4")
-        #expect(info["chip"] as? String == "NFC Forum Type 4 Tag")
+        #expect((info["chip"] as? [String: Any])?["name"] as? String == "NFC Forum Type 4 Tag")
         #expect(info["used"] as? Int == 28)
         #expect(info["records"] as? Int == 2)
         #expect(info["status"] as? String == "readWrite")

@@ -45,7 +45,7 @@ enum BatchOutput {
 
     /// The rows too large for a chip.
     struct ChipFit: Encodable {
-        var chip: String
+        var chip: ChipJSON
         var capacity: Int
         var oversizedRows: [Int]
     }
@@ -64,7 +64,8 @@ enum BatchOutput {
         return chips.map { chip in
             let capacity = BatchStations.largestCapacity(chip: chip)
             return ChipFit(
-                chip: chip.name, capacity: capacity, oversizedRows: lengths.filter { $0.bytes > capacity }.map(\.row))
+                chip: ChipJSON(chip.name), capacity: capacity,
+                oversizedRows: lengths.filter { $0.bytes > capacity }.map(\.row))
         }
     }
 
@@ -116,7 +117,7 @@ enum BatchOutput {
             let sizes = Dictionary(lengths.map { ($0.row, $0.bytes) }) { first, _ in first }
             let shown = fit.oversizedRows.prefix(10).map { "\($0) (\(sizes[$0] ?? 0) bytes)" }
             lines.append(
-                "Too large for \(fit.chip) (\(fit.capacity) bytes): \(fit.oversizedRows.count) row"
+                "Too large for \(fit.chip.name) (\(fit.capacity) bytes): \(fit.oversizedRows.count) row"
                     + (fit.oversizedRows.count == 1 ? "" : "s") + ": " + shown.joined(separator: ", ")
                     + (fit.oversizedRows.count > 10 ? ", ..." : ""))
         }

@@ -54,7 +54,7 @@ enum DumpCommand {
     /// What was saved, for `--json`.
     struct Report: Encodable {
         var uid: String
-        var chip: String?
+        var chip: ChipJSON?
         var pages: Int
         var format: String
         var path: String
@@ -103,13 +103,14 @@ enum DumpCommand {
             }
             try FileAccess.writeFile(bytes, path: path)
             let report = Report(
-                uid: type2.targetInfo.uidJSON, chip: type2.chip?.name, pages: dump.pageCount, format: name,
+                uid: type2.targetInfo.uidJSON, chip: type2.chip.map { ChipJSON($0.name) }, pages: dump.pageCount,
+                format: name,
                 path: path)
             if values.flag(json.long) {
                 try invocation.io.writeOutput(try MessageJSON.text(of: report) + "\n")
             } else {
                 try invocation.io.writeOutput(
-                    "Saved tag \(type2.targetInfo.uidDescription)" + (report.chip.map { " (\($0))" } ?? "")
+                    "Saved tag \(type2.targetInfo.uidDescription)" + (report.chip.map { " (\($0.name))" } ?? "")
                         + ": \(MessageDescription.count(report.pages, "page")) to \(path) (\(chosen))\n")
             }
             return .success

@@ -46,7 +46,7 @@ struct LockReport: Encodable {
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(uidJSON, forKey: .uid)
-        try container.encode(chip, forKey: .chip)
+        try container.encode(chip.map(ChipJSON.init), forKey: .chip)
         try container.encode(code, forKey: .code)
         switch content {
         case .message(let message, let size):

@@ -61,7 +61,7 @@ struct PasswordReport: Encodable {
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(uidJSON, forKey: .uid)
-        try container.encode(chip, forKey: .chip)
+        try container.encode(chip.map(ChipJSON.init), forKey: .chip)
         try container.encode(mechanism, forKey: .mechanism)
         if let action { try container.encode(action, forKey: .action) }
         try container.encode(isProtected, forKey: .isProtected)

@@ -39,7 +39,7 @@ struct TagChangeReport: Encodable {
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(uidJSON, forKey: .uid)
-        try container.encode(chip, forKey: .chip)
+        try container.encode(chip.map(ChipJSON.init), forKey: .chip)
         try container.encode(action, forKey: .action)
         try container.encode(plan != nil, forKey: .dryRun)
         if let plan { try container.encode(plan.steps, forKey: .plan) }

@@ -73,10 +73,26 @@ struct TagInfoReport: Encodable {
 
     var chip: Type2Chip? { identification.chip }
 
+    /// How the chip was identified, in the words of `inspect --json`.
+    static func identifiedBy(_ method: Type2Identification.Method) -> String {
+        switch method {
+        case .version: "getVersion"
+        case .capabilityContainer: "capabilityContainer"
+        case .pageCount: "pageCount"
+        case .unidentified: "unidentified"
+        }
+    }
+
     private enum CodingKeys: String, CodingKey {
-        case reader, uid, atqa, sak, chip, typeCode, identifiedBy, getVersion, pages, memorySize, status
+        case reader, uid, atqa, sak, chip, status
         case statusReason, capacity, used, records, capabilityContainer, locks, password, nfcCounter
         case nfcCounterState, signature, lockCode, lockProblem, tagType, type4, messageProblem
+    }
+
+    /// The chip, as `inspect --json` gives it: one object (`name`, `typeCode`, `pages`, `userMemory`,
+    /// `identifiedBy`, `getVersion`).
+    private enum ChipKeys: String, CodingKey {
+        case name, typeCode, pages, userMemory, identifiedBy, getVersion
     }
 
     private enum PasswordKeys: String, CodingKey {
@@ -91,7 +107,8 @@ struct TagInfoReport: Encodable {
         try container.encode(atqa.map { NDEFHex.encode($0.bytes.reversed()) }, forKey: .atqa)
         try container.encode(NDEFHex.encode([target.sak]), forKey: .sak)
         if let type4 {
-            try container.encode(NFCTag.type4Name, forKey: .chip)
+            var chip = container.nestedContainer(keyedBy: ChipKeys.self, forKey: .chip)
+            try chip.encode(NFCTag.type4Name, forKey: .name)
             try container.encode(type4, forKey: .type4)
             try container.encode(status.status, forKey: .status)
             try container.encode(status.capacity, forKey: .capacity)
@@ -101,12 +118,13 @@ struct TagInfoReport: Encodable {
             try container.encode(lockProblem, forKey: .lockProblem)
             return
         }
-        try container.encode(chip?.name, forKey: .chip)
-        try container.encode(chip?.typeCode, forKey: .typeCode)
-        try container.encode(identification.method.rawValue, forKey: .identifiedBy)
-        try container.encode(identification.version.map { NDEFHex.encode($0) }, forKey: .getVersion)
-        try container.encode(chip?.pageCount, forKey: .pages)
-        try container.encode(chip?.userMemorySize, forKey: .memorySize)
+        var chipObject = container.nestedContainer(keyedBy: ChipKeys.self, forKey: .chip)
+        try chipObject.encode(chip?.name, forKey: .name)
+        try chipObject.encode(chip?.typeCode, forKey: .typeCode)
+        try chipObject.encode(chip?.pageCount, forKey: .pages)
+        try chipObject.encode(chip?.userMemorySize, forKey: .userMemory)
+        try chipObject.encode(Self.identifiedBy(identification.method), forKey: .identifiedBy)
+        try chipObject.encode(identification.version.map { NDEFHex.encode($0) }, forKey: .getVersion)
         try container.encode(status.status, forKey: .status)
         try container.encode(statusReason, forKey: .statusReason)
         try container.encode(status.capacity, forKey: .capacity)
@@ -277,4 +295,13 @@ struct TagInfoReport: Encodable {
     static func name(_ chip: Type2Chip) -> String {
         chip.name.contains(chip.typeCode) ? chip.name : "\(chip.name) (\(chip.typeCode))"
     }
+}
+
+/// A chip in the JSON of the commands that name it only (write, lock, password, dump, batch):
+/// `{"name": "NTAG215"}`, the same object `info --json` and `inspect --json` give with more
+/// keys (`Fixtures/schemas/definitions.schema.json#/$defs/chip`).
+struct ChipJSON: Encodable, Sendable {
+    var name: String
+
+    init(_ name: String) { self.name = name }
 }

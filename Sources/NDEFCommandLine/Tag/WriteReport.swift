@@ -48,7 +48,7 @@ struct WriteReport: Encodable {
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(uidJSON, forKey: .uid)
-        try container.encode(chip, forKey: .chip)
+        try container.encode(chip.map(ChipJSON.init), forKey: .chip)
         try container.encode(message, forKey: .message)
         try container.encode(length, forKey: .length)
         try container.encode(capacity, forKey: .capacity)

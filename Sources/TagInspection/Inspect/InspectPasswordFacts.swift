@@ -28,7 +28,9 @@ package struct InspectPasswordFacts: Encodable {
 
     /// How the chip authenticates readers.
     package enum Mechanism: String, Encodable {
-        case pwdAuth, tripleDES, none
+        /// PWD_AUTH (NTAG21x, Ultralight EV1), `password` in every JSON output.
+        case pwdAuth = "password"
+        case tripleDES, none
     }
 
     package var chip: Type2Chip
@@ -78,8 +80,8 @@ package struct InspectPasswordFacts: Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case mechanism, configurationInImage, auth0, auth1, access, firstProtectedPage, readProtected
-        case configurationLocked, authenticationLimit, nfcCounterEnabled, nfcCounterPasswordProtected, pwd, pack
+        case mechanism, configurationInImage, auth0, auth1, access, fromPage, readProtected
+        case configurationLocked, attemptLimit, nfcCounterEnabled, nfcCounterPasswordProtected, pwd, pack
     }
 
     package func encode(to encoder: any Encoder) throws {
@@ -89,7 +91,7 @@ package struct InspectPasswordFacts: Encodable {
         let inImage = configuration != nil || auth0 != nil
         try container.encode(inImage, forKey: .configurationInImage)
         try container.encode((configuration?.auth0 ?? auth0).map(Int.init), forKey: .auth0)
-        try container.encode(firstProtectedPage, forKey: .firstProtectedPage)
+        try container.encode(firstProtectedPage, forKey: .fromPage)
         try container.encode(isReadProtected, forKey: .readProtected)
         if mechanism == .tripleDES {
             try container.encode(auth1.map(Int.init), forKey: .auth1)
@@ -97,7 +99,7 @@ package struct InspectPasswordFacts: Encodable {
         }
         try container.encode(configuration.map { Int($0.access) }, forKey: .access)
         try container.encode(configuration?.isConfigurationLocked, forKey: .configurationLocked)
-        try container.encode(configuration?.authenticationLimit, forKey: .authenticationLimit)
+        try container.encode(configuration?.authenticationLimit, forKey: .attemptLimit)
         if chip.features.contains(.nfcCounter) {
             try container.encode(configuration?.isNFCCounterEnabled, forKey: .nfcCounterEnabled)
             try container.encode(configuration?.isNFCCounterPasswordProtected, forKey: .nfcCounterPasswordProtected)
