@@ -209,8 +209,11 @@ struct ExampleRun {
     let document: ExampleDocument
 
     /// Whether `command` runs until interrupted.
+    /// A command the documentation itself puts in the background (`... &`) runs as written.
     static func runsUntilInterrupted(_ command: String) -> Bool {
-        command.contains("sim serve") || command.contains("--watch")
+        let code = command.split(separator: "#", maxSplits: 1).first.map(String.init) ?? command
+        if code.trimmingCharacters(in: .whitespaces).hasSuffix("&") { return false }
+        return command.contains("sim serve") || command.contains("--watch")
     }
 
     /// The shell script.
