@@ -263,13 +263,8 @@ struct ExampleRun {
     /// other than what the documentation shows.
     func run(sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let binary = try #require(BinaryRunner.executable, "ndeftool was not built next to the tests")
-        let folder = try TemporaryDirectory("examples")
+        let folder = try Self.exampleFolder("examples")
         defer { folder.remove() }
-        let fixtures = PackagePaths.fixtures.appendingPathComponent("examples")
-        for name in try FileManager.default.contentsOfDirectory(atPath: fixtures.path) {
-            try FileManager.default.copyItem(
-                atPath: fixtures.appendingPathComponent(name).path, toPath: folder.path(name))
-        }
         let script = try folder.file(".examples.sh", text: script(binFolder: binary.deletingLastPathComponent().path))
         let process = try ChildProcess(
             URL(fileURLWithPath: "/bin/bash"), [script], environment: [:], directory: folder.url)
@@ -299,6 +294,18 @@ struct ExampleRun {
                     sourceLocation: sourceLocation)
             }
         }
+    }
+
+    /// A new folder holding the files the examples use (`Fixtures/examples/`: message.ndef,
+    /// tag.nfc, pw.txt, tags.csv, ...).
+    static func exampleFolder(_ prefix: String) throws -> TemporaryDirectory {
+        let folder = try TemporaryDirectory(prefix)
+        let fixtures = PackagePaths.fixtures.appendingPathComponent("examples")
+        for name in try FileManager.default.contentsOfDirectory(atPath: fixtures.path) {
+            try FileManager.default.copyItem(
+                atPath: fixtures.appendingPathComponent(name).path, toPath: folder.path(name))
+        }
+        return folder
     }
 
     /// Each command's output lines and exit status, by the command's index.

@@ -83,13 +83,8 @@ import Testing
 
     @Test("Every --json output follows its schema")
     func outputsFollowTheirSchemas() async throws {
-        let folder = try TemporaryDirectory("json-schema")
+        let folder = try ExampleRun.exampleFolder("json-schema")
         defer { folder.remove() }
-        let fixtures = PackagePaths.fixtures.appendingPathComponent("examples")
-        for name in try FileManager.default.contentsOfDirectory(atPath: fixtures.path) {
-            try FileManager.default.copyItem(
-                atPath: fixtures.appendingPathComponent(name).path, toPath: folder.path(name))
-        }
         let environment = [
             "NDEFTOOL_READER": "sim:ntag215?file=tag.nfc", "XDG_CONFIG_HOME": folder.path(".config"),
             "NDEFTOOL_PASSWORD": "",
