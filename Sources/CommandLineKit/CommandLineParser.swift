@@ -89,7 +89,6 @@ package struct CommandLineParser<Action: Sendable> {
                 name = String(argument[..<equals])
                 inlineValue = String(argument[argument.index(after: equals)...])
             }
-            // Inside a sequence argument, the sequence has the first claim on its options.
             let commandOptions = command.options + command.hiddenOptions + builtInOptions
             // A short option the command does not have, inside a sequence whose current element
             // has it (a record's `-l`), is that element's option under its long name.
@@ -99,6 +98,7 @@ package struct CommandLineParser<Action: Sendable> {
             {
                 name = "--" + spec.long
             }
+            // Inside a sequence argument, the sequence has the first claim on its options.
             if name.hasPrefix("--"), var sequence = reader {
                 let commandHasIt = commandOptions.contains { $0.isNamed(name) }
                 var claimed: OptionSpec?
