@@ -58,6 +58,13 @@ public struct ProvisioningError: Error, Sendable, Hashable, CustomStringConverti
         public static let io = Code("io")
         /// libcrypto failed, or a secret is unusable (empty).
         public static let crypto = Code("crypto")
+        /// The job's database failed or refused a statement; ``ProvisioningError/underlying`` is
+        /// the database's own error.
+        public static let database = Code("database")
+        /// The station's claim on its row expired or was taken over (it could not reach the
+        /// job's database for longer than its lease): it stopped before the next step on the
+        /// tag, which stays bound to the row.
+        public static let leaseLost = Code("leaseLost")
 
         /// Every code this version knows, in the order above.
         public static let allCases: [Code] = [
@@ -81,6 +88,8 @@ public struct ProvisioningError: Error, Sendable, Hashable, CustomStringConverti
             .refusedEvent,
             .io,
             .crypto,
+            .database,
+            .leaseLost,
         ]
     }
 

@@ -3,8 +3,9 @@ import NFCSession
 import TagMemory
 
 /// What a job does with one tag at one station: gives it a fresh row (write, verify, lock,
-/// password), or finishes the row it holds, recording each step in the journal around the tag
-/// commands (write-ahead: `writing` before the first write, each step after it is verified).
+/// password), or finishes the row it holds, recording each step in the job's ledger around the
+/// tag commands (write-ahead: the row bound to the tag before the first write, each step
+/// announced before it is taken and recorded after it is verified).
 struct ProvisioningTagRun: Sendable {
     /// The job.
     let job: ProvisioningJob
@@ -16,117 +17,137 @@ struct ProvisioningTagRun: Sendable {
     /// The tag's UID.
     var uid: [UInt8] { tag.identifier }
 
+    /// The ledger.
+    var ledger: any ProvisioningLedger { job.ledger }
+
     /// Gives the tag its row; true when a row was finished on it.
     func run() async -> Bool {
-        let assignment: ProvisioningJob.Assignment
+        let assignment: ProvisioningAssignment
         do {
-            assignment = try await job.assign(uid: uid, station: station)
+            assignment = try await ledger.assign(uid: uid, station: station)
         } catch {
             return false
         }
         do {
             switch assignment {
             case .refuse(let reason, let doneRow):
+                job.count { $0.refusedTags += 1 }
                 job.onEvent(.tagRefused(uid: uid, station: station, reason: reason, doneRow: doneRow))
                 return false
-            case .provision(let row):
-                return try await provision(row)
-            case .finish(let row):
-                return try await finish(row)
+            case .provision(let claim):
+                return try await provision(claim)
+            case .finish(let claim, let progress):
+                return try await finish(claim, progress: progress)
             }
         } catch {
-            // The journal failed: the job stops, and the tag is not touched again.
+            // The ledger failed (the job stops), or the claim was lost: the tag is not touched
+            // again, and its row stays bound to it.
+            if error.code == .leaseLost {
+                job.onEvent(
+                    .rowInterrupted(
+                        row: assignment.row ?? 0, uid: uid, station: station, reason: error.reason, canFinish: true))
+            }
             return false
         }
     }
 
-    /// Writes a fresh `row` to the tag, then the steps after the write.
-    private func provision(_ row: Int) async throws(ProvisioningError) -> Bool {
+    /// Writes a fresh row to the tag, then the steps after the write.
+    private func provision(_ claim: ProvisioningClaim) async throws(ProvisioningError) -> Bool {
+        let row = claim.row
         job.onEvent(.stationState(station: station, .writing(row: row)))
-        guard let (message, digest) = try await build(row) else { return false }
+        guard let (message, digest) = try await build(claim) else { return false }
         if let refusal = refusalBeforeWrite() {
-            try await job.giveBack(row: row, station: station)
+            try await ledger.giveBack(claim)
+            job.count { $0.refusedTags += 1 }
             job.onEvent(.tagRefused(uid: uid, station: station, reason: refusal, doneRow: nil))
             return false
         }
-        try await job.willWrite(row: row, uid: uid, digest: digest)
+        try await ledger.bind(claim, uid: uid, digest: digest)
         do {
             try await write(message, resuming: false)
         } catch {
+            job.count { $0.refusedTags += error.mayBeHalfWritten ? 0 : 1 }
             if error.mayBeHalfWritten {
-                try await interrupted(row, "the write did not complete: \(error.reason)", cause: error)
+                try await interrupted(claim, "the write did not complete: \(error.reason)", cause: error)
             } else if error.code == .tagSizeTooSmall {
                 // Nothing was written: the row goes to a larger tag, or fails when none can take it.
                 let length = (try? message.encoded().count) ?? 0
-                let failure = try await job.refusedAsTooLarge(
-                    row: row, uid: uid, length: length, reason: error.reason, station: station)
+                let failure = try await ledger.refusedAsTooLarge(
+                    claim, uid: uid, length: length, reason: error.reason,
+                    largestCapacity: job.settings.largestTagCapacity, refusalLimit: job.settings.sizeRefusalLimit)
                 job.onEvent(.tagRefused(uid: uid, station: station, reason: error.reason, doneRow: nil))
                 if let failure { job.onEvent(.rowFailed(row: row, station: station, reason: failure)) }
             } else {
                 // Nothing was written: the row goes to another tag.
-                try await job.refusedBeforeWrite(row: row, uid: uid, reason: error.reason, station: station)
+                try await ledger.refusedBeforeWrite(claim, uid: uid, reason: error.reason)
                 job.onEvent(.tagRefused(uid: uid, station: station, reason: error.reason, doneRow: nil))
             }
             return false
         }
-        try await job.completed(.written, row: row, uid: uid)
-        return try await steps(row, completed: [.written], resumed: false)
+        return try await steps(claim, completed: [], recording: .written, resumed: false)
     }
 
-    /// Finishes `row`, bound to this tag by an earlier attempt: compares the tag's message with
-    /// the row's, then records it written or writes it again (``NFCMiFareTag/resumeWrite(_:)``),
-    /// then takes the steps not yet taken.
-    private func finish(_ row: Int) async throws(ProvisioningError) -> Bool {
+    /// Finishes the row bound to this tag by an earlier attempt (`progress` says how far it
+    /// came): compares the tag's message with the row's, then records it written or writes it
+    /// again (``NFCMiFareTag/resumeWrite(_:)``), then takes the steps not yet taken.
+    private func finish(
+        _ claim: ProvisioningClaim, progress: ProvisioningState.RowStatus
+    ) async throws(ProvisioningError) -> Bool {
+        let row = claim.row
         job.onEvent(.stationState(station: station, .finishing(row: row)))
-        guard let (message, digest) = try await build(row) else { return false }
-        let status = await job.status(of: row)
-        guard status.digest == nil || status.digest == digest else {
-            try await interrupted(row, "the job's message for row \(row) is not the one started on this tag")
+        guard let (message, digest) = try await build(claim) else { return false }
+        guard progress.digest == nil || progress.digest == digest else {
+            try await interrupted(claim, "the job's message for row \(row) is not the one started on this tag")
             return false
         }
-        let current = status.steps.contains(.written) ? nil : await currentDigest()
-        switch job.journal.state.resumeAction(row: row, currentDigest: current) {
+        let current = progress.steps.contains(.written) ? nil : await currentDigest()
+        switch progress.resumeAction(currentDigest: current) {
         case .markWritten:
-            try await job.completed(.written, row: row, uid: uid)
-            return try await steps(row, completed: [.written], resumed: true)
+            return try await steps(claim, completed: [], recording: .written, resumed: true)
         case .rewrite:
-            try await job.willWrite(row: row, uid: uid, digest: digest)
+            try await ledger.bind(claim, uid: uid, digest: digest)
             do {
                 try await write(message, resuming: true)
             } catch {
-                try await interrupted(row, "the write did not complete: \(error.reason)", cause: error)
+                try await interrupted(claim, "the write did not complete: \(error.reason)", cause: error)
                 return false
             }
-            try await job.completed(.written, row: row, uid: uid)
-            return try await steps(row, completed: [.written], resumed: true)
+            return try await steps(claim, completed: [], recording: .written, resumed: true)
         case .continueSteps(let completed):
             // Before a lock, the tag must still hold the row's message (it was away meanwhile).
             let verifies = job.settings.locks && !completed.contains(.locked)
             if verifies, await currentDigest() != digest {
-                try await interrupted(row, "the tag no longer holds row \(row)'s message: not finished")
+                try await interrupted(claim, "the tag no longer holds row \(row)'s message: not finished")
                 return false
             }
-            return try await steps(row, completed: completed, resumed: true)
+            return try await steps(claim, completed: completed, recording: nil, resumed: true)
         }
     }
 
-    /// Locks and sets the password as the settings ask (the ones not in `completed`), then
-    /// records the row done.
+    /// Records `recording` (the step just verified, if any), then locks and sets the password as
+    /// the settings ask (the ones not in `completed`), each announced to the ledger first, then
+    /// records the row done: one ledger call per step boundary.
     private func steps(
-        _ row: Int, completed: [ProvisioningState.Stage], resumed: Bool
+        _ claim: ProvisioningClaim, completed: [ProvisioningState.Stage], recording: ProvisioningState.Stage?,
+        resumed: Bool
     ) async throws(ProvisioningError) -> Bool {
+        let row = claim.row
         let settings = job.settings
+        var recording = recording
         if settings.locks && !completed.contains(.locked) {
+            try await ledger.advance(claim, uid: uid, recording: recording, next: .lock)
             job.onEvent(.stationState(station: station, .locking(row: row)))
             do {
                 try await lock()
             } catch {
-                try await interrupted(row, "written and verified, but not locked: \(error.reason)", cause: error)
+                try await interrupted(claim, "written and verified, but not locked: \(error.reason)", cause: error)
                 return false
             }
-            try await job.completed(.locked, row: row, uid: uid)
+            job.count { $0.locked += 1 }
+            recording = .locked
         }
         if let password = settings.password, !completed.contains(.password) {
+            try await ledger.advance(claim, uid: uid, recording: recording, next: .password)
             job.onEvent(.stationState(station: station, .settingPassword(row: row)))
             do {
                 try await setPassword(password, resumed: resumed)
@@ -138,46 +159,49 @@ struct ProvisioningTagRun: Sendable {
                     ? "written, but the password step did not complete (the tag is unprotected, or protected by "
                         + "its own password; bringing it back finishes it)"
                     : "written, but the password was not set (nothing of it was written)"
-                try await interrupted(row, "\(what): \(error.reason)", cause: error)
+                try await interrupted(claim, "\(what): \(error.reason)", cause: error)
                 return false
             } catch {
-                try await interrupted(row, "written, but the password was not set: \(error)")
+                try await interrupted(claim, "written, but the password was not set: \(error)")
                 return false
             }
-            try await job.completed(.password, row: row, uid: uid)
+            job.count { $0.passwords += 1 }
+            recording = .password
         }
         var outcome = ["written"]
         if settings.locks { outcome.append("locked") }
         if settings.password != nil { outcome.append("password") }
         let text = outcome.joined(separator: "+")
-        try await job.finished(row: row, uid: uid, outcome: text, station: station)
+        try await ledger.advance(claim, uid: uid, recording: recording, next: .done(outcome: text))
+        job.count { $0.done += 1 }
         job.onEvent(.rowDone(row: row, uid: uid, station: station, outcome: text))
         return true
     }
 
     /// The row's message and digest, or nil after recording that it cannot be built.
-    private func build(_ row: Int) async throws(ProvisioningError) -> (NFCNDEFMessage, [UInt8])? {
+    private func build(_ claim: ProvisioningClaim) async throws(ProvisioningError) -> (NFCNDEFMessage, [UInt8])? {
         do {
-            let (message, digest) = try await job.message(row: row, uid: uid)
-            return (message, digest)
+            return try job.message(claim, uid: uid)
         } catch {
             if error.code == .crypto { throw error }
-            try await job.cannotBuild(row: row, reason: error.reason, station: station)
-            job.onEvent(.rowFailed(row: row, station: station, reason: error.reason))
+            try await ledger.cannotBuild(claim, reason: error.reason)
+            job.onEvent(.rowFailed(row: claim.row, station: station, reason: error.reason))
             return nil
         }
     }
 
-    /// Records `row` as interrupted on this tag and says so; `cause` tells whether bringing the
-    /// tag back can finish it (it or the reader went away) or the tag refused.
-    private func interrupted(_ row: Int, _ reason: String, cause: NFCReaderError? = nil) async throws(ProvisioningError)
-    {
-        try await job.interrupted(row: row, uid: uid, reason: reason, station: station)
+    /// Records `claim`'s row as interrupted on this tag and says so; `cause` tells whether
+    /// bringing the tag back can finish it (it or the reader went away) or the tag refused.
+    private func interrupted(
+        _ claim: ProvisioningClaim, _ reason: String, cause: NFCReaderError? = nil
+    ) async throws(ProvisioningError) {
+        try await ledger.interrupted(claim, uid: uid, reason: reason)
         let transient: Set<NFCReaderError.Code> = [
             .tagConnectionLost, .readerUnavailable, .timeout, .cancelled, .tagResponseError,
         ]
         let canFinish = cause.map { transient.contains($0.code) } ?? false
-        job.onEvent(.rowInterrupted(row: row, uid: uid, station: station, reason: reason, canFinish: canFinish))
+        job.onEvent(
+            .rowInterrupted(row: claim.row, uid: uid, station: station, reason: reason, canFinish: canFinish))
     }
 
     /// Why this tag cannot take a row at all, known without a command: a password the chip or
@@ -267,6 +291,16 @@ struct ProvisioningTagRun: Sendable {
         let now = try await type2.passwordStatus()
         if now.protection != wanted || now.authenticationLimit != plan.authenticationLimit {
             try await type2.setPassword(settings)
+        }
+    }
+}
+
+extension ProvisioningAssignment {
+    /// The row assigned, if any.
+    var row: Int? {
+        switch self {
+        case .provision(let claim), .finish(let claim, _): claim.row
+        case .refuse: nil
         }
     }
 }

@@ -52,6 +52,27 @@ public struct ProvisioningState: Sendable {
         public var time: String?
         /// The steps taken since the last write began, in order (`written`, `locked`, `password`).
         public var steps: [Stage] = []
+
+        /// A status of `row` from its parts.
+        public init(
+            row: Int, stage: Stage = .pending, reader: String? = nil, uid: [UInt8]? = nil, digest: [UInt8]? = nil,
+            steps: [Stage] = []
+        ) {
+            self.row = row
+            self.stage = stage
+            self.reader = reader
+            self.uid = uid
+            self.digest = digest
+            self.steps = steps
+        }
+
+        /// How to finish this unfinished row on its tag, given the SHA-256 of the NDEF message
+        /// the tag holds now (nil when it holds none or could not be read).
+        public func resumeAction(currentDigest: [UInt8]?) -> ResumeAction {
+            if steps.contains(.written) { return .continueSteps(completed: steps) }
+            if let digest, let currentDigest, digest == currentDigest { return .markWritten }
+            return .rewrite
+        }
     }
 
     /// What to do with a tag that has just been presented.
@@ -144,10 +165,7 @@ public struct ProvisioningState: Sendable {
     /// How to finish unfinished `row` on its tag, given the SHA-256 of the NDEF message the
     /// tag holds now (nil when it holds none or could not be read).
     public func resumeAction(row: Int, currentDigest: [UInt8]?) -> ResumeAction {
-        let status = self.status(of: row)
-        if status.steps.contains(.written) { return .continueSteps(completed: status.steps) }
-        if let expected = status.digest, let currentDigest, expected == currentDigest { return .markWritten }
-        return .rewrite
+        status(of: row).resumeAction(currentDigest: currentDigest)
     }
 
     private func rows(where predicate: (RowStatus) -> Bool) -> [Int] {
