@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "TagInspection", targets: ["TagInspection"]),
         .library(name: "RecordSpecifications", targets: ["RecordSpecifications"]),
         .library(name: "Provisioning", targets: ["Provisioning"]),
+        .library(name: "ProvisioningDatabase", targets: ["ProvisioningDatabase"]),
         .executable(name: "ndeftool", targets: ["ndeftool"]),
     ],
     targets: [
@@ -123,12 +124,23 @@ let package = Package(
                 "NDEF", "NFCCrypto", "NFCSession", "TagMemory", "JSONSupport", "SystemSupport", "RecordSpecifications",
             ],
             swiftSettings: strictSettings),
+        // libpq, PostgreSQL's client library (Debian: libpq-dev).
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // Batch jobs that stations on many machines share, in PostgreSQL: the schema and its
+        // migrations, the ledger with leases and fencing tokens, status and reports (libpq).
+        .target(
+            name: "ProvisioningDatabase",
+            dependencies: [
+                "Provisioning", "NDEF", "NFCSession", "NFCCrypto", "JSONSupport", "SystemSupport", "CLibPQ",
+            ],
+            swiftSettings: strictSettings),
         // The command-line surface as a library, so its parser can be tested directly.
         .target(
             name: "NDEFCommandLine",
             dependencies: [
                 "NDEF", "TagMemory", "NFCSession", "SimulatedReader", "TagSimulator", "SimulatorBridges",
-                "PCSCReader", "LibNFCReader", "NFCReaders", "TagInspection", "Provisioning", "CProcessControl",
+                "PCSCReader", "LibNFCReader", "NFCReaders", "TagInspection", "Provisioning", "ProvisioningDatabase",
+                "CProcessControl",
                 "SystemSupport", "CommandLineKit", "RecordSpecifications",
             ],
             swiftSettings: strictSettings
@@ -246,6 +258,14 @@ let package = Package(
             dependencies: [
                 "TestSupport", "Provisioning", "NFCCrypto", "SystemSupport", "NDEF", "NFCSession", "SimulatedReader",
                 "TagSimulator", "TagMemory", "RecordSpecifications",
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "ProvisioningDatabaseTests",
+            dependencies: [
+                "TestSupport", "ProvisioningDatabase", "Provisioning", "NFCSession", "SimulatedReader", "NDEF",
+                "RecordSpecifications", "TagSimulator", "TagMemory",
             ],
             swiftSettings: strictSettings
         ),

@@ -38,7 +38,8 @@ ensure_packages() {
 # libnfc-dev, libusb-dev: libnfc for the CLibNFC system library (the libnfc reader backend);
 # libnfc.pc requires libusb's pkg-config file.
 # libpcsclite-dev: pcsc-lite's client library and headers for the CPCSC system library.
-swift_build_packages=(binutils libc6-dev libgcc-12-dev libstdc++-12-dev libedit2 libsqlite3-0 libxml2-dev zlib1g-dev tzdata pkg-config libssl-dev libnfc-dev libusb-dev libpcsclite-dev)
+# libpq-dev: PostgreSQL's client library for the CLibPQ system library (batch jobs on a database).
+swift_build_packages=(binutils libc6-dev libgcc-12-dev libstdc++-12-dev libedit2 libsqlite3-0 libxml2-dev zlib1g-dev tzdata pkg-config libssl-dev libnfc-dev libusb-dev libpcsclite-dev libpq-dev)
 # libnfc 1.8.0: nfc-list (libnfc-bin), nfc-mfultralight and nfc-poll (libnfc-examples), the
 # library and its pkg-config file (libnfc-dev, which needs libusb-dev).
 libnfc_packages=(libnfc-bin libnfc-examples libnfc-dev libusb-dev)

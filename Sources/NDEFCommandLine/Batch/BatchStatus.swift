@@ -94,6 +94,16 @@ final class BatchStatus: @unchecked Sendable {
                     state.lastError = "\(label(station, state)): \(sessionEvent)"
                 }
                 line("\(label(station, state)): \(sessionEvent)", kind: .note, &state)
+            case .database(let station, let connectionEvent):
+                let text: String
+                switch connectionEvent {
+                case .reconnectStarted(let reason): text = "database connection lost (\(reason)): reconnecting"
+                case .reconnectSucceeded(let name): text = "database connection back (\(name))"
+                case .reconnectFailed(let error):
+                    text = "database connection given up: \(error.reason)"
+                    state.lastError = "\(label(station, state)): \(text)"
+                }
+                line("\(label(station, state)): \(text)", kind: .note, &state)
             }
             draw(&state, force: false)
         }

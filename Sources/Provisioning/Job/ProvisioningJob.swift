@@ -73,7 +73,10 @@ public final class ProvisioningJob: Sendable {
         self.journal = journal
         self.settings = settings
         self.build = build
-        self.onEvent = onEvent
+        self.onEvent = { event in
+            if case .stationState(let station, let state) = event { ledger.stationState(state, station: station) }
+            onEvent(event)
+        }
     }
 
     /// Runs one worker per station until the job ends; returns how it went.

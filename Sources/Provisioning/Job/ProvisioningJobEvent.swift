@@ -56,4 +56,8 @@ public enum ProvisioningJobEvent: Sendable, Hashable {
     /// A reader's session reported a change (reconnect started, succeeded or failed; several
     /// tags in the field).
     case session(station: String, NFCSessionEvent)
+    /// A station's connection to the job's database went away (`reconnectStarted`), came back
+    /// (`reconnectSucceeded`, with the database's description), or was given up
+    /// (`reconnectFailed`): the events a reader's connection gives.
+    case database(station: String, NFCReaderLifecycleEvent)
 }

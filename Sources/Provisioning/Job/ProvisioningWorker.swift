@@ -39,6 +39,7 @@ struct ProvisioningWorker: Sendable {
         let reason = await loop(session)
         await session.invalidate()
         onEvent(.stationState(station: name, .stopped(reason: reason)))
+        await job.ledger.stationStopped(name, reason: reason)
     }
 
     /// The loop; returns why it stopped.

@@ -75,6 +75,14 @@ public protocol ProvisioningLedger: Sendable {
 
     /// The station `station` stopped: claims it holds without a tag go back to the pool.
     func stationStopped(_ station: String, reason: String) async
+
+    /// What the station `station` is doing now (for a ledger that shows its stations to others).
+    func stationState(_ state: ProvisioningStationState, station: String)
+}
+
+extension ProvisioningLedger {
+    /// Ignores station states: the file journal shows only the rows.
+    public func stationState(_ state: ProvisioningStationState, station: String) {}
 }
 
 /// A row claimed for one station and one tag: what the ledger's calls about it name.

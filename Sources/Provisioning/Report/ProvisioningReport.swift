@@ -18,12 +18,38 @@ public struct ProvisioningReport: Sendable, Hashable {
         public var reason: String
         /// Plan values asked for, in the order of ``ProvisioningReport/fields``.
         public var values: [String]
+        /// The station that finished the row, or holds it, or last held it; empty when unknown.
+        public var station: String
+
+        /// An entry from its parts.
+        public init(
+            row: Int, uid: String, outcome: String, time: String, reason: String, values: [String] = [],
+            station: String = ""
+        ) {
+            self.row = row
+            self.uid = uid
+            self.outcome = outcome
+            self.time = time
+            self.reason = reason
+            self.values = values
+            self.station = station
+        }
     }
 
     /// The plan fields included in each entry.
     public var fields: [String]
     /// The entries in row order.
     public var entries: [Entry]
+    /// Whether the report names each row's station (a job of many stations: a database's).
+    public var includesStations: Bool = false
+
+    /// A report of `entries` (in row order) with the plan `fields` their values give; with
+    /// `includesStations`, the CSV and JSON name each row's station.
+    public init(entries: [Entry], fields: [String] = [], includesStations: Bool = false) {
+        self.entries = entries
+        self.fields = fields
+        self.includesStations = includesStations
+    }
 
     /// The report of `state`; with `plan`, each entry also holds the values of `fields`.
     public init(state: ProvisioningState, plan: ProvisioningPlan? = nil, fields: [String] = []) {
@@ -44,8 +70,8 @@ public struct ProvisioningReport: Sendable, Hashable {
             entries.append(
                 Entry(
                     row: number + 1, uid: status.uid.map { hexString($0) } ?? "", outcome: outcome,
-                    time: status.time ?? "", reason: status.reason ?? "",
-                    values: fields.map { row?.values[$0] ?? "" }))
+                    time: status.time ?? "", reason: status.reason ?? "", values: fields.map { row?.values[$0] ?? "" }
+                ))
         }
         self.entries = entries
     }
@@ -53,26 +79,34 @@ public struct ProvisioningReport: Sendable, Hashable {
     /// The number of entries whose outcome is each value.
     public var tally: [String: Int] { entries.reduce(into: [:]) { $0[$1.outcome, default: 0] += 1 } }
 
-    /// The report as CSV (RFC 4180, CRLF line ends): `row,uid,outcome,time,reason` then the
-    /// plan fields asked for; cells that would start a spreadsheet formula are written `"'..."`
-    /// (see `csvField`).
+    /// The report as CSV (RFC 4180, CRLF line ends): `row,uid,outcome,time,reason` (with
+    /// ``includesStations``, `station` before `reason`) then the plan fields asked for; cells that
+    /// would start a spreadsheet formula are written `"'..."` (see `csvField`).
     public var csv: String {
-        var lines = [(["row", "uid", "outcome", "time", "reason"] + fields).map(Self.csvField).joined(separator: ",")]
+        let station = includesStations ? ["station"] : []
+        var lines = [
+            (["row", "uid", "outcome", "time"] + station + ["reason"] + fields).map(Self.csvField).joined(
+                separator: ",")
+        ]
         for entry in entries {
-            let cells = [String(entry.row), entry.uid, entry.outcome, entry.time, entry.reason] + entry.values
+            let cells =
+                [String(entry.row), entry.uid, entry.outcome, entry.time] + (includesStations ? [entry.station] : [])
+                + [entry.reason] + entry.values
             lines.append(cells.map(Self.csvField).joined(separator: ","))
         }
         return lines.joined(separator: "\r\n") + "\r\n"
     }
 
     /// The report as JSON: `{"rows":[{"row":1,"uid":"...","outcome":"...","time":"...",
-    /// "reason":"...","values":{...}}],"tags":{"UID":row,...},"tally":{"outcome":count,...}}`.
+    /// "reason":"...","values":{...}}],"tags":{"UID":row,...},"tally":{"outcome":count,...}}`;
+    /// with ``includesStations`` each row also has `"station"`.
     public var json: String {
         let rows = entries.map { entry in
             var members: [(String, String)] = [
                 ("row", String(entry.row)), ("uid", JSONText.quoted(entry.uid)),
                 ("outcome", JSONText.quoted(entry.outcome)), ("time", JSONText.quoted(entry.time)),
             ]
+            if includesStations { members.append(("station", JSONText.quoted(entry.station))) }
             if !entry.reason.isEmpty { members.append(("reason", JSONText.quoted(entry.reason))) }
             if !fields.isEmpty {
                 members.append(("values", JSONText.object(zip(fields, entry.values).map { ($0, JSONText.quoted($1)) })))
