@@ -175,7 +175,9 @@ package struct CommandLineParser<Action: Sendable> {
                 reader = sequence
                 return
             }
-            if !afterTerminator && nextArgument == 0 && command.arguments.isEmpty,
+            // A subcommand is the first word; a command with arguments too (`batch` takes records
+            // and has `batch status`) has subcommands whose names no first argument takes.
+            if !afterTerminator && nextArgument == 0,
                 let subcommand = command.subcommand(named: word)
             {
                 path.append(subcommand)

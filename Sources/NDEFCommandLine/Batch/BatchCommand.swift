@@ -100,15 +100,23 @@ enum BatchCommand {
         options: [
             plan, from, to, width, journal, resume, reader, wait, lock, confirm, derivePasswords,
             MasterSecretInput.file, PasswordSetCommand.fromPage, PasswordSetCommand.readProtect,
-            PasswordSetCommand.attemptLimit, report, reportJSON, dryRun, json, MessageOptions.quiet,
-            MessageOptions.verbose("Show each reader's state changes."),
+            PasswordSetCommand.attemptLimit, report, reportJSON, BatchDatabaseOptions.job,
+            BatchDatabaseOptions.join, BatchDatabaseOptions.database, BatchDatabaseOptions.lease, dryRun, json,
+            MessageOptions.quiet, MessageOptions.verbose("Show each reader's state changes."),
         ],
         helpSections: [RecordSpecGrammar.standard.kindSection],
+        subcommands: [BatchJobStatusCommand.spec, BatchReportCommand.spec, BatchDatabaseCheckCommand.group],
         run: run
     )
 
     @Sendable static func run(_ invocation: CommandInvocation) async throws(CommandLineError) -> ExitStatus {
         let values = invocation.values
+        if values.isGiven(BatchDatabaseOptions.job.long) || values.isGiven(BatchDatabaseOptions.join.long) {
+            return try await BatchDatabaseRun.run(invocation)
+        }
+        for option in [BatchDatabaseOptions.database, BatchDatabaseOptions.lease] where values.isGiven(option.long) {
+            throw .usage("--\(option.long) goes with a job kept in a database: name it with --job NAME or --join NAME")
+        }
         if values.isGiven(confirm.long) && !values.flag(lock.long) && values.value(resume.long) == nil {
             throw .usage("--confirm goes with --lock")
         }

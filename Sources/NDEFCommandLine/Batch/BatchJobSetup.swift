@@ -25,18 +25,21 @@ struct BatchJobSetup {
     let journalPath: String
     /// Whether the journal is continued (`--resume`) rather than created.
     let resumes: Bool
+    /// The name of the job in a database (`--job`), for a job kept there instead of a journal.
+    var databaseJob: String?
 
     /// The prefix of `counter:` plan sources.
     static let counterSource = "counter:"
 
-    /// The setup `invocation` describes.
+    /// The setup `invocation` describes; with `database`, for a job kept in a database (no journal).
     ///
     /// - Throws: usage errors for missing or contradicting options; ``ExitStatus/noInput`` for a
     ///   plan or journal that cannot be read; ``ExitStatus/dataError`` for a malformed plan or
     ///   journal, or a journal of another job.
-    static func make(_ invocation: CommandInvocation) throws(CommandLineError) -> BatchJobSetup {
+    static func make(_ invocation: CommandInvocation, database: Bool = false) throws(CommandLineError) -> BatchJobSetup
+    {
         let values = invocation.values
-        let resumePath = values.value(BatchCommand.resume.long)
+        let resumePath = database ? nil : values.value(BatchCommand.resume.long)
         var recorded: JournalHeader?
         if let resumePath {
             guard FileAccess.exists(resumePath) else {
@@ -80,7 +83,10 @@ struct BatchJobSetup {
             throw CommandLineError(.dataError, mismatch(recorded, header, planFromJournal: planFromJournal))
         }
         let journalPath: String
-        if let resumePath {
+        if database {
+            // The job is kept in the database: no journal.
+            journalPath = ""
+        } else if let resumePath {
             journalPath = resumePath
         } else {
             journalPath =
@@ -199,7 +205,7 @@ struct BatchJobSetup {
     }
 
     /// What is done to each tag: the options given, or the journal's when resuming.
-    private static func makeSettings(
+    static func makeSettings(
         _ invocation: CommandInvocation, recorded: JournalHeader?
     ) throws(CommandLineError) -> ProvisioningJobSettings {
         let values = invocation.values

@@ -34,6 +34,8 @@ enum BatchOutput {
         var fields: [String]
         var template: String
         var journal: String
+        /// The job's name in a database (`--job`), instead of a journal.
+        var job: String?
         var resumes: Bool
         var firstMessageBytes: Int
         var lockCode: String?
@@ -92,7 +94,8 @@ enum BatchOutput {
         if invocation.values.flag(BatchCommand.json.long) {
             let dry = DryRun(
                 rows: setup.plan.count, fields: setup.plan.fields, template: setup.header.template,
-                journal: setup.journalPath, resumes: setup.resumes, firstMessageBytes: bytes.count, lockCode: code,
+                journal: setup.journalPath, job: setup.databaseJob, resumes: setup.resumes,
+                firstMessageBytes: bytes.count, lockCode: code,
                 options: setup.header.options, capacities: fits)
             try invocation.io.writeOutput(try MessageJSON.text(of: dry) + "\n")
             return .success
@@ -100,7 +103,8 @@ enum BatchOutput {
         var lines = [
             "Plan: \(setup.plan.count) rows, fields \(setup.plan.fields.joined(separator: ", "))",
             "Template: \(setup.header.template)",
-            "Journal: \(setup.journalPath)"
+            setup.databaseJob.map { "Database job: \($0) (created, or joined when it exists, when run)" }
+                ?? "Journal: \(setup.journalPath)"
                 + (setup.resumes
                     ? " (resumed)"
                     : FileAccess.exists(setup.journalPath) ? " (exists: continue it with --resume)" : " (new)"),

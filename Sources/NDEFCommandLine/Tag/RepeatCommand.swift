@@ -9,7 +9,8 @@ import TagSimulator
 enum RepeatCommand {
     /// The options of tag commands whose value is the next word.
     static let valueOptions: Set<String> = [
-        "--reader", "--wait", "--confirm", "--from", "-o", "--output", "--master-secret-file", "--uid",
+        "--reader", "--wait", "--confirm", "--from", "-o", "--output", "--master-secret-file", "--uid", "--database",
+        "--job", "--join",
     ]
 
     /// `ndeftool` and `arguments` without the options in `dropping` (with their values),

@@ -1,0 +1,88 @@
+import CommandLineKit
+import Provisioning
+import ProvisioningDatabase
+
+/// What a run of stations on a database job prints when it ends: the summary (text, or JSON
+/// with `--json`) and the exit status.
+enum BatchDatabaseOutput {
+    /// The summary's JSON form.
+    struct Summary: Encodable {
+        var job: String
+        var rows: Int
+        var done: Int
+        var doneThisRun: Int
+        var locked: Int
+        var passwords: Int
+        var refusedTags: Int
+        var pending: Int
+        var unfinishedRows: [Int]
+        var failedRows: [Int]
+        var stopReason: String?
+        var seconds: Double
+        var tagsPerMinute: Double
+    }
+
+    /// Prints the summary of a run that ended with `summary` and gives its exit status: 0 the
+    /// job is complete, 75 stopped with rows left (join again), 80 rows wait for their tags,
+    /// 69 the database failed, 130 interrupted.
+    static func finish(
+        _ summary: ProvisioningJobSummary, setup: BatchDatabaseRun.Setup, jobs: JobDatabase, interrupted: Bool,
+        invocation: CommandInvocation
+    ) async throws(CommandLineError) -> ExitStatus {
+        let values = invocation.values
+        let seconds = BatchStatus.seconds(summary.elapsed)
+        let perMinute = BatchStatus.pace(doneThisRun: summary.doneThisRun, remaining: 0, elapsed: summary.elapsed)
+            .perMinute
+        if values.flag(BatchCommand.json.long) {
+            let json = Summary(
+                job: setup.job.name, rows: summary.rowCount, done: summary.doneRows, doneThisRun: summary.doneThisRun,
+                locked: summary.lockedThisRun, passwords: summary.passwordsThisRun, refusedTags: summary.refusedTags,
+                pending: summary.pendingRows, unfinishedRows: summary.unfinishedRows, failedRows: summary.failedRows,
+                stopReason: summary.stopReason, seconds: (seconds * 1000).rounded() / 1000,
+                tagsPerMinute: (perMinute * 10).rounded() / 10)
+            try invocation.io.writeOutput(try MessageJSON.text(of: json) + "\n")
+        } else {
+            var again = RepeatCommand.line(
+                invocation.arguments, command: ["batch", "--join", setup.job.name],
+                keeping: ["--reader", "--wait", "--confirm", "--database", "--" + MasterSecretInput.file.long])
+            if setup.settings.password != nil, !values.isGiven(MasterSecretInput.file.long) {
+                again += "   (with $\(MasterSecretInput.variable) set to the job's master secret)"
+            }
+            try invocation.io.writeOutput(text(summary, setup: setup, perMinute: perMinute, again: again))
+        }
+        if summary.journalFailure != nil { return .unavailable }
+        if interrupted { return .interrupted }
+        if summary.isComplete { return .success }
+        return summary.unfinishedRows.isEmpty ? .tryAgain : .incompleteWrite
+    }
+
+    /// The summary as text.
+    private static func text(
+        _ summary: ProvisioningJobSummary, setup: BatchDatabaseRun.Setup, perMinute: Double, again: String
+    ) -> String {
+        var steps: [String] = []
+        if setup.settings.locks { steps.append("\(summary.lockedThisRun) locked") }
+        if setup.settings.password != nil { steps.append("\(summary.passwordsThisRun) given a password") }
+        var lines = [
+            "Job \(setup.job.name): \(summary.doneRows) of \(summary.rowCount) rows done (\(summary.doneThisRun) by "
+                + "this machine" + (steps.isEmpty ? "" : "; " + steps.joined(separator: ", ")) + ", "
+                + "\(Int(perMinute.rounded())) tags/min); \(summary.refusedTags) tag"
+                + (summary.refusedTags == 1 ? "" : "s") + " refused."
+        ]
+        if !summary.isComplete {
+            var left = ["\(summary.pendingRows) not started"]
+            if !summary.unfinishedRows.isEmpty {
+                let rows = summary.unfinishedRows.prefix(20).map(String.init).joined(separator: ", ")
+                left.append("rows \(rows)\(summary.unfinishedRows.count > 20 ? ", ..." : "") wait for their tags")
+            }
+            if !summary.failedRows.isEmpty { left.append("\(summary.failedRows.count) failed (see the report)") }
+            lines.append("Left: " + left.joined(separator: "; ") + ".")
+            if let reason = summary.stopReason { lines.append("Stopped: \(reason).") }
+            lines.append("Continue with: \(again)")
+        }
+        lines.append(
+            "Status and report: ndeftool batch status --job \(ShellQuoting.word(setup.job.name)), "
+                + "ndeftool batch report --job \(ShellQuoting.word(setup.job.name))")
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
