@@ -74,6 +74,17 @@ struct DatabaseLeaseTests {
         }
     }
 
+    @Test("A station started again (its process died) takes back at once the claim it held without a tag")
+    func sameStationTakesItsClaimBack() async throws {
+        try await withJob { _, _, ledger in
+            let orphan = try claim(try await ledger.assign(uid: Self.firstTag, station: "test-host/a"))
+            let other = try claim(try await ledger.assign(uid: Self.secondTag, station: "test-host/b"))
+            #expect(other.row == orphan.row + 1)
+            let again = try claim(try await ledger.assign(uid: Self.secondTag, station: "test-host/a"))
+            #expect(again.row == orphan.row && again.generation == orphan.generation + 1)
+        }
+    }
+
     @Test("A station whose lease ran out after binding does not lock: the row stays bound to its tag")
     func expiredLeaseStopsTheNextStep() async throws {
         try await withJob { job, _, ledger in

@@ -98,6 +98,12 @@ public struct JobDatabase: Sendable {
     ///   the database has no ndeftool schema at the current version.
     public func job(named name: String) async throws(DatabaseError) -> DatabaseJob {
         try await withConnection("job") { connection throws(DatabaseError) in
+            if try DatabaseSchema.status(connection).version == 0 {
+                throw DatabaseError(
+                    .jobNotFound,
+                    "the database has no job named \(name): it has no ndeftool jobs at all (the first 'ndeftool "
+                        + "batch ... --job NAME' creates them)")
+            }
             try Self.requireCurrentSchema(connection)
             return try Self.job(named: name, connection)
         }

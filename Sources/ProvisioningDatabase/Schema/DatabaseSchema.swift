@@ -114,11 +114,14 @@ enum DatabaseSchema {
                 END IF;
                 RETURN;
             END IF;
-            -- Any other tag: the first row in the pool, or claimed under a lease that expired.
+            -- Any other tag: the first row in the pool, or claimed with no tag bound under a lease
+            -- that ran out, or by this station before (its process died, or the claim's answer
+            -- was lost): a station works on one tag at a time.
             RETURN QUERY WITH next AS (
                     SELECT r.row_number FROM ndeftool_rows r
                     WHERE r.job_id = p_job
-                      AND (r.state = 'pending' OR (r.state = 'claimed' AND r.lease_expires_at < now()))
+                      AND (r.state = 'pending'
+                           OR (r.state = 'claimed' AND (r.lease_expires_at < now() OR r.station = p_station)))
                     ORDER BY r.row_number
                     FOR UPDATE SKIP LOCKED
                     LIMIT 1)

@@ -1,0 +1,153 @@
+import Foundation
+import Provisioning
+import TagMemory
+import TestSupport
+import Testing
+
+/// `ndeftool batch --job/--join` with the job in a real PostgreSQL server, through the built
+/// binary: stations in separate processes, the job's guarantees across them.
+@Suite(.serialized, .timeLimit(.minutes(10)), .enabled(if: PostgresTest.isAvailable, PostgresTest.skipReason))
+struct BatchDatabaseTests {
+    static let template = "https://example.com/t/{counter}"
+
+    /// Runs `body` with a folder and a database of its own.
+    func withBatch(_ body: (DatabaseBatch) async throws -> Void) async throws {
+        let folder = try BatchFolder()
+        try await TestDatabase.with { database in try await body(DatabaseBatch(folder: folder, database: database)) }
+    }
+
+    @Test("Created on one station, the same command joins it, another plan is refused; status, report and db check")
+    func createJoinStatusReport() async throws {
+        try await withBatch { batch in
+            let tags = try batch.folder.tagDirectory()
+            let create = [
+                "batch", "uri", Self.template, "--from", "1", "--to", "30", "--job", "tags", "-q", "--reader",
+                "sim:ntag215?supply=20&seed=1&file=\(tags)",
+            ]
+            let first = try await batch.run(create)
+            #expect(first.status == 75, "\(first.output)\(first.error)")
+            #expect(first.output.contains("Job tags: 20 of 30 rows done"), "\(first.output)")
+            #expect(first.output.contains("Continue with: ndeftool batch --join tags --reader"), "\(first.output)")
+
+            // The same plan and options again: the job is joined, and finished.
+            var again = create
+            again[again.count - 1] = "sim:ntag215?supply=20&seed=2&file=\(tags)"
+            let second = try await batch.run(again + ["--json"])
+            #expect(second.status == 0, "\(second.error)")
+            var validator = JSONSchemaValidator()
+            #expect(try validator.problems(second.output, schema: "batch.schema.json").isEmpty)
+            let summary = try #require(
+                try JSONSerialization.jsonObject(with: Data(second.output.utf8)) as? [String: Any])
+            #expect(summary["job"] as? String == "tags" && summary["done"] as? Int == 30)
+            #expect(summary["doneThisRun"] as? Int == 10)
+
+            // Another template under the same name: refused, saying what differs.
+            var other = create
+            other[2] = "https://example.com/other/{counter}"
+            let refused = try await batch.run(other)
+            #expect(refused.status == 65)
+            #expect(refused.error.contains("the template differs"), "\(refused.error)")
+            // Another plan too.
+            var longer = create
+            longer[6] = "31"
+            let refusedPlan = try await batch.run(longer)
+            #expect(refusedPlan.status == 65)
+            #expect(refusedPlan.error.contains("the plan differs"), "\(refusedPlan.error)")
+
+            // Every row on exactly one tag.
+            let byRow = try await batch.doneRows(job: "tags")
+            #expect(byRow.count == 30)
+            try DatabaseBatch.expectTags(in: tags, match: byRow, rows: 30)
+
+            // Status, report and db check, against their schemas.
+            let status = try await batch.run(["batch", "status", "--job", "tags", "--json"])
+            #expect(try validator.problems(status.output, schema: "batch-status.schema.json").isEmpty)
+            let object = try await batch.json(["batch", "status", "--job", "tags", "--json"])
+            #expect(object["done"] as? Int == 30 && object["complete"] as? Bool == true)
+            #expect((object["stations"] as? [[String: Any]])?.count == 2)
+            let report = try await batch.run(["batch", "report", "--job", "tags", "--json"])
+            #expect(try validator.problems(report.output, schema: "batch-report.schema.json").isEmpty)
+            let csv = try await batch.run(["batch", "report", "--job", "tags", "-o", "tags.csv"])
+            #expect(csv.status == 0)
+            let text = try String(contentsOfFile: batch.folder.path("tags.csv"), encoding: .utf8)
+            let lines = text.split(separator: "\r\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+            #expect(lines.first?.joined(separator: ",") == "row,uid,outcome,time,station,reason,counter")
+            let rows = lines.dropFirst().map { $0.map(String.init) }
+            #expect(rows.count == 30)
+            for cells in rows {
+                let row = try #require(Int(cells[0]))
+                #expect(
+                    cells[1] == byRow[row] && cells[2] == "written" && cells[4].contains("/sim:ntag215"), "\(cells)")
+            }
+            let check = try await batch.run(["batch", "db", "check", "--json"])
+            #expect(check.status == 0)
+            #expect(try validator.problems(check.output, schema: "batch-db-check.schema.json").isEmpty)
+        }
+    }
+
+    @Test("A database URL with a password on the command line is refused (64); a job not there is 66")
+    func refusals() async throws {
+        try await withBatch { batch in
+            for url in ["postgresql://user:secret@localhost/db", "host=localhost password=secret dbname=x"] {
+                let result = try await batch.run(["batch", "status", "--job", "tags", "--database", url])
+                #expect(result.status == 64, "\(result.error)")
+                #expect(result.error.contains("--database holds a password") && !result.error.contains("secret"))
+            }
+            let missing = try await batch.run(["batch", "--join", "nope", "--reader", "sim:ntag215?supply=1"])
+            #expect(missing.status == 66, "\(missing.error)")
+            let journal = try await batch.run([
+                "batch", "uri", Self.template, "--from", "1", "--to", "3", "--job", "j", "--journal", "x.journal",
+            ])
+            #expect(journal.status == 64)
+        }
+    }
+
+    @Test("Four station processes on one 400-row job with lock and derived passwords: every row on exactly one tag")
+    func fourStations() async throws {
+        try await withBatch { batch in
+            let tags = try batch.folder.tagDirectory()
+            let secret = "four stations: 0123456789abcdef"
+            let environment = ["NDEFTOOL_MASTER_SECRET": secret]
+            let plan = [
+                "batch", "uri", Self.template, "--from", "1", "--to", "400", "--job", "big", "--lock",
+                "--derive-passwords",
+            ]
+            let dry = try await batch.run(plan + ["--dry-run", "--json"], environment: environment)
+            let code = try #require(
+                (try JSONSerialization.jsonObject(with: Data(dry.output.utf8)) as? [String: Any])?["lockCode"]
+                    as? String)
+            // The job is created by a station with one tag; four others join it.
+            let creator = try await batch.run(
+                plan + ["--confirm", code, "-q", "--reader", "sim:ntag215?supply=1&seed=100&file=\(tags)"],
+                environment: environment)
+            #expect(creator.status == 75, "\(creator.output)\(creator.error)")
+            let stations = try (1...4).map { number in
+                try batch.start(
+                    [
+                        "batch", "--join", "big", "--confirm", code, "-q", "--reader",
+                        "sim:ntag215?supply=120&seed=\(number)&file=\(tags)",
+                    ], environment: environment)
+            }
+            for station in stations {
+                let result = await station.finish(timeout: .seconds(300))
+                #expect([0, 75].contains(result.status) && !result.signalled, "\(result.output)\(result.error)")
+            }
+            let byRow = try await batch.doneRows(job: "big")
+            #expect(byRow.count == 400)
+            try DatabaseBatch.expectTags(in: tags, match: byRow, rows: 400)
+            let derivation = try TagPasswordDerivation(masterSecret: Array(secret.utf8))
+            for (row, uid) in byRow.sorted(by: { $0.key < $1.key }) where row % 20 == 1 {
+                let file = tags + uid + ".nfc"
+                #expect(try BatchFiles.memory(ofTagFile: file).ndefStatus.status == .readOnly, "row \(row)")
+                #expect(
+                    try BatchFiles.dump(ofTagFile: file).password == (try derivation.derive(uid: hex(uid))).password,
+                    "row \(row): not its derived password")
+            }
+            // Nothing secret went to the database.
+            let options = try await batch.database.value("SELECT options::text FROM ndeftool_jobs")
+            #expect(!options.contains(secret))
+            let outcomes = try await batch.database.psql("SELECT DISTINCT outcome FROM ndeftool_rows")
+            #expect(outcomes == ["written+locked+password"])
+        }
+    }
+}
