@@ -51,7 +51,10 @@ enum BatchDatabaseRun {
         }
         let done: Int
         do {
-            done = try await jobs.status(of: setup.job).done
+            let job = setup.job
+            done = try await patiently(invocation) { () async throws(DatabaseError) in
+                try await jobs.status(of: job).done
+            }
         } catch {
             await opened.close()
             throw BatchDatabaseOptions.error(error)
@@ -142,8 +145,11 @@ enum BatchDatabaseRun {
             code = try? ProvisioningLockConfirmation.code(for: setup.header)
         }
         do {
-            let (job, created) = try await jobs.createJob(
-                named: name, plan: setup.plan, header: setup.header, leaseSeconds: lease, lockCode: code)
+            let plan = setup.plan
+            let header = setup.header
+            let (job, created) = try await patiently(invocation) { () async throws(DatabaseError) in
+                try await jobs.createJob(named: name, plan: plan, header: header, leaseSeconds: lease, lockCode: code)
+            }
             return Setup(job: job, template: setup.template, settings: setup.settings, created: created)
         } catch {
             throw BatchDatabaseOptions.error(error)
@@ -157,7 +163,7 @@ enum BatchDatabaseRun {
     ) async throws(CommandLineError) -> Setup {
         let job: DatabaseJob
         do {
-            job = try await jobs.job(named: name)
+            job = try await patiently(invocation) { () async throws(DatabaseError) in try await jobs.job(named: name) }
         } catch {
             throw BatchDatabaseOptions.error(error)
         }
@@ -187,5 +193,31 @@ enum BatchDatabaseRun {
                 arguments: invocation.arguments)
         }
         return Setup(job: job, template: template, settings: settings, created: false)
+    }
+
+    /// How many times a station starting up tries to reach the database before it gives up.
+    static let startAttempts = 10
+
+    /// Runs `body`, trying again after a connection failure (the server restarting, the
+    /// network down for a moment) with a doubling pause from 0.1 s to 5 s, at most
+    /// ``startAttempts`` times (about 20 s in all).
+    static func patiently<Value: Sendable>(
+        _ invocation: CommandInvocation, _ body: () async throws(DatabaseError) -> Value
+    ) async throws(DatabaseError) -> Value {
+        var pause = Duration.milliseconds(100)
+        var attempt = 1
+        while true {
+            do {
+                return try await body()
+            } catch {
+                guard error.isTransient, attempt < startAttempts else { throw error }
+                if attempt == 1 {
+                    invocation.io.writeError("Waiting for the database: \(error.reason)\n")
+                }
+                try? await DispatchTimerClock().sleep(for: pause)
+                pause = min(pause * 2, .seconds(5))
+                attempt += 1
+            }
+        }
     }
 }
