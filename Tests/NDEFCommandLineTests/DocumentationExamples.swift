@@ -202,11 +202,24 @@ enum DocumentationExamples {
 /// `echo $?`, which shows the status expected. A command that serves or watches until
 /// interrupted (`sim serve`, `--watch`) runs until it has printed its first line, then gets
 /// SIGINT and must end with status 0.
+///
+/// The database URL ``databasePlaceholder`` stands for a new database of the tests' PostgreSQL
+/// server (a URI over its Unix socket, which a command in a network namespace of its own reaches
+/// too); without a server, the commands that name it are skipped, and say so.
 struct ExampleRun {
     /// Marks the start of each command's output in the shell's output.
     static let marker = "@@@ndeftool-example"
+    /// The database URL the documentation's examples use.
+    static let databasePlaceholder = "postgresql://db.example/provisioning"
 
     let document: ExampleDocument
+    /// The URI that replaces ``databasePlaceholder``, nil when no server runs for the tests.
+    var databaseURI: String? = nil
+
+    /// Whether `example` needs a database.
+    static func needsDatabase(_ example: DocumentationExample) -> Bool {
+        example.command.contains(databasePlaceholder)
+    }
 
     /// Whether `command` runs until interrupted.
     /// A command the documentation itself puts in the background (`... &`) runs as written.
@@ -237,6 +250,15 @@ struct ExampleRun {
             // The marker, then the status of the command before (for an `echo $?`).
             lines.append("printf '\\n\(Self.marker) \(index)\\n'")
             lines.append("(exit $example_status)")
+            var example = example
+            if Self.needsDatabase(example) {
+                guard let databaseURI else {
+                    lines.append("echo 'SKIPPED: no PostgreSQL for the tests'; example_status=0")
+                    lines.append("printf '\\n\(Self.marker) status %d\\n' $example_status")
+                    continue
+                }
+                example.command = example.command.replacingOccurrences(of: Self.databasePlaceholder, with: databaseURI)
+            }
             if Self.runsUntilInterrupted(example.command) {
                 // In a network namespace of its own where one can be made: a served tag must not
                 // reach the vpcd readers of the tests that run meanwhile.
@@ -262,6 +284,21 @@ struct ExampleRun {
     /// Runs the document; records an issue for each command that failed or printed something
     /// other than what the documentation shows.
     func run(sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        guard document.examples.contains(where: Self.needsDatabase), PostgresTest.isAvailable else {
+            if document.examples.contains(where: Self.needsDatabase) {
+                print("SKIPPED: the database examples of \(document.name): no PostgreSQL for the tests")
+            }
+            return try await runHere(sourceLocation: sourceLocation)
+        }
+        try await TestDatabase.with { database in
+            var run = self
+            run.databaseURI = database.uri
+            try await run.runHere(sourceLocation: sourceLocation)
+        }
+    }
+
+    /// Runs the document with ``databaseURI`` as it is.
+    private func runHere(sourceLocation: SourceLocation) async throws {
         let binary = try #require(BinaryRunner.executable, "ndeftool was not built next to the tests")
         let folder = try Self.exampleFolder("examples")
         defer { folder.remove() }
@@ -283,7 +320,8 @@ struct ExampleRun {
                     "\(example): exit status \(output.status)\n\(output.lines.joined(separator: "\n"))",
                     sourceLocation: sourceLocation)
             }
-            if !example.expectedOutput.isEmpty && !Self.matches(output.lines, example.expectedOutput) {
+            let skipped = Self.needsDatabase(example) && databaseURI == nil
+            if !skipped && !example.expectedOutput.isEmpty && !Self.matches(output.lines, example.expectedOutput) {
                 Issue.record(
                     """
                     \(example): printed
@@ -313,7 +351,8 @@ struct ExampleRun {
         var result: [Int: (lines: [String], status: Int32)] = [:]
         var current: Int?
         var lines: [String] = []
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // "\r\n" is one Character: a CSV's line ends are line ends too.
+        for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
             if line.hasPrefix(marker + " status "), let index = current {
                 let status = Int32(line.dropFirst(marker.count + 8)) ?? -1
                 while lines.last?.isEmpty == true { lines.removeLast() }

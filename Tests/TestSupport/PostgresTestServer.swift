@@ -70,6 +70,17 @@ public struct TestDatabase: Sendable {
         return TestDatabase(name: name, url: PostgresTest.url(serverURL, database: name), serverURL: serverURL)
     }
 
+    /// Its libpq URI, over the server's Unix socket: `postgresql://user@%2Ftmp%2Fndpg.x:port/name`.
+    public var uri: String {
+        var parts: [String: String] = [:]
+        for word in url.split(separator: " ") {
+            let pair = word.split(separator: "=", maxSplits: 1)
+            if pair.count == 2 { parts[String(pair[0])] = String(pair[1]) }
+        }
+        let host = (parts["host"] ?? "").replacingOccurrences(of: "/", with: "%2F")
+        return "postgresql://\(parts["user"] ?? "ndeftool")@\(host):\(parts["port"] ?? "5432")/\(name)"
+    }
+
     /// Runs `body` with a new database, dropped afterwards whatever `body` does.
     public static func with<Value>(
         in server: PostgresTestServer? = nil, _ body: (TestDatabase) async throws -> Value

@@ -72,10 +72,20 @@ enum BatchCommand {
             template and the options. --derive-passwords reads the master secret from \
             --master-secret-file or $NDEFTOOL_MASTER_SECRET, never the command line.
 
+            With --job NAME the job is kept in a PostgreSQL database (--database URL or \
+            $NDEFTOOL_DATABASE_URL; libpq's PG* variables and ~/.pgpass work, a password \
+            on the command line is refused) instead of a journal: stations on any number \
+            of machines run it at once, each joining with 'ndeftool batch --join NAME \
+            --reader ...' (the plan, template and options come from the database). Rows \
+            are claimed under leases (--lease seconds) with fencing tokens: a station that \
+            lost the database for longer stops before the next step on its tag. 'batch \
+            status' and 'batch report' read the job from any machine.
+
             Exit status: 0 every row done; 75 stopped with rows left, or the journal is \
             in use by another run (resume later); 80 rows wait for their tags to come \
             back; 130 interrupted; 74 the journal could not be written; 79 lock not \
-            confirmed.
+            confirmed; 65 a database job of that name with another plan; 66 no such job \
+            to join; 69 the database cannot be reached.
 
             Examples:
               ndeftool batch uri 'https://example.com/t/{serial}' --plan tags.csv \\
@@ -91,6 +101,10 @@ enum BatchCommand {
               ndeftool batch uri 'https://x.test/{serial}' --plan tags.csv --lock \\
                   --journal locked.journal --confirm 109-936 \\
                   --derive-passwords --master-secret-file secret.bin --reader 'sim:ntag215?supply=3'
+              ndeftool batch uri 'https://x.test/{counter}' --from 1 --to 2 --job hall \\
+                  --database postgresql://db.example/provisioning --reader 'sim:ntag215?supply=2&seed=1'
+              ndeftool batch --join hall --database postgresql://db.example/provisioning \\
+                  --reader 'sim:ntag215?supply=2&seed=2'
             """,
         arguments: [
             ArgumentSpec(

@@ -33,8 +33,8 @@ enum BatchDatabaseCheckCommand {
             (without --upgrade, or newer); 69 the database cannot be reached.
 
             Examples:
-              ndeftool batch db check --database postgresql://db.example/provisioning
-              ndeftool batch db check --upgrade --json
+              ndeftool batch db check --upgrade --database postgresql://db.example/provisioning
+              ndeftool batch db check --json --database postgresql://db.example/provisioning
             """,
         options: [BatchDatabaseOptions.database, upgrade, json],
         run: run

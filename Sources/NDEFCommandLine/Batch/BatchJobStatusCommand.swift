@@ -27,8 +27,11 @@ enum BatchJobStatusCommand {
             such job; 69 the database cannot be reached.
 
             Examples:
+              ndeftool batch uri 'https://x.test/{counter}' --from 1 --to 3 --job tags \\
+                  --database postgresql://db.example/provisioning --reader 'sim:ntag215?supply=3'
               ndeftool batch status --job tags --database postgresql://db.example/provisioning
-              ndeftool batch status --job tags --json
+              NDEFTOOL_DATABASE_URL=postgresql://db.example/provisioning ndeftool batch status --job tags --json
+              ndeftool batch status --job tags --watch --database postgresql://db.example/provisioning
             """,
         options: [job, BatchDatabaseOptions.database, watch, interval, json],
         run: run

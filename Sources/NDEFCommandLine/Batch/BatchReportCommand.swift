@@ -27,8 +27,10 @@ enum BatchReportCommand {
             cannot be written.
 
             Examples:
-              ndeftool batch report --job tags -o tags.report.csv
-              ndeftool batch report --job tags --json --database 'host=db.example dbname=provisioning'
+              ndeftool batch uri 'https://x.test/{counter}' --from 1 --to 3 --job tags \\
+                  --database postgresql://db.example/provisioning --reader 'sim:ntag215?supply=3'
+              ndeftool batch report --job tags -o tags.report.csv --database postgresql://db.example/provisioning
+              ndeftool batch report --job tags --json --database postgresql://db.example/provisioning
             """,
         options: [BatchJobStatusCommand.job, BatchDatabaseOptions.database, output, json],
         run: run

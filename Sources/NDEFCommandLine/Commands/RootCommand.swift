@@ -42,6 +42,15 @@ enum RootCommand {
                 ),
                 ("NDEFTOOL_OLD_PASSWORD", "The current password, for 'password set' on a protected tag."),
                 ("NDEFTOOL_MASTER_SECRET", "The master secret of 'batch --derive-passwords' (at least 16 bytes)."),
+                (
+                    BatchDatabaseOptions.variable,
+                    "The database of batch jobs kept in PostgreSQL (--job, --join, batch status, report, db) "
+                        + "when --database is not given: a libpq URI or keyword string, which may hold a password."
+                ),
+                (
+                    "PGHOST, PGPORT, PGDATABASE, PGUSER, PGPASSWORD, PGPASSFILE, PGSSLMODE",
+                    "libpq's own: what the database URL leaves out, and its password (never on the command line)."
+                ),
                 ("NO_COLOR", "When set, no colour on a terminal."),
                 ("COLUMNS", "The width of help text."),
                 ("XDG_CONFIG_HOME", "Where the remembered reader is kept (default ~/.config)."),
@@ -62,6 +71,7 @@ enum RootCommand {
                         + "format kept stable): resumed with 'batch --resume'."
                 ),
                 ("PLAN.report.csv, PLAN.report.json", "A batch job's report: row, UID, outcome, time."),
+                ("~/.pgpass", "libpq's passwords of database servers (batch jobs kept in PostgreSQL)."),
                 ("/etc/nfc/libnfc.conf", "libnfc's devices."),
                 (
                     "sim:...?file=PATH",

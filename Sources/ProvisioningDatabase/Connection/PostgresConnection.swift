@@ -10,7 +10,7 @@ import SystemSupport
 /// One connection to a PostgreSQL server through libpq, on a dispatch queue of its own.
 ///
 /// libpq's calls block (connecting, every query's round trip), so the actor runs on a
-/// ``SystemSupport/SerialQueueExecutor``: they block that queue's thread, never a thread of
+/// `SerialQueueExecutor` (SystemSupport): they block that queue's thread, never a thread of
 /// Swift's cooperative pool. libpq allows one thread at a time per connection, which the actor
 /// guarantees; each station of a job has a connection of its own.
 ///

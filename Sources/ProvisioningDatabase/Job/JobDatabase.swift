@@ -38,6 +38,9 @@ public struct JobDatabase: Sendable {
     /// transaction), or finds it when it exists and is the same job.
     ///
     /// - Parameters:
+    ///   - name: the job's name, unique in the database.
+    ///   - plan: the plan, whose rows are loaded with the job.
+    ///   - header: what the job is: the plan's digest and size, the template, the options.
     ///   - leaseSeconds: how long a station's claim on a row lasts without renewal.
     ///   - lockCode: the job's lock confirmation code when it locks tags (only its SHA-256 is
     ///     stored).

@@ -6,7 +6,7 @@ import Synchronization
 /// The ledger of a job kept in PostgreSQL (``DatabaseJob``): stations in any number of
 /// processes, on any number of machines, share it.
 ///
-/// - Each station has a connection of its own, on a thread of its own (``PostgresConnection``).
+/// - Each station has a libpq connection of its own, on a thread of its own.
 /// - A tag gets its row in one statement (`ndeftool_claim`): the row it is bound to, or the first
 ///   row of the pool, taken with `FOR UPDATE SKIP LOCKED`, so stations never wait on each other
 ///   and never get the same row.
