@@ -172,8 +172,8 @@ let package = Package(
         .executableTarget(
             name: "ProvisioningBenchmarks",
             dependencies: [
-                "BenchmarkSupport", "Provisioning", "NFCSession", "SimulatedReader", "TagSimulator", "TagMemory",
-                "NDEF",
+                "BenchmarkSupport", "Provisioning", "ProvisioningDatabase", "NFCSession", "SimulatedReader",
+                "TagSimulator", "TagMemory", "NDEF",
             ],
             swiftSettings: strictSettings
         ),

@@ -8,13 +8,19 @@ import BenchmarkSupport
     import Darwin
 #endif
 
-// ProvisioningBenchmarks [--tags N] [--quick] [--tsv PATH] [--scratch DIR]
+// ProvisioningBenchmarks [--tags N] [--quick] [--tsv PATH] [--scratch DIR] [--database URL]
+//     [--stations-tsv PATH]
 //
 // The software overhead of batch provisioning per tag with simulated tags that answer at once,
-// and the memory over the run (target: under 5 ms per tag, flat memory over 10,000 tags).
+// and the memory over the run (target: under 5 ms per tag, flat memory over 10,000 tags). With
+// --database (a PostgreSQL database the run may create jobs in), then 1, 4 and 8 stations on the
+// journal and on the database side by side (targets: at most 5 ms of database work per tag per
+// station, at least 300 tags/s with 8 stations).
 
 var tags = 10_000
 var tsvPath: String?
+var stationsTSVPath: String?
+var databaseURL: String?
 var scratch = "/tmp"
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
@@ -28,18 +34,24 @@ while let argument = arguments.popFirst() {
         tags = value
     case "--tsv": tsvPath = arguments.popFirst()
     case "--scratch": scratch = arguments.popFirst() ?? scratch
+    case "--database": databaseURL = arguments.popFirst()
+    case "--stations-tsv": stationsTSVPath = arguments.popFirst()
     default:
-        Platform.printError("usage: ProvisioningBenchmarks [--tags N] [--quick] [--tsv PATH] [--scratch DIR]")
+        Platform.printError(
+            "usage: ProvisioningBenchmarks [--tags N] [--quick] [--tsv PATH] [--scratch DIR] [--database URL] "
+                + "[--stations-tsv PATH]")
         Platform.exit(2)
     }
 }
 
 let benchmark = BatchBenchmark(tags: tags, directory: scratch)
+var sessionLoopMilliseconds = 0.0
 do {
     let baseline = try await benchmark.sessionLoop()
     let job = try await benchmark.job()
     let journal = try benchmark.journalOnly()
     let runs = [baseline, job, journal]
+    sessionLoopMilliseconds = baseline.millisecondsPerTag
     #if DEBUG
         let build = "DEBUG build: figures not representative"
     #else
@@ -70,4 +82,15 @@ do {
 } catch {
     Platform.printError("ProvisioningBenchmarks: \(error)")
     Platform.exit(1)
+}
+
+if let databaseURL {
+    do {
+        try await StationsBenchmark.report(
+            tags: tags, directory: scratch, databaseURL: databaseURL, sessionLoopMilliseconds: sessionLoopMilliseconds,
+            tsvPath: stationsTSVPath)
+    } catch {
+        Platform.printError("ProvisioningBenchmarks: stations: \(error)")
+        Platform.exit(1)
+    }
 }
