@@ -52,15 +52,8 @@ extension BatchDatabaseTests {
             "SIGKILL a random station every 100-300 ms (50 kills), restart the server twice, end connections: every row on exactly one tag"
         )
         func killsRestartsAndTerminations() async throws {
-            let server = try await PostgresTestServer.start()
-            do {
-                try await TestDatabase.with(in: server) { database in
-                    try await run(DatabaseBatch(folder: try BatchFolder(), database: database), server: server)
-                }
-                await server.shutDown()
-            } catch {
-                await server.shutDown()
-                throw error
+            try await PostgresTestServer.with { server, database in
+                try await run(DatabaseBatch(folder: try BatchFolder(), database: database), server: server)
             }
         }
 
@@ -72,10 +65,7 @@ extension BatchDatabaseTests {
                 "batch", "uri", BatchDatabaseTests.template, "--from", "1", "--to", String(Self.rows), "--job", "chaos",
                 "--lock", "--derive-passwords", "--lease", "5",
             ]
-            let dry = try await batch.run(plan + ["--dry-run", "--json"], environment: environment)
-            let code = try #require(
-                (try JSONSerialization.jsonObject(with: Data(dry.output.utf8)) as? [String: Any])?["lockCode"]
-                    as? String)
+            let code = try await batch.lockCode(plan, environment: environment)
             let creator = try await batch.run(
                 plan + ["--confirm", code, "-q", "--reader", "sim:ntag215?supply=1&seed=100&file=\(tags)"],
                 environment: environment)

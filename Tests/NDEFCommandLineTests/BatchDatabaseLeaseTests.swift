@@ -26,15 +26,8 @@ extension BatchDatabaseTests {
             "The server down for longer than the lease after the bind: the station does not lock that tag; run again, it finishes it"
         )
         func serverDownLongerThanTheLease() async throws {
-            let server = try await PostgresTestServer.start()
-            do {
-                try await TestDatabase.with(in: server) { database in
-                    try await run(DatabaseBatch(folder: try BatchFolder(), database: database), server: server)
-                }
-                await server.shutDown()
-            } catch {
-                await server.shutDown()
-                throw error
+            try await PostgresTestServer.with { server, database in
+                try await run(DatabaseBatch(folder: try BatchFolder(), database: database), server: server)
             }
         }
 
@@ -44,10 +37,7 @@ extension BatchDatabaseTests {
                 "batch", "uri", BatchDatabaseTests.template, "--from", "1", "--to", "3", "--job", "lease", "--lock",
                 "--lease", "1",
             ]
-            let dry = try await batch.run(plan + ["--dry-run", "--json"])
-            let code = try #require(
-                (try JSONSerialization.jsonObject(with: Data(dry.output.utf8)) as? [String: Any])?["lockCode"]
-                    as? String)
+            let code = try await batch.lockCode(plan)
             // The schema first (a database check upgrades it), then the trigger, then the lock held.
             #expect(try await batch.run(["batch", "db", "check", "--upgrade"]).status == 0)
             try await batch.database.psql(Self.holdAfterBind)

@@ -34,6 +34,15 @@ struct DatabaseBatch {
             try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any], "\(result.output)")
     }
 
+    /// The lock code of the job `plan` (a `batch` command line with `--lock`) creates, from its
+    /// dry run.
+    func lockCode(_ plan: [String], environment: [String: String] = [:]) async throws -> String {
+        let dry = try await run(plan + ["--dry-run", "--json"], environment: environment)
+        return try #require(
+            (try JSONSerialization.jsonObject(with: Data(dry.output.utf8)) as? [String: Any])?["lockCode"] as? String,
+            "\(dry.output)\(dry.error)")
+    }
+
     /// Done rows and their tags' UIDs, from the database.
     func doneRows(job: String) async throws -> [Int: String] {
         var rows: [Int: String] = [:]

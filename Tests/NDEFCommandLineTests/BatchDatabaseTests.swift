@@ -112,10 +112,7 @@ struct BatchDatabaseTests {
                 "batch", "uri", Self.template, "--from", "1", "--to", "400", "--job", "big", "--lock",
                 "--derive-passwords",
             ]
-            let dry = try await batch.run(plan + ["--dry-run", "--json"], environment: environment)
-            let code = try #require(
-                (try JSONSerialization.jsonObject(with: Data(dry.output.utf8)) as? [String: Any])?["lockCode"]
-                    as? String)
+            let code = try await batch.lockCode(plan, environment: environment)
             // The job is created by a station with one tag; four others join it.
             let creator = try await batch.run(
                 plan + ["--confirm", code, "-q", "--reader", "sim:ntag215?supply=1&seed=100&file=\(tags)"],

@@ -64,8 +64,7 @@ struct DatabaseConnectionFaultTests {
 
     @Test("The server restarted between two steps: the station reconnects and the job goes on")
     func serverRestart() async throws {
-        let server = try await PostgresTestServer.start()
-        do {
+        try await PostgresTestServer.running { server in
             try await withJob(in: server) { job, ledger, events in
                 guard case .provision(let claim) = try await ledger.assign(uid: Self.tag, station: "test-host/a")
                 else {
@@ -80,10 +79,6 @@ struct DatabaseConnectionFaultTests {
                 #expect(Self.connectionEvents(events) == ["started", "succeeded"])
                 #expect(try await job.states() == ["done": 1, "pending": 4])
             }
-            await server.shutDown()
-        } catch {
-            await server.shutDown()
-            throw error
         }
     }
 
@@ -114,10 +109,6 @@ struct DatabaseConnectionFaultTests {
                     try await job.database.value(
                         "SELECT state, cardinality(steps) FROM ndeftool_rows WHERE row_number = 1") == "writing|0")
             }
-            await server.shutDown()
-        } catch {
-            await server.shutDown()
-            throw error
         }
     }
 }

@@ -155,6 +155,29 @@ public final class PostgresTestServer: Sendable {
         return server
     }
 
+    /// Runs `body` with a new server and a new database in it, both gone afterwards whatever
+    /// `body` does.
+    public static func with<Value>(_ body: (PostgresTestServer, TestDatabase) async throws -> Value) async throws
+        -> Value
+    {
+        try await running { server in
+            try await TestDatabase.with(in: server) { database in try await body(server, database) }
+        }
+    }
+
+    /// Runs `body` with a new server, gone afterwards whatever `body` does.
+    public static func running<Value>(_ body: (PostgresTestServer) async throws -> Value) async throws -> Value {
+        let server = try await start()
+        do {
+            let value = try await body(server)
+            await server.shutDown()
+            return value
+        } catch {
+            await server.shutDown()
+            throw error
+        }
+    }
+
     /// Stops the server (`mode`: `fast` ends sessions cleanly, `immediate` as a crash does).
     public func stop(mode: String = "fast") async throws { try await pgctl("stop", mode: mode) }
 

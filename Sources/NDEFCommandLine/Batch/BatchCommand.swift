@@ -185,21 +185,32 @@ enum BatchCommand {
         let job = ProvisioningJob(
             plan: setup.plan, journal: journal, settings: settings,
             build: { row, uid in try template.message(row, uid: uid) }, onEvent: { status.handle($0) })
-        let interruption = invocation.io.interruption()
+        let (summary, interrupted) = await runUntilInterrupted(job, opened.stations, io: invocation.io)
+        status.finish()
+        journal.close()
+        await opened.close()
+        return try BatchOutput.finish(
+            summary, setup: setup, journal: journal, interrupted: interrupted, invocation: invocation)
+    }
+
+    /// Runs `job` on `stations` until it ends; Ctrl-C (or SIGTERM) stops it after the tags in
+    /// progress, and calls `onInterrupt` too. Returns the summary and whether it was interrupted.
+    static func runUntilInterrupted(
+        _ job: ProvisioningJob, _ stations: [ProvisioningStation], io: any CommandIO,
+        onInterrupt: @escaping @Sendable () -> Void = {}
+    ) async -> (ProvisioningJobSummary, interrupted: Bool) {
+        let interruption = io.interruption()
         let interrupted = InterruptionFlag()
         let watcher = Task {
             await interruption()
             guard !Task.isCancelled else { return }
             interrupted.set()
             job.stop(reason: "interrupted: the tags in progress were finished")
+            onInterrupt()
         }
-        let summary = await job.run(opened.stations)
+        let summary = await job.run(stations)
         watcher.cancel()
-        status.finish()
-        journal.close()
-        await opened.close()
-        return try BatchOutput.finish(
-            summary, setup: setup, journal: journal, interrupted: interrupted.isSet, invocation: invocation)
+        return (summary, interrupted.isSet)
     }
 }
 

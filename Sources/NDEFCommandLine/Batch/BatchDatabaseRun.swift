@@ -74,21 +74,12 @@ enum BatchDatabaseRun {
         let job = ProvisioningJob(
             ledger: ledger, settings: settings, build: { row, uid in try template.message(row, uid: uid) },
             onEvent: { status.handle($0) })
-        let interruption = invocation.io.interruption()
-        let interrupted = InterruptionFlag()
-        let watcher = Task {
-            await interruption()
-            guard !Task.isCancelled else { return }
-            interrupted.set()
-            job.stop(reason: "interrupted: the tags in progress were finished")
-            ledger.stop()
-        }
-        let summary = await job.run(opened.stations)
-        watcher.cancel()
+        let (summary, interrupted) = await BatchCommand.runUntilInterrupted(
+            job, opened.stations, io: invocation.io, onInterrupt: { ledger.stop() })
         status.finish()
         await opened.close()
         return try await BatchDatabaseOutput.finish(
-            summary, setup: setup, jobs: jobs, interrupted: interrupted.isSet, invocation: invocation)
+            summary, setup: setup, jobs: jobs, interrupted: interrupted, invocation: invocation)
     }
 
     /// Refuses options that do not go with a database job.
