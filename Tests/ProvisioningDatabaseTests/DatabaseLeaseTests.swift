@@ -150,6 +150,21 @@ struct DatabaseLeaseTests {
         }
     }
 
+    @Test("Two tags with one UID at two stations at once: the second bind is refused, the first row keeps its tag")
+    func cloneRefused() async throws {
+        try await withJob { job, _, ledger in
+            let first = try claim(try await ledger.assign(uid: Self.firstTag, station: "test-host/a"))
+            let second = try claim(try await ledger.assign(uid: Self.firstTag, station: "test-host/b"))
+            #expect(first.row != second.row)
+            try await ledger.bind(first, uid: Self.firstTag, digest: Self.digest)
+            await #expect(throws: ProvisioningError(.refusedEvent, "")) {
+                try await ledger.bind(second, uid: Self.firstTag, digest: Self.digest)
+            }
+            #expect(await ledger.failure == nil)
+            #expect(try await job.database.value("SELECT count(*) FROM ndeftool_rows WHERE uid IS NOT NULL") == "1")
+        }
+    }
+
     @Test("A tag done in the job is refused with its row; a job with every row bound says so")
     func refusals() async throws {
         try await withJob { _, _, ledger in

@@ -40,12 +40,15 @@ struct ProvisioningTagRun: Sendable {
                 return try await finish(claim, progress: progress)
             }
         } catch {
-            // The ledger failed (the job stops), or the claim was lost: the tag is not touched
-            // again, and its row stays bound to it.
+            // The ledger failed (the job stops), the claim was lost (its row stays bound to the
+            // tag), or the ledger refused to bind the tag: the tag is not touched again.
             if error.code == .leaseLost {
                 job.onEvent(
                     .rowInterrupted(
                         row: assignment.row ?? 0, uid: uid, station: station, reason: error.reason, canFinish: true))
+            } else if error.code == .refusedEvent, await job.ledger.failure == nil {
+                job.count { $0.refusedTags += 1 }
+                job.onEvent(.tagRefused(uid: uid, station: station, reason: error.reason, doneRow: nil))
             }
             return false
         }
