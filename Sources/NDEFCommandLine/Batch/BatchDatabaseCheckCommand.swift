@@ -15,6 +15,9 @@ enum BatchDatabaseCheckCommand {
             A database holds any number of batch jobs (ndeftool batch ... --job NAME). Its \
             tables are created on first use and upgraded by later versions of ndeftool, each \
             change a numbered migration recorded in the table ndeftool_schema_version.
+
+            Examples:
+              ndeftool batch db check --upgrade --database postgresql://db.example/provisioning
             """,
         subcommands: [spec])
 
