@@ -178,9 +178,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // What the test targets share: child processes waited for without blocking a thread, temporary
-        // folders, hex literals, seeded random numbers, a clock for tests, golden files.
+        // folders, hex literals, seeded random numbers, a clock for tests, golden files, PostgreSQL
+        // servers and databases, batch stations and their events.
         .target(
-            name: "TestSupport", dependencies: ["NDEF", "CProcessControl", "SystemSupport"], path: "Tests/TestSupport",
+            name: "TestSupport",
+            dependencies: ["NDEF", "CProcessControl", "SystemSupport", "Provisioning", "SimulatedReader"],
+            path: "Tests/TestSupport",
             swiftSettings: strictSettings),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"], swiftSettings: strictSettings),
         .testTarget(

@@ -68,16 +68,3 @@ struct CounterJob {
     static let settings = ProvisioningJobSettings(
         checkInterval: .milliseconds(20), sessionOptions: NFCTagReaderSession.Options(pollInterval: .milliseconds(5)))
 }
-
-/// A station on a simulated reader that stops when its supply is used up.
-func station(_ reader: SimulatedReader, _ name: String) -> ProvisioningStation {
-    ProvisioningStation(name: name, reader: reader) { !reader.supplyHasMore }
-}
-
-/// Events collected from several tasks.
-final class EventLog: Sendable {
-    private let storage = Mutex<[ProvisioningJobEvent]>([])
-    func append(_ event: ProvisioningJobEvent) { storage.withLock { $0.append(event) } }
-    var events: [ProvisioningJobEvent] { storage.withLock { $0 } }
-    var doneCount: Int { storage.withLock { $0.count { if case .rowDone = $0 { true } else { false } } } }
-}

@@ -5,23 +5,6 @@ import ProvisioningDatabase
 /// What a run of stations on a database job prints when it ends: the summary (text, or JSON
 /// with `--json`) and the exit status.
 enum BatchDatabaseOutput {
-    /// The summary's JSON form.
-    struct Summary: Encodable {
-        var job: String
-        var rows: Int
-        var done: Int
-        var doneThisRun: Int
-        var locked: Int
-        var passwords: Int
-        var refusedTags: Int
-        var pending: Int
-        var unfinishedRows: [Int]
-        var failedRows: [Int]
-        var stopReason: String?
-        var seconds: Double
-        var tagsPerMinute: Double
-    }
-
     /// Prints the summary of a run that ended with `summary` and gives its exit status: 0 the
     /// job is complete, 75 stopped with rows left (join again), 80 rows wait for their tags,
     /// 69 the database failed, 130 interrupted.
@@ -34,11 +17,12 @@ enum BatchDatabaseOutput {
         let perMinute = BatchStatus.pace(doneThisRun: summary.doneThisRun, remaining: 0, elapsed: summary.elapsed)
             .perMinute
         if values.flag(BatchCommand.json.long) {
-            let json = Summary(
+            let json = BatchOutput.Summary(
                 job: setup.job.name, rows: summary.rowCount, done: summary.doneRows, doneThisRun: summary.doneThisRun,
                 locked: summary.lockedThisRun, passwords: summary.passwordsThisRun, refusedTags: summary.refusedTags,
                 pending: summary.pendingRows, unfinishedRows: summary.unfinishedRows, failedRows: summary.failedRows,
-                stopReason: summary.stopReason, seconds: (seconds * 1000).rounded() / 1000,
+                stopReason: summary.stopReason, journal: nil, report: nil, reportJSON: nil,
+                seconds: (seconds * 1000).rounded() / 1000,
                 tagsPerMinute: (perMinute * 10).rounded() / 10)
             try invocation.io.writeOutput(try MessageJSON.text(of: json) + "\n")
         } else {

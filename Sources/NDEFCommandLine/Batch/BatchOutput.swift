@@ -9,8 +9,10 @@ import TagMemory
 /// What `ndeftool batch` prints and writes when it ends: the summary (text or JSON on standard
 /// output), the CSV and JSON reports, and the exit status.
 enum BatchOutput {
-    /// The summary's JSON form.
+    /// The summary's JSON form: a job kept in a journal names it and its reports, a job kept
+    /// in a database its name.
     struct Summary: Encodable {
+        var job: String?
         var rows: Int
         var done: Int
         var doneThisRun: Int
@@ -21,9 +23,9 @@ enum BatchOutput {
         var unfinishedRows: [Int]
         var failedRows: [Int]
         var stopReason: String?
-        var journal: String
-        var report: String
-        var reportJSON: String
+        var journal: String?
+        var report: String?
+        var reportJSON: String?
         var seconds: Double
         var tagsPerMinute: Double
     }
@@ -148,7 +150,7 @@ enum BatchOutput {
             .perMinute
         if values.flag(BatchCommand.json.long) {
             let json = Summary(
-                rows: summary.rowCount, done: summary.doneRows, doneThisRun: summary.doneThisRun,
+                job: nil, rows: summary.rowCount, done: summary.doneRows, doneThisRun: summary.doneThisRun,
                 locked: summary.lockedThisRun, passwords: summary.passwordsThisRun, refusedTags: summary.refusedTags,
                 pending: summary.pendingRows, unfinishedRows: summary.unfinishedRows, failedRows: summary.failedRows,
                 stopReason: summary.stopReason, journal: setup.journalPath, report: csvPath, reportJSON: jsonPath,
