@@ -64,7 +64,7 @@ let package = Package(
         // A reader backend over simulated tags, with fault injection and tags kept in dump files.
         .target(
             name: "SimulatedReader",
-            dependencies: ["NFCSession", "TagSimulator", "TagMemory", "NDEF", "SystemSupport"],
+            dependencies: ["NFCSession", "TagSimulator", "TagMemory", "NDEF", "SystemSupport", "NFCCrypto"],
             swiftSettings: strictSettings
         ),
         // The C library's pseudo-terminal calls, which Swift's Glibc module leaves out.

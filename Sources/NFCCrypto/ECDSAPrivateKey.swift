@@ -33,6 +33,9 @@ public struct ECDSAPrivateKey: Sendable, CustomStringConvertible {
         key = EVPKey(made)
     }
 
+    /// The key's curve, by libcrypto's name (`secp128r1`, `prime256v1`, ...).
+    public var curveName: String { key.curveName }
+
     /// The matching public key.
     public var publicKey: ECDSAPublicKey {
         get throws(CryptoError) { try ECDSAPublicKey(der: key.publicKeyDER) }

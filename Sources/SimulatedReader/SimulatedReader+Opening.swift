@@ -21,13 +21,14 @@ extension SimulatedReader {
     /// - Throws: as ``init(url:)``.
     public convenience init(url: SimulatedReaderURL, name: String? = nil) async throws(NFCReaderError) {
         let readerName = name ?? url.description
+        let signing = try await SimulatedTagSigning.make(url, readerName: readerName)
         if let supply = url.supply {
-            try await self.init(url: url, supply: supply, name: readerName)
+            try await self.init(url: url, supply: supply, name: readerName, signing: signing)
             armUnplug(url.unplug)
             return
         }
         guard let path = url.filePath else {
-            var field = SimulatedField(try Self.newTag(url, readerName: readerName))
+            var field = SimulatedField(try signing.apply(to: Self.newTag(url, readerName: readerName), readerName: readerName))
             field.arm(url.faults)
             self.init(name: readerName, field: field)
             armUnplug(url.unplug)
@@ -42,7 +43,7 @@ extension SimulatedReader {
         let lock = try await SimulatedTagStore.takeLock(forTagFile: path)
         if let loaded = try await SimulatedTagStore.load(path: path) {
             try Self.check(loaded.tag, from: path, against: url, readerName: readerName)
-            tag = loaded.tag
+            tag = try signing.apply(to: loaded.tag, readerName: readerName)
             store = loaded.store
         } else {
             let isType4 = url.chip == nil
@@ -52,14 +53,14 @@ extension SimulatedReader {
                     "a .\(SimulatedTagFile.type4Extension) file keeps a Type 4 tag: name a dump file (.nfc, .json, "
                         + ".bin, .txt, .mfd) for a Type 2 chip")
             }
-            tag = try Self.newTag(url, readerName: readerName)
+            tag = try signing.apply(to: Self.newTag(url, readerName: readerName), readerName: readerName)
             store = SimulatedTagStore(file: SimulatedTagFile(path: path, holdsType4Tag: isType4))
         }
         var field = SimulatedField(tag)
         field.arm(url.faults)
         self.init(name: readerName, field: field, store: store, persistedUID: tag.uid)
         withState { state in
-            state.fileSource = FileSource(url: url, readerName: readerName)
+            state.fileSource = FileSource(url: url, readerName: readerName, signing: signing)
             state.fileLock = lock
         }
         armUnplug(url.unplug)
@@ -84,7 +85,8 @@ extension SimulatedReader {
         withState { state in
             state.fileLock = lock
             guard let loaded else { return }
-            var field = SimulatedField(loaded.tag)
+            let tag = (try? source.signing.apply(to: loaded.tag, readerName: source.readerName)) ?? loaded.tag
+            var field = SimulatedField(tag)
             field.arm(source.url.faults)
             state.field = field
             state.keep(loaded.tag, in: loaded.store)
@@ -102,7 +104,7 @@ extension SimulatedReader {
     /// a file in DIR (`UID.nfc`, `UID.t4t` for `sim:type4`) is loaded from it instead, as the
     /// last process left it.
     private convenience init(
-        url: SimulatedReaderURL, supply: SimulatedReaderURL.Supply, name: String
+        url: SimulatedReaderURL, supply: SimulatedReaderURL.Supply, name: String, signing: SimulatedTagSigning
     ) async throws(NFCReaderError) {
         let uids = SimulatedTagSupply.uids(count: supply.count, seed: supply.seed)
         var loaded: [[UInt8]: (tag: SimulatedTag, file: SimulatedTagFile)] = [:]
@@ -126,12 +128,14 @@ extension SimulatedReader {
         var tags: [SimulatedTag] = []
         for uid in uids {
             if let found = loaded[uid] {
-                tags.append(found.tag)
+                tags.append(try signing.apply(to: found.tag, readerName: name))
                 continue
             }
             var tagURL = url
             tagURL.uid = uid
-            if let tag = try? Self.newTag(tagURL, readerName: name) { tags.append(tag) }
+            if let tag = try? Self.newTag(tagURL, readerName: name) {
+                tags.append(try signing.apply(to: tag, readerName: name))
+            }
         }
         let stack = SimulatedTagSupply(tags: tags, duplicateAt: supply.duplicate, faults: url.faults)
         self.init(

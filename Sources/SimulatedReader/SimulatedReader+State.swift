@@ -79,6 +79,8 @@ extension SimulatedReader {
     struct FileSource: Sendable {
         var url: SimulatedReaderURL
         var readerName: String
+        /// The READ_SIG answer the URL gives its tag.
+        var signing: SimulatedTagSigning
     }
 
     /// A snapshot to write to a tag file, with the number of its state.

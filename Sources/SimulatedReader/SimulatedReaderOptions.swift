@@ -11,6 +11,8 @@ struct SimulatedReaderOptions {
     let isType4: Bool
     var filePath: String?
     var uid: [UInt8]?
+    var signature: [UInt8]?
+    var signingKeyPath: String?
     var removeAfter: Int?
     var inFlight: SimulatedField.InFlightOutcome?
     var tear: Bool?
@@ -39,7 +41,7 @@ struct SimulatedReaderOptions {
         "version", "v1", "mle", "mlc", "ndef-size", "read-access", "write-access", "cc-writable", "nak-status",
     ]
     /// The keys only Type 2 chips understand.
-    static let type2Keys = ["nak-code", "get-version"]
+    static let type2Keys = ["nak-code", "get-version", "signature", "signing-key"]
     /// Every key understood.
     static let keys = commonKeys + ["nak-write", "lose-write"] + type2Keys + type4Keys + supplyKeys + unplugKeys
 
@@ -79,6 +81,12 @@ struct SimulatedReaderOptions {
         switch key {
         case "file": filePath = value
         case "uid": uid = try parseUID(value)
+        case "signature":
+            guard let bytes = try? NDEFHex.decode(value.filter { $0 != ":" && $0 != "-" }), bytes.count == 32 else {
+                throw error("signature=\(value): expected the 32 bytes of READ_SIG in hex (64 digits)")
+            }
+            signature = bytes
+        case "signing-key": signingKeyPath = value
         case "remove-after": removeAfter = try number(value, key: key, range: 0...1_000_000_000)
         case "in-flight":
             guard let outcome = SimulatedField.InFlightOutcome(rawValue: value.lowercased()) else {
@@ -90,6 +98,13 @@ struct SimulatedReaderOptions {
         case "latency-ms":
             latency = try number(value, key: key, range: 0...SimulatedReaderURL.maximumLatencyMilliseconds)
         default: corruptEvery = try number(value, key: key, range: 1...1_000_000_000)
+        }
+    }
+
+    /// Refuses `signature` with `signing-key`: a tag has one signature.
+    func checkSignatureOptions() throws(NFCReaderError) {
+        if signature != nil && signingKeyPath != nil {
+            throw error("signature and signing-key both give the READ_SIG answer: give one")
         }
     }
 

@@ -26,6 +26,11 @@ import TagSimulator
 ///   another (``Supply``).
 /// - `uid=HEX`: the UID of a new tag: 7 bytes for a Type 2 chip, 4, 7 or 10 for `type4`
 ///   (`04A1B2C3D4E5F6`, `:` or `-` between bytes allowed).
+/// - `signature=HEX` (Type 2): the 32 bytes READ_SIG answers, instead of the dump's; without it
+///   and without a dump, 32 zero bytes, as an unsigned clone answers.
+/// - `signing-key=FILE` (Type 2): a PEM private key on secp128r1 that signs each tag's UID for its
+///   READ_SIG answer (NTAG213/215/216 10.8: ECDSA over the UID), for tests against a key of
+///   one's own.
 /// - `remove-after=N`: the tags leave the field during the N-th command
 ///   (``TagSimulator/SimulatedField/Faults/removeAfterCommands``; 0: no tag from the start).
 /// - `in-flight=complete|none|tear`: what that command does
@@ -74,6 +79,12 @@ public struct SimulatedReaderURL: Sendable, Hashable, CustomStringConvertible {
     /// The UID of a new tag (one not loaded from a file); nil: ``TagSimulator/SimulatedType2Tag/defaultUID``
     /// or ``TagSimulator/SimulatedType4Tag/defaultUID``.
     public var uid: [UInt8]?
+    /// The READ_SIG answer of a Type 2 tag (`signature=HEX`), instead of its dump's or 32 zero bytes.
+    public var signature: [UInt8]?
+    /// A PEM file with the private key (secp128r1) that signs each Type 2 tag's UID for its
+    /// READ_SIG answer (`signing-key=FILE`): a test key, so that tools can be tried against a
+    /// signature that verifies only with its public key.
+    public var signingKeyPath: String?
     /// The faults to arm (for each tag of a supply as it goes in).
     public var faults: SimulatedField.Faults
     /// A supply of tags presented one after another instead of one tag; nil: one tag.
@@ -166,6 +177,9 @@ public struct SimulatedReaderURL: Sendable, Hashable, CustomStringConvertible {
         }
         filePath = options.filePath
         uid = options.uid
+        try options.checkSignatureOptions()
+        signature = options.signature
+        signingKeyPath = options.signingKeyPath
         faults = try options.faults()
         supply = try options.supplySettings()
         unplug = try options.unplugSettings()
@@ -194,6 +208,8 @@ public struct SimulatedReaderURL: Sendable, Hashable, CustomStringConvertible {
         var items: [String] = []
         if let filePath { items.append("file=" + SimulatedReaderOptions.percentEncoded(filePath)) }
         if let uid { items.append("uid=" + NDEFHex.encode(uid, uppercase: true, separator: "")) }
+        if let signature { items.append("signature=" + NDEFHex.encode(signature, uppercase: true, separator: "")) }
+        if let signingKeyPath { items.append("signing-key=" + SimulatedReaderOptions.percentEncoded(signingKeyPath)) }
         items += type4Items
         if let supply { items += supply.items }
         if let count = faults.removeAfterCommands {

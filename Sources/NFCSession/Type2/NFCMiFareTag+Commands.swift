@@ -1,3 +1,4 @@
+import NFCCrypto
 import TagMemory
 
 /// Raw commands and the NXP originality and version commands (NTAG213/215/216 section 10,
@@ -47,12 +48,30 @@ extension NFCMiFareTag {
     }
 
     /// READ_SIG 3Ch 00h: the 32-byte ECC originality signature over the UID (NTAG213/215/216 10.8,
-    /// 8.9; MF0ULX1 8.8). Checking it against NXP's public key is left to the caller.
+    /// 8.9; MF0ULX1 8.8). ``checkOriginality(keys:)`` also checks it.
     public func readSignature() async throws(NFCReaderError) -> [UInt8] {
         try checkFeature(.readSignature, name: "READ_SIG")
         try await beginOperation()
         defer { endOperation() }
         return try await dataAnswer([0x3C, 0x00], count: 32, name: "READ_SIG")
+    }
+
+    /// Reads the originality signature (one READ_SIG) and checks it against `keys`, by default
+    /// NXP's published keys (``NFCOriginalityKey/nxpKeys``; AN11350): whether the chip is a
+    /// genuine one of the keys' owners.
+    ///
+    /// - Throws: ``NFCReaderError/Code/unsupportedFeature`` for a chip without READ_SIG; the
+    ///   errors of the command; ``NFCReaderError/Code/unsupportedFeature`` when libcrypto cannot
+    ///   run the check.
+    public func checkOriginality(
+        keys: [NFCOriginalityKey] = NFCOriginalityKey.nxpKeys
+    ) async throws(NFCReaderError) -> OriginalitySignatureCheck {
+        let signature = try await readSignature()
+        do {
+            return try NFCOriginalityKey.check(signature: signature, uid: identifier, keys: keys)
+        } catch {
+            throw NFCReaderError(.unsupportedFeature, "checking the originality signature: \(error.reason)")
+        }
     }
 
     /// READ_CNT 39h: a 24-bit counter, sent least significant byte first (NTAG213/215/216 10.6: the

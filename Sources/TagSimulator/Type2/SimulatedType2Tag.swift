@@ -38,8 +38,9 @@ public struct SimulatedType2Tag: Sendable {
     public internal(set) var nfcCounter: UInt32 = 0
     /// The three 24-bit one-way counters of a MIFARE Ultralight EV1 (MF0ULX1 8.7).
     public internal(set) var oneWayCounters: [UInt32] = [0, 0, 0]
-    /// The 32-byte originality signature READ_SIG returns (a fixed value held by the tag).
-    public let signature: [UInt8]
+    /// The 32-byte originality signature READ_SIG returns (a fixed value held by the tag): 32
+    /// zero bytes unless one is given, as an unsigned clone answers.
+    public internal(set) var signature: [UInt8]
     /// How many frames of each kind the tag received, answered or not.
     public internal(set) var commandCounts: [SimulatedType2Command: Int] = [:]
     /// Whether ``recordedCommands`` keeps every frame's kind in order (off by default, so long
@@ -60,19 +61,27 @@ public struct SimulatedType2Tag: Sendable {
     /// - Parameters:
     ///   - chip: the chip simulated.
     ///   - image: the memory from page 0 on.
-    ///   - signature: the READ_SIG answer (cut or padded to 32 bytes); nil: a value made from the UID.
+    ///   - signature: the READ_SIG answer (cut or padded to 32 bytes); nil: 32 zero bytes, as an
+    ///     unsigned chip answers.
     public init(chip: Type2Chip, image: [UInt8], signature: [UInt8]? = nil) {
         let size = max(0, chip.pageCount) * 4
         let fitted = Array(image.prefix(size)) + [UInt8](repeating: 0, count: max(0, size - image.count))
         self.chip = chip
         self.bytes = fitted
         self.rules = Type2Memory(bytes: fitted, chip: chip)
-        let uid = Array(fitted.prefix(3)) + Array(fitted.dropFirst(4).prefix(4))
-        let made = (0..<32).map { index in
-            (uid.isEmpty ? 0 : uid[index % uid.count]) ^ UInt8(truncatingIfNeeded: index &* 0x1D)
-        }
-        let given = signature ?? made
-        self.signature = Array(given.prefix(32)) + [UInt8](repeating: 0, count: max(0, 32 - given.count))
+        self.signature = Self.fitted(signature ?? [])
+    }
+
+    /// The tag with `signature` as its READ_SIG answer (cut or padded to 32 bytes).
+    public func signed(_ signature: [UInt8]) -> SimulatedType2Tag {
+        var tag = self
+        tag.signature = Self.fitted(signature)
+        return tag
+    }
+
+    /// `signature` cut or padded with zeros to 32 bytes.
+    static func fitted(_ signature: [UInt8]) -> [UInt8] {
+        Array(signature.prefix(32)) + [UInt8](repeating: 0, count: max(0, 32 - signature.count))
     }
 
     /// Creates a tag as it leaves the factory (see ``factoryImage(chip:uid:)``).

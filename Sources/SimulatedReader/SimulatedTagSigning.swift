@@ -1,0 +1,56 @@
+import NFCCrypto
+import NFCSession
+import SystemSupport
+import TagSimulator
+
+/// The READ_SIG answer a `sim:` URL gives its Type 2 tags: `signature=HEX` as it is, or the
+/// ECDSA signature of each tag's UID under the private key of `signing-key=FILE` (NTAG213/215/216
+/// datasheet 10.8: secp128r1, r ‖ s, the UID as the digest). Without either, a tag keeps its
+/// dump's signature, and a new tag answers 32 zero bytes.
+struct SimulatedTagSigning: Sendable {
+    /// The signature every tag gets.
+    var signature: [UInt8]?
+    /// The key that signs each tag's UID.
+    var key: ECDSAPrivateKey?
+
+    /// The largest key file read.
+    static let maximumKeyFileBytes = 64 * 1024
+
+    /// The signing `url` asks for; the key file is read off the cooperative pool.
+    ///
+    /// - Throws: ``NFCSession/NFCReaderError/Code/invalidParameter`` for a key file that cannot
+    ///   be read, holds no private key, or a key on another curve than secp128r1.
+    static func make(_ url: SimulatedReaderURL, readerName: String) async throws(NFCReaderError) -> SimulatedTagSigning {
+        guard let path = url.signingKeyPath else { return SimulatedTagSigning(signature: url.signature) }
+        let read = await BlockingCall.run { FileContents.read(path: path, limit: maximumKeyFileBytes, regularOnly: true) }
+        let bytes: [UInt8]
+        switch read {
+        case .success(let contents): bytes = contents
+        case .failure(let failure):
+            throw SimulatedReaderURL.error(readerName, "signing-key \(path) cannot be read: \(failure)")
+        }
+        let key: ECDSAPrivateKey
+        do {
+            key = try ECDSAPrivateKey(pem: String(decoding: bytes, as: UTF8.self))
+        } catch {
+            throw SimulatedReaderURL.error(readerName, "signing-key \(path): \(error.reason)")
+        }
+        guard key.curveName == "secp128r1" else {
+            throw SimulatedReaderURL.error(
+                readerName, "signing-key \(path) is a key on \(key.curveName): NXP signatures use secp128r1")
+        }
+        return SimulatedTagSigning(key: key)
+    }
+
+    /// `tag` with its READ_SIG answer as the URL asks (Type 4 tags have none).
+    func apply(to tag: SimulatedTag, readerName: String) throws(NFCReaderError) -> SimulatedTag {
+        guard case .type2(let type2) = tag else { return tag }
+        if let signature { return .type2(type2.signed(signature)) }
+        guard let key else { return tag }
+        do {
+            return .type2(type2.signed(try key.signature(for: type2.uid)))
+        } catch {
+            throw SimulatedReaderURL.error(readerName, "signing the UID: \(error.reason)")
+        }
+    }
+}
