@@ -205,7 +205,7 @@ enum DocumentationExamples {
 ///
 /// The database URL ``databasePlaceholder`` stands for a new database of the tests' PostgreSQL
 /// server (a URI over its Unix socket, which a command in a network namespace of its own reaches
-/// too); without a server, the commands that name it are skipped, and say so.
+/// too); without a server, a document that names it is skipped, and says so.
 struct ExampleRun {
     /// Marks the start of each command's output in the shell's output.
     static let marker = "@@@ndeftool-example"
@@ -251,12 +251,7 @@ struct ExampleRun {
             lines.append("printf '\\n\(Self.marker) \(index)\\n'")
             lines.append("(exit $example_status)")
             var example = example
-            if Self.needsDatabase(example) {
-                guard let databaseURI else {
-                    lines.append("echo 'SKIPPED: no PostgreSQL for the tests'; example_status=0")
-                    lines.append("printf '\\n\(Self.marker) status %d\\n' $example_status")
-                    continue
-                }
+            if let databaseURI {
                 example.command = example.command.replacingOccurrences(of: Self.databasePlaceholder, with: databaseURI)
             }
             if Self.runsUntilInterrupted(example.command) {
@@ -284,11 +279,13 @@ struct ExampleRun {
     /// Runs the document; records an issue for each command that failed or printed something
     /// other than what the documentation shows.
     func run(sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        guard document.examples.contains(where: Self.needsDatabase), PostgresTest.isAvailable else {
-            if document.examples.contains(where: Self.needsDatabase) {
-                print("SKIPPED: the database examples of \(document.name): no PostgreSQL for the tests")
-            }
+        guard document.examples.contains(where: Self.needsDatabase) else {
             return try await runHere(sourceLocation: sourceLocation)
+        }
+        // The examples after a database command rely on it: without a server, none runs.
+        guard PostgresTest.isAvailable else {
+            print("SKIPPED: the examples of \(document.name), which need a database: no PostgreSQL for the tests")
+            return
         }
         try await TestDatabase.with { database in
             var run = self
@@ -320,8 +317,7 @@ struct ExampleRun {
                     "\(example): exit status \(output.status)\n\(output.lines.joined(separator: "\n"))",
                     sourceLocation: sourceLocation)
             }
-            let skipped = Self.needsDatabase(example) && databaseURI == nil
-            if !skipped && !example.expectedOutput.isEmpty && !Self.matches(output.lines, example.expectedOutput) {
+            if !example.expectedOutput.isEmpty && !Self.matches(output.lines, example.expectedOutput) {
                 Issue.record(
                     """
                     \(example): printed

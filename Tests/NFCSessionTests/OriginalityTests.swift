@@ -11,7 +11,7 @@ import Testing
 /// genuine chips from published dumps, tampered ones, unsigned chips, and simulated tags signed
 /// with a key of the test's own.
 @Suite struct OriginalityTests {
-    /// The real dumps of Fixtures/dumps/originality and the key that signed each.
+    /// The real dumps of Fixtures/originality and the key that signed each.
     static let realDumps: [(file: String, key: String)] = [
         ("unleashed_Ntag213_locked.nfc", "NXP NTAG21x key"), ("unleashed_Ntag215.nfc", "NXP NTAG21x key"),
         ("unleashed_Ntag216.nfc", "NXP NTAG21x key"), ("unleashed_Ultralight_11.nfc", "NXP Ultralight EV1 key"),
@@ -20,7 +20,7 @@ import Testing
 
     /// The UID and signature of a fixture dump.
     static func uidAndSignature(_ file: String) throws -> ([UInt8], [UInt8]) {
-        let url = PackagePaths.fixtures.appendingPathComponent("dumps/originality/\(file)")
+        let url = PackagePaths.fixtures.appendingPathComponent("originality/\(file)")
         let dump = try TagDump(decoding: [UInt8](try Data(contentsOf: url)), fileName: file)
         return (try #require(dump.uid), try #require(dump.signature))
     }
