@@ -28,7 +28,8 @@ extension SimulatedReader {
             return
         }
         guard let path = url.filePath else {
-            var field = SimulatedField(try signing.apply(to: Self.newTag(url, readerName: readerName), readerName: readerName))
+            var field = SimulatedField(
+                try signing.apply(to: Self.newTag(url, readerName: readerName), readerName: readerName))
             field.arm(url.faults)
             self.init(name: readerName, field: field)
             armUnplug(url.unplug)

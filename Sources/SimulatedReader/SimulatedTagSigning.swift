@@ -20,9 +20,12 @@ struct SimulatedTagSigning: Sendable {
     ///
     /// - Throws: ``NFCSession/NFCReaderError/Code/invalidParameter`` for a key file that cannot
     ///   be read, holds no private key, or a key on another curve than secp128r1.
-    static func make(_ url: SimulatedReaderURL, readerName: String) async throws(NFCReaderError) -> SimulatedTagSigning {
+    static func make(_ url: SimulatedReaderURL, readerName: String) async throws(NFCReaderError) -> SimulatedTagSigning
+    {
         guard let path = url.signingKeyPath else { return SimulatedTagSigning(signature: url.signature) }
-        let read = await BlockingCall.run { FileContents.read(path: path, limit: maximumKeyFileBytes, regularOnly: true) }
+        let read = await BlockingCall.run {
+            FileContents.read(path: path, limit: maximumKeyFileBytes, regularOnly: true)
+        }
         let bytes: [UInt8]
         switch read {
         case .success(let contents): bytes = contents

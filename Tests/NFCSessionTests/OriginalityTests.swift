@@ -31,7 +31,8 @@ import Testing
         #expect(NFCOriginalityKey.nxpNTAG21x?.key.curveName == "secp128r1")
     }
 
-    @Test("Signatures read from real NTAG213/215/216 and Ultralight EV1 tags verify with NXP's key", arguments: realDumps)
+    @Test(
+        "Signatures read from real NTAG213/215/216 and Ultralight EV1 tags verify with NXP's key", arguments: realDumps)
     func realSignatures(_ dump: (file: String, key: String)) throws {
         let (uid, signature) = try Self.uidAndSignature(dump.file)
         let check = try NFCOriginalityKey.check(signature: signature, uid: uid)

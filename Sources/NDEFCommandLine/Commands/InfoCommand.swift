@@ -19,9 +19,11 @@ enum InfoCommand {
             message uses, the capability container, the static and dynamic lock bits and \
             the pages they lock, the password protection (from which page, for writing or \
             also reading, the attempt limit; PWD and PACK are never shown), the NFC counter \
-            on chips that have one (when enabled), the originality signature (READ_SIG, not \
-            verified) and, on a writable tag or one whose lock was interrupted, the code \
-            'ndeftool lock --confirm' takes.
+            on chips that have one (when enabled), the originality signature (READ_SIG) \
+            checked against NXP's published keys and those of --signature-key ("valid \
+            (NXP NTAG21x key)", or NOT VALID for a clone or an unsigned chip), and, on a \
+            writable tag or one whose lock was interrupted, the code 'ndeftool lock \
+            --confirm' takes.
 
             On a Type 4 tag (ISO-DEP): the ATS, the capability container of the NDEF Tag \
             Application (mapping version, MLe, MLc, the NDEF file with its size and read \
@@ -37,19 +39,21 @@ enum InfoCommand {
               ndeftool info --json --wait 0
               ndeftool info --reader 'sim:type4?file=t4.txt'
             """,
-        options: [json],
+        options: [json, SignatureKeyOptions.signatureKey],
         groups: [TagPasswordOptions.group, TagOptions.group],
         run: run
     )
 
     @Sendable static func run(_ invocation: CommandInvocation) async throws(CommandLineError) -> ExitStatus {
         let password = try TagPasswordOptions.given(invocation)
+        let keys = try SignatureKeyOptions.keys(invocation.values)
         let connection = try TagConnection(invocation)
         return try await connection.runOnTag("reading the tag") { tag, address in
             try await TagPasswordOptions.unlock(tag, access: .read, given: password)
             let report: TagInfoReport
             switch tag {
-            case .miFare(let tag): report = try await TagInfoReport.read(tag, reader: address.description)
+            case .miFare(let tag):
+                report = try await TagInfoReport.read(tag, reader: address.description, keys: keys)
             case .iso7816(let tag): report = try await TagInfoReport.read(type4: tag, reader: address.description)
             }
             if invocation.values.flag(json.long) {
@@ -66,7 +70,9 @@ enum InfoCommand {
 extension TagInfoReport {
     /// Reads the facts from `tag`: the whole memory, then the password status, the NFC
     /// counter, the signature and the lock code, each only where the chip has it.
-    static func read(_ tag: NFCMiFareTag, reader: String) async throws -> TagInfoReport {
+    static func read(
+        _ tag: NFCMiFareTag, reader: String, keys: [NFCOriginalityKey] = NFCOriginalityKey.nxpKeys
+    ) async throws -> TagInfoReport {
         var report = TagInfoReport(tag: tag, reader: reader)
         let features = tag.chip?.features ?? []
         var memory: Type2Memory?
@@ -101,7 +107,7 @@ extension TagInfoReport {
         }
         if features.contains(.readSignature) {
             do {
-                report.signature = try await tag.readSignature()
+                report.signature = try await tag.checkOriginality(keys: keys)
             } catch {
                 if isFatal(error) { throw error }
             }

@@ -71,7 +71,7 @@ enum InspectCommand {
         arguments: [
             ArgumentSpec("file", help: "The dump, - for standard input.", optional: true, default: "-")
         ],
-        options: [format, chip, json],
+        options: [format, chip, json, SignatureKeyOptions.signatureKey],
         groups: [
             MessageOptions.group(
                 verbose: "Also print every page (or block) as hex, PWD, PACK and keys as ** (text output).")
@@ -98,7 +98,11 @@ enum InspectCommand {
         } catch {
             throw CommandLineError(.dataError, ErrorText.malformed(error, in: source, reading: format))
         }
-        let report = TagInspectionReport(dump: dump, format: format ?? .raw, chip: forcedChip)
+        var report = TagInspectionReport(dump: dump, format: format ?? .raw, chip: forcedChip)
+        if let signature = dump.signature, let uid = dump.uid, dump.layout == .type2 {
+            report.originality.check = try SignatureKeyOptions.check(
+                signature, uid: uid, keys: try SignatureKeyOptions.keys(values))
+        }
         if values.flag(json.long) {
             try invocation.io.writeOutput(try MessageJSON.text(of: report) + "\n")
         } else {

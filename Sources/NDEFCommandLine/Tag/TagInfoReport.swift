@@ -32,7 +32,7 @@ struct TagInfoReport: Encodable {
     var locks: InspectLockFacts?
     var password: NFCPasswordStatus?
     var counter: Counter?
-    var signature: [UInt8]?
+    var signature: OriginalitySignatureCheck?
     var lockCode: String?
     /// Why a writable tag has no lock code.
     var lockProblem: String?
@@ -165,7 +165,7 @@ struct TagInfoReport: Encodable {
             try container.encodeNil(forKey: .nfcCounter)
             try container.encodeNil(forKey: .nfcCounterState)
         }
-        try container.encode(signature.map { NDEFHex.encode($0) }, forKey: .signature)
+        try container.encode(signature, forKey: .signature)
         try container.encode(lockCode, forKey: .lockCode)
         try container.encode(lockProblem, forKey: .lockProblem)
     }
@@ -220,9 +220,7 @@ struct TagInfoReport: Encodable {
         lines.append(passwordLine)
         if let counterLine { lines.append(counterLine) }
         if let signature {
-            lines.append(
-                "originality signature (READ_SIG, \(signature.count) bytes, not verified): "
-                    + InspectFormatting.hex(signature))
+            lines.append("originality signature: " + signature.summary)
         } else if chip?.features.contains(.readSignature) == true {
             lines.append("originality signature: not readable")
         }

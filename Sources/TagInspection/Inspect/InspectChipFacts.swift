@@ -98,10 +98,13 @@ package struct InspectChipFacts: Encodable {
 
 /// What the dump recorded of READ_SIG and READ_CNT (NTAG213/215/216 datasheet 10.7 and 10.8,
 /// MF0ULX1 8.8.7 and 8.8.9): the originality signature and the counters with their tearing
-/// flags. The signature is shown as recorded; it is not checked against NXP's public key.
+/// flags. The signature's check (``check``) is the caller's: it needs elliptic-curve
+/// cryptography, which this module does without (NFCSession's `NFCOriginalityKey` does it).
 package struct InspectOriginalityFacts {
     /// The 32-byte signature, nil when absent or all zeros (what tools write without one).
     package var signature: [UInt8]?
+    /// What checking the signature against known keys found; nil when it was not checked.
+    package var check: OriginalitySignatureCheck?
     /// The counters as READ_CNT returns them.
     package var counters: [UInt32]?
     /// The tearing flags, one per counter.
@@ -116,7 +119,9 @@ package struct InspectOriginalityFacts {
     /// The signature and counters, one line each.
     package func lines(chip: Type2Chip?) -> [String] {
         var lines: [String] = []
-        if let signature {
+        if let check {
+            lines.append("originality signature: " + check.summary)
+        } else if let signature {
             lines.append(
                 "originality signature (READ_SIG, \(signature.count) bytes, not verified): "
                     + InspectFormatting.hex(signature))

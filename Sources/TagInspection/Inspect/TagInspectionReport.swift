@@ -103,7 +103,11 @@ public struct TagInspectionReport: Encodable, Sendable {
         try container.encode(regions, forKey: .regions)
         try container.encodeIfPresent(classic, forKey: .classic)
         try container.encode(password, forKey: .password)
-        try container.encode(originality.signature.map { NDEFHex.encode($0) }, forKey: .signature)
+        if let check = originality.check {
+            try container.encode(check, forKey: .signature)
+        } else {
+            try container.encode(originality.signature.map { NDEFHex.encode($0) }, forKey: .signature)
+        }
         try container.encode(originality.counters, forKey: .counters)
         try container.encode(originality.tearingFlags.map { NDEFHex.encode($0) }, forKey: .tearingFlags)
         try container.encode(status.status, forKey: .status)

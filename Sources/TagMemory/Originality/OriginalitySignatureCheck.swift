@@ -4,7 +4,7 @@
 ///
 /// The check itself needs elliptic-curve cryptography, which NFCSession does with libcrypto
 /// (`NFCOriginalityKey`); this value is what it found, for reports that stay free of cryptography.
-public struct OriginalitySignatureCheck: Sendable, Hashable {
+public struct OriginalitySignatureCheck: Sendable, Hashable, Encodable {
     /// How the check ended.
     public enum Status: String, Sendable, Hashable {
         /// A known key verifies the signature: the chip was signed by that key's owner.
@@ -40,5 +40,21 @@ public struct OriginalitySignatureCheck: Sendable, Hashable {
         case .notValid: "NOT VALID: not signed by NXP (a clone, or a chip this tool does not know)"
         case .allZero: "NOT VALID: all zeros, the chip is not signed (a clone, or an unsigned sample)"
         }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case hex, verified, key, status
+    }
+
+    /// `{"hex": "...", "verified": true, "key": "NXP NTAG21x key", "status": "valid"}` (`key`
+    /// null unless verified; `status` `valid`, `notValid` or `allZero`).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        let digits = Array("0123456789ABCDEF".utf8)
+        let hex = String(decoding: signature.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0F)]] }, as: UTF8.self)
+        try container.encode(hex, forKey: .hex)
+        try container.encode(isValid, forKey: .verified)
+        try container.encode(keyName, forKey: .key)
+        try container.encode(status.rawValue, forKey: .status)
     }
 }
