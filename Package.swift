@@ -277,7 +277,7 @@ let package = Package(
             dependencies: [
                 "TestSupport",
                 "NDEFCommandLine", "NDEF", "TagMemory", "NFCSession", "SimulatedReader", "PCSCReader", "LibNFCReader",
-                "NFCReaders", "TagInspection", "Provisioning", "CommandLineKit", "RecordSpecifications",
+                "NFCReaders", "TagInspection", "Provisioning", "CommandLineKit", "RecordSpecifications", "NFCCrypto",
             ],
             swiftSettings: strictSettings
         ),

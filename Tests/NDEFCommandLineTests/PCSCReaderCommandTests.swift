@@ -39,6 +39,25 @@ extension SharedVPCDPortTests {
             #expect(try await server.waitForExit() == 0)
         }
 
+        @Test("READ_SIG through pcscd and the ACR122U's pass-through: a genuine tag's signature verifies")
+        func originalitySignature() async throws {
+            try await SecondVPCDPort.withPort {
+                let directory = try TemporaryDirectory("pcsc")
+                defer { directory.remove() }
+                let server = try ServeProcess([
+                    "sim", "serve", "--vpcd", String(SecondVPCDPort.port), try OriginalityCommandTests.genuineReader(),
+                ])
+                #expect(await server.waitForError(containing: "the tag is in the reader's field"))
+                let info = try await BinaryRunner.run(
+                    ["info", "--reader", reader + "?profile=acr122u"], environment: environment(directory))
+                #expect(info.status == 0, "\(info.error)")
+                #expect(
+                    info.outputText.contains("\noriginality signature: valid (NXP NTAG21x key)\n"), "\(info.outputText)"
+                )
+                try await stop(server)
+            }
+        }
+
         @Test("write, read and info with --reader pcsc:NAME; the reader is remembered and chosen next time")
         func writeReadInfo() async throws {
             try await SecondVPCDPort.withPort {

@@ -231,6 +231,9 @@ struct BatchJobSetup {
         } else if values.isGiven(MasterSecretInput.file.long) {
             throw .usage("--master-secret-file goes with --derive-passwords")
         }
+        if values.flag(SignatureKeyOptions.requireGenuine.long) {
+            settings.genuineKeys = try SignatureKeyOptions.keys(values)
+        }
         if let text = values.value(BatchCommand.wait.long) {
             guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 86_400 else {
                 throw .invalidValue(text, for: BatchCommand.wait, reason: "expected seconds from 0.1 to 86400")

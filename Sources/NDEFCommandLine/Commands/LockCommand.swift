@@ -39,7 +39,9 @@ enum LockCommand {
               ndeftool lock --confirm 648-636 --reader 'sim:ntag215?file=tag.nfc'
               ndeftool lock --dry-run --reader 'sim:type4?file=t4.txt&cc-writable=1'
             """,
-        options: [LockFlow.confirm, dryRun, json],
+        options: [
+            LockFlow.confirm, dryRun, json, SignatureKeyOptions.requireGenuine, SignatureKeyOptions.signatureKey,
+        ],
         groups: [TagPasswordOptions.group, TagOptions.group],
         run: run
     )
@@ -51,9 +53,12 @@ enum LockCommand {
             throw .usage("--dry-run writes nothing; leave out --confirm")
         }
         let password = try TagPasswordOptions.given(invocation)
+        let genuineKeys =
+            values.flag(SignatureKeyOptions.requireGenuine.long) ? try SignatureKeyOptions.keys(values) : nil
         let connection = try TagConnection(invocation, writes: !values.flag(dryRun.long))
         let again = LockFlow.lockCommand(invocation.arguments, code: nil)
         return try await connection.runOnTag("locking the tag", resume: again) { tag in
+            if let genuineKeys { try await SignatureKeyOptions.requireGenuine(tag, keys: genuineKeys) }
             try await TagPasswordOptions.unlock(tag, access: values.flag(dryRun.long) ? .read : .write, given: password)
             let message = try await messageSummary(tag)
             let confirmation: NFCLockConfirmation

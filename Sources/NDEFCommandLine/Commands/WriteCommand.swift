@@ -68,7 +68,10 @@ enum WriteCommand {
                 grammar: RecordSpecGrammar.standard
             )
         ],
-        options: [from, json, dryRun, resume, uid, lock, LockFlow.confirm],
+        options: [
+            from, json, dryRun, resume, uid, lock, LockFlow.confirm, SignatureKeyOptions.requireGenuine,
+            SignatureKeyOptions.signatureKey,
+        ],
         groups: [TagPasswordOptions.group, TagOptions.group],
         helpSections: [RecordSpecGrammar.standard.kindSection],
         run: run
@@ -93,6 +96,8 @@ enum WriteCommand {
             throw .usage("Cannot encode the message: \(error.description)")
         }
         let password = try TagPasswordOptions.given(invocation)
+        let genuineKeys =
+            values.flag(SignatureKeyOptions.requireGenuine.long) ? try SignatureKeyOptions.keys(values) : nil
         let connection = try TagConnection(invocation, writes: !values.flag(dryRun.long))
         let wantedUID = try self.wantedUID(values)
         let pipesInput = inputs.standardInputUser != nil
@@ -107,6 +112,7 @@ enum WriteCommand {
             let resumeLine = resumeCommand(
                 invocation.arguments, resumes: values.flag(resume.long), pipesInput: pipesInput,
                 uid: tag.identifier)
+            if let genuineKeys { try await SignatureKeyOptions.requireGenuine(tag, keys: genuineKeys) }
             do {
                 return try await write(
                     message, bytes: bytes, to: tag, password: password, code: code, connection: connection,

@@ -34,6 +34,9 @@ enum ExitStatus: Int32, Sendable, Hashable, CaseIterable {
     case incompleteWrite = 80
     /// Two or more tags were in the field: nothing was changed; keep one tag at the reader.
     case severalTags = 81
+    /// `--require-genuine`: the tag's originality signature verifies under no known key (a clone,
+    /// an unsigned chip, or a chip without one): nothing was written.
+    case notGenuine = 82
     /// Interrupted (Ctrl-C), by the shell's convention 128 + SIGINT.
     case interrupted = 130
 
@@ -55,6 +58,7 @@ enum ExitStatus: Int32, Sendable, Hashable, CaseIterable {
         case .confirmationMismatch: "lock refused: confirmation code missing or not for this tag"
         case .incompleteWrite: "a write stopped part way: the tag may be half-written (resume it)"
         case .severalTags: "several tags in the field: nothing was changed, keep one at the reader"
+        case .notGenuine: "--require-genuine: the tag's originality signature does not verify; nothing was written"
         case .interrupted: "interrupted"
         }
     }

@@ -11,6 +11,11 @@ enum SignatureKeyOptions {
         help: "Also accept originality signatures made with this public key (PEM or DER, secp128r1); repeat for "
             + "several. NXP's published keys are always tried.")
 
+    static let requireGenuine = OptionSpec.flag(
+        "require-genuine",
+        help: "Refuse a tag whose originality signature (READ_SIG) verifies under none of NXP's keys and "
+            + "--signature-key's, before anything is written (exit status 82).")
+
     /// The largest key file read.
     static let maximumKeyFileBytes = 64 * 1024
 
@@ -22,14 +27,15 @@ enum SignatureKeyOptions {
         var keys = NFCOriginalityKey.nxpKeys
         for path in values.values(signatureKey.long) {
             let bytes = try FileAccess.readFile(path: path, limit: maximumKeyFileBytes)
-            let name = InputReader.name(of: path)
+            // Named after the file, as people name keys: "acme-2024.pem".
+            let name = path.split(separator: "/").last.map(String.init) ?? path
             do {
                 let text = String(decoding: bytes, as: UTF8.self)
                 keys.append(
                     text.contains("-----BEGIN")
                         ? try NFCOriginalityKey(name: name, pem: text) : try NFCOriginalityKey(name: name, der: bytes))
             } catch {
-                throw CommandLineError(.dataError, "--signature-key \(name): \(error.reason)")
+                throw CommandLineError(.dataError, "--signature-key \(InputReader.name(of: path)): \(error.reason)")
             }
         }
         return keys
@@ -43,6 +49,28 @@ enum SignatureKeyOptions {
             return try NFCOriginalityKey.check(signature: signature, uid: uid, keys: keys)
         } catch {
             throw CommandLineError(.internalError, "checking the originality signature: \(error.reason)")
+        }
+    }
+
+    /// With `--require-genuine`: checks that `tag` is a genuine chip of a known key, before
+    /// anything is written; `keys` are those to try.
+    ///
+    /// - Throws: ``ExitStatus/notGenuine`` for a signature no key verifies, an all-zero one, or a
+    ///   tag without READ_SIG (a Type 4 tag, an Ultralight C); the errors of READ_SIG.
+    static func requireGenuine(_ tag: NFCTag, keys: [NFCOriginalityKey]) async throws {
+        let what = "tag \(tag.targetInfo.uidDescription)"
+        guard case .miFare(let type2) = tag, type2.chip?.features.contains(.readSignature) == true else {
+            throw CommandLineError(
+                .notGenuine,
+                "\(what) has no originality signature this tool can check (READ_SIG: NTAG21x, Ultralight EV1), "
+                    + "and --require-genuine asks for one: nothing was written")
+        }
+        let check = try await type2.checkOriginality(keys: keys)
+        guard check.isValid else {
+            throw CommandLineError(
+                .notGenuine,
+                "\(what) is refused by --require-genuine: originality signature \(check.summary); nothing was "
+                    + "written")
         }
     }
 }

@@ -31,6 +31,10 @@ public struct ProvisioningJobSettings: Sendable {
     /// tag the job gets") and the job goes on without it; each refusal gives the row back for
     /// the next tag, which may be larger.
     public var sizeRefusalLimit: Int = 3
+    /// When set, a tag gets a fresh row only when its originality signature (READ_SIG) verifies
+    /// under one of these keys (``NFCSession/NFCOriginalityKey``); any other tag is refused
+    /// before anything is written, and the row goes to the next tag. Nil: no check.
+    public var genuineKeys: [NFCOriginalityKey]?
 
     /// Settings: no lock, no password, waiting for tags until the job ends.
     public init(

@@ -59,7 +59,9 @@ struct ProvisioningTagRun: Sendable {
         let row = claim.row
         job.onEvent(.stationState(station: station, .writing(row: row)))
         guard let (message, digest) = try await build(claim) else { return false }
-        if let refusal = refusalBeforeWrite() {
+        var refusal = refusalBeforeWrite()
+        if refusal == nil, let keys = job.settings.genuineKeys { refusal = await genuineRefusal(keys) }
+        if let refusal {
             try await ledger.giveBack(claim)
             job.count { $0.refusedTags += 1 }
             job.onEvent(.tagRefused(uid: uid, station: station, reason: refusal, doneRow: nil))
@@ -221,6 +223,22 @@ struct ProvisioningTagRun: Sendable {
             } catch {
                 return "the job sets a password: \(error.reason); this tag was not written"
             }
+        }
+    }
+
+    /// Why the tag is not taken as genuine (its originality signature, NTAG213/215/216 10.8,
+    /// verifies under none of `keys`), or nil when it is: one READ_SIG, nothing written.
+    private func genuineRefusal(_ keys: [NFCOriginalityKey]) async -> String? {
+        guard case .miFare(let type2) = tag, type2.chip?.features.contains(.readSignature) == true else {
+            return "the job takes only genuine tags, and this one has no originality signature to check: "
+                + "this tag was not written"
+        }
+        do {
+            let check = try await type2.checkOriginality(keys: keys)
+            return check.isValid
+                ? nil : "not genuine: originality signature \(check.summary); this tag was not written"
+        } catch {
+            return "its originality signature could not be read (\(error.reason)): this tag was not written"
         }
     }
 
