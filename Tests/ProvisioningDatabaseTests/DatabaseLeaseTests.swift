@@ -160,7 +160,7 @@ struct DatabaseLeaseTests {
             await #expect(throws: ProvisioningError(.refusedEvent, "")) {
                 try await ledger.bind(second, uid: Self.firstTag, digest: Self.digest)
             }
-            #expect(await ledger.failure == nil)
+            #expect(ledger.failure == nil)
             #expect(try await job.database.value("SELECT count(*) FROM ndeftool_rows WHERE uid IS NOT NULL") == "1")
         }
     }
