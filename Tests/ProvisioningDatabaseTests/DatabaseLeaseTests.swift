@@ -165,6 +165,16 @@ struct DatabaseLeaseTests {
         }
     }
 
+    @Test("A ledger whose stations never saw a tag still tells that the job is complete")
+    func completeWithoutATag() async throws {
+        try await withJob { job, created, ledger in
+            #expect(await ledger.isComplete() == false)
+            try await job.database.psql("UPDATE ndeftool_rows SET state = 'done', outcome = 'written'")
+            let fresh = job.ledger(created)
+            #expect(await fresh.isComplete())
+        }
+    }
+
     @Test("A tag done in the job is refused with its row; a job with every row bound says so")
     func refusals() async throws {
         try await withJob { _, _, ledger in

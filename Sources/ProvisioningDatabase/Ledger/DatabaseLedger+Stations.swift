@@ -11,15 +11,11 @@ extension DatabaseLedger {
     public func isComplete() async -> Bool {
         if claimedSinceCheck.exchange(false, ordering: .relaxed) { return false }
         let job = self.job
-        let link: StationLink
-        if let any = links.withLock({ $0.values.first }) {
-            link = any
-        } else {
-            return false
-        }
+        // A station's connection, or, before any station has one (no tag yet), the ledger's own.
+        let connection = links.withLock { $0.values.first?.connection } ?? monitor
         // One attempt: a station that cannot tell goes on waiting for tags, and its next tag's
         // claim reconnects.
-        let rows = try? await link.connection.run { connection throws(DatabaseError) in
+        let rows = try? await connection.run { connection throws(DatabaseError) in
             try connection.execute(
                 """
                 SELECT NOT EXISTS (SELECT 1 FROM ndeftool_rows WHERE job_id = $1 AND state <> 'done'

@@ -61,6 +61,8 @@ public final class DatabaseLedger: ProvisioningLedger {
     public let settings: Settings
     let onEvent: @Sendable (ProvisioningJobEvent) -> Void
     let links = Mutex<[String: StationLink]>([:])
+    /// The connection ``isComplete()`` asks on before any station has one of its own.
+    let monitor: PostgresConnection
     let failureState = Mutex<ProvisioningError?>(nil)
     let stopping = Atomic<Bool>(false)
     let statements = Atomic<Int>(0)
@@ -81,6 +83,7 @@ public final class DatabaseLedger: ProvisioningLedger {
         self.database = database
         self.settings = settings
         self.onEvent = onEvent
+        monitor = PostgresConnection(database.target, applicationName: "ndeftool monitor")
     }
 
     public var rowCount: Int { job.header.planRowCount }
