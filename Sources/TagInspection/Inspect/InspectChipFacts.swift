@@ -71,7 +71,7 @@ package struct InspectChipFacts: Encodable {
             return ["chip: unknown: \(why)", "  the memory is read with the NFC Forum defaults (Type 2 Tag 1.1)"]
         }
         var lines = [
-            "chip: \(chip.name) (\(chip.typeCode)), \(InspectFormatting.count(chip.pageCount, "page")), "
+            "chip: \(Self.label(chip)), \(InspectFormatting.count(chip.pageCount, "page")), "
                 + "\(chip.userMemorySize) bytes of user memory"
         ]
         switch source {
@@ -81,7 +81,7 @@ package struct InspectChipFacts: Encodable {
         case .pageCount:
             var line = "  identified by the page count, \(imagePages)"
             if !alternatives.isEmpty {
-                let others = alternatives.map { "\($0.name) (\($0.typeCode))" }.joined(separator: ", ")
+                let others = alternatives.map(Self.label).joined(separator: ", ")
                 line += "; \(others) has as many pages and the same memory layout"
             }
             lines.append(line)
@@ -93,6 +93,12 @@ package struct InspectChipFacts: Encodable {
             lines.append("  the image has \(imagePages) pages, \(imagePages - chip.pageCount) more than the chip")
         }
         return lines
+    }
+
+    /// `NTAG215 (NT2H1511)`; a name that holds its type code already is left as it is
+    /// (`MIFARE Ultralight EV1 (MF0UL11)`).
+    static func label(_ chip: Type2Chip) -> String {
+        chip.name.contains(chip.typeCode) ? chip.name : "\(chip.name) (\(chip.typeCode))"
     }
 }
 
