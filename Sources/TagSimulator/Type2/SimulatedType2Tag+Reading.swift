@@ -53,7 +53,8 @@ extension SimulatedType2Tag {
         guard frame.count == 2, Int(frame[1]) < limit, limit > 0 else { return .invalidArgument }
         countNFCSession()
         let start = Int(frame[1])
-        return .data((0..<4).flatMap { readBack(page: (start + $0) % limit) })
+        let mirror = asciiMirror
+        return .data((0..<4).flatMap { readBack(page: (start + $0) % limit, mirror: mirror) })
     }
 
     /// FAST_READ 3Ah start end: pages start through end; NAK 0h unless start ≤ end ≤ the last
@@ -64,7 +65,8 @@ extension SimulatedType2Tag {
         let end = Int(frame[2])
         guard start <= end, end < readablePageCount else { return .invalidArgument }
         countNFCSession()
-        return .data((start...end).flatMap { readBack(page: $0) })
+        let mirror = asciiMirror
+        return .data((start...end).flatMap { readBack(page: $0, mirror: mirror) })
     }
 
     /// READ_CNT 39h: on NTAG213/215/216 address 02h reads the NFC counter, 3 bytes LSB first,

@@ -10,7 +10,7 @@ import TagMemory
 ///
 /// Simplifications: anticollision is reduced to ``select()``; frames carry no CRC; the 3DES
 /// authentication of the MIFARE Ultralight C and the one-way counter increment (INCR_CNT) are
-/// not simulated; the ASCII mirror is not applied to READ answers.
+/// not simulated.
 public struct SimulatedType2Tag: Sendable {
     /// The ISO/IEC 14443-3 state of the tag.
     public typealias State = ISO14443State
