@@ -85,6 +85,11 @@ extension BatchDatabaseTests {
             #expect(again.status == 75, "\(again.output)\(again.error)")
             #expect(try BatchFiles.memory(ofTagFile: file).ndefStatus.status == .readOnly)
             #expect(try await batch.doneRows(job: "lease") == [1: uid])
+            // A job whose stored digest of the lock code is not its code is refused before any reader.
+            try await batch.database.psql("UPDATE ndeftool_jobs SET lock_code_sha256 = '\\x00'")
+            let tampered = try await batch.run(["batch", "--join", "lease", "--confirm", code, "--reader", reader])
+            #expect(tampered.status == 65, "\(tampered.error)")
+            #expect(tampered.error.contains("digest of its lock code"))
         }
     }
 }

@@ -182,6 +182,15 @@ enum BatchDatabaseRun {
                 header: job.header, rows: job.header.planRowCount,
                 given: invocation.values.value(BatchCommand.confirm.long), io: invocation.io,
                 arguments: invocation.arguments)
+            // The creator stored the code's SHA-256: a job whose rows say it locks but whose code
+            // was never recorded, or another code, was not created by ndeftool as it stands.
+            guard let code = try? ProvisioningLockConfirmation.code(for: job.header), job.confirms(lockCode: code)
+            else {
+                throw CommandLineError(
+                    .dataError,
+                    "job \(name) locks tags, but the database's digest of its lock code is not this job's code: "
+                        + "nothing was touched")
+            }
         }
         return Setup(job: job, template: template, settings: settings, created: false)
     }
