@@ -83,6 +83,7 @@ extension TagInfoReport {
         }
         if let memory {
             report.set(memory: memory, status: memory.ndefStatus)
+            report.mirror = MirrorFacts(memory: memory, authenticated: await tag.isAuthenticated)
         } else {
             report.set(memory: nil, status: try await tag.ndefStatus())
         }

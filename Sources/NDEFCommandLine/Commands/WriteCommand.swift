@@ -47,6 +47,16 @@ enum WriteCommand {
             NLEN last, or one UPDATE BINARY when the length and the message fit one command; \
             then the NDEF file is read back. --dry-run shows each command APDU.
 
+            {uid-mirror} and {counter-mirror} in a record make an NTAG213/215/216 show \
+            its UID (14 upper-case hex characters) and its NFC counter (6, one more on \
+            each tap) there in every read, as a phone sees it (the datasheet's ASCII \
+            mirror, 8.7); both together are written {uid-mirror}x{counter-mirror}. \
+            The message is written with 0s in their place, verified, and then CFG1 \
+            (NFC_CNT_EN) and CFG0 (the mirror's page and byte) are set and read back; a \
+            placeholder the chip cannot mirror (past byte 2 of its last user page, twice, \
+            or on another chip) is refused before any write. A write without placeholders \
+            turns off a mirror the tag had.
+
             --lock then makes the tag read-only for good, under the rules of 'ndeftool \
             lock': a person at a terminal types the lock code back, or --confirm gives it; \
             otherwise the lock is refused with exit status 79 after the write, and the lock \
@@ -59,6 +69,7 @@ enum WriteCommand {
               ndeftool encode --from-json message.json | ndeftool write --from -
               ndeftool write uri https://example.com --resume
               ndeftool write text "Hi" --dry-run --reader 'sim:type4?file=t4.txt'
+              ndeftool write uri 'https://x.example/t?m={uid-mirror}x{counter-mirror}' --reader 'sim:ntag215?file=tag.nfc'
             """,
         arguments: [
             ArgumentSpec(
@@ -69,8 +80,8 @@ enum WriteCommand {
             )
         ],
         options: [
-            from, json, dryRun, resume, uid, lock, LockFlow.confirm, SignatureKeyOptions.requireGenuine,
-            SignatureKeyOptions.signatureKey,
+            from, json, dryRun, resume, uid, lock, LockFlow.confirm, MirrorOptions.counterPasswordProtected,
+            SignatureKeyOptions.requireGenuine, SignatureKeyOptions.signatureKey,
         ],
         groups: [TagPasswordOptions.group, TagOptions.group],
         helpSections: [RecordSpecGrammar.standard.kindSection],
@@ -88,7 +99,7 @@ enum WriteCommand {
         let code = try LockFlow.code(values)
         try TagPasswordOptions.checkStandardInput(values, besides: from)
         let inputs = InputReader(io: invocation.io)
-        let message = try message(invocation, inputs: inputs)
+        let (message, mirror) = try mirroredMessage(invocation, inputs: inputs)
         let bytes: [UInt8]
         do {
             bytes = try message.encoded()
@@ -115,8 +126,8 @@ enum WriteCommand {
             if let genuineKeys { try await SignatureKeyOptions.requireGenuine(tag, keys: genuineKeys) }
             do {
                 return try await write(
-                    message, bytes: bytes, to: tag, password: password, code: code, connection: connection,
-                    invocation: invocation)
+                    message, bytes: bytes, mirror: mirror, to: tag, password: password, code: code,
+                    connection: connection, invocation: invocation)
             } catch let error as NFCReaderError {
                 throw TagFailure.error(error, while: "writing the message", resume: resumeLine)
             }
@@ -125,25 +136,24 @@ enum WriteCommand {
 
     /// Writes (or plans, or resumes) `message` on `tag`, then locks it as asked.
     private static func write(
-        _ message: NFCNDEFMessage, bytes: [UInt8], to tag: NFCTag, password: TagPasswordOptions.Given,
+        _ message: NFCNDEFMessage, bytes: [UInt8], mirror: Type2MirrorRequest?, to tag: NFCTag,
+        password: TagPasswordOptions.Given,
         code: String?, connection: TagConnection, invocation: CommandInvocation
     ) async throws -> ExitStatus {
         let values = invocation.values
         try await TagPasswordOptions.unlock(tag, access: values.flag(dryRun.long) ? .read : .write, given: password)
         var report = WriteReport(tag: tag, message: message, length: bytes.count)
+        report.mirrorRequest = mirror
         if values.flag(dryRun.long) {
             // Exactly the writes the session would send, in its order.
-            let plan = try await tag.plannedWrite(of: message)
+            let plan = try await tag.plannedWrite(of: message, mirror: mirror)
             report.capacity = try await tag.ndefStatus().capacity
             report.plan = PlanReport(plan)
             try show(report, invocation: invocation)
             return .success
         }
-        if values.flag(resume.long) {
-            try await tag.resumeWrite(message)
-        } else {
-            try await tag.writeNDEF(message)
-        }
+        try await tag.writeNDEF(message, mirror: mirror, resume: values.flag(resume.long))
+        report.mirror = await tag.lastWrittenMirror
         report.resumed = values.flag(resume.long)
         report.capacity = try await tag.statusAfterChange().capacity
         guard values.flag(lock.long) else {
@@ -177,28 +187,44 @@ enum WriteCommand {
     static func message(
         _ invocation: CommandInvocation, inputs: InputReader
     ) throws(CommandLineError) -> NFCNDEFMessage {
+        try mirroredMessage(invocation, inputs: inputs).message
+    }
+
+    /// The message, and the mirror `{uid-mirror}` and `{counter-mirror}` in its record
+    /// specifications ask for (``MirrorOptions``).
+    static func mirroredMessage(
+        _ invocation: CommandInvocation, inputs: InputReader
+    ) throws(CommandLineError) -> (message: NFCNDEFMessage, mirror: Type2MirrorRequest?) {
         let values = invocation.values
         let tokens = values.sequence("record")
         let message: NFCNDEFMessage
+        let mirror: Type2MirrorRequest?
         if let path = values.value(from.long) {
             guard tokens.isEmpty else {
                 throw .usage("Give the message either as records or with --from, not both")
             }
+            if values.flag(MirrorOptions.counterPasswordProtected.long) {
+                throw .usage("--counter-password-protected goes with {counter-mirror} in record specifications")
+            }
             message = try MessageInput.decode(
                 detecting: inputs.bytes(of: path, for: "--from"), source: InputReader.name(of: path))
+            mirror = nil
         } else {
-            let specs = try RecordSpecGrammar.standard.commandLineSpecs(tokens)
-            guard !specs.isEmpty else {
+            guard !tokens.isEmpty else {
                 throw .missingArgument(
                     "<record> ...",
                     help: "<record>  A record starts with a kind word such as text or uri; or use --from <file>.")
             }
-            message = NFCNDEFMessage(records: try RecordSpecGrammar.standard.commandLineRecords(specs, inputs: inputs))
+            (message, mirror) = try MirrorOptions.message(tokens: tokens, values: values) {
+                (tokens) throws(CommandLineError) in
+                let specs = try RecordSpecGrammar.standard.commandLineSpecs(tokens)
+                return NFCNDEFMessage(records: try RecordSpecGrammar.standard.commandLineRecords(specs, inputs: inputs))
+            }
         }
         guard !message.records.isEmpty else {
             throw .usage("The message has no records; 'ndeftool erase' leaves an empty NDEF message on a tag")
         }
-        return message
+        return (message, mirror)
     }
 
     /// The lock flow after a verified write; returns true once the tag is locked.

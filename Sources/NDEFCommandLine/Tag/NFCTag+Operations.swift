@@ -68,6 +68,47 @@ extension NFCTag {
         }
     }
 
+    /// A write with the NTAG213/215/216 mirror (``NFCSession/NFCMiFareTag/writeNDEF(_:mirror:)``);
+    /// without a mirror request, ``writeNDEF(_:)``. `resume` completes an interrupted one.
+    func writeNDEF(_ message: NFCNDEFMessage, mirror: Type2MirrorRequest?, resume: Bool) async throws(NFCReaderError) {
+        switch self {
+        case .miFare(let tag):
+            if resume {
+                try await tag.resumeWrite(message, mirror: mirror)
+            } else {
+                try await tag.writeNDEF(message, mirror: mirror)
+            }
+        case .iso7816(let tag):
+            guard mirror == nil else { throw Self.noMirror }
+            if resume { try await tag.resumeWrite(message) } else { try await tag.writeNDEF(message) }
+        }
+    }
+
+    /// ``NFCSession/NFCMiFareTag/plannedWrite(of:mirror:)`` on a Type 2 tag.
+    func plannedWrite(of message: NFCNDEFMessage, mirror: Type2MirrorRequest?) async throws(NFCReaderError)
+        -> TagWritePlan
+    {
+        switch self {
+        case .miFare(let tag): return try await tag.plannedWrite(of: message, mirror: mirror)
+        case .iso7816(let tag):
+            guard mirror == nil else { throw Self.noMirror }
+            return try await tag.plannedWrite(of: message)
+        }
+    }
+
+    /// The mirror set up by the last write, on a Type 2 tag.
+    var lastWrittenMirror: Type2Configuration.Mirror? {
+        get async {
+            switch self {
+            case .miFare(let tag): await tag.lastWrittenMirror
+            case .iso7816: nil
+            }
+        }
+    }
+
+    private static let noMirror = NFCReaderError(
+        .unsupportedFeature, "a Type 4 tag has no UID or NFC counter mirror (NTAG213/215/216 have)")
+
     func resumeWrite(_ message: NFCNDEFMessage) async throws(NFCReaderError) {
         switch self {
         case .miFare(let tag): try await tag.resumeWrite(message)

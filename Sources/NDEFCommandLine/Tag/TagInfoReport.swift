@@ -32,6 +32,8 @@ struct TagInfoReport: Encodable {
     var locks: InspectLockFacts?
     var password: NFCPasswordStatus?
     var counter: Counter?
+    /// The UID and NFC counter mirror (NTAG213/215/216 8.7).
+    var mirror: MirrorFacts?
     var signature: OriginalitySignatureCheck?
     var lockCode: String?
     /// Why a writable tag has no lock code.
@@ -86,7 +88,7 @@ struct TagInfoReport: Encodable {
     private enum CodingKeys: String, CodingKey {
         case reader, uid, atqa, sak, chip, status
         case statusReason, capacity, used, records, capabilityContainer, locks, password, nfcCounter
-        case nfcCounterState, signature, lockCode, lockProblem, tagType, type4, messageProblem
+        case nfcCounterState, mirror, signature, lockCode, lockProblem, tagType, type4, messageProblem
     }
 
     /// The chip, as `inspect --json` gives it: one object (`name`, `typeCode`, `pages`, `userMemory`,
@@ -165,6 +167,7 @@ struct TagInfoReport: Encodable {
             try container.encodeNil(forKey: .nfcCounter)
             try container.encodeNil(forKey: .nfcCounterState)
         }
+        try container.encode(mirror, forKey: .mirror)
         try container.encode(signature, forKey: .signature)
         try container.encode(lockCode, forKey: .lockCode)
         try container.encode(lockProblem, forKey: .lockProblem)
@@ -219,6 +222,7 @@ struct TagInfoReport: Encodable {
         lines += locks?.lines ?? []
         lines.append(passwordLine)
         if let counterLine { lines.append(counterLine) }
+        if let mirror { lines.append(mirror.line) }
         if let signature {
             lines.append("originality signature: " + signature.summary)
         } else if chip?.features.contains(.readSignature) == true {

@@ -24,6 +24,10 @@ struct WriteReport: Encodable {
     var resumed = false
     /// Whether the tag was locked afterwards (`--lock`).
     var locked = false
+    /// The mirror asked for (`{uid-mirror}`, `{counter-mirror}`).
+    var mirrorRequest: Type2MirrorRequest?
+    /// The mirror the write set up.
+    var mirror: Type2Configuration.Mirror?
 
     /// What one write of the plan is: `page write` or `UPDATE BINARY`.
     var writeUnit = "page write"
@@ -42,7 +46,7 @@ struct WriteReport: Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case uid, chip, message, length, capacity, dryRun, plan, resumed, locked
+        case uid, chip, message, length, capacity, dryRun, plan, resumed, locked, mirror
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -58,6 +62,9 @@ struct WriteReport: Encodable {
         } else {
             try container.encode(resumed, forKey: .resumed)
             try container.encode(locked, forKey: .locked)
+            try container.encode(
+                MirrorJSON(mirror, counterPasswordProtected: mirrorRequest?.isCounterPasswordProtected ?? false),
+                forKey: .mirror)
         }
     }
 
@@ -76,6 +83,7 @@ struct WriteReport: Encodable {
             lines = [(resumed ? "Completed the write to " : "Wrote ") + tag + ", verified:"]
         }
         lines += MessageDescription(message: message, size: length).text.split(separator: "\n").map(String.init)
+        lines += MirrorOptions.lines(mirror, request: mirrorRequest)
         if let capacity {
             lines.append(PlanReport.usage(length, of: capacity) + (plan == nil ? "" : " after the write"))
         }

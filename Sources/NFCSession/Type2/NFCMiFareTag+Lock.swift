@@ -100,9 +100,12 @@ extension NFCMiFareTag {
         }
         let tlvEnd = prefix.ndefTLV?.endAddress ?? (typeAddress + 1)
         let areaEnd = max(Type2Page.dataAreaStart, min(tlvEnd, prefix.bytes.count))
+        // The content as written: a UID or counter mirror's text back to its placeholder, so that
+        // a counter that went up since the code was shown does not change the code.
+        let content = memory.unmirrored(authenticated: authenticated).bytes
         let confirmation = try NFCLockConfirmation(
             uid: identifier, capabilityContainer: Array(memory.bytes[Type2Page.capabilityContainerBytes]),
-            tlvArea: Array(prefix.bytes[min(Type2Page.dataAreaStart, prefix.bytes.count)..<areaEnd]),
+            tlvArea: Array(content[min(Type2Page.dataAreaStart, prefix.bytes.count)..<areaEnd]),
             options: options, plan: plan, messageLength: prefix.ndefMessageBytes?.count ?? 0)
         return LockState(memory: memory, plan: plan, confirmation: confirmation)
     }

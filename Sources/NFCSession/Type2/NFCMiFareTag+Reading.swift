@@ -213,6 +213,12 @@ struct Type2PageCache: Sendable {
         }
     }
 
+    /// Marks `pages` unread, so that the next load reads them again (pages a mirror showed
+    /// differently before it was turned off).
+    mutating func forget(_ pages: some Sequence<Int>) {
+        for page in pages where page >= 0 && page < pageCount { known[page] = false }
+    }
+
     /// Whether `page` was read.
     func isKnown(_ page: Int) -> Bool { page >= 0 && page < pageCount && known[page] }
 

@@ -122,37 +122,30 @@ extension NFCMiFareTag {
         let bytes = try encodedForWriting(message)
         try await beginOperation()
         defer { endOperation() }
-        var cache = makeCache()
-        let planned = try await planMessage(bytes, cache: &cache, readsWholeTag: false, purpose: "the NDEF write")
-        return TagWritePlan(steps: planned.steps, requiresAuthentication: planned.requiresAuthentication)
+        return try await plannedMirroredWrite(of: bytes, mirror: nil)
     }
 
     /// The page writes ``erase()`` would send, in order, without writing (see ``plannedWrite(of:)``).
     public func plannedErase() async throws(NFCReaderError) -> TagWritePlan {
         try await beginOperation()
         defer { endOperation() }
-        var cache = makeCache()
-        let planned = try await planMessage([], cache: &cache, readsWholeTag: false, purpose: "the erase")
-        return TagWritePlan(steps: planned.steps, requiresAuthentication: planned.requiresAuthentication)
+        return try await plannedMirroredWrite(of: [], mirror: nil)
     }
 
-    /// Reads what is missing, checks, plans and writes `message` (see ``writeNDEF(_:)``).
+    /// Reads what is missing, checks, plans and writes `message` (see ``writeNDEF(_:)``); a mirror
+    /// the tag has is turned off first (see ``writeNDEF(_:mirror:)``).
     func writeMessage(
-        _ message: [UInt8], cache: inout Type2PageCache, readsWholeTag: Bool, purpose: String
+        _ message: [UInt8], mirror: Type2MirrorRequest? = nil, cache: inout Type2PageCache, readsWholeTag: Bool,
+        purpose: String
     ) async throws(NFCReaderError) {
-        let planned = try await planMessage(message, cache: &cache, readsWholeTag: readsWholeTag, purpose: purpose)
-        try checkAuthentication(planned.steps, memory: planned.memory, purpose: purpose)
-        let expected = try expectedImage(planned.memory, planned.steps)
-        try await execute(planned.steps, purpose: purpose)
-        try await verify(planned.steps, expected: expected, purpose: purpose)
-        lastWrittenStatus = NDEFTagStatus(status: .readWrite, capacity: planned.memory.ndefStatus.capacity)
+        try await writeMirrored(message, mirror: mirror, cache: &cache, readsWholeTag: readsWholeTag, purpose: purpose)
     }
 
     /// Reads what is missing, checks that `message` can be written, and returns the steps in the
     /// order they are sent, with the memory they were planned on.
-    private func planMessage(
+    func planMessage(
         _ message: [UInt8], cache: inout Type2PageCache, readsWholeTag: Bool, purpose: String
-    ) async throws(NFCReaderError) -> (steps: [PlanStep], memory: Type2Memory, requiresAuthentication: Bool) {
+    ) async throws(NFCReaderError) -> PlannedMessage {
         if readsWholeTag {
             try await loadWholeMemory(&cache)
             try await load(controlPages, into: &cache)
@@ -184,7 +177,7 @@ extension NFCMiFareTag {
         } catch {
             throw NFCReaderError(planning: error, "cannot plan \(purpose)")
         }
-        return (plan.steps, memory, plan.requiresAuthentication)
+        return PlannedMessage(steps: plan.steps, memory: memory, requiresAuthentication: plan.requiresAuthentication)
     }
 
     /// The NDEF TLV address when `memory` can take a message of `messageLength` bytes, else the
@@ -233,4 +226,12 @@ extension NFCMiFareTag {
             throw NFCReaderError(planning: error, "the planned writes would be refused")
         }
     }
+}
+
+/// A message write planned on what the tag holds: the steps in the order they are sent, and the
+/// memory they were planned on.
+struct PlannedMessage {
+    var steps: [PlanStep]
+    var memory: Type2Memory
+    var requiresAuthentication: Bool
 }

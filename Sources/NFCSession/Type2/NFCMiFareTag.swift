@@ -44,6 +44,9 @@ public actor NFCMiFareTag {
     /// the capacity its checks read), so a caller can report the capacity without reading again;
     /// nil before the first such operation.
     public internal(set) var lastWrittenStatus: NDEFTagStatus?
+    /// The mirror the last completed write set up (``writeNDEF(_:mirror:)``), nil after a write
+    /// without one.
+    public internal(set) var lastWrittenMirror: Type2Configuration.Mirror?
     /// The frames sent to the tag through this object, identification excepted.
     public internal(set) var commandsSent = 0
     /// Runs the operations on this tag one at a time.

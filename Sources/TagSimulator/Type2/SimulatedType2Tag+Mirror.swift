@@ -13,36 +13,23 @@ extension SimulatedType2Tag {
     ///   PWD_AUTH (8.7.2); without it the UID and counter mode mirrors the UID alone, as the Flipper
     ///   Zero's NTAG emulation does (the datasheet does not say).
     var asciiMirror: (start: Int, text: [UInt8])? {
-        guard let configuration = rules.configuration, let mirror = configuration.mirror, mirror.page >= 4 else {
-            return nil
-        }
-        let showsCounter =
-            configuration.isNFCCounterEnabled && (!configuration.isNFCCounterPasswordProtected || isAuthenticated)
+        guard let configuration = rules.configuration,
+            let range = configuration.mirroredBytes(authenticated: isAuthenticated)
+        else { return nil }
         let uidText = Self.hexText(uid)
         let counterText = Self.hexText([
             UInt8(truncatingIfNeeded: nfcCounter >> 16), UInt8(truncatingIfNeeded: nfcCounter >> 8),
             UInt8(truncatingIfNeeded: nfcCounter),
         ])
-        let text: [UInt8]
-        switch mirror.mode {
-        case .none: return nil
-        case .uid: text = uidText
-        case .nfcCounter:
-            guard showsCounter else { return nil }
-            text = counterText
-        case .uidAndNFCCounter:
-            // The placement is checked for all 21 characters, even when only the UID shows.
-            let fullLength = uidText.count + 1 + counterText.count
-            guard fits(start: mirror.page * 4 + mirror.byte, length: fullLength) else { return nil }
-            text = showsCounter ? uidText + [UInt8(ascii: "x")] + counterText : uidText
-        }
-        let start = mirror.page * 4 + mirror.byte
-        return fits(start: start, length: text.count) ? (start, text) : nil
-    }
-
-    /// Whether `length` bytes from byte address `start` end inside user memory.
-    private func fits(start: Int, length: Int) -> Bool {
-        start >= chip.userPages.lowerBound * 4 && start + length <= (chip.userPages.upperBound + 1) * 4
+        // TagMemory's rule gives the bytes shown: 14 for the UID, 6 for the counter, 21 for both,
+        // 14 for both while the counter is hidden.
+        let text: [UInt8] =
+            switch range.count {
+            case 6: counterText
+            case 21: uidText + [UInt8(ascii: "x")] + counterText
+            default: uidText
+            }
+        return (range.lowerBound, text)
     }
 
     /// The 4 bytes of `page` as READ and FAST_READ return them: ``readBack(page:)`` with the ASCII
