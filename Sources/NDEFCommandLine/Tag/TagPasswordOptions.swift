@@ -96,7 +96,9 @@ enum TagPasswordOptions {
             guard word.hasPrefix("--") else { continue }
             let name = String(word.split(separator: "=", maxSplits: 1).first ?? "").lowercased()
             // Options whose names hold "password" but no password: the file's name, and a flag.
-            let allowed = [PasswordInput.passwordFile.long, MirrorOptions.counterPasswordProtected.long].map { "--" + $0 }
+            let allowed = [PasswordInput.passwordFile.long, MirrorOptions.counterPasswordProtected.long].map {
+                "--" + $0
+            }
             guard !allowed.contains(name), name.contains("pass") || name.contains("pwd") else { continue }
             return .usage(
                 "Passwords are not taken from the command line (option '\(name)' was given; its value is not "

@@ -107,7 +107,8 @@ extension NFCMiFareTag {
         let configuration = try planning("cannot plan the mirror") { () throws(TagMemoryError) in
             request == nil
                 ? TagWritePlan(steps: [])
-                : try memory.mirrorPlan(placement, counterPasswordProtected: request?.isCounterPasswordProtected ?? false)
+                : try memory.mirrorPlan(
+                    placement, counterPasswordProtected: request?.isCounterPasswordProtected ?? false)
         }
         guard memory.configuration?.mirroredBytes(authenticated: authenticated) != nil else {
             return MirrorWriteSteps(
@@ -130,7 +131,8 @@ extension NFCMiFareTag {
             for step in off.steps { image = Type2Memory(bytes: Self.replacing(step, in: image.bytes), chip: chip) }
             return request == nil
                 ? TagWritePlan(steps: [])
-                : try image.mirrorPlan(placement, counterPasswordProtected: request?.isCounterPasswordProtected ?? false)
+                : try image.mirrorPlan(
+                    placement, counterPasswordProtected: request?.isCounterPasswordProtected ?? false)
         }
         return MirrorWriteSteps(
             off: off.steps, message: messageSteps, configuration: after.steps, placement: placement)

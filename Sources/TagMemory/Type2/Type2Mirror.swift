@@ -115,11 +115,13 @@ extension Type2Memory {
             Array(message[offset..<(offset + length)]) == request.mode.placeholder
         else {
             throw TagMemoryError(
-                .invalidArgument, "the message does not hold the \(request.mode.name) mirror's placeholder at byte \(offset)")
+                .invalidArgument,
+                "the message does not hold the \(request.mode.name) mirror's placeholder at byte \(offset)")
         }
         _ = try writePlan(messageBytes: message)
         guard let typeAddress = ndefTLVAddress,
-            let layout = Type2MessageLayout(message: message, typeAddress: typeAddress, free: dataRanges(from: typeAddress))
+            let layout = Type2MessageLayout(
+                message: message, typeAddress: typeAddress, free: dataRanges(from: typeAddress))
         else {
             throw TagMemoryError(.notFormatted, "the tag has no NDEF Message TLV")
         }
@@ -153,7 +155,9 @@ extension Type2Memory {
         else { return self }
         var copy = bytes
         let placeholder = mirror.mode.placeholder
-        for (index, address) in range.enumerated() where index < placeholder.count { copy[address] = placeholder[index] }
+        for (index, address) in range.enumerated() where index < placeholder.count {
+            copy[address] = placeholder[index]
+        }
         return Type2Memory(bytes: copy, chip: chip)
     }
 
