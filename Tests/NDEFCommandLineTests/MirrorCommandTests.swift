@@ -117,4 +117,27 @@ import Testing
         #expect(again.status == 0)
         #expect(!again.error.contains(" WRITE"), "\(again.error)")
     }
+
+    @Test("Through libnfc's pn532_uart driver and a served PN532: the mirror is set up and reads show the UID")
+    func throughLibNFC() async throws {
+        let directory = try TemporaryDirectory("mirror")
+        defer { directory.remove() }
+        let link = directory.path("pn532")
+        let server = try ServeProcess(["sim", "serve", "--pn532", link, "sim:ntag215?file=\(directory.path("tag.nfc"))"])
+        #expect(await server.waitForError(containing: "Press Ctrl-C"))
+        let environment = [
+            "NDEFTOOL_READER": "", "XDG_CONFIG_HOME": directory.path("config"), "LIBNFC_AUTO_SCAN": "false",
+        ]
+        let reader = ["--reader", "libnfc:pn532_uart:\(link)", "--wait", "2"]
+        let write = try await BinaryRunner.run(["write", "uri", Self.uri] + reader, environment: environment)
+        #expect(write.status == 0, "\(write.error)")
+        let first = try await BinaryRunner.run(["read"] + reader, environment: environment)
+        let second = try await BinaryRunner.run(["read"] + reader, environment: environment)
+        for read in [first, second] {
+            #expect(read.status == 0, "\(read.error)")
+            #expect(read.outputText.contains("URI: https://x.example/t?m=\(Self.uidText)x0000"), "\(read.outputText)")
+        }
+        server.terminate()
+        #expect(try await server.waitForExit() == 0)
+    }
 }

@@ -58,6 +58,30 @@ extension SharedVPCDPortTests {
             }
         }
 
+        @Test(
+            "The UID and counter mirror through pcscd, with the ACR122U's pass-through and with Part 3 storage commands",
+            arguments: ["?profile=acr122u", ""])
+        func mirror(profile: String) async throws {
+            try await SecondVPCDPort.withPort {
+                let directory = try TemporaryDirectory("pcsc")
+                defer { directory.remove() }
+                let env = environment(directory)
+                let server = try await serve(directory.path("tag.nfc"))
+                let write = try await BinaryRunner.run(
+                    ["write", "--reader", reader + profile, "uri", MirrorCommandTests.uri], environment: env)
+                #expect(write.status == 0, "\(write.error)")
+                #expect(write.outputText.contains("Mirror: UID and NFC counter at page 9 byte 1"))
+                let read = try await BinaryRunner.run(["read", "--reader", reader + profile], environment: env)
+                #expect(read.status == 0, "\(read.error)")
+                #expect(
+                    read.outputText.contains("URI: https://x.example/t?m=\(MirrorCommandTests.uidText)x0000"),
+                    "\(read.outputText)")
+                let info = try await BinaryRunner.run(["info", "--reader", reader + profile], environment: env)
+                #expect(info.outputText.contains("mirror: UID and NFC counter at page 9 byte 1: a reader sees "))
+                try await stop(server)
+            }
+        }
+
         @Test("write, read and info with --reader pcsc:NAME; the reader is remembered and chosen next time")
         func writeReadInfo() async throws {
             try await SecondVPCDPort.withPort {
