@@ -185,7 +185,7 @@ enum BatchCommand {
         settings.largestTagCapacity = opened.largestTagCapacity
         let job = ProvisioningJob(
             plan: setup.plan, journal: journal, settings: settings,
-            build: { row, uid in try template.message(row, uid: uid) }, onEvent: { status.handle($0) })
+            buildMirrored: { row, uid in try template.message(row, uid: uid) }, onEvent: { status.handle($0) })
         let (summary, interrupted) = await runUntilInterrupted(job, opened.stations, io: invocation.io)
         status.finish()
         journal.close()

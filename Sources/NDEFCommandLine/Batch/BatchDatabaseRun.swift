@@ -72,7 +72,7 @@ enum BatchDatabaseRun {
             onEvent: { status.handle($0) })
         let template = setup.template
         let job = ProvisioningJob(
-            ledger: ledger, settings: settings, build: { row, uid in try template.message(row, uid: uid) },
+            ledger: ledger, settings: settings, buildMirrored: { row, uid in try template.message(row, uid: uid) },
             onEvent: { status.handle($0) })
         let (summary, interrupted) = await BatchCommand.runUntilInterrupted(
             job, opened.stations, io: invocation.io, onInterrupt: { ledger.stop() })

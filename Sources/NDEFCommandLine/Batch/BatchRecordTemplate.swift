@@ -30,12 +30,13 @@ struct BatchRecordTemplate: Sendable {
         }
     }
 
-    /// The message of `row` for the tag `uid`.
+    /// The message of `row` for the tag `uid`, with the UID or NFC counter mirror that
+    /// `{uid-mirror}` and `{counter-mirror}` set up.
     ///
     /// - Throws: ``CommandLineError`` naming the row when a value does not make a valid record.
-    func message(_ row: ProvisioningRow, uid: [UInt8]) throws(CommandLineError) -> NFCNDEFMessage {
+    func message(_ row: ProvisioningRow, uid: [UInt8]) throws(CommandLineError) -> ProvisioningMessage {
         do {
-            return try template.message(for: row, uid: uid)
+            return try template.mirroredMessage(for: row, uid: uid)
         } catch {
             throw CommandLineError(.dataError, error.description)
         }
@@ -54,7 +55,7 @@ struct BatchRecordTemplate: Sendable {
         for number in numbers {
             guard let row = plan.row(number) else { continue }
             do {
-                let message = try template.message(for: row, uid: MessageTemplate.sampleUID)
+                let message = try template.mirroredMessage(for: row, uid: MessageTemplate.sampleUID).message
                 lengths.append((number, try template.encodedLength(of: message, row: row)))
                 if first == nil { first = message }
             } catch {

@@ -79,6 +79,20 @@ extension NFCMiFareTag {
             } ?? false)
     }
 
+    /// The NDEF message as it was written: as ``readNDEF()`` reads it, with the text a UID or NFC
+    /// counter mirror shows put back to the mirror's placeholder
+    /// (``TagMemory/Type2Memory/unmirrored(authenticated:)``), so that it compares equal to the
+    /// message a ``writeNDEF(_:mirror:)`` wrote, whatever the counter is now. Reads CFG0 and CFG1
+    /// with the message (in the same read on an NTAG213).
+    public func readNDEFAsWritten() async throws(NFCReaderError) -> NFCNDEFMessage {
+        try await beginOperation()
+        defer { endOperation() }
+        var cache = makeCache()
+        _ = try await loadNDEFArea(&cache, firstPages: messageFirstPages, extra: controlPages, throughMessage: true)
+        let memory = Type2Memory(bytes: cache.fullImage, chip: chip).unmirrored(authenticated: authenticated)
+        return try Self.message(in: memory)
+    }
+
     /// Throws ``NFCReaderError/Code/unsupportedFeature`` unless the chip has the mirror and the
     /// reader sends raw commands (the configuration pages are written with WRITE).
     public nonisolated func checkMirrorSupport() throws(NFCReaderError) {

@@ -1,4 +1,5 @@
 import NDEF
+import TagMemory
 import NFCSession
 import Synchronization
 import SystemSupport
@@ -24,6 +25,9 @@ import SystemSupport
 public final class ProvisioningJob: Sendable {
     /// Builds the message of a row for the tag with a UID; throws when the row cannot be built.
     public typealias MessageBuilder = @Sendable (ProvisioningRow, _ uid: [UInt8]) throws -> NFCNDEFMessage
+    /// Builds the message of a row for the tag with a UID, with the UID or NFC counter mirror it
+    /// sets up (NTAG213/215/216 8.7); throws when the row cannot be built.
+    public typealias MirroredMessageBuilder = @Sendable (ProvisioningRow, _ uid: [UInt8]) throws -> ProvisioningMessage
     /// Receives the job's events, in order per station; called on the workers' tasks: keep it short.
     public typealias EventHandler = @Sendable (ProvisioningJobEvent) -> Void
 
@@ -33,7 +37,7 @@ public final class ProvisioningJob: Sendable {
     public let journal: ProvisioningJournal?
     /// What is done to each tag.
     public let settings: ProvisioningJobSettings
-    let build: MessageBuilder
+    let build: MirroredMessageBuilder
     let onEvent: EventHandler
     private let stopRequest = Mutex<String?>(nil)
     private let tally = Mutex(Tally())
@@ -53,8 +57,18 @@ public final class ProvisioningJob: Sendable {
         build: @escaping MessageBuilder, onEvent: @escaping EventHandler = { _ in }
     ) {
         self.init(
-            ledger: JournalLedger(plan: plan, journal: journal), journal: journal, settings: settings, build: build,
-            onEvent: onEvent)
+            plan: plan, journal: journal, settings: settings,
+            buildMirrored: { row, uid in ProvisioningMessage(try build(row, uid)) }, onEvent: onEvent)
+    }
+
+    /// A job over `journal` whose messages may set up the UID or NFC counter mirror.
+    public convenience init(
+        plan: ProvisioningPlan, journal: ProvisioningJournal, settings: ProvisioningJobSettings,
+        buildMirrored: @escaping MirroredMessageBuilder, onEvent: @escaping EventHandler = { _ in }
+    ) {
+        self.init(
+            ledger: JournalLedger(plan: plan, journal: journal), journal: journal, settings: settings,
+            build: buildMirrored, onEvent: onEvent)
     }
 
     /// A job over `ledger`, building each row's message with `build` and reporting to `onEvent`.
@@ -62,12 +76,22 @@ public final class ProvisioningJob: Sendable {
         ledger: any ProvisioningLedger, settings: ProvisioningJobSettings, build: @escaping MessageBuilder,
         onEvent: @escaping EventHandler = { _ in }
     ) {
-        self.init(ledger: ledger, journal: nil, settings: settings, build: build, onEvent: onEvent)
+        self.init(
+            ledger: ledger, journal: nil, settings: settings,
+            build: { row, uid in ProvisioningMessage(try build(row, uid)) }, onEvent: onEvent)
+    }
+
+    /// A job over `ledger` whose messages may set up the UID or NFC counter mirror.
+    public convenience init(
+        ledger: any ProvisioningLedger, settings: ProvisioningJobSettings,
+        buildMirrored: @escaping MirroredMessageBuilder, onEvent: @escaping EventHandler = { _ in }
+    ) {
+        self.init(ledger: ledger, journal: nil, settings: settings, build: buildMirrored, onEvent: onEvent)
     }
 
     private init(
         ledger: any ProvisioningLedger, journal: ProvisioningJournal?, settings: ProvisioningJobSettings,
-        build: @escaping MessageBuilder, onEvent: @escaping EventHandler
+        build: @escaping MirroredMessageBuilder, onEvent: @escaping EventHandler
     ) {
         self.ledger = ledger
         self.journal = journal
@@ -132,12 +156,12 @@ public final class ProvisioningJob: Sendable {
     var isStopRequested: Bool { stopRequest.withLock { $0 != nil } }
 
     /// The message of `claim`'s row for the tag `uid`, its bytes' SHA-256.
-    func message(_ claim: ProvisioningClaim, uid: [UInt8]) throws(ProvisioningError) -> (NFCNDEFMessage, [UInt8]) {
-        let message: NFCNDEFMessage
+    func message(_ claim: ProvisioningClaim, uid: [UInt8]) throws(ProvisioningError) -> (ProvisioningMessage, [UInt8]) {
+        let message: ProvisioningMessage
         let bytes: [UInt8]
         do {
             message = try build(claim.values, uid)
-            bytes = try message.encoded()
+            bytes = try message.message.encoded()
         } catch {
             throw ProvisioningError(.refusedEvent, "row \(claim.row) (plan line \(claim.values.line)): \(error)")
         }
@@ -146,4 +170,19 @@ public final class ProvisioningJob: Sendable {
 
     /// Counts what a station did with a tag.
     func count(_ update: (inout Tally) -> Void) { tally.withLock { update(&$0) } }
+}
+
+/// A row's message and the UID or NFC counter mirror its write sets up (NTAG213/215/216 8.7;
+/// see `NFCSession/NFCMiFareTag/writeNDEF(_:mirror:)`).
+public struct ProvisioningMessage: Sendable, Hashable {
+    /// The message, with the mirror's placeholder text where the mirror goes.
+    public var message: NFCNDEFMessage
+    /// The mirror; nil for a plain message.
+    public var mirror: Type2MirrorRequest?
+
+    /// A message, with a mirror or not.
+    public init(_ message: NFCNDEFMessage, mirror: Type2MirrorRequest? = nil) {
+        self.message = message
+        self.mirror = mirror
+    }
 }

@@ -59,7 +59,7 @@ struct ProvisioningTagRun: Sendable {
         let row = claim.row
         job.onEvent(.stationState(station: station, .writing(row: row)))
         guard let (message, digest) = try await build(claim) else { return false }
-        var refusal = refusalBeforeWrite()
+        var refusal = refusalBeforeWrite(mirror: message.mirror)
         if refusal == nil, let keys = job.settings.genuineKeys { refusal = await genuineRefusal(keys) }
         if let refusal {
             try await ledger.giveBack(claim)
@@ -76,7 +76,7 @@ struct ProvisioningTagRun: Sendable {
                 try await interrupted(claim, "the write did not complete: \(error.reason)", cause: error)
             } else if error.code == .tagSizeTooSmall {
                 // Nothing was written: the row goes to a larger tag, or fails when none can take it.
-                let length = (try? message.encoded().count) ?? 0
+                let length = (try? message.message.encoded().count) ?? 0
                 let failure = try await ledger.refusedAsTooLarge(
                     claim, uid: uid, length: length, reason: error.reason,
                     largestCapacity: job.settings.largestTagCapacity, refusalLimit: job.settings.sizeRefusalLimit)
@@ -184,7 +184,7 @@ struct ProvisioningTagRun: Sendable {
     }
 
     /// The row's message and digest, or nil after recording that it cannot be built.
-    private func build(_ claim: ProvisioningClaim) async throws(ProvisioningError) -> (NFCNDEFMessage, [UInt8])? {
+    private func build(_ claim: ProvisioningClaim) async throws(ProvisioningError) -> (ProvisioningMessage, [UInt8])? {
         do {
             return try job.message(claim, uid: uid)
         } catch {
@@ -210,8 +210,19 @@ struct ProvisioningTagRun: Sendable {
     }
 
     /// Why this tag cannot take a row at all, known without a command: a password the chip or
-    /// the reader cannot set.
-    private func refusalBeforeWrite() -> String? {
+    /// the reader cannot set, a mirror the chip does not have.
+    private func refusalBeforeWrite(mirror: Type2MirrorRequest?) -> String? {
+        if mirror != nil {
+            guard case .miFare(let type2) = tag else {
+                return "the message sets up a UID or NFC counter mirror, which Type 4 tags do not have: "
+                    + "this tag was not written"
+            }
+            do {
+                try type2.checkMirrorSupport()
+            } catch {
+                return "the message sets up a mirror: \(error.reason); this tag was not written"
+            }
+        }
         guard job.settings.password != nil else { return nil }
         switch tag {
         case .iso7816:
@@ -242,13 +253,22 @@ struct ProvisioningTagRun: Sendable {
         }
     }
 
-    /// Writes `message`; `resuming` reads the whole tag first and writes only what is missing.
-    private func write(_ message: NFCNDEFMessage, resuming: Bool) async throws(NFCReaderError) {
+    /// Writes `message` (and sets up its mirror); `resuming` reads the whole tag first and writes
+    /// only what is missing.
+    private func write(_ message: ProvisioningMessage, resuming: Bool) async throws(NFCReaderError) {
         switch tag {
         case .miFare(let type2):
-            if resuming { try await type2.resumeWrite(message) } else { try await type2.writeNDEF(message) }
+            if resuming {
+                try await type2.resumeWrite(message.message, mirror: message.mirror)
+            } else {
+                try await type2.writeNDEF(message.message, mirror: message.mirror)
+            }
         case .iso7816(let type4):
-            if resuming { try await type4.resumeWrite(message) } else { try await type4.writeNDEF(message) }
+            if resuming {
+                try await type4.resumeWrite(message.message)
+            } else {
+                try await type4.writeNDEF(message.message)
+            }
         }
     }
 
@@ -257,7 +277,8 @@ struct ProvisioningTagRun: Sendable {
         let message: NFCNDEFMessage
         do {
             switch tag {
-            case .miFare(let type2): message = try await type2.readNDEF()
+            // As written: the text a UID or counter mirror shows put back to its placeholder.
+            case .miFare(let type2): message = try await type2.readNDEFAsWritten()
             case .iso7816(let type4): message = try await type4.readNDEF()
             }
             return try ProvisioningDigest.sha256(try message.encoded())

@@ -1,5 +1,6 @@
 import NDEF
 import RecordSpecifications
+import TagMemory
 
 /// The message each tag gets, as record-specification words with placeholders
 /// (`RecordSpecifications/RecordSpecGrammar`): `uri https://example.com/t/{serial}` renders,
@@ -26,6 +27,8 @@ public struct MessageTemplate: Sendable, Hashable {
         case field(String)
         case uid(uppercase: Bool)
         case row(width: Int)
+        /// `{uid-mirror}` or `{counter-mirror}`: the chip's mirror (NTAG213/215/216 8.7).
+        case mirror(counter: Bool)
     }
 
     /// The template as canonical text (words quoted where needed): what a journal records.
@@ -37,6 +40,9 @@ public struct MessageTemplate: Sendable, Hashable {
     let words: [[Segment]]
     /// Where each element of the specifications is among the words.
     let structure: [RecordSpecGrammar.WordToken]
+    /// The mirror `{uid-mirror}` and `{counter-mirror}` ask for (``TagMemory/Type2MirrorTemplate``'s
+    /// rules: each once, both only as `{uid-mirror}x{counter-mirror}`).
+    public let mirrorMode: Type2Configuration.MirrorMode
 
     /// Parses template `text` against the plan's `fields`.
     public init(_ text: String, fields: [String]) throws(ProvisioningError) {
@@ -57,6 +63,23 @@ public struct MessageTemplate: Sendable, Hashable {
                 try TemplateTokenizer.segments(of: token.text, line: token.line, column: token.column, fields: fields))
         }
         self.words = words
+        // The mirror rules, on the words with every other placeholder as a character no value
+        // can hold, so that a field between two mirrors keeps them apart.
+        let outline = words.map { word in
+            word.map { segment -> String in
+                switch segment {
+                case .literal(let text): text
+                case .mirror(let counter):
+                    counter ? Type2MirrorTemplate.counterPlaceholder : Type2MirrorTemplate.uidPlaceholder
+                case .field, .uid, .row: "\u{1}"
+                }
+            }.joined()
+        }
+        do {
+            self.mirrorMode = try Type2MirrorTemplate(words: outline).mode
+        } catch {
+            throw ProvisioningError(.malformedTemplate, error.reason)
+        }
         self.arguments = tokens.map(\.text)
         self.text = tokens.map { TemplateTokenizer.quoted($0.text) }.joined(separator: " ")
         do {
@@ -74,6 +97,7 @@ public struct MessageTemplate: Sendable, Hashable {
             let name: String? =
                 switch segment {
                 case .literal: nil
+                case .mirror(let counter): counter ? "counter-mirror" : "uid-mirror"
                 case .field(let field): field
                 case .uid: "uid"
                 case .row: "row"
@@ -83,8 +107,11 @@ public struct MessageTemplate: Sendable, Hashable {
         return names
     }
 
-    /// The record-specification words for `row` on the tag with `uid`.
-    public func render(_ row: ProvisioningRow, uid: [UInt8]) throws(ProvisioningError) -> [String] {
+    /// The record-specification words for `row` on the tag with `uid`; the mirror's digits are
+    /// `filler` (its placeholder with `0`).
+    public func render(_ row: ProvisioningRow, uid: [UInt8], filler: Character = "0") throws(ProvisioningError)
+        -> [String]
+    {
         var out: [String] = []
         out.reserveCapacity(words.count)
         for word in words {
@@ -93,6 +120,7 @@ public struct MessageTemplate: Sendable, Hashable {
                 switch segment {
                 case .literal(let literal): text += literal
                 case .uid(let uppercase): text += hexString(uid, uppercase: uppercase)
+                case .mirror(let counter): text += String(repeating: filler, count: counter ? 6 : 14)
                 case .row(let width):
                     let digits = String(row.number)
                     text += String(repeating: "0", count: max(0, width - digits.count)) + digits
@@ -124,7 +152,35 @@ public struct MessageTemplate: Sendable, Hashable {
     public func message(
         for row: ProvisioningRow, uid: [UInt8], inputs: some RecordInputs = RecordFiles()
     ) throws(ProvisioningError) -> NFCNDEFMessage {
-        let rendered = try render(row, uid: uid)
+        try message(for: row, uid: uid, inputs: inputs, filler: "0")
+    }
+
+    /// The message of `row` for the tag `uid` and the mirror it sets up, if any
+    /// (``mirrorMode``): the message holds the mirror's placeholder, and the request says where
+    /// it lies in the encoded message.
+    ///
+    /// - Throws: the errors of ``message(for:uid:inputs:)``; ``ProvisioningError/Code/invalidRecords``
+    ///   when the mirror's placeholder is not stored as ASCII text.
+    public func mirroredMessage(
+        for row: ProvisioningRow, uid: [UInt8], inputs: some RecordInputs = RecordFiles()
+    ) throws(ProvisioningError) -> ProvisioningMessage {
+        do {
+            let made = try Type2MirrorTemplate(mode: mirrorMode).message { filler in
+                try message(for: row, uid: uid, inputs: inputs, filler: filler)
+            }
+            return ProvisioningMessage(made.message, mirror: made.request)
+        } catch let error as ProvisioningError {
+            throw error
+        } catch {
+            let reason = (error as? TagMemoryError)?.reason ?? "\(error)"
+            throw ProvisioningError(.invalidRecords, line: row.line, "row \(row.number): \(reason)")
+        }
+    }
+
+    private func message(
+        for row: ProvisioningRow, uid: [UInt8], inputs: some RecordInputs, filler: Character
+    ) throws(ProvisioningError) -> NFCNDEFMessage {
+        let rendered = try render(row, uid: uid, filler: filler)
         let grammar = RecordSpecGrammar.standard
         let records: [NFCNDEFPayload]
         do {

@@ -104,6 +104,8 @@ enum TemplateTokenizer {
         let name = String(parts[0])
         let modifier = parts.count > 1 ? String(parts[1]) : nil
         switch (name, modifier) {
+        case ("uid-mirror", nil): return .mirror(counter: false)
+        case ("counter-mirror", nil): return .mirror(counter: true)
         case ("uid", nil), ("uid", "upper"): return .uid(uppercase: true)
         case ("uid", "lower"): return .uid(uppercase: false)
         case ("row", nil): return .row(width: 0)
@@ -116,7 +118,7 @@ enum TemplateTokenizer {
         default: break
         }
         guard fields.contains(name) else {
-            let known = (fields + ["uid", "uid:lower", "row", "row:WIDTH"]).map { "{\($0)}" }.joined(separator: ", ")
+            let known = (fields + ["uid", "uid:lower", "row", "row:WIDTH", "uid-mirror", "counter-mirror"]).map { "{\($0)}" }.joined(separator: ", ")
             throw ProvisioningError(
                 .unknownPlaceholder, line: fail("").line, column: fail("").column,
                 "unknown placeholder {\(printable(body))}; the plan provides \(known)")

@@ -52,6 +52,12 @@ public struct Type2MirrorTemplate: Sendable, Hashable {
         }
     }
 
+    /// The rules without words: a template language of its own (a batch template) that finds
+    /// the placeholders itself and fills them with ``message(counterPasswordProtected:build:)``.
+    public init(mode: Type2Configuration.MirrorMode) {
+        self.mode = mode
+    }
+
     /// Builds the message from `words` with the placeholders filled, and finds where the mirror
     /// lies in its encoding.
     ///
@@ -67,8 +73,20 @@ public struct Type2MirrorTemplate: Sendable, Hashable {
         build: ([String]) throws -> NFCNDEFMessage
     ) throws -> (message: NFCNDEFMessage, request: Type2MirrorRequest?) {
         guard mode != .none else { return (try build(words), nil) }
-        let message = try build(fill(words, with: "0"))
-        let other = try build(fill(words, with: "1"))
+        return try message(counterPasswordProtected: counterPasswordProtected) { filler in
+            try build(fill(words, with: filler))
+        }
+    }
+
+    /// Builds the message twice, with `build` putting `filler` for every digit of the mirror
+    /// (`0`, then `1`), and finds where the mirror lies in its encoding; see
+    /// ``message(words:counterPasswordProtected:build:)``.
+    public func message(
+        counterPasswordProtected: Bool = false, build: (_ filler: Character) throws -> NFCNDEFMessage
+    ) throws -> (message: NFCNDEFMessage, request: Type2MirrorRequest?) {
+        guard mode != .none else { return (try build("0"), nil) }
+        let message = try build("0")
+        let other = try build("1")
         return (message, try request(message, other, counterPasswordProtected: counterPasswordProtected))
     }
 
