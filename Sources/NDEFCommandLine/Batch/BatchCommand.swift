@@ -51,7 +51,9 @@ enum BatchCommand {
         discussion: """
             Each tag presented gets the next row of the plan, written with the message the \
             record template makes for it (as 'ndeftool write' takes records, with {field} \
-            from the plan, {uid} the tag's UID, {row} the row number), verified, then locked \
+            from the plan, {uid} the tag's UID, {row} the row number; {uid-mirror} and \
+            {counter-mirror} set up the NTAG213/215/216 mirror, as 'ndeftool write' does), \
+            verified, then locked \
             (--lock) and given its own password (--derive-passwords) when asked. A tag done \
             already in this job is refused, with a red light and a long beep on readers \
             that have them; each success gets green and a short beep.

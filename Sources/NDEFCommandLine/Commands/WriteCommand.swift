@@ -69,7 +69,7 @@ enum WriteCommand {
               ndeftool encode --from-json message.json | ndeftool write --from -
               ndeftool write uri https://example.com --resume
               ndeftool write text "Hi" --dry-run --reader 'sim:type4?file=t4.txt'
-              ndeftool write uri 'https://x.example/t?m={uid-mirror}x{counter-mirror}' --reader 'sim:ntag215?file=tag.nfc'
+              ndeftool write uri 'https://x.test/?m={uid-mirror}x{counter-mirror}'
             """,
         arguments: [
             ArgumentSpec(
