@@ -162,6 +162,18 @@ enum MinimumBudgets {
         )
     }
 
+    /// `writeNDEF(_:mirror:)` of `message` with the UID and counter mirror on a factory tag: the
+    /// plain write, then CFG1 (NFC_CNT_EN) and CFG0 (the mirror), which must follow the verified
+    /// message, and one read-back of both (NTAG213/215/216 8.7, 8.5.7).
+    static func mirroredWrite(message: [UInt8], layout: Layout) -> CommandBudget {
+        var budget = write(new: message, old: nil, layout: layout, fastRead: true)
+        budget.parts += [
+            .init(count: 2, command: "WRITE", reason: "CFG1 (NFC_CNT_EN), then CFG0 (mirror page and byte)"),
+            .init(count: 1, command: "FAST_READ", reason: "read-back of CFG0 and CFG1"),
+        ]
+        return budget
+    }
+
     /// `setPassword` on a factory tag with AUTH0 at page 4, PROT and AUTHLIM 0: CFG1 (ACCESS)
     /// keeps its factory value, so PWD, PACK and CFG0 (AUTH0 last) are written.
     static func password(layout: Layout) -> CommandBudget {

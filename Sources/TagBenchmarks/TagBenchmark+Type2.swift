@@ -32,7 +32,7 @@ extension TagBenchmark {
         write(
             id: "write-ntag215-read-write-only", label: "write+verify 100 bytes, READ/WRITE only", old: nil,
             capabilities: readWriteOnly),
-        lock, setPassword,
+        mirroredWrite, lock, setPassword,
     ]
 
     /// Identification and `queryNDEFStatus` of a factory NTAG215.
@@ -86,6 +86,32 @@ extension TagBenchmark {
             operation: operation, verify: verify, minimum: minimum,
             reference: NfcpyReference.write(image: image(holding: old, chip: .ntag215), message: bytes(message)))
     }
+
+    /// A 100-byte URI message whose reads show the UID and the NFC counter, and its mirror.
+    static let mirrored: (message: NFCNDEFMessage, request: Type2MirrorRequest?) = {
+        // D1 01 60 55 04: 95 characters after https://, 21 of them the placeholder.
+        let uri = "https://x.example/t?m={uid-mirror}x{counter-mirror}&p=" + String(repeating: "a", count: 57)
+        let made = try? Type2MirrorTemplate(words: [uri]).message(words: [uri]) { words in
+            NFCNDEFMessage(records: [try URIRecord(uri: words[0]).makeRecord()])
+        }
+        return made ?? (BenchmarkMessages.uri(length: 100), nil)
+    }()
+
+    /// `writeNDEF(_:mirror:)` of ``mirrored`` on a factory NTAG215: the plain write and the
+    /// mirror's configuration.
+    static let mirroredWrite = TagBenchmark(
+        id: "write-ntag215-mirror", label: "write+verify 100 bytes with UID+counter mirror", url: "sim:ntag215",
+        operation: { (tag: NFCTag) async throws -> Void in
+            try await tag.type2().writeNDEF(mirrored.message, mirror: mirrored.request)
+        },
+        verify: { (field: SimulatedField) -> String? in
+            guard let memory = field.firstType2Memory, memory.message == mirrored.message else {
+                return "the tag does not hold the message"
+            }
+            return memory.configuration?.mirror?.mode == .uidAndNFCCounter ? nil : "the mirror is not set up"
+        },
+        minimum: MinimumBudgets.mirroredWrite(message: bytes(mirrored.message), layout: .ntag215),
+        reference: nil)
 
     /// `prepareLock` and `writeLock` of an NTAG215 holding a 100-byte URI message.
     static let lock = TagBenchmark(

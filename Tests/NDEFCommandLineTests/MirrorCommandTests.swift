@@ -56,7 +56,8 @@ import Testing
         #expect(try validator.problems(write.outputText, schema: "write.schema.json").isEmpty)
         let written = try PasswordTagFile.object(write)
         let mirror = try #require(written["mirror"] as? [String: Any])
-        #expect(mirror["kind"] as? String == "uidAndCounter" && mirror["page"] as? Int == 9 && mirror["byte"] as? Int == 1)
+        #expect(
+            mirror["kind"] as? String == "uidAndCounter" && mirror["page"] as? Int == 9 && mirror["byte"] as? Int == 1)
 
         let info = try await tag.run(["info"])
         let line = info.outputText.split(separator: "\n").first { $0.hasPrefix("mirror: ") }.map(String.init)
@@ -90,7 +91,10 @@ import Testing
             (["uri", "https://x/?u={uid-mirror}&c={counter-mirror}"], "ntag215", 64, "{uid-mirror}x{counter-mirror}"),
             (["uri", "https://x/?u={uid-mirror}&v={uid-mirror}"], "ntag215", 64, "appears 2 times"),
             (["uri", "https://x/?u={uid-mirror}"], "ultralight-ev1", 69, "no UID or NFC counter mirror"),
-            (["uri", "https://x/" + String(repeating: "a", count: 113) + "?u={uid-mirror}"], "ntag213", 64, "past byte 2"),
+            (
+                ["uri", "https://x/" + String(repeating: "a", count: 113) + "?u={uid-mirror}"], "ntag213", 64,
+                "past byte 2"
+            ),
             (["uri", "https://x/?u={uid-mirror}", "--counter-password-protected"], "ntag215", 64, "{counter-mirror}"),
             (["text", "{uid-mirror}", "--utf16"], "ntag215", 64, "plain ASCII"),
         ])
@@ -123,7 +127,9 @@ import Testing
         let directory = try TemporaryDirectory("mirror")
         defer { directory.remove() }
         let link = directory.path("pn532")
-        let server = try ServeProcess(["sim", "serve", "--pn532", link, "sim:ntag215?file=\(directory.path("tag.nfc"))"])
+        let server = try ServeProcess([
+            "sim", "serve", "--pn532", link, "sim:ntag215?file=\(directory.path("tag.nfc"))",
+        ])
         #expect(await server.waitForError(containing: "Press Ctrl-C"))
         let environment = [
             "NDEFTOOL_READER": "", "XDG_CONFIG_HOME": directory.path("config"), "LIBNFC_AUTO_SCAN": "false",

@@ -96,7 +96,9 @@ struct MirrorTearingTests {
             let final = try Self.state(tag)
             #expect(final.message == Self.stored(scenario.uri), "\(context)")
             #expect(final.mirrorOverPlaceholder, "\(context)")
-            #expect(tag.page(131)?.hasPrefix(scenario.finalConfiguration.cfg0) == true, "\(context): CFG0 \(tag.page(131) ?? "?")")
+            #expect(
+                tag.page(131)?.hasPrefix(scenario.finalConfiguration.cfg0) == true,
+                "\(context): CFG0 \(tag.page(131) ?? "?")")
             #expect(tag.page(132) == scenario.finalConfiguration.cfg1, "\(context): CFG1 \(tag.page(132) ?? "?")")
             cut += 1
         }

@@ -134,3 +134,24 @@ struct MirrorWriteTests {
         #expect(try await again.prepareLock().code == before)
     }
 }
+
+/// The example of SafeWrites.md's "Tags that show their UID and tap counter", as printed there.
+@Suite("SafeWrites.md: the mirror example")
+struct MirrorDocumentationExampleTests {
+    @Test("The example writes the mirrored URI; a read shows the UID and the counter")
+    func example() async throws {
+        let reader = makeReader([SimulatedType2Tag(chip: .ntag215)])
+        let (_, tag) = try await openTag(reader)
+        // Example begin
+        let uri = "https://x.example/t?m={uid-mirror}x{counter-mirror}"
+        let mirrored = try Type2MirrorTemplate(words: [uri]).message(words: [uri]) { words in
+            NFCNDEFMessage(records: [try URIRecord(uri: words[0]).makeRecord()])
+        }
+        try await tag.writeNDEF(mirrored.message, mirror: mirrored.request)
+        // A phone reads https://x.example/t?m=04517CA24B3580x000001: the UID, x, the counter.
+        let seen = try await tag.readNDEF()
+        // Example end
+        let link = try URIRecord(parsing: try #require(seen.records.first)).uri
+        #expect(link == "https://x.example/t?m=04517CA24B3580x000001")
+    }
+}

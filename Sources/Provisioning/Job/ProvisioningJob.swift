@@ -1,8 +1,8 @@
 import NDEF
-import TagMemory
 import NFCSession
 import Synchronization
 import SystemSupport
+import TagMemory
 
 /// A batch provisioning job run on one or more readers: each tag presented gets the next row
 /// of the plan (or finishes the row it holds), written, verified, then locked and given a

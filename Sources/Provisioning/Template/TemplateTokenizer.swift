@@ -118,7 +118,9 @@ enum TemplateTokenizer {
         default: break
         }
         guard fields.contains(name) else {
-            let known = (fields + ["uid", "uid:lower", "row", "row:WIDTH", "uid-mirror", "counter-mirror"]).map { "{\($0)}" }.joined(separator: ", ")
+            let known = (fields + ["uid", "uid:lower", "row", "row:WIDTH", "uid-mirror", "counter-mirror"]).map {
+                "{\($0)}"
+            }.joined(separator: ", ")
             throw ProvisioningError(
                 .unknownPlaceholder, line: fail("").line, column: fail("").column,
                 "unknown placeholder {\(printable(body))}; the plan provides \(known)")

@@ -62,6 +62,8 @@ public struct Type2MirrorTemplate: Sendable, Hashable {
     /// lies in its encoding.
     ///
     /// - Parameters:
+    ///   - words: the words, holding the placeholders.
+    ///   - counterPasswordProtected: whether the request sets NFC_CNT_PWD_PROT.
     ///   - build: makes the message from words (called twice when there is a placeholder).
     /// - Returns: the message to write (holding the mirror's placeholder text) and the request,
     ///   nil without placeholders.

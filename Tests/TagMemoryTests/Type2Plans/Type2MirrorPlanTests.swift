@@ -49,7 +49,8 @@ struct Type2MirrorPlanTests {
                 }
             }
             let context = "\(limit.chip.name) \(limit.mode.name)"
-            #expect(last?.page == limit.page && last?.byte == limit.byte, "\(context): last \(String(describing: last))")
+            #expect(
+                last?.page == limit.page && last?.byte == limit.byte, "\(context): last \(String(describing: last))")
             #expect(last?.mode == limit.mode, "\(context)")
             #expect(refusals > 0, "\(context): a placement past the limit was refused")
         }
@@ -89,7 +90,8 @@ struct Type2MirrorPlanTests {
     func configurationPlan() throws {
         var memory = try Type2PlanSupport.formatted(.ntag215)
         // AUTH0 10h and STRG_MOD_EN, as a protected tag has them.
-        memory = Type2Memory(bytes: Self.setting(page: 131, to: [0x04, 0x00, 0x00, 0x10], in: memory.bytes), chip: .ntag215)
+        memory = Type2Memory(
+            bytes: Self.setting(page: 131, to: [0x04, 0x00, 0x00, 0x10], in: memory.bytes), chip: .ntag215)
         let mirror = Type2Configuration.Mirror(mode: .uidAndNFCCounter, byte: 2, page: 9)
         let plan = try memory.mirrorPlan(mirror, counterPasswordProtected: true)
         #expect(plan.steps.map(\.address) == [132, 131])
