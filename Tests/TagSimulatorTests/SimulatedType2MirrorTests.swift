@@ -84,6 +84,21 @@ struct SimulatedType2MirrorTests {
         early.select()
         #expect(early.read(0x03).data?.prefix(4) == hex("E1 10 12 00")[...])
     }
+
+    @Test("8.6, 8.7.2: the counter counts once per field, stops at FFFFFFh, and is shown so; WRITE is not mirrored")
+    func countsOncePerFieldAndSaturates() {
+        var tag = Self.tag(mirror: 0x94, pages: [0x0C: "3D 30 30 30", 0x0D: "30 30 30 FE"], counter: 0xFF_FFFE)
+        #expect(tag.read(0x0C).data?.prefix(8) == Array("=FFFFFF".utf8)[...] + [0xFE])
+        #expect(tag.read(0x0C).data?.prefix(8) == Array("=FFFFFF".utf8)[...] + [0xFE], "one count per field")
+        tag.fieldOff()
+        tag.select()
+        #expect(tag.read(0x0C).data?.prefix(8) == Array("=FFFFFF".utf8)[...] + [0xFE])
+        #expect(tag.nfcCounter == 0xFF_FFFF, "saturated, not wrapped")
+        // A WRITE over the mirrored page stores what it writes; memory never holds the mirror.
+        #expect(tag.transceive([0xA2, 0x0D, 0x31, 0x32, 0x33, 0xFE]) == .ack)
+        #expect(Array(tag.bytes[(0x0C * 4)..<(0x0E * 4)]) == hex("3D 30 30 30 31 32 33 FE"))
+        #expect(tag.read(0x0C).data?.prefix(8) == Array("=FFFFFF".utf8)[...] + [0xFE])
+    }
 }
 
 extension SimulatedType2Response {

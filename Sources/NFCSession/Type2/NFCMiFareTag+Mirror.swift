@@ -28,7 +28,7 @@ extension NFCMiFareTag {
     /// Commands on a factory NTAG215 for a 50-byte URI with both mirrors, over the plain write:
     /// two WRITEs (CFG1, CFG0) and one READ of them.
     ///
-    /// A plain write (`mirror` nil) or an erase turns off a mirror the tag had, the same way
+    /// A plain write (`mirror` nil) or an erase turns off a mirror the tag shows, the same way
     /// (step 2), so that readers see the message written and not a UID over it.
     public func writeNDEF(_ message: NFCNDEFMessage, mirror: Type2MirrorRequest?) async throws(NFCReaderError) {
         let bytes = try encodedForWriting(message)
@@ -93,8 +93,10 @@ extension NFCMiFareTag {
         return try Self.message(in: memory)
     }
 
-    /// Throws ``NFCReaderError/Code/unsupportedFeature`` unless the chip has the mirror and the
-    /// reader sends raw commands (the configuration pages are written with WRITE).
+    /// Throws ``NFCReaderError/Code/unsupportedFeature`` unless the chip has the mirror
+    /// (NTAG213/215/216); checked without a command, so a caller can refuse a tag before writing.
+    /// The configuration pages are written with WRITE, as the message is: any reader that writes
+    /// Type 2 pages sets the mirror up.
     public nonisolated func checkMirrorSupport() throws(NFCReaderError) {
         guard let chip, chip.features.contains(.asciiMirror) else {
             throw NFCReaderError(
