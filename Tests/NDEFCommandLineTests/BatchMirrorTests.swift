@@ -14,8 +14,7 @@ import Testing
     static func readURI(_ job: BatchFolder, file: String) async throws -> String {
         let read = try await job.run(["read", "--reader", "sim:ntag215?file=\(file)", "--wait", "0"])
         #expect(read.status == 0, "\(read.error)")
-        let line = read.output.split(separator: "\n").first { $0.contains("URI: ") }
-        return line.map { String($0.split(separator: " ").last ?? "") } ?? ""
+        return MirrorCommandTests.uri(in: read.output)
     }
 
     @Test("Three tags from a supply: each reads as its row with its own UID, the counter up by one per read")

@@ -21,7 +21,12 @@ import Testing
     static func readURI(_ tag: PasswordTagFile) async throws -> String {
         let read = try await tag.run(["read"])
         #expect(read.status == 0, "\(read.error)")
-        let line = read.outputText.split(separator: "\n").first { $0.contains("URI: ") }
+        return uri(in: read.outputText)
+    }
+
+    /// The URI of the first `URI: ` line of `read`'s text output ("" without one).
+    static func uri(in output: String) -> String {
+        let line = output.split(separator: "\n").first { $0.contains("URI: ") }
         return line.map { String($0.split(separator: " ").last ?? "") } ?? ""
     }
 
