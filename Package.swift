@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "TagMemory", targets: ["TagMemory"]),
         .library(name: "TagSimulator", targets: ["TagSimulator"]),
         .library(name: "NFCCrypto", targets: ["NFCCrypto"]),
+        .library(name: "NTAG424", targets: ["NTAG424"]),
         .library(name: "NFCWireFormat", targets: ["NFCWireFormat"]),
         .library(name: "NFCSession", targets: ["NFCSession"]),
         .library(name: "SimulatedReader", targets: ["SimulatedReader"]),
@@ -55,6 +56,9 @@ let package = Package(
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // The cryptography the package needs, over libcrypto: SHA-256, HMAC, AES, CMAC, ECDSA, random bytes.
         .target(name: "NFCCrypto", dependencies: ["CCrypto"], swiftSettings: strictSettings),
+        // NTAG 424 DNA: EV2 authentication, secure messaging, SDM settings and SUN verification
+        // (AES; libcrypto through NFCCrypto), usable by a server with no reader library.
+        .target(name: "NTAG424", dependencies: ["NDEF", "NFCCrypto"], swiftSettings: strictSettings),
         // Sessions over readers: the reader contract, tag objects with CoreNFC-shaped operations.
         .target(
             name: "NFCSession",
@@ -203,6 +207,8 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(name: "JSONSupportTests", dependencies: ["JSONSupport"], swiftSettings: strictSettings),
         .testTarget(name: "NFCCryptoTests", dependencies: ["TestSupport", "NFCCrypto"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "NTAG424Tests", dependencies: ["TestSupport", "NTAG424", "NFCCrypto"], swiftSettings: strictSettings),
         .testTarget(
             name: "TagMemoryTests",
             dependencies: [
