@@ -48,7 +48,8 @@ let package = Package(
         .target(name: "TagInspection", dependencies: ["NDEF", "TagMemory"], swiftSettings: strictSettings),
         // Simulated tags answering raw commands as the datasheets describe: pure Swift, no I/O.
         .target(
-            name: "TagSimulator", dependencies: ["TagMemory", "NDEF", "NFCWireFormat"], swiftSettings: strictSettings),
+            name: "TagSimulator", dependencies: ["TagMemory", "NDEF", "NFCWireFormat", "NTAG424", "NFCCrypto"],
+            swiftSettings: strictSettings),
         // What the modules that call the operating system share: the EINTR-retrying call wrapper and errno
         // text, serial and task executors over dispatch queues, blocking calls run off the cooperative pool.
         .target(name: "SystemSupport", swiftSettings: strictSettings),
@@ -217,7 +218,7 @@ let package = Package(
         .testTarget(
             name: "TagSimulatorTests",
             dependencies: [
-                "TestSupport", "TagSimulator", "TagMemory", "NDEF",
+                "TestSupport", "TagSimulator", "TagMemory", "NDEF", "NTAG424", "NFCCrypto",
             ],
             swiftSettings: strictSettings
         ),

@@ -1,4 +1,5 @@
 import NFCWireFormat
+import NTAG424
 import TagMemory
 
 extension SimulatedType4Tag {
@@ -26,6 +27,7 @@ extension SimulatedType4Tag {
         switch file {
         case Type4CapabilityContainer.fileIdentifier: capabilityContainerFile
         case configuration.ndefFileIdentifier: ndefFile
+        case SimulatedNTAG424Chip.proprietaryFileIdentifier: ntag424?.proprietaryFile
         default: nil
         }
     }
@@ -44,12 +46,14 @@ extension SimulatedType4Tag {
     /// Whether READ BINARY may read `file`: the CC file always (5.1), the NDEF file when its
     /// read access is `00`.
     func isReadable(_ file: UInt16) -> Bool {
-        file == Type4CapabilityContainer.fileIdentifier || currentAccess.read.isGranted
+        if let chip = ntag424 { return chip.isoAccess(file, writing: false) }
+        return file == Type4CapabilityContainer.fileIdentifier || currentAccess.read.isGranted
     }
 
     /// Whether UPDATE BINARY may write `file`: the CC file when the configuration allows it,
     /// the NDEF file when its write access is `00`.
     func isWritable(_ file: UInt16) -> Bool {
+        if let chip = ntag424 { return chip.isoAccess(file, writing: true) }
         if file == Type4CapabilityContainer.fileIdentifier { return configuration.isCapabilityContainerWritable }
         return currentAccess.write.isGranted
     }
@@ -78,12 +82,21 @@ extension SimulatedType4Tag {
             offset: offset, expectedLength: expected, asksForAllAvailable: apdu.asksForAllAvailable, wrapsData: wraps)
     }
 
-    /// Reads from the selected file: at most Ne bytes and no further than its end.
-    func readBinary(_ request: ReadRequest) throws(SimulatedType4Refusal) -> Type4Response {
-        guard let file = selectedFile, let content = contents(of: file) else {
+    /// Reads from the selected file: at most Ne bytes and no further than its end. On an
+    /// NTAG 424 DNA with SDM on, the NDEF file as SDM mirrors it (NT4H2421Gx 9.3).
+    mutating func readBinary(_ request: ReadRequest) throws(SimulatedType4Refusal) -> Type4Response {
+        guard let file = selectedFile, var content = contents(of: file) else {
             throw SimulatedType4Refusal(.commandNotAllowed)
         }
         guard isReadable(file) else { throw SimulatedType4Refusal(.securityStatusNotSatisfied) }
+        if var chip = ntag424, file == configuration.ndefFileIdentifier, chip.fileSettings[0x02]?.sdm != nil {
+            do {
+                content = try sdmContents(kind: .isoReadBinary, chip: &chip)
+            } catch {
+                throw SimulatedType4Refusal(.securityStatusNotSatisfied)
+            }
+            ntag424 = chip
+        }
         guard request.expectedLength <= configuration.maximumResponseDataSize else {
             throw SimulatedType4Refusal(.wrongLength)
         }
@@ -137,6 +150,8 @@ extension SimulatedType4Tag {
         let bytes = request.data.prefix(count)
         if file == Type4CapabilityContainer.fileIdentifier {
             capabilityContainerFile.replaceSubrange(range, with: bytes)
+        } else if file == SimulatedNTAG424Chip.proprietaryFileIdentifier {
+            ntag424?.proprietaryFile.replaceSubrange(range, with: bytes)
         } else {
             ndefFile.replaceSubrange(range, with: bytes)
         }

@@ -61,6 +61,9 @@ public struct SimulatedType4Tag: Sendable {
     public var isRecordingCommands = false
     /// The kinds of the APDUs received while ``isRecordingCommands`` was on, in order.
     public internal(set) var recordedCommands: [SimulatedType4Command] = []
+    /// The NTAG 424 DNA state (keys, file settings, SDM, authentication) of a tag that answers
+    /// native commands (`sim:ntag424`); nil for a plain Type 4 tag.
+    public internal(set) var ntag424: SimulatedNTAG424Chip?
     /// Whether the tag was woken from HALT since it was powered: an unexpected frame in ACTIVE
     /// sends it back to HALT, not IDLE (see ``returnToWaitingState()``).
     var wasHalted = false
@@ -150,6 +153,7 @@ public struct SimulatedType4Tag: Sendable {
         state = .idle
         wasHalted = false
         clearSelection()
+        ntag424?.powerOff()
     }
 
     /// How many APDUs of `command` the tag received.
@@ -194,6 +198,17 @@ public struct SimulatedType4Tag: Sendable {
     /// The response to `bytes` from an ACTIVE tag.
     private mutating func answer(_ bytes: [UInt8]) -> Type4Response {
         guard bytes.count >= 4 else { return Type4Response(status: .wrongLength) }
+        // Any command but a read of the NDEF file ends a run of SDM reads (NT4H2421Gx 9.3.1).
+        if var chip = ntag424 {
+            chip.previousSDMRead = chip.lastSDMRead
+            chip.lastSDMRead = nil
+            ntag424 = chip
+        }
+        if bytes[0] == 0x90, ntag424 != nil {
+            let answer = nativeCommand(bytes)
+            let status = answer.suffix(2).reduce(UInt16(0)) { $0 << 8 | UInt16($1) }
+            return Type4Response(data: Array(answer.dropLast(2)), status: StatusWord(rawValue: status))
+        }
         guard bytes[0] == 0x00 else { return Type4Response(status: .classNotSupported) }
         guard let apdu = CommandAPDU(bytes),
             !apdu.isExtended || configuration.acceptsExtendedLength
@@ -203,7 +218,8 @@ public struct SimulatedType4Tag: Sendable {
             case 0xA4:
                 return try selectCommand(apdu)
             case 0xB0, 0xB1:
-                return try readBinary(readRequest(apdu))
+                let request = try readRequest(apdu)
+                return try readBinary(request)
             case 0xD6, 0xD7:
                 try updateBinary(updateRequest(apdu), keeping: nil)
                 return Type4Response(status: .success)
@@ -311,6 +327,7 @@ extension SimulatedType4Tag {
         let identifier = UInt16(high) << 8 | UInt16(low)
         guard isApplicationSelected,
             identifier == Type4CapabilityContainer.fileIdentifier || identifier == configuration.ndefFileIdentifier
+                || (ntag424 != nil && identifier == SimulatedNTAG424Chip.proprietaryFileIdentifier)
         else { throw SimulatedType4Refusal(.fileNotFound) }
         selectedFile = identifier
     }
