@@ -151,6 +151,9 @@ extension SimulatedReader {
             return .type2(SimulatedType2Tag(chip: chip, uid: url.uid ?? SimulatedType2Tag.defaultUID))
         case .type4(let settings):
             do {
+                if settings.isNTAG424 {
+                    return .type4(try SimulatedType4Tag(ntag424UID: url.uid ?? SimulatedType4Tag.defaultUID))
+                }
                 return .type4(try SimulatedType4Tag(configuration: settings.configuration(uid: url.uid)))
             } catch {
                 throw SimulatedReaderURL.error(readerName, "the Type 4 options make no tag: \(error.reason)")
@@ -181,6 +184,13 @@ extension SimulatedReader {
                 "the tag file \(path) is a dump of \(loaded.chip.name), a Type 2 tag, not a Type 4 tag: open it with "
                     + "\(SimulatedReaderURL.scheme)\(name)")
         case (.type4(let settings), .type4(let loaded)):
+            guard settings.isNTAG424 == (loaded.ntag424 != nil) else {
+                throw SimulatedReaderURL.error(
+                    readerName,
+                    "the tag file \(path) holds " + (settings.isNTAG424 ? "a plain Type 4 tag" : "an NTAG 424 DNA")
+                        + ": open it with \(SimulatedReaderURL.scheme)"
+                        + (settings.isNTAG424 ? SimulatedReaderURL.type4ChipName : SimulatedReaderURL.ntag424ChipName))
+            }
             let conflicts = settings.conflicts(with: loaded.configuration)
             guard conflicts.isEmpty else {
                 throw SimulatedReaderURL.error(

@@ -105,9 +105,11 @@ public struct SimulatedReaderURL: Sendable, Hashable, CustomStringConvertible {
 
     /// The chip name of a Type 4 tag.
     public static let type4ChipName = "type4"
+    /// The chip name of an NTAG 424 DNA.
+    public static let ntag424ChipName = "ntag424"
 
     /// Every chip name the URL accepts (NXP type codes aside), in the order messages list them.
-    public static var allChipNames: [String] { chipNames.map(\.name) + [type4ChipName] }
+    public static var allChipNames: [String] { chipNames.map(\.name) + [type4ChipName, ntag424ChipName] }
 
     /// The largest latency accepted, in milliseconds.
     public static let maximumLatencyMilliseconds = 60_000
@@ -157,7 +159,8 @@ public struct SimulatedReaderURL: Sendable, Hashable, CustomStringConvertible {
         let chipText = rest.prefix { $0 != "?" }
         let query = rest.dropFirst(chipText.count + 1)
         let chipName = chipText.lowercased()
-        let isType4 = chipName == Self.type4ChipName
+        let isNTAG424 = chipName == Self.ntag424ChipName
+        let isType4 = chipName == Self.type4ChipName || isNTAG424
         let chip = Self.chip(named: chipName)
         guard isType4 || chip != nil else {
             let known = Self.allChipNames.joined(separator: ", ")
@@ -173,7 +176,17 @@ public struct SimulatedReaderURL: Sendable, Hashable, CustomStringConvertible {
         if let chip {
             self.init(chip: chip)
         } else {
-            self.init(type4: try options.type4Settings())
+            var settings = try options.type4Settings()
+            if isNTAG424 {
+                guard settings == Type4Settings() else {
+                    throw Self.error(text, "sim:ntag424 has the chip's own files and CC: no Type 4 option applies")
+                }
+                if let uid = options.uid, uid.count != 7 {
+                    throw Self.error(text, "an NTAG 424 DNA has a 7-byte UID, not \(uid.count) bytes")
+                }
+                settings.isNTAG424 = true
+            }
+            self.init(type4: settings)
         }
         filePath = options.filePath
         uid = options.uid
@@ -202,7 +215,7 @@ public struct SimulatedReaderURL: Sendable, Hashable, CustomStringConvertible {
         case .type2(let chip):
             name = Self.chipNames.first { $0.chip == chip }?.name ?? chip.typeCode.lowercased()
         case .type4(let settings):
-            name = Self.type4ChipName
+            name = settings.isNTAG424 ? Self.ntag424ChipName : Self.type4ChipName
             type4Items = settings.items
         }
         var items: [String] = []
@@ -322,6 +335,9 @@ extension SimulatedReaderURL {
         /// `cc-writable=1`: UPDATE BINARY may change the CC file, so the read-only procedure of
         /// 5.5.8 (write access `FF` at CC offset `0E`) works (most tags refuse it).
         public var isCapabilityContainerWritable: Bool?
+        /// Whether the tag is an NTAG 424 DNA (`sim:ntag424`): its own CC, files, keys, native
+        /// commands and SDM (``TagSimulator/SimulatedNTAG424Chip``); no other Type 4 option applies.
+        public var isNTAG424 = false
 
         /// Creates settings; nil leaves an option out.
         public init(

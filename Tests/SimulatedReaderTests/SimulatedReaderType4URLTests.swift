@@ -15,7 +15,7 @@ struct SimulatedReaderType4URLTests {
         #expect(url.chip == nil)
         #expect(url.type4Configuration == SimulatedType4Tag.Configuration())
         #expect(url.description == "sim:type4")
-        #expect(SimulatedReaderURL.allChipNames.last == "type4")
+        #expect(SimulatedReaderURL.allChipNames.suffix(2) == ["type4", "ntag424"])
         #expect(try SimulatedReaderURL(parsing: "sim:ntag215").type4Configuration == nil)
     }
 
@@ -116,5 +116,19 @@ struct SimulatedReaderType4URLTests {
     func invalidSettingsInCode() async {
         let url = SimulatedReaderURL(type4: SimulatedReaderURL.Type4Settings(majorVersion: 4))
         await #expect(throws: NFCReaderError(.invalidParameter, "")) { try await SimulatedReader(url: url) }
+    }
+
+    @Test("sim:ntag424 is an NTAG 424 DNA: no Type 4 option applies, a 7-byte UID; the name round-trips")
+    func ntag424() throws {
+        let url = try SimulatedReaderURL(parsing: "sim:NTAG424?uid=04518DFAA96180")
+        guard case .type4(let settings) = url.tagKind else {
+            Issue.record("not a Type 4 tag")
+            return
+        }
+        #expect(settings.isNTAG424)
+        #expect(url.description == "sim:ntag424?uid=04518DFAA96180")
+        for bad in ["sim:ntag424?mlc=59", "sim:ntag424?version=3", "sim:ntag424?uid=04AABBCC"] {
+            #expect(throws: NFCReaderError.self, "\(bad)") { try SimulatedReaderURL(parsing: bad) }
+        }
     }
 }

@@ -142,4 +142,28 @@ import Testing
             #expect(again == read)
         }
     }
+
+    @Test("The state text keeps keys, versions, file settings, the SDM counter and the proprietary file")
+    func stateText() throws {
+        var tag = try Self.tag()
+        tag.ntag424?.keys[2] = hex("22222222222222222222222222222222")
+        tag.ntag424?.keyVersions[2] = 7
+        tag.ntag424?.sdmReadCounter = 0x12345
+        tag.ntag424?.fileSettings[0x02]?.sdm = .init(
+            mirrorsUID: true, mirrorsReadCounter: true, metaRead: .free, fileRead: .key(2), uidOffset: 10,
+            readCounterOffset: 30, macInputOffset: 40, macOffset: 40)
+        tag.ntag424?.proprietaryFile[5] = 0xAB
+        let loaded = try SimulatedType4Tag(stateText: tag.stateText)
+        #expect(loaded.ntag424?.keys == tag.ntag424?.keys && loaded.ntag424?.keyVersions == tag.ntag424?.keyVersions)
+        #expect(loaded.ntag424?.fileSettings == tag.ntag424?.fileSettings)
+        #expect(loaded.ntag424?.sdmReadCounter == 0x12345 && loaded.ntag424?.proprietaryFile[5] == 0xAB)
+        #expect(loaded.capabilityContainerFile == SimulatedNTAG424Chip.factoryCapabilityContainer)
+        #expect(loaded.ntag424?.session == nil)
+        // A plain Type 4 tag's text has no ntag424 lines and loads without the chip.
+        #expect(try SimulatedType4Tag(stateText: try SimulatedType4Tag().stateText).ntag424 == nil)
+        #expect(throws: TagMemoryError.self) {
+            try SimulatedType4Tag(
+                stateText: tag.stateText.replacing("ntag424-key-versions 00 00 07", with: "ntag424-key-versions 00 07"))
+        }
+    }
 }

@@ -1,4 +1,5 @@
 import NDEF
+import NTAG424
 import TagMemory
 
 /// The reader of ``SimulatedType4Tag/stateText``: lines of `key value`, `#` comments, hex values.
@@ -17,6 +18,8 @@ struct SimulatedType4StateText {
     var configuration = SimulatedType4Tag.Configuration()
     var capabilityContainerFile: [UInt8] = []
     var ndefFile: [UInt8] = []
+    /// The NTAG 424 DNA state, when the text has `ntag424-*` lines.
+    var ntag424: SimulatedNTAG424Chip?
 
     /// One content line: its number from 1, where it starts, its key and value.
     private struct Line {
@@ -101,8 +104,40 @@ struct SimulatedType4StateText {
             ndefFile += data
         case "end":
             guard line.value.isEmpty else { throw line.error("the end line takes no value") }
+        case let key where key.hasPrefix("ntag424-"):
+            var chip = ntag424 ?? SimulatedNTAG424Chip()
+            try Self.read(line, into: &chip)
+            ntag424 = chip
         default:
             throw line.error("unknown key \"\(line.key)\"")
+        }
+    }
+
+    /// An `ntag424-*` line: keys, key versions, file settings, the SDM counter, the
+    /// proprietary file, the signature.
+    private static func read(_ line: Line, into chip: inout SimulatedNTAG424Chip) throws(TagMemoryError) {
+        switch line.key {
+        case "ntag424-keys":
+            let bytes = try bytes(line, count: 80...80)
+            chip.keys = (0..<5).map { Array(bytes[($0 * 16)..<($0 * 16 + 16)]) }
+        case "ntag424-key-versions": chip.keyVersions = try bytes(line, count: 5...5)
+        case "ntag424-file-1", "ntag424-file-2", "ntag424-file-3":
+            let number = UInt8(line.key.utf8.last.map { $0 - UInt8(ascii: "0") } ?? 0)
+            do {
+                let settings = try NTAG424FileSettings(response: try bytes(line, count: 7...64))
+                guard settings.size == chip.fileSettings[number]?.size else {
+                    throw line.error("file \(number) has the wrong size")
+                }
+                chip.fileSettings[number] = settings
+            } catch let error as TagMemoryError {
+                throw error
+            } catch {
+                throw line.error("\"\(line.key)\" holds no valid file settings: \(error)")
+            }
+        case "ntag424-sdm-counter": chip.sdmReadCounter = try number(line, digits: 6)
+        case "ntag424-proprietary-file": chip.proprietaryFile = try bytes(line, count: 128...128)
+        case "ntag424-signature": chip.signature = try bytes(line, count: 56...56)
+        default: throw line.error("unknown key \"\(line.key)\"")
         }
     }
 

@@ -1,4 +1,5 @@
 import NDEF
+import NTAG424
 import TagMemory
 
 extension SimulatedType4Tag {
@@ -43,6 +44,23 @@ extension SimulatedType4Tag {
             let line = ndefFile[start..<min(used, start + 16)]
             lines.append("ndef \(Self.hex(line))  # \(Self.number(start, digits: 4))")
         }
+        if let chip = ntag424 {
+            lines += [
+                "# NTAG 424 DNA: keys 0-4 (a simulated tag's keys: never a real tag's), versions, file settings",
+                "ntag424-keys \(Self.hex(chip.keys.joined()))",
+                "ntag424-key-versions \(Self.hex(chip.keyVersions))",
+            ]
+            for number in [UInt8(1), 2, 3] {
+                if let settings = chip.fileSettings[number] {
+                    lines.append("ntag424-file-\(number) \(Self.hex(settings.encoded))")
+                }
+            }
+            lines += [
+                "ntag424-sdm-counter \(Self.number(chip.sdmReadCounter, digits: 6))",
+                "ntag424-proprietary-file \(Self.hex(chip.proprietaryFile))",
+                "ntag424-signature \(Self.hex(chip.signature))",
+            ]
+        }
         lines.append("end")
         return lines.joined(separator: "\n") + "\n"
     }
@@ -64,11 +82,16 @@ extension SimulatedType4Tag {
             throw TagMemoryError(.malformedDump, "the saved tag cannot be rebuilt: \(error.reason)")
         }
         self = tag
-        guard text.capabilityContainerFile.count == capabilityContainerFile.count else {
+        guard text.ntag424 != nil || text.capabilityContainerFile.count == capabilityContainerFile.count else {
             throw TagMemoryError(
                 .malformedDump,
                 "the saved CC file has \(text.capabilityContainerFile.count) bytes but this configuration makes "
                     + "\(capabilityContainerFile.count)")
+        }
+        if let chip = text.ntag424 {
+            ntag424 = chip
+            capabilityContainerFile = text.capabilityContainerFile
+            return
         }
         capabilityContainerFile = text.capabilityContainerFile
     }
