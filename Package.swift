@@ -63,7 +63,7 @@ let package = Package(
         // Sessions over readers: the reader contract, tag objects with CoreNFC-shaped operations.
         .target(
             name: "NFCSession",
-            dependencies: ["NDEF", "TagMemory", "NFCCrypto", "NFCWireFormat"],
+            dependencies: ["NDEF", "TagMemory", "NFCCrypto", "NFCWireFormat", "NTAG424"],
             swiftSettings: strictSettings
         ),
         // A reader backend over simulated tags, with fault injection and tags kept in dump files.
@@ -225,7 +225,7 @@ let package = Package(
         .testTarget(
             name: "NFCSessionTests",
             dependencies: [
-                "TestSupport", "NFCSession", "SimulatedReader", "TagSimulator", "TagMemory", "NDEF",
+                "TestSupport", "NFCSession", "SimulatedReader", "TagSimulator", "TagMemory", "NDEF", "NTAG424",
             ],
             swiftSettings: strictSettings
         ),

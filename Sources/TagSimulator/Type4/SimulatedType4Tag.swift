@@ -309,6 +309,9 @@ extension SimulatedType4Tag {
         }
         isApplicationSelected = true
         selectedFile = nil
+        // Selecting the application ends an NTAG 424 DNA session, as NXP's reader library
+        // assumes (the datasheet does not say).
+        ntag424?.dropAuthentication()
     }
 
     /// SELECT by file identifier: the CC file `E103` or the NDEF file, once the application is
