@@ -146,7 +146,7 @@ let package = Package(
                 "NDEF", "TagMemory", "NFCSession", "SimulatedReader", "TagSimulator", "SimulatorBridges",
                 "PCSCReader", "LibNFCReader", "NFCReaders", "TagInspection", "Provisioning", "ProvisioningDatabase",
                 "CProcessControl",
-                "SystemSupport", "CommandLineKit", "RecordSpecifications",
+                "SystemSupport", "CommandLineKit", "RecordSpecifications", "NTAG424",
             ],
             swiftSettings: strictSettings
         ),

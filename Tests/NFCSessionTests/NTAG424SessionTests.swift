@@ -78,7 +78,8 @@ import Testing
     @Test("SDM set up with ChangeFileSettings: a phone's read gives a URL the SUN verifier accepts")
     func sdm() async throws {
         let (session, tag, reader) = try await Self.open()
-        let url = "https://x.example/t?p=" + String(repeating: "0", count: 32) + "&m=" + String(repeating: "0", count: 16)
+        let url =
+            "https://x.example/t?p=" + String(repeating: "0", count: 32) + "&m=" + String(repeating: "0", count: 16)
         let message = NFCNDEFMessage(records: [try URIRecord(uri: url).makeRecord()])
         try await tag.tag.writeNDEF(message)
         try await tag.selectApplication()

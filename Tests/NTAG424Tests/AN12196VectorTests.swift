@@ -196,3 +196,39 @@ import Testing
         #expect(key == hex("0BB408BAFF98B6EE9F2E1585777F6A51"))
     }
 }
+
+/// Whole URLs, as a server gets them.
+@Suite struct NTAG424SUNURLTests {
+    static let zeroKey = [UInt8](repeating: 0, count: 16)
+
+    @Test("AN12196's URLs (empty MAC input, and from the encrypted data to cmac=) and sdm-backend's plain one verify")
+    func urls() throws {
+        let zero = try NTAG424SUNVerifier(metaReadKey: Self.zeroKey, fileReadKey: Self.zeroKey)
+        let first = try NTAG424SUNURL(
+            "https://ntag.nxp.com/424?e=EF963FF7828658A599F3041510671E88&c=94EED9EE65337086",
+            parameters: .init(piccData: "e", mac: "c"))
+        let result = first.verify(with: zero)
+        #expect(result.isValid && result.uid == hex("04DE5F1EACC040") && result.counter == 61)
+        let second = try NTAG424SUNURL(
+            "https://www.my424dna.com/?picc_data=FD91EC264309878BE6345CBE53BADF40&enc=CEE9A53E3E463EF1F459635736738962"
+                + "&cmac=ECC1E7F6C6C73BF6")
+        let checked = second.verify(with: zero)
+        #expect(checked.isValid && checked.counter == 8 && checked.macInput == "from enc")
+        let plain = try NTAG424SUNURL("https://x/tagpt?uid=041E3C8A2D6B80&ctr=000006&cmac=4B00064004B0B3D3")
+        #expect(plain.verify(with: zero).isValid && plain.counter == 6)
+        // One changed character anywhere, and it does not verify.
+        let changed = try NTAG424SUNURL("https://x/tagpt?uid=041E3C8A2D6B80&ctr=000007&cmac=4B00064004B0B3D3")
+        #expect(!changed.verify(with: zero).isValid)
+    }
+
+    @Test("URLs without the parameters, or with values that are not hex of the right length, are refused")
+    func refused() {
+        for url in [
+            "https://x/", "https://x/?cmac=4B00064004B0B3D3", "https://x/?picc_data=EF96&cmac=4B00064004B0B3D3",
+            "https://x/?picc_data=EF963FF7828658A599F3041510671E88&cmac=ZZ00064004B0B3D3",
+            "https://x/?picc_data=EF963FF7828658A599F3041510671E88",
+        ] {
+            #expect(throws: NTAG424Error.self, "\(url)") { try NTAG424SUNURL(url) }
+        }
+    }
+}

@@ -92,7 +92,7 @@ enum RootCommand {
         subcommands: [
             EncodeCommand.spec, DecodeCommand.spec, InspectCommand.spec, InfoCommand.spec, ReadCommand.spec,
             WriteCommand.spec, LockCommand.spec, PasswordCommand.spec, FormatCommand.spec, EraseCommand.spec,
-            DumpCommand.spec, RawCommand.spec, BatchCommand.spec, ReadersCommand.spec, SimCommand.spec,
+            DumpCommand.spec, RawCommand.spec, BatchCommand.spec, SDMCommand.spec, ReadersCommand.spec, SimCommand.spec,
             CompletionsCommand.spec,
             HelpCommand.spec, ManPageCommand.spec,
         ]

@@ -37,6 +37,8 @@ enum ExitStatus: Int32, Sendable, Hashable, CaseIterable {
     /// `--require-genuine`: the tag's originality signature verifies under no known key (a clone,
     /// an unsigned chip, or a chip without one): nothing was written.
     case notGenuine = 82
+    /// `sdm verify`: a URL does not verify.
+    case notVerified = 83
     /// Interrupted (Ctrl-C), by the shell's convention 128 + SIGINT.
     case interrupted = 130
 
@@ -59,6 +61,7 @@ enum ExitStatus: Int32, Sendable, Hashable, CaseIterable {
         case .incompleteWrite: "a write stopped part way: the tag may be half-written (resume it)"
         case .severalTags: "several tags in the field: nothing was changed, keep one at the reader"
         case .notGenuine: "--require-genuine: the tag's originality signature does not verify; nothing was written"
+        case .notVerified: "sdm verify: a URL does not verify (changed, another key, or a replayed counter)"
         case .interrupted: "interrupted"
         }
     }

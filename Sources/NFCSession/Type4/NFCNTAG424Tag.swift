@@ -34,7 +34,9 @@ public actor NFCNTAG424Tag {
         let response = try await tag.sendCommand(apdu: [0x00, 0xA4, 0x04, 0x0C, 0x07] + Self.applicationName + [0x00])
         guard response.sw1 == 0x90, response.sw2 == 0x00 else {
             throw NFCReaderError(
-                .tagNotSupported, "the tag has no NTAG 424 DNA NDEF application (SELECT answered \(Self.hex([response.sw1, response.sw2])))")
+                .tagNotSupported,
+                "the tag has no NTAG 424 DNA NDEF application (SELECT answered \(Self.hex([response.sw1, response.sw2])))"
+            )
         }
     }
 
@@ -101,7 +103,9 @@ public actor NFCNTAG424Tag {
     /// GetKeyVersion (64h, 10.6.2).
     public func keyVersion(_ keyNumber: Int) async throws(NFCReaderError) -> UInt8 {
         let data = try await command(0x64, header: [UInt8(clamping: keyNumber)], data: [], mode: .mac)
-        guard data.count == 1 else { throw NFCReaderError(.tagResponseError, "GetKeyVersion answered \(data.count) bytes") }
+        guard data.count == 1 else {
+            throw NFCReaderError(.tagResponseError, "GetKeyVersion answered \(data.count) bytes")
+        }
         return data[0]
     }
 
@@ -164,7 +168,8 @@ public actor NFCNTAG424Tag {
     ) async throws(NFCReaderError) {
         let header = [file] + Self.littleEndian(offset) + Self.littleEndian(data.count)
         let used = session == nil ? NTAG424CommunicationMode.plain : mode
-        _ = try await command(0x8D, header: header, data: data, mode: used, responseMode: used == .plain ? .plain : .mac)
+        _ = try await command(
+            0x8D, header: header, data: data, mode: used, responseMode: used == .plain ? .plain : .mac)
     }
 
     /// Read_Sig (3Ch, 10.10.1): the 56-byte originality signature (secp224r1, r || s).
@@ -206,7 +211,8 @@ public actor NFCNTAG424Tag {
             return answer.data
         }
         do {
-            let opened = try channel.openResponse(status: answer.status, payload: answer.data, mode: responseMode ?? mode)
+            let opened = try channel.openResponse(
+                status: answer.status, payload: answer.data, mode: responseMode ?? mode)
             session = channel
             return opened
         } catch {
@@ -226,7 +232,9 @@ public actor NFCNTAG424Tag {
             pendingFrames += answer.data
             return answer.data
         }
-        guard answer.data.count >= 8 else { throw NFCReaderError(.tagResponseError, "GetVersion's last frame lacks its MAC") }
+        guard answer.data.count >= 8 else {
+            throw NFCReaderError(.tagResponseError, "GetVersion's last frame lacks its MAC")
+        }
         let frame = Array(answer.data.dropLast(8))
         do {
             _ = try channel.openResponse(status: 0x00, payload: pendingFrames + answer.data, mode: .mac)
@@ -248,7 +256,8 @@ public actor NFCNTAG424Tag {
         let response = try await tag.sendCommand(apdu: apdu)
         guard response.sw1 == 0x91 else {
             throw NFCReaderError(
-                .tagNotSupported, "\(Self.name(instruction)) answered \(Self.hex([response.sw1, response.sw2])): not an NTAG 424 DNA")
+                .tagNotSupported,
+                "\(Self.name(instruction)) answered \(Self.hex([response.sw1, response.sw2])): not an NTAG 424 DNA")
         }
         return (response.data, response.sw2)
     }
@@ -257,7 +266,11 @@ public actor NFCNTAG424Tag {
     static func error(_ status: UInt8, during what: String) -> NFCReaderError {
         let (code, meaning): (NFCReaderError.Code, String) =
             switch status {
-            case 0xAE: (.authenticationRequired, "AUTHENTICATION_ERROR: the access rights need another key, or the key is wrong")
+            case 0xAE:
+                (
+                    .authenticationRequired,
+                    "AUTHENTICATION_ERROR: the access rights need another key, or the key is wrong"
+                )
             case 0x1E: (.tagResponseError, "INTEGRITY_ERROR: a MAC or CRC did not verify")
             case 0x40: (.invalidParameter, "NO_SUCH_KEY")
             case 0x7E: (.invalidParameter, "LENGTH_ERROR")

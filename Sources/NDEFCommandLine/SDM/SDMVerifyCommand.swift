@@ -1,0 +1,196 @@
+import CommandLineKit
+import NDEF
+import NTAG424
+
+/// `ndeftool sdm verify URL`: the server's check of a secure unique NFC message (SUN) from an
+/// NTAG 424 DNA (NT4H2421Gx 9.3; AN12196 4), with ``NTAG424/NTAG424SUNVerifier``.
+enum SDMVerifyCommand {
+    static let metaReadKeyFile = OptionSpec.option(
+        "meta-read-key-file", value: "file",
+        help: "The SDMMetaRead key, which decrypts PICCData: 32 hex characters (a final line break allowed) or 16 "
+            + "raw bytes. Not needed for URLs whose UID and counter are in plain.")
+    static let fileReadKeyFile = OptionSpec.option(
+        "file-read-key-file", value: "file", help: "The SDMFileRead key, which checks the SDMMAC (same forms).")
+    static let piccParameter = OptionSpec.option(
+        "picc-param", value: "name", default: "picc_data", help: "The query parameter holding PICCData.")
+    static let macParameter = OptionSpec.option(
+        "mac-param", value: "name", default: "cmac", help: "The query parameter holding the SDMMAC.")
+    static let uidParameter = OptionSpec.option(
+        "uid-param", value: "name", default: "uid", help: "The query parameter of a UID mirrored in plain.")
+    static let counterParameter = OptionSpec.option(
+        "counter-param", value: "name", default: "ctr",
+        help: "The query parameter of a read counter mirrored in plain (6 hex digits).")
+    static let lastCounter = OptionSpec.option(
+        "last-counter", value: "n",
+        help: "The highest counter already seen for this tag: a URL whose counter is not above it is a replay, "
+            + "not valid.")
+    static let json = OptionSpec.flag("json", help: "Print one JSON object per URL, one per line.")
+
+    /// The command.
+    static let spec = CommandSpec(
+        name: "verify",
+        abstract: "Check an NTAG 424 DNA URL: decrypt its UID and counter, verify its SDMMAC.",
+        discussion: """
+            Decrypts PICCData with the SDMMetaRead key (or takes the UID and counter the URL \
+            carries in plain), derives the session MAC key from the SDMFileRead key, UID \
+            and counter, and checks the SDMMAC over the MAC input the URL carries: empty, \
+            or the text from a parameter's value up to the MAC. Prints the UID (upper-case \
+            hex), the counter and whether the URL is valid. Keys come from files only, \
+            never from the command line.
+
+            With - in place of the URL, reads URLs from standard input, one per line, and \
+            answers each line as soon as it is read (a server can keep one process open).
+
+            Exit status: 0 when every URL is valid; 83 when one is not (a changed URL, \
+            another tag's or a wrong key, a replayed counter, or not an SDM URL); 64 for a \
+            usage error; 66 for a key file that cannot be read; 65 for one that holds no key.
+
+            Examples:
+              ndeftool sdm verify --picc-param e --mac-param c \\
+                  --meta-read-key-file sdm-zero-key.hex --file-read-key-file sdm-zero-key.hex \\
+                  'https://x.test/?e=EF963FF7828658A599F3041510671E88&c=94EED9EE65337086'
+              ndeftool sdm verify --json --last-counter 60 --meta-read-key-file sdm-zero-key.hex \\
+                  --file-read-key-file sdm-zero-key.hex \\
+                  'https://x.test/?picc_data=EF963FF7828658A599F3041510671E88&cmac=94EED9EE65337086'
+            """,
+        arguments: [ArgumentSpec("url", help: "The URL a phone read, or - to read URLs from standard input.")],
+        options: [
+            metaReadKeyFile, fileReadKeyFile, piccParameter, macParameter, uidParameter, counterParameter, lastCounter,
+            json,
+        ],
+        run: run
+    )
+
+    @Sendable static func run(_ invocation: CommandInvocation) throws(CommandLineError) -> ExitStatus {
+        let values = invocation.values
+        guard let fileKeyPath = values.value(fileReadKeyFile.long) else {
+            throw .usage("--file-read-key-file is needed: the SDMFileRead key checks the SDMMAC")
+        }
+        let fileKey = try SDMKeyFile.read(fileKeyPath, option: fileReadKeyFile)
+        let metaKey = try values.value(metaReadKeyFile.long).map { path throws(CommandLineError) in
+            try SDMKeyFile.read(path, option: metaReadKeyFile)
+        }
+        var last: Int?
+        if let text = values.value(lastCounter.long) {
+            guard let number = Int(text), (0...0xFF_FFFF).contains(number) else {
+                throw .invalidValue(text, for: lastCounter, reason: "a counter is 0 to 16777215")
+            }
+            last = number
+        }
+        let verifier: NTAG424SUNVerifier
+        do {
+            verifier = try NTAG424SUNVerifier(metaReadKey: metaKey, fileReadKey: fileKey)
+        } catch {
+            throw CommandLineError(.dataError, error.reason)
+        }
+        let parameters = NTAG424SUNURL.Parameters(
+            piccData: values.value(piccParameter.long) ?? "picc_data", mac: values.value(macParameter.long) ?? "cmac",
+            uid: values.value(uidParameter.long) ?? "uid", counter: values.value(counterParameter.long) ?? "ctr")
+        let check = { (url: String) -> SDMVerification in
+            SDMVerification(url: url, parameters: parameters, verifier: verifier, lastCounter: last)
+        }
+        let asJSON = values.flag(json.long)
+        guard values.argument("url") == "-" else {
+            let result = check(values.argument("url") ?? "")
+            try invocation.io.writeOutput((asJSON ? try result.jsonLine() : result.text) + "\n")
+            return result.isValid ? .success : .notVerified
+        }
+        var allValid = true
+        while let line = invocation.io.readLine() {
+            let url = String(
+                line.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" || $0 == "\r" }
+                    .reversed())
+            if url.isEmpty { continue }
+            let result = check(url)
+            allValid = allValid && result.isValid
+            try invocation.io.writeOutput((asJSON ? try result.jsonLine() : result.text) + "\n")
+        }
+        return allValid ? .success : .notVerified
+    }
+}
+
+/// One URL checked, as `sdm verify` prints it.
+struct SDMVerification: Encodable {
+    var url: String
+    var uid: String?
+    var counter: Int?
+    var valid: Bool
+    var macInput: String?
+    var problem: String?
+
+    var isValid: Bool { valid }
+
+    private enum CodingKeys: String, CodingKey {
+        case url, uid, counter, valid, macInput, problem
+    }
+
+    /// Every key, null where it does not apply: `{"url", "uid", "counter", "valid", "macInput",
+    /// "problem"}` (Fixtures/schemas/sdm-verify.schema.json).
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(url, forKey: .url)
+        try container.encode(uid, forKey: .uid)
+        try container.encode(counter, forKey: .counter)
+        try container.encode(valid, forKey: .valid)
+        try container.encode(macInput, forKey: .macInput)
+        try container.encode(problem, forKey: .problem)
+    }
+
+    init(url: String, parameters: NTAG424SUNURL.Parameters, verifier: NTAG424SUNVerifier, lastCounter: Int?) {
+        self.url = url
+        let result: NTAG424SUNResult
+        do {
+            result = try NTAG424SUNURL(url, parameters: parameters).verify(with: verifier)
+        } catch {
+            valid = false
+            problem = "not an SDM URL: \(error.reason)"
+            return
+        }
+        uid = result.uid.map { NDEFHex.encode($0, uppercase: true, separator: "") }
+        counter = result.counter
+        valid = result.isValid
+        macInput = result.macInput
+        problem = result.problem
+        if valid, let lastCounter {
+            guard let counter else {
+                valid = false
+                problem = "--last-counter is given but the URL carries no counter"
+                return
+            }
+            if counter <= lastCounter {
+                valid = false
+                problem = "replayed: counter \(counter) is not above the last one seen, \(lastCounter)"
+            }
+        }
+    }
+
+    /// `valid: UID 04DE5F1EACC040, counter 61` or `NOT VALID: why (UID …, counter …)`.
+    var text: String {
+        var facts: [String] = []
+        if let uid { facts.append("UID \(uid)") }
+        if let counter { facts.append("counter \(counter)") }
+        let joined = facts.joined(separator: ", ")
+        if valid { return "valid: " + joined }
+        return "NOT VALID: \(problem ?? "the SDMMAC does not verify")" + (joined.isEmpty ? "" : " (\(joined))")
+    }
+
+    func jsonLine() throws(CommandLineError) -> String { try MessageJSON.text(of: self, pretty: false) }
+}
+
+/// A key in a file, as `sdm` commands take them: 32 hex characters (a final line break
+/// allowed) or 16 raw bytes.
+enum SDMKeyFile {
+    static func read(_ path: String, option: OptionSpec) throws(CommandLineError) -> [UInt8] {
+        let bytes = try FileAccess.readFile(path: path, limit: 4096)
+        if bytes.count == 16 { return bytes }
+        var text = bytes[...]
+        while let last = text.last, last == 0x0A || last == 0x0D { text = text.dropLast() }
+        let digits = String(decoding: text, as: UTF8.self)
+        guard digits.utf8.count == 32, let key = try? NDEFHex.decode(digits), key.count == 16 else {
+            throw CommandLineError(
+                .dataError,
+                "--\(option.long) \(InputReader.name(of: path)): a key file holds 32 hex characters (or 16 raw bytes)")
+        }
+        return key
+    }
+}

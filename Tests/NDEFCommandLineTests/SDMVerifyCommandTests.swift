@@ -1,0 +1,88 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `ndeftool sdm verify` through the built binary: AN12196's URLs and sdm-backend's, changed
+/// ones, replays, key files, many URLs on standard input, and its help.
+@Suite struct SDMVerifyCommandTests {
+    static let url = "https://x.test/?picc_data=EF963FF7828658A599F3041510671E88&cmac=94EED9EE65337086"
+
+    /// A folder with the zero key as hex text (`zero.hex`) and as 16 raw bytes (`zero.bin`).
+    static func keys() throws -> TemporaryDirectory {
+        let folder = try TemporaryDirectory("sdm")
+        _ = try folder.file("zero.hex", text: String(repeating: "0", count: 32) + "\n")
+        _ = try folder.file("zero.bin", [UInt8](repeating: 0, count: 16))
+        _ = try folder.file("other.hex", text: String(repeating: "0", count: 31) + "1")
+        _ = try folder.file("bad.hex", text: "not a key")
+        return folder
+    }
+
+    func run(_ arguments: [String], in folder: TemporaryDirectory, input: [UInt8] = []) async throws -> RunResult {
+        try await BinaryRunner.run(
+            ["sdm", "verify"] + arguments.map { $0.hasSuffix(".hex") || $0.hasSuffix(".bin") ? folder.path($0) : $0 },
+            input: input)
+    }
+
+    @Test("AN12196's URL verifies with zero keys (hex or raw key files): UID 04DE5F1EACC040, counter 61")
+    func valid() async throws {
+        let folder = try Self.keys()
+        defer { folder.remove() }
+        let text = try await run(
+            [Self.url, "--meta-read-key-file", "zero.hex", "--file-read-key-file", "zero.bin"], in: folder)
+        #expect(text.status == 0 && text.outputText == "valid: UID 04DE5F1EACC040, counter 61\n", "\(text.error)")
+        let json = try await run(
+            [Self.url, "--meta-read-key-file", "zero.hex", "--file-read-key-file", "zero.hex", "--json"], in: folder)
+        var validator = JSONSchemaValidator()
+        #expect(try validator.problems(json.outputText, schema: "sdm-verify.schema.json").isEmpty)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.output)) as? [String: Any])
+        #expect(object["uid"] as? String == "04DE5F1EACC040" && object["counter"] as? Int == 61)
+        #expect(object["valid"] as? Bool == true)
+    }
+
+    @Test("Refused with 83: one changed character, another key, a replayed counter; usage and key file errors")
+    func refused() async throws {
+        let folder = try Self.keys()
+        defer { folder.remove() }
+        let changed = Self.url.replacingOccurrences(of: "7086", with: "7087")
+        for (arguments, status) in [
+            ([changed, "--meta-read-key-file", "zero.hex", "--file-read-key-file", "zero.hex"], Int32(83)),
+            ([Self.url, "--meta-read-key-file", "zero.hex", "--file-read-key-file", "other.hex"], 83),
+            ([Self.url, "--meta-read-key-file", "other.hex", "--file-read-key-file", "zero.hex"], 83),
+            (
+                [
+                    Self.url, "--meta-read-key-file", "zero.hex", "--file-read-key-file", "zero.hex", "--last-counter",
+                    "61",
+                ], 83
+            ),
+            ([Self.url, "--meta-read-key-file", "zero.hex"], 64),
+            ([Self.url, "--meta-read-key-file", "zero.hex", "--file-read-key-file", "bad.hex"], 65),
+            ([Self.url, "--meta-read-key-file", "zero.hex", "--file-read-key-file", "missing.hex"], 66),
+        ] {
+            let result = try await run(arguments, in: folder)
+            #expect(result.status == status, "\(arguments): \(result.outputText)\(result.error)")
+        }
+        let replay = try await run(
+            [Self.url, "--meta-read-key-file", "zero.hex", "--file-read-key-file", "zero.hex", "--last-counter", "61"],
+            in: folder)
+        #expect(replay.outputText.hasPrefix("NOT VALID: replayed: counter 61"), "\(replay.outputText)")
+    }
+
+    @Test("- reads URLs from standard input, one answer line each, in order; 83 when one is not valid")
+    func standardInput() async throws {
+        let folder = try Self.keys()
+        defer { folder.remove() }
+        let lines = [
+            Self.url, "https://x/?uid=041E3C8A2D6B80&ctr=000006&cmac=4B00064004B0B3D3", "",
+            "https://x/?uid=041E3C8A2D6B80&ctr=000006&cmac=AB00064004B0B3AB", "not a url",
+        ]
+        let result = try await run(
+            ["-", "--meta-read-key-file", "zero.hex", "--file-read-key-file", "zero.hex", "--json"], in: folder,
+            input: Array(lines.joined(separator: "\n").utf8))
+        #expect(result.status == 83)
+        let answers = result.outputText.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        #expect(answers.map { $0["valid"] as? Bool } == [true, true, false, false])
+        #expect(answers.map { $0["counter"] as? Int } == [61, 6, 6, nil])
+    }
+}
