@@ -7,7 +7,7 @@ import TagMemory
 /// `E103`, 02 = NDEF `E104`, 03 = proprietary `E105`), the proprietary file's data, the SDM read
 /// counter, the originality signature, and the authentication state. The CC and NDEF files'
 /// data stay in ``SimulatedType4Tag``, which answers the native commands (CLA 90h) with this
-/// state (``SimulatedType4Tag/nativeCommand(_:)``).
+/// state (`nativeCommand(_:)`).
 ///
 /// As delivered (8.2.3, Tables 8 and 13): all keys 16 zero bytes, version 00h; file 01 Read Eh,
 /// Write, RW and Change key 0, Plain; file 02 Read, Write and RW Eh, Change key 0, Plain, SDM
