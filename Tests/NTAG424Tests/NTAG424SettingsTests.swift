@@ -1,3 +1,4 @@
+import NDEF
 import NTAG424
 import TestSupport
 import Testing
@@ -62,5 +63,46 @@ import Testing
         let verifier = try NTAG424SUNVerifier(metaReadKey: keys[1], fileReadKey: keys[2])
         let result = verifier.verify(piccData: piccData, mac: mac, inputs: [("empty", [])])
         #expect(result.isValid && result.uid == hex("04DE5F1EACC040") && result.counter == 61, "\(text)")
+    }
+}
+
+/// `{picc}` and `{mac}` in a URL made into the NDEF file and the SDM settings.
+@Suite struct NTAG424SDMTemplateTests {
+    @Test("AN12196's URL: PICCData at 32, the SDMMAC at 67, as its ChangeFileSettings example has them")
+    func an12196Layout() throws {
+        let template = try NTAG424SDMTemplate(url: "https://choose.url.com/ntag424?e={picc}&c={mac}")
+        #expect(template.piccDataOffset == 32 && template.macOffset == 67)
+        // NLEN 0051, D1 01 4D 55 04 "choose.url.com/ntag424?e=" and the zeros: AN12196 Table 17's file.
+        #expect(Array(template.file.prefix(7)) == hex("0051D1014D5504"))
+        let settings = template.settings(metaReadKey: 2, fileReadKey: 1, lockNDEF: true)
+        try settings.validate()
+        #expect(settings.sdm?.macInputOffset == 67)
+    }
+
+    @Test("Placeholders missing, twice, in the wrong order, or a URL too long for the file are refused")
+    func refused() {
+        for url in [
+            "https://x/?p={picc}", "https://x/?m={mac}", "https://x/?m={mac}&p={picc}",
+            "https://x/?p={picc}&q={picc}&m={mac}",
+            "https://x/" + String(repeating: "a", count: 200) + "?p={picc}&m={mac}",
+        ] {
+            #expect(throws: NTAG424Error.self, "\(url)") { try NTAG424SDMTemplate(url: url) }
+        }
+    }
+
+    @Test("The file a tag with these settings mirrors verifies with the keys")
+    func roundTrip() throws {
+        let template = try NTAG424SDMTemplate(url: "https://x.example/t?picc_data={picc}&cmac={mac}")
+        let keys = (0..<5).map { [UInt8](repeating: UInt8($0 + 1), count: 16) }
+        let sdm = try #require(template.settings(metaReadKey: 1, fileReadKey: 2, lockNDEF: false).sdm)
+        var file = template.file
+        file += [UInt8](repeating: 0, count: 256 - file.count)
+        let read = try NTAG424SDMMirror(settings: sdm, keys: keys).read(
+            file: file, uid: hex("04112233445566"), counter: 5, padding: [9, 9, 9, 9, 9])
+        let message = try NFCNDEFMessage(decoding: Array(read[2..<template.file.count]))
+        let url = try URIRecord(parsing: try #require(message.records.first)).uri
+        let result = try NTAG424SUNURL(url).verify(
+            with: try NTAG424SUNVerifier(metaReadKey: keys[1], fileReadKey: keys[2]))
+        #expect(result.isValid && result.counter == 5 && result.uid == hex("04112233445566"), "\(url)")
     }
 }
