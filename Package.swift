@@ -209,7 +209,8 @@ let package = Package(
         .testTarget(name: "JSONSupportTests", dependencies: ["JSONSupport"], swiftSettings: strictSettings),
         .testTarget(name: "NFCCryptoTests", dependencies: ["TestSupport", "NFCCrypto"], swiftSettings: strictSettings),
         .testTarget(
-            name: "NTAG424Tests", dependencies: ["TestSupport", "NTAG424", "NFCCrypto", "NDEF"], swiftSettings: strictSettings),
+            name: "NTAG424Tests", dependencies: ["TestSupport", "NTAG424", "NFCCrypto", "NDEF"],
+            swiftSettings: strictSettings),
         .testTarget(
             name: "TagMemoryTests",
             dependencies: [
