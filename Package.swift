@@ -159,6 +159,8 @@ let package = Package(
             name: "NDEFBenchmarks", dependencies: ["NDEF", "BenchmarkSupport"], swiftSettings: strictSettings),
         // Commands and wall time of tag operations through the simulated reader.
         .executableTarget(
+            name: "SDMBenchmarks", dependencies: ["NTAG424", "NFCCrypto"], swiftSettings: strictSettings),
+        .executableTarget(
             name: "TagBenchmarks",
             dependencies: ["BenchmarkSupport", "NFCSession", "SimulatedReader", "TagSimulator", "TagMemory", "NDEF"],
             swiftSettings: strictSettings

@@ -162,6 +162,7 @@ final class OutputWatchingIO: CommandIO {
     func environment(_ name: String) -> String? { base.environment(name) }
     func isTerminal(_ stream: StandardStream) -> Bool { base.isTerminal(stream) }
     func readLine() -> String? { base.readLine() }
+    func readInputChunk() -> [UInt8]? { base.readInputChunk() }
     func readSecretLine() -> String? { base.readSecretLine() }
     var pcsc: PCSCDirectory { base.pcsc }
     var libnfc: LibNFCDirectory { base.libnfc }

@@ -72,17 +72,20 @@ import Testing
         let folder = try Self.keys()
         defer { folder.remove() }
         let lines = [
-            Self.url, "https://x/?uid=041E3C8A2D6B80&ctr=000006&cmac=4B00064004B0B3D3", "",
+            Self.url, String(repeating: "a", count: 100_000),
+            "https://x/?uid=041E3C8A2D6B80&ctr=000006&cmac=4B00064004B0B3D3", "",
             "https://x/?uid=041E3C8A2D6B80&ctr=000006&cmac=AB00064004B0B3AB", "not a url",
         ]
         let result = try await run(
             ["-", "--meta-read-key-file", "zero.hex", "--file-read-key-file", "zero.hex", "--json"], in: folder,
             input: Array(lines.joined(separator: "\n").utf8))
         #expect(result.status == 83)
-        let answers = result.outputText.split(separator: "\n").compactMap {
-            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-        }
-        #expect(answers.map { $0["valid"] as? Bool } == [true, true, false, false])
-        #expect(answers.map { $0["counter"] as? Int } == [61, 6, 6, nil])
+        let output = result.outputText.split(separator: "\n")
+        let answers = output.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(answers.count == 5 && answers[1]["problem"] as? String == "a line of more than 8192 bytes")
+        #expect(answers.map { $0["valid"] as? Bool } == [true, false, true, false, false])
+        #expect(answers.map { $0["counter"] as? Int } == [61, nil, 6, 6, nil])
+        var validator = JSONSchemaValidator()
+        for line in output { #expect(try validator.problems(String(line), schema: "sdm-verify.schema.json").isEmpty) }
     }
 }

@@ -61,6 +61,9 @@ enum SDMVerifyCommand {
         run: run
     )
 
+    /// The longest line read from standard input: more than an NTAG 424 DNA's 256-byte file holds.
+    static let longestLine = 8192
+
     @Sendable static func run(_ invocation: CommandInvocation) throws(CommandLineError) -> ExitStatus {
         let values = invocation.values
         guard let fileKeyPath = values.value(fileReadKeyFile.long) else {
@@ -96,14 +99,59 @@ enum SDMVerifyCommand {
             return result.isValid ? .success : .notVerified
         }
         var allValid = true
-        while let line = invocation.io.readLine() {
-            let url = String(
-                line.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" || $0 == "\r" }
-                    .reversed())
-            if url.isEmpty { continue }
-            let result = check(url)
-            allValid = allValid && result.isValid
-            try invocation.io.writeOutput((asJSON ? try result.jsonLine() : result.text) + "\n")
+        var pending: [UInt8] = []
+        var reachedEnd = false
+        var skipping = false
+        while !reachedEnd {
+            // Lines are answered as they arrive: a server may keep one process open.
+            if let chunk = invocation.io.readInputChunk() {
+                pending += chunk
+            } else {
+                reachedEnd = true
+                if !pending.isEmpty { pending.append(0x0A) }
+            }
+            var start = 0
+            if skipping, let end = pending.firstIndex(of: 0x0A) {
+                skipping = false
+                start = end + 1
+            } else if skipping {
+                pending.removeAll()
+                continue
+            }
+            while let end = pending[start...].firstIndex(of: 0x0A) {
+                let bytes = pending[start..<end]
+                start = end + 1
+                guard bytes.count <= Self.longestLine else {
+                    allValid = false
+                    let refused = SDMVerification(
+                        refusing: String(decoding: bytes.prefix(64), as: UTF8.self) + "…",
+                        problem: "a line of more than \(Self.longestLine) bytes")
+                    try invocation.io.writeOutput((asJSON ? try refused.jsonLine() : refused.text) + "\n")
+                    continue
+                }
+                let line = String(decoding: bytes, as: UTF8.self)
+                let url = String(
+                    line.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" || $0 == "\r" }
+                        .reversed())
+                if url.isEmpty { continue }
+                let result = check(url)
+                allValid = allValid && result.isValid
+                try invocation.io.writeOutput((asJSON ? try result.jsonLine() : result.text) + "\n")
+            }
+            pending.removeFirst(start)
+            if pending.count > Self.longestLine {
+                // A line longer than any URL a tag holds: answered once, not kept in memory; the
+                // rest of it, up to its line break, is dropped.
+                if !skipping {
+                    allValid = false
+                    let refused = SDMVerification(
+                        refusing: String(decoding: pending.prefix(64), as: UTF8.self) + "…",
+                        problem: "a line of more than \(Self.longestLine) bytes")
+                    try invocation.io.writeOutput((asJSON ? try refused.jsonLine() : refused.text) + "\n")
+                }
+                skipping = true
+                pending.removeAll()
+            }
         }
         return allValid ? .success : .notVerified
     }
@@ -119,6 +167,13 @@ struct SDMVerification: Encodable {
     var problem: String?
 
     var isValid: Bool { valid }
+
+    /// A line refused before it is read as a URL.
+    init(refusing url: String, problem: String) {
+        self.url = url
+        self.valid = false
+        self.problem = problem
+    }
 
     private enum CodingKeys: String, CodingKey {
         case url, uid, counter, valid, macInput, problem

@@ -26,6 +26,9 @@ protocol CommandIO: AnyObject {
     func isTerminal(_ stream: StandardStream) -> Bool
     /// One line typed on standard input, without its line break; nil at the end of input.
     func readLine() -> String?
+    /// The input available on standard input now (at least one byte, waiting for it), nil at
+    /// its end: for commands that answer lines as they come (`sdm verify -`).
+    func readInputChunk() -> [UInt8]?
     /// One line typed on a terminal at standard input without showing it (a password); nil when
     /// standard input is not a terminal.
     func readSecretLine() -> String?
@@ -72,6 +75,9 @@ extension CommandIO {
 
     /// Nothing to read interactively.
     func readLine() -> String? { nil }
+
+    /// A line at a time, through ``readLine()``.
+    func readInputChunk() -> [UInt8]? { readLine().map { Array($0.utf8) + [0x0A] } }
 
     /// No terminal to read a secret on.
     func readSecretLine() -> String? { nil }
@@ -145,6 +151,14 @@ final class StandardIO: CommandIO {
         }
         if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Up to 64 KiB of what standard input holds now, one read(2).
+    func readInputChunk() -> [UInt8]? {
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        let result = buffer.withUnsafeMutableBytes { SystemCall.read(0, into: $0) }
+        guard case .success(let count) = result, count > 0 else { return nil }
+        return Array(buffer.prefix(count))
     }
 
     /// Reads a line with echo off (``TerminalEcho``), then ends the line the person typed.

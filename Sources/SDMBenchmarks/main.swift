@@ -1,0 +1,125 @@
+// How fast `sdm verify` checks NTAG 424 DNA URLs (secure unique messages, NT4H2421Gx 9.3).
+//
+//   SDMBenchmarks [--quick] [--ndeftool PATH]
+//
+// Makes URLs as a tag would (NTAG424SDMMirror over AN12196's layout, each with its own UID and
+// counter, keys 1 and 2 non-zero), then measures, side by side:
+// - the libcrypto floor: the AES-128 decryption and the two CMACs a check needs at least,
+//   called directly (NFCCrypto), per URL;
+// - NTAG424SUNURL + NTAG424SUNVerifier in process (what a Swift server links);
+// - `ndeftool sdm verify -` with the URLs on standard input, one process for all, whole
+//   (start-up included), when --ndeftool names the binary.
+// Every URL must verify; the rate is URLs per second, the median of several runs.
+
+import Foundation
+import NFCCrypto
+import NTAG424
+
+var quick = false
+var ndeftool: String?
+var arguments = CommandLine.arguments.dropFirst()
+while let argument = arguments.popFirst() {
+    switch argument {
+    case "--quick": quick = true
+    case "--ndeftool":
+        guard let value = arguments.popFirst() else { fail("--ndeftool needs a path") }
+        ndeftool = value
+    default: fail("unknown argument \(argument); usage: SDMBenchmarks [--quick] [--ndeftool PATH]")
+    }
+}
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("SDMBenchmarks: \(message)\n".utf8))
+    exit(1)
+}
+
+let count = quick ? 2_000 : 20_000
+let keys = (0..<5).map { number in (0..<16).map { UInt8(truncatingIfNeeded: $0 * 7 + number * 31 + 1) } }
+let template: NTAG424SDMTemplate
+do {
+    template = try NTAG424SDMTemplate(url: "https://x.example/t?picc_data={picc}&cmac={mac}")
+} catch {
+    fail("\(error)")
+}
+guard let sdm = template.settings(metaReadKey: 1, fileReadKey: 2, lockNDEF: true).sdm else { fail("no SDM") }
+var file = template.file
+file += [UInt8](repeating: 0, count: 256 - file.count)
+var urls: [String] = []
+urls.reserveCapacity(count)
+for index in 0..<count {
+    let uid: [UInt8] = [0x04] + (0..<6).map { UInt8(truncatingIfNeeded: (index >> ($0 * 3)) &* 37 &+ $0) }
+    guard
+        let read = try? NTAG424SDMMirror(settings: sdm, keys: keys).read(
+            file: file, uid: uid, counter: index + 1, padding: [1, 2, 3, 4, 5])
+    else { fail("the mirror failed") }
+    urls.append("https://" + String(decoding: read[7..<template.file.count], as: UTF8.self))
+}
+guard let verifier = try? NTAG424SUNVerifier(metaReadKey: keys[1], fileReadKey: keys[2]) else { fail("verifier") }
+
+/// The median URLs per second of `runs` passes of `work` over all URLs.
+func rate(runs: Int, _ work: () -> Bool) -> Double {
+    var rates: [Double] = []
+    let clock = ContinuousClock()
+    for _ in 0..<runs {
+        var ok = true
+        let elapsed = clock.measure { ok = work() }
+        guard ok else { fail("a URL did not verify") }
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        rates.append(Double(count) / seconds)
+    }
+    return rates.sorted()[rates.count / 2]
+}
+
+let runs = quick ? 3 : 5
+let floor = rate(runs: runs) {
+    // At least: one AES block decrypted (PICCData), the session key's CMAC, the SDMMAC's CMAC.
+    var sink: UInt8 = 0
+    for _ in 0..<count {
+        guard let cipher = try? AES(key: keys[1]), let plain = try? cipher.decrypt([UInt8](repeating: 9, count: 16)),
+            let session = try? AESCMAC.authenticationCode(for: [UInt8](repeating: 3, count: 16), key: keys[2]),
+            let mac = try? AESCMAC.authenticationCode(for: [UInt8](), key: session)
+        else { return false }
+        sink ^= plain[0] ^ mac[1]
+    }
+    return sink != 0 || true
+}
+let inProcess = rate(runs: runs) {
+    urls.allSatisfy { url in (try? NTAG424SUNURL(url).verify(with: verifier).isValid) == true }
+}
+print("sdm verify, \(count) URLs (AN12196 layout, own UID and counter each), URLs per second:")
+print("  libcrypto floor (1 AES block + 2 CMAC per URL)  \(Int(floor))")
+print(
+    "  NTAG424SUNURL + NTAG424SUNVerifier, in process  \(Int(inProcess))  (\(Int(inProcess / floor * 100))% of the floor)"
+)
+
+if let ndeftool {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sdm-bench-\(getpid())")
+    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let meta = folder.appendingPathComponent("k1.hex").path
+    let fileKey = folder.appendingPathComponent("k2.hex").path
+    let hex = { (key: [UInt8]) in key.map { String(format: "%02X", $0) }.joined() + "\n" }
+    _ = FileManager.default.createFile(atPath: meta, contents: Data(hex(keys[1]).utf8))
+    _ = FileManager.default.createFile(atPath: fileKey, contents: Data(hex(keys[2]).utf8))
+    let input = Data((urls.joined(separator: "\n") + "\n").utf8)
+    let stdinRate = rate(runs: quick ? 1 : 3) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ndeftool)
+        process.arguments = ["sdm", "verify", "-", "--meta-read-key-file", meta, "--file-read-key-file", fileKey]
+        let stdin = Pipe()
+        let stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        do { try process.run() } catch { return false }
+        let writer = Thread {
+            stdin.fileHandleForWriting.write(input)
+            try? stdin.fileHandleForWriting.close()
+        }
+        writer.start()
+        let output = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let lines = String(decoding: output, as: UTF8.self).split(separator: "\n")
+        return process.terminationStatus == 0 && lines.count == count && lines.allSatisfy { $0.hasPrefix("valid: ") }
+    }
+    print("  ndeftool sdm verify - (one process, stdin)      \(Int(stdinRate))")
+}
