@@ -108,7 +108,33 @@ public struct StatusWord: RawRepresentable, Sendable, Hashable, CustomStringConv
         case .wrongParameters: "wrong parameters P1-P2 (offset outside the file)"
         case .instructionNotSupported: "instruction not supported"
         case .classNotSupported: "class not supported"
-        default: isWarning ? "warning" : "unknown status"
+        default: Self.nativeMeaning(rawValue) ?? (isWarning ? "warning" : "unknown status")
+        }
+    }
+
+    /// The names of the `91 xx` status words of wrapped native commands (MIFARE DESFire,
+    /// NTAG 424 DNA: NT4H2421Gx Table 23; 91 90 is what Read_Sig answers on real chips).
+    static func nativeMeaning(_ value: UInt16) -> String? {
+        guard value >> 8 == 0x91 else { return nil }
+        return switch value & 0xFF {
+        case 0x00: "OPERATION_OK"
+        case 0x90: "OPERATION_OK (Read_Sig)"
+        case 0xAF: "ADDITIONAL_FRAME: more frames"
+        case 0x0B: "COMMAND_NOT_FOUND"
+        case 0x0C: "COMMAND_FORMAT_ERROR"
+        case 0x1C: "ILLEGAL_COMMAND_CODE"
+        case 0x1E: "INTEGRITY_ERROR: MAC, CRC or padding"
+        case 0x40: "NO_SUCH_KEY"
+        case 0x7E: "LENGTH_ERROR"
+        case 0x9D: "PERMISSION_DENIED"
+        case 0x9E: "PARAMETER_ERROR"
+        case 0xAD: "AUTHENTICATION_DELAY"
+        case 0xAE: "AUTHENTICATION_ERROR"
+        case 0xBE: "BOUNDARY_ERROR"
+        case 0xCA: "COMMAND_ABORTED"
+        case 0xEE: "MEMORY_ERROR"
+        case 0xF0: "FILE_NOT_FOUND"
+        default: nil
         }
     }
 
