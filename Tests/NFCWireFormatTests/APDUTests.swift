@@ -77,4 +77,13 @@ import Testing
         #expect(StorageCardAPDU.readBinary(page: 4) == hex("FF B0 00 04 10"))
         #expect(StorageCardAPDU.updateBinary(page: 5, data: hex("01020304")) == hex("FF D6 00 05 04 01020304"))
     }
+
+    @Test("NT4H2421Gx Table 23: the 91 xx status words of native commands are named")
+    func nativeStatusWords() {
+        #expect(StatusWord(rawValue: 0x91AE).meaning == "AUTHENTICATION_ERROR")
+        #expect(StatusWord(rawValue: 0x91AF).meaning == "ADDITIONAL_FRAME: more frames")
+        #expect(StatusWord(rawValue: 0x9100).meaning == "OPERATION_OK")
+        #expect(StatusWord(rawValue: 0x9155).meaning == "unknown status")
+    }
 }
+
