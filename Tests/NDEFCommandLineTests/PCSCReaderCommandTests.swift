@@ -82,6 +82,35 @@ extension SharedVPCDPortTests {
             }
         }
 
+        @Test("An NTAG 424 DNA through pcscd: native commands (GetVersion's three frames, 91 AE), NDEF write and read")
+        func ntag424() async throws {
+            try await SecondVPCDPort.withPort {
+                let directory = try TemporaryDirectory("pcsc")
+                defer { directory.remove() }
+                let env = environment(directory)
+                let server = try ServeProcess([
+                    "sim", "serve", "--vpcd", String(SecondVPCDPort.port),
+                    "sim:ntag424?uid=04518DFAA96180&file=\(directory.path("t424.t4t"))",
+                ])
+                #expect(await server.waitForError(containing: "the tag is in the reader's field"))
+                let raw = try await BinaryRunner.run(
+                    [
+                        "raw", "00A4040C07D276000085010100", "9060000000", "90AF000000", "90AF000000", "9051000000",
+                        "--reader", reader,
+                    ], environment: env)
+                #expect(raw.status == 0, "\(raw.error)")
+                #expect(raw.outputText.contains("< 04 04 02 30 00 11 05 91 AF"), "\(raw.outputText)")
+                #expect(raw.outputText.contains("< 04 51 8D FA A9 61 80 "), "\(raw.outputText)")
+                #expect(raw.outputText.contains("< 91 AE  (91AE AUTHENTICATION_ERROR)"), "\(raw.outputText)")
+                let write = try await BinaryRunner.run(
+                    ["write", "--reader", reader, "uri", "https://example.com/424"], environment: env)
+                #expect(write.status == 0, "\(write.error)")
+                let read = try await BinaryRunner.run(["read", "--reader", reader], environment: env)
+                #expect(read.outputText.contains("URI: https://example.com/424"), "\(read.outputText)\(read.error)")
+                try await stop(server)
+            }
+        }
+
         @Test("write, read and info with --reader pcsc:NAME; the reader is remembered and chosen next time")
         func writeReadInfo() async throws {
             try await SecondVPCDPort.withPort {

@@ -86,4 +86,3 @@ import Testing
         #expect(StatusWord(rawValue: 0x9155).meaning == "unknown status")
     }
 }
-
