@@ -146,7 +146,7 @@ let package = Package(
                 "NDEF", "TagMemory", "NFCSession", "SimulatedReader", "TagSimulator", "SimulatorBridges",
                 "PCSCReader", "LibNFCReader", "NFCReaders", "TagInspection", "Provisioning", "ProvisioningDatabase",
                 "CProcessControl",
-                "SystemSupport", "CommandLineKit", "RecordSpecifications", "NTAG424",
+                "SystemSupport", "CommandLineKit", "RecordSpecifications", "NTAG424", "JSONSupport",
             ],
             swiftSettings: strictSettings
         ),
@@ -288,6 +288,7 @@ let package = Package(
                 "TestSupport",
                 "NDEFCommandLine", "NDEF", "TagMemory", "NFCSession", "SimulatedReader", "PCSCReader", "LibNFCReader",
                 "NFCReaders", "TagInspection", "Provisioning", "CommandLineKit", "RecordSpecifications", "NFCCrypto",
+                "NTAG424",
             ],
             swiftSettings: strictSettings
         ),

@@ -119,7 +119,7 @@ enum SimulatedTagSnapshot: Sendable, Equatable {
             left == right
         case (.type4(let left), .type4(let right)):
             left.configuration == right.configuration && left.capabilityContainerFile == right.capabilityContainerFile
-                && left.ndefFile == right.ndefFile
+                && left.ndefFile == right.ndefFile && left.ntag424?.storedState == right.ntag424?.storedState
         default:
             false
         }

@@ -1,4 +1,7 @@
 import Foundation
+import NFCSession
+import NTAG424
+import SimulatedReader
 import TestSupport
 import Testing
 
@@ -31,5 +34,67 @@ import Testing
         #expect(read.outputText.contains("URI: https://example.com/424"), "\(read.outputText)\(read.error)")
         server.terminate()
         #expect(try await server.waitForExit() == 0)
+    }
+}
+
+/// `ndeftool sdm status` on a simulated NTAG 424 DNA set up through the session library.
+@Suite struct SDMStatusCommandTests {
+    static let keys = (0..<5).map { [UInt8](repeating: UInt8(0x10 * ($0 + 1)), count: 16) }
+
+    /// A tag file with SDM on (PICCData key 1, SDMMAC key 2, counter for key 3) and keys 1-4
+    /// changed (version 1), key 0 still the factory one.
+    static func prepared(_ path: String) async throws {
+        let reader = try await SimulatedReader(url: "sim:ntag424?uid=04518DFAA96180&file=\(path)")
+        let session = NFCTagReaderSession(reader: reader)
+        guard case .iso7816(let iso) = try await session.nextTag(timeout: .seconds(5)) else {
+            throw NFCReaderError(.tagNotSupported, "no Type 4 tag")
+        }
+        let template = try NTAG424SDMTemplate(url: "https://x.example/t?picc_data={picc}&cmac={mac}")
+        try await iso.writeNDEF(template.message)
+        let tag = NFCNTAG424Tag(iso)
+        try await tag.selectApplication()
+        try await tag.authenticate(keyNumber: 0, key: [UInt8](repeating: 0, count: 16))
+        try await tag.changeFileSettings(
+            2, to: template.settings(metaReadKey: 1, fileReadKey: 2, lockNDEF: true, counterKey: .key(3)))
+        for number in 1...4 {
+            try await tag.changeKey(number, to: keys[number], version: 1, oldKey: [UInt8](repeating: 0, count: 16))
+        }
+        await session.invalidate()
+        await reader.close()
+    }
+
+    @Test("SDM, key versions, the counter (read with key 3) and the URL a phone reads, checked with --keys-file")
+    func status() async throws {
+        let folder = try TemporaryDirectory("sdm-status")
+        defer { folder.remove() }
+        let path = folder.path("t424.t4t")
+        try await Self.prepared(path)
+        let keysJSON =
+            "{"
+            + Self.keys.enumerated().map {
+                "\"k\($0.offset)\": \"\(hexText($0.offset == 0 ? [UInt8](repeating: 0, count: 16) : $0.element))\""
+            }
+            .joined(separator: ", ") + "}"
+        let keysFile = try folder.file("keys.json", text: keysJSON)
+        let reader = "sim:ntag424?file=\(path)"
+        let plain = try await BinaryRunner.run(["sdm", "status", "--reader", reader, "--wait", "0"])
+        #expect(plain.status == 0, "\(plain.error)")
+        // NLEN (2), D1 01 len 55 04 (5), "x.example/t?picc_data=" (22): PICCData at 29; "&cmac=" after its 32.
+        #expect(
+            plain.outputText.contains("\n  SDM on, PICCData at 29 (key 1), SDMMAC at 67 (key 2, input from 67)\n"),
+            "\(plain.outputText)")
+        #expect(plain.outputText.contains("key versions: k0 0, k1 1, k2 1, k3 1, k4 1"))
+        #expect(plain.outputText.contains("a phone reads: https://x.example/t?picc_data="))
+        #expect(!plain.outputText.contains("SDM read counter"), "the counter needs key 3")
+        let keyed = try await BinaryRunner.run(
+            ["sdm", "status", "--reader", reader, "--wait", "0", "--keys-file", keysFile, "--json"])
+        #expect(keyed.status == 0, "\(keyed.error)")
+        var validator = JSONSchemaValidator()
+        #expect(try validator.problems(keyed.outputText, schema: "sdm-status.schema.json").isEmpty)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(keyed.output)) as? [String: Any])
+        let check = try #require(object["check"] as? [String: Any])
+        #expect(check["valid"] as? Bool == true && check["uid"] as? String == "04518DFAA96180")
+        // The counter was read (1 from the first status's read), then the phone read counted: 2.
+        #expect(object["counter"] as? Int == 1 && check["counter"] as? Int == 2, "\(keyed.outputText)")
     }
 }

@@ -172,6 +172,16 @@ public actor NFCNTAG424Tag {
             0x8D, header: header, data: data, mode: used, responseMode: used == .plain ? .plain : .mac)
     }
 
+    /// GetFileCounters (F6h, 10.7.3): SDMReadCtr of `file`; plain where SDMCtrRet is free, in
+    /// CommMode Full in a session with its key.
+    public func fileCounter(_ file: UInt8) async throws(NFCReaderError) -> Int {
+        let data = try await command(0xF6, header: [file], data: [], mode: .full)
+        guard data.count == 5 else {
+            throw NFCReaderError(.tagResponseError, "GetFileCounters answered \(data.count) bytes")
+        }
+        return Int(data[0]) | Int(data[1]) << 8 | Int(data[2]) << 16
+    }
+
     /// Read_Sig (3Ch, 10.10.1): the 56-byte originality signature (secp224r1, r || s).
     public func readSignature() async throws(NFCReaderError) -> [UInt8] {
         let data = try await command(0x3C, header: [0x00], data: [], mode: .full, successStatus: 0x90)
@@ -298,6 +308,7 @@ public actor NFCNTAG424Tag {
         case 0xAD: "ReadData"
         case 0x8D: "WriteData"
         case 0x3C: "Read_Sig"
+        case 0xF6: "GetFileCounters"
         case 0x71: "AuthenticateEV2First"
         default: "command \(hex([instruction]))h"
         }

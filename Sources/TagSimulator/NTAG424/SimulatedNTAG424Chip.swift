@@ -79,6 +79,13 @@ public struct SimulatedNTAG424Chip: Sendable {
         0x06, 0xE1, 0x05, 0x00, 0x80, 0x82, 0x83, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
     ]
 
+    /// What a tag file keeps of the chip (keys, versions, file settings, SDM counter,
+    /// proprietary file, signature), for telling whether it changed: the session is not kept.
+    public var storedState: [[UInt8]] {
+        keys + [keyVersions, proprietaryFile, signature, NTAG424Bytes(sdmReadCounter)]
+            + [UInt8(1), 2, 3].map { fileSettings[$0]?.encoded ?? [] }
+    }
+
     /// The ISO file identifier of the proprietary file.
     public static let proprietaryFileIdentifier: UInt16 = 0xE105
 
@@ -179,4 +186,9 @@ extension SimulatedType4Tag {
         capabilityContainerFile = SimulatedNTAG424Chip.factoryCapabilityContainer
         ntag424 = SimulatedNTAG424Chip()
     }
+}
+
+/// `value` as 3 bytes, least significant first.
+private func NTAG424Bytes(_ value: Int) -> [UInt8] {
+    (0..<3).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
 }
