@@ -80,7 +80,7 @@ extension SimulatedType4Tag {
         settings.size = current.size
         if current.sdm == nil, settings.sdm != nil { chip.sdmReadCounter = 0 }
         chip.fileSettings[number] = settings
-        return try answered([], mode: .mac, chip: &chip)
+        return try answered([], mode: granted.byKey ? .mac : .plain, chip: &chip)
     }
 
     /// ReadData (ADh, 10.8.1): FileNo, offset and length (3 bytes each, 0: to the end); the
