@@ -77,7 +77,7 @@ struct Type4CommandTests {
             (0x6E00, "6E00 class not supported"), (0x6986, "6986 command not allowed"),
             (0x6282, "6282 end of file reached"), (0x6310, "6310 warning"), (0x6110, "6110 16 more bytes available"),
             (0x6C0F, "6C0F wrong Le, 15 bytes available"), (0x6100, "6100 256 more bytes available"),
-            (0x9100, "9100 unknown status"),
+            (0x9100, "9100 OPERATION_OK"), (0x6F00, "6F00 unknown status"),
         ])
     func statusWords(word: Int, text: String) {
         let status = StatusWord(sw1: UInt8(word >> 8), sw2: UInt8(word & 0xFF))
@@ -94,7 +94,7 @@ struct Type4CommandTests {
             case .notEnoughMemory, .instructionNotSupported, .classNotSupported, .commandNotAllowed, .endOfData: true
             default: false
             }
-        #expect(named == !["warning", "more", "Le", "unknown"].contains { text.contains($0) })
+        #expect(named == !["warning", "more", "Le", "unknown", "OPERATION"].contains { text.contains($0) })
     }
 
     @Test("Responses split into data and status word; B1 data comes out of its 53 object (5.5.6)")

@@ -1,0 +1,220 @@
+import NDEF
+import NTAG424
+
+/// What setting up secure dynamic messaging on an NTAG 424 DNA asks for (NT4H2421Gx 9.3;
+/// AN12196 4-5): the URL with its placeholders, the keys the tag ends with, the version that
+/// marks a key this plan set, which keys read PICCData and MAC the file, and whether the NDEF
+/// file's write access goes to key 0.
+public struct NTAG424SDMPlan: Sendable, Hashable {
+    /// The URL, the NDEF file and the offsets.
+    public var template: NTAG424SDMTemplate
+    /// Keys 0-4 as the tag ends with them.
+    public var keys: [[UInt8]]
+    /// The version every changed key gets (1-255): GetKeyVersion then tells which keys this plan
+    /// changed, so an interrupted set-up knows what is left.
+    public var keyVersion: UInt8
+    /// The SDMMetaRead key (PICCData).
+    public var metaReadKey: Int
+    /// The SDMFileRead key (SDMMAC).
+    public var fileReadKey: Int
+    /// Whether the NDEF file's Write and ReadWrite rights go to key 0.
+    public var locksNDEF: Bool
+
+    /// A plan.
+    ///
+    /// - Throws: ``NFCReaderError/Code/invalidParameter`` unless there are five 16-byte keys,
+    ///   the version is 1-255, and the meta-read and file-read keys are 1-4.
+    public init(
+        template: NTAG424SDMTemplate, keys: [[UInt8]], keyVersion: UInt8 = 1, metaReadKey: Int = 1,
+        fileReadKey: Int = 2, locksNDEF: Bool = false
+    ) throws(NFCReaderError) {
+        guard keys.count == 5, keys.allSatisfy({ $0.count == 16 }) else {
+            throw NFCReaderError(.invalidParameter, "an NTAG 424 DNA has five keys of 16 bytes")
+        }
+        guard keyVersion != 0 else {
+            throw NFCReaderError(.invalidParameter, "key version 0 is the factory's: choose 1-255")
+        }
+        guard (1...4).contains(metaReadKey), (1...4).contains(fileReadKey) else {
+            throw NFCReaderError(.invalidParameter, "the SDM keys are keys 1-4 (key 0 is the master key)")
+        }
+        self.template = template
+        self.keys = keys
+        self.keyVersion = keyVersion
+        self.metaReadKey = metaReadKey
+        self.fileReadKey = fileReadKey
+        self.locksNDEF = locksNDEF
+    }
+
+    /// The NDEF file's settings the plan leads to.
+    public var settings: NTAG424FileSettings {
+        template.settings(metaReadKey: metaReadKey, fileReadKey: fileReadKey, lockNDEF: locksNDEF)
+    }
+}
+
+/// How far a tag is in an ``NTAG424SDMPlan``, read without authentication.
+public struct NTAG424SDMProgress: Sendable, Hashable {
+    /// Whether the NDEF file holds the plan's message (the mirrored text back to its `0`s).
+    public var messageWritten: Bool
+    /// Whether the NDEF file's settings are the plan's.
+    public var settingsApplied: Bool
+    /// For keys 0-4: whether the key has the plan's version (this plan changed it).
+    public var changedKeys: [Bool]
+
+    /// Whether nothing is left to do.
+    public var isComplete: Bool { messageWritten && settingsApplied && changedKeys.allSatisfy { $0 } }
+}
+
+extension NFCNTAG424Tag {
+    /// The factory value of every key (NT4H2421Gx 8.2.4.2): 16 zero bytes.
+    public static let factoryKey = [UInt8](repeating: 0, count: 16)
+
+    /// Reads how far the tag is in `plan`: key versions (GetKeyVersion), the NDEF file's
+    /// settings (GetFileSettings) and its message (read as a phone reads it: with SDM on this read
+    /// counts).
+    public func sdmProgress(_ plan: NTAG424SDMPlan) async throws(NFCReaderError) -> NTAG424SDMProgress {
+        try await selectApplication()
+        var changed: [Bool] = []
+        for number in 0..<5 { changed.append(try await keyVersion(number) == plan.keyVersion) }
+        let settings = try await fileSettings(2)
+        let applied = settings == plan.settings
+        let message: NFCNDEFMessage?
+        do {
+            message = try await tag.readNDEF()
+        } catch {
+            guard [.zeroLengthMessage, .invalidMessage, .tagNotSupported].contains(error.code) else { throw error }
+            message = nil
+        }
+        try await selectApplication()
+        var written = false
+        if let message, var bytes = try? message.encoded(), let wanted = try? plan.template.message.encoded(),
+            bytes.count == wanted.count
+        {
+            // With SDM on, the read shows PICCData and SDMMAC where the file holds 0s.
+            if let sdm = settings.sdm {
+                for (offset, length) in [(sdm.piccDataOffset, 32), (sdm.macOffset, 16)] {
+                    guard let offset, offset - 2 >= 0, offset - 2 + length <= bytes.count else { continue }
+                    bytes.replaceSubrange(
+                        (offset - 2)..<(offset - 2 + length), with: Array(repeating: 0x30, count: length))
+                }
+            }
+            written = bytes == wanted
+        }
+        return NTAG424SDMProgress(messageWritten: written, settingsApplied: applied, changedKeys: changed)
+    }
+
+    /// Sets up `plan` on the tag, or finishes an interrupted set-up: each step is taken only when
+    /// ``sdmProgress(_:)`` shows it missing, in an order where every cut leaves a tag whose keys
+    /// are known (the factory key or the plan's, as the key version says):
+    /// 1. the message (ISOUpdateBinary, NLEN 0 first and last, read back);
+    /// 2. AuthenticateEV2First with key 0: the plan's key when its version says it changed, else
+    ///    the factory key; the other one once more only when that is refused;
+    /// 3. ChangeFileSettings of file 02 with SDM;
+    /// 4. ChangeKey of keys 1-4 not yet changed (from the factory key), then of key 0 (which ends
+    ///    the session);
+    /// 5. the check: the progress complete, and the URL a phone reads verifies with the plan's
+    ///    keys.
+    ///
+    /// - Returns: the steps taken, in words (empty when the tag was set up already).
+    /// - Throws: ``NFCReaderError/Code/authenticationFailed`` when key 0 is neither the factory
+    ///   key nor the plan's (the tag's keys are not this plan's to change);
+    ///   ``NFCReaderError/Code/tagUpdateFailure`` when the check fails; the errors of the steps.
+    @discardableResult
+    public func setUpSDM(_ plan: NTAG424SDMPlan) async throws(NFCReaderError) -> [String] {
+        var progress = try await sdmProgress(plan)
+        var steps: [String] = []
+        if !progress.messageWritten {
+            try await tag.writeNDEF(plan.template.message)
+            try await selectApplication()
+            steps.append("wrote the message")
+        }
+        if !progress.settingsApplied || !progress.changedKeys.allSatisfy({ $0 }) {
+            try await authenticateKey0(plan, changed: progress.changedKeys[0])
+            if !progress.settingsApplied {
+                try await changeFileSettings(2, to: plan.settings)
+                steps.append("set SDM on the NDEF file")
+            }
+            for number in 1...4 where !progress.changedKeys[number] {
+                try await changeKey(number, to: plan.keys[number], version: plan.keyVersion, oldKey: Self.factoryKey)
+                steps.append("changed key \(number)")
+            }
+            if !progress.changedKeys[0] {
+                try await changeKey(0, to: plan.keys[0], version: plan.keyVersion, oldKey: nil)
+                steps.append("changed key 0")
+            }
+            endSession()
+        }
+        progress = try await sdmProgress(plan)
+        guard progress.isComplete else {
+            throw NFCReaderError(.tagUpdateFailure, "the set-up was sent but the tag does not show it: \(progress)")
+        }
+        try await checkURL(plan)
+        return steps
+    }
+
+    /// AuthenticateEV2First with key 0 as the version says, then the other candidate once.
+    private func authenticateKey0(_ plan: NTAG424SDMPlan, changed: Bool) async throws(NFCReaderError) {
+        let candidates = changed ? [plan.keys[0], Self.factoryKey] : [Self.factoryKey, plan.keys[0]]
+        do {
+            try await authenticate(keyNumber: 0, key: candidates[0])
+        } catch {
+            guard error.code == .authenticationFailed, candidates[1] != candidates[0] else { throw error }
+            do {
+                try await authenticate(keyNumber: 0, key: candidates[1])
+            } catch {
+                guard error.code == .authenticationFailed else { throw error }
+                throw NFCReaderError(
+                    .authenticationFailed,
+                    "key 0 is neither the factory key nor the plan's: this tag's keys are not the plan's to change")
+            }
+        }
+    }
+
+    /// Reads the message as a phone does and checks its PICCData and SDMMAC, at the plan's
+    /// offsets, with the plan's keys.
+    private func checkURL(_ plan: NTAG424SDMPlan) async throws(NFCReaderError) {
+        let message = try await tag.readNDEF()
+        try await selectApplication()
+        guard let bytes = try? message.encoded(), bytes.count == plan.template.file.count - 2 else {
+            throw NFCReaderError(.tagUpdateFailure, "the tag holds another message after the set-up")
+        }
+        let picc = plan.template.piccDataOffset - 2
+        let mac = plan.template.macOffset - 2
+        guard let piccData = Self.hexBytes(bytes[picc..<(picc + 32)]),
+            let sdmMAC = Self.hexBytes(bytes[mac..<(mac + 16)])
+        else {
+            throw NFCReaderError(.tagUpdateFailure, "the tag does not mirror PICCData and SDMMAC after the set-up")
+        }
+        let result: NTAG424SUNResult
+        do {
+            let verifier = try NTAG424SUNVerifier(
+                metaReadKey: plan.keys[plan.metaReadKey], fileReadKey: plan.keys[plan.fileReadKey])
+            result = verifier.verify(piccData: piccData, mac: sdmMAC, inputs: [("empty", [])])
+        } catch {
+            throw NFCReaderError(.tagUpdateFailure, "the set-up cannot be checked: \(error.reason)")
+        }
+        guard result.isValid, result.uid == identifier else {
+            throw NFCReaderError(
+                .tagUpdateFailure,
+                "the URL the tag gives after the set-up does not verify: \(result.problem ?? "another UID")")
+        }
+    }
+
+    /// The bytes of ASCII hex text, or nil.
+    private static func hexBytes(_ text: ArraySlice<UInt8>) -> [UInt8]? {
+        func nibble(_ char: UInt8) -> UInt8? {
+            switch char {
+            case 0x30...0x39: char - 0x30
+            case 0x41...0x46: char - 0x41 + 10
+            default: nil
+            }
+        }
+        let digits = Array(text)
+        guard digits.count % 2 == 0 else { return nil }
+        var bytes: [UInt8] = []
+        for index in stride(from: 0, to: digits.count, by: 2) {
+            guard let high = nibble(digits[index]), let low = nibble(digits[index + 1]) else { return nil }
+            bytes.append(high << 4 | low)
+        }
+        return bytes
+    }
+}
