@@ -71,16 +71,8 @@ public struct NTAG424SecureChannel: Sendable, Hashable, CustomStringConvertible 
     public func protectCommand(
         _ command: UInt8, header: [UInt8], data: [UInt8], mode: NTAG424CommunicationMode
     ) throws(NTAG424Error) -> [UInt8] {
-        let body: [UInt8]
-        switch mode {
-        case .plain: return data
-        case .mac: body = data
-        case .full:
-            body =
-                data.isEmpty
-                ? []
-                : try crypt(NTAG424Bytes.padded(data), label: [0xA5, 0x5A], counter: commandCounter, encrypting: true)
-        }
+        guard mode != .plain else { return data }
+        let body = try sealed(data, mode: mode, label: [0xA5, 0x5A], counter: commandCounter)
         return body + (try commandMAC(command, header: header, body: body))
     }
 
@@ -103,20 +95,9 @@ public struct NTAG424SecureChannel: Sendable, Hashable, CustomStringConvertible 
                 .invalidInput, "a response in CommMode \(mode) ends with an 8-byte MAC; it has \(payload.count) bytes")
         }
         let body = Array(payload.dropLast(8))
-        let expected = try responseMAC(status: status, body: body, counter: next)
-        guard NTAG424Bytes.constantTimeEqual(expected, Array(payload.suffix(8))) else {
-            throw NTAG424Error(.integrityError, "the response's MAC does not verify: the session is no longer in step")
-        }
+        try check(payload, expected: try responseMAC(status: status, body: body, counter: next), what: "response")
         commandCounter = next
-        guard mode == .full, !body.isEmpty else { return body }
-        guard body.count % 16 == 0 else {
-            throw NTAG424Error(.integrityError, "an encrypted response of \(body.count) bytes is not whole blocks")
-        }
-        let plain = try crypt(body, label: [0x5A, 0xA5], counter: next, encrypting: false)
-        guard let data = NTAG424Bytes.unpadded(plain) else {
-            throw NTAG424Error(.integrityError, "the decrypted response has no valid padding")
-        }
-        return data
+        return try opened(body, mode: mode, label: [0x5A, 0xA5], counter: next, what: "response")
     }
 
     /// The tag's side: checks the MAC of a command's `payload` (data and MACt as sent) and
@@ -133,19 +114,8 @@ public struct NTAG424SecureChannel: Sendable, Hashable, CustomStringConvertible 
             throw NTAG424Error(.invalidInput, "a command in CommMode \(mode) ends with an 8-byte MAC")
         }
         let body = Array(payload.dropLast(8))
-        let expected = try commandMAC(command, header: header, body: body)
-        guard NTAG424Bytes.constantTimeEqual(expected, Array(payload.suffix(8))) else {
-            throw NTAG424Error(.integrityError, "the command's MAC does not verify")
-        }
-        guard mode == .full, !body.isEmpty else { return body }
-        guard body.count % 16 == 0 else {
-            throw NTAG424Error(.integrityError, "encrypted command data of \(body.count) bytes is not whole blocks")
-        }
-        let plain = try crypt(body, label: [0xA5, 0x5A], counter: commandCounter, encrypting: false)
-        guard let data = NTAG424Bytes.unpadded(plain) else {
-            throw NTAG424Error(.integrityError, "the decrypted command data has no valid padding")
-        }
-        return data
+        try check(payload, expected: try commandMAC(command, header: header, body: body), what: "command")
+        return try opened(body, mode: mode, label: [0xA5, 0x5A], counter: commandCounter, what: "command")
     }
 
     /// The tag's side: counts the command and returns the response payload for `data`: as is,
@@ -154,17 +124,42 @@ public struct NTAG424SecureChannel: Sendable, Hashable, CustomStringConvertible 
         status: UInt8, data: [UInt8], mode: NTAG424CommunicationMode
     ) throws(NTAG424Error) -> [UInt8] {
         commandCounter = (commandCounter + 1) & 0xFFFF
-        let body: [UInt8]
-        switch mode {
-        case .plain: return data
-        case .mac: body = data
-        case .full:
-            body =
-                data.isEmpty
-                ? []
-                : try crypt(NTAG424Bytes.padded(data), label: [0x5A, 0xA5], counter: commandCounter, encrypting: true)
-        }
+        guard mode != .plain else { return data }
+        let body = try sealed(data, mode: mode, label: [0x5A, 0xA5], counter: commandCounter)
         return body + (try responseMAC(status: status, body: body, counter: commandCounter))
+    }
+
+    /// `data` as it travels in `mode` before its MAC: as is (MAC), or padded and encrypted with
+    /// the IV of `label` and `counter` (Full; no data stays no data).
+    private func sealed(
+        _ data: [UInt8], mode: NTAG424CommunicationMode, label: [UInt8], counter: Int
+    ) throws(NTAG424Error) -> [UInt8] {
+        guard mode == .full, !data.isEmpty else { return data }
+        return try crypt(NTAG424Bytes.padded(data), label: label, counter: counter, encrypting: true)
+    }
+
+    /// Throws ``NTAG424Error/Code/integrityError`` unless `payload` ends with `expected`.
+    private func check(_ payload: [UInt8], expected: [UInt8], what: String) throws(NTAG424Error) {
+        guard NTAG424Bytes.constantTimeEqual(expected, Array(payload.suffix(8))) else {
+            throw NTAG424Error(
+                .integrityError,
+                "the \(what)'s MAC does not verify" + (what == "response" ? ": the session is no longer in step" : ""))
+        }
+    }
+
+    /// The data of a `body` whose MAC verified: as is (MAC), or decrypted and unpadded (Full).
+    private func opened(
+        _ body: [UInt8], mode: NTAG424CommunicationMode, label: [UInt8], counter: Int, what: String
+    ) throws(NTAG424Error) -> [UInt8] {
+        guard mode == .full, !body.isEmpty else { return body }
+        guard body.count % 16 == 0 else {
+            throw NTAG424Error(.integrityError, "encrypted \(what) data of \(body.count) bytes is not whole blocks")
+        }
+        guard let data = NTAG424Bytes.unpadded(try crypt(body, label: label, counter: counter, encrypting: false))
+        else {
+            throw NTAG424Error(.integrityError, "the decrypted \(what) data has no valid padding")
+        }
+        return data
     }
 
     /// MACt(SesAuthMACKey; Cmd || CmdCtr || TI || CmdHeader || body).
