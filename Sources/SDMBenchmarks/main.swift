@@ -73,15 +73,13 @@ func rate(runs: Int, _ work: () -> Bool) -> Double {
 let runs = quick ? 3 : 5
 let floor = rate(runs: runs) {
     // At least: one AES block decrypted (PICCData), the session key's CMAC, the SDMMAC's CMAC.
-    var sink: UInt8 = 0
     for _ in 0..<count {
         guard let cipher = try? AES(key: keys[1]), let plain = try? cipher.decrypt([UInt8](repeating: 9, count: 16)),
             let session = try? AESCMAC.authenticationCode(for: [UInt8](repeating: 3, count: 16), key: keys[2]),
-            let mac = try? AESCMAC.authenticationCode(for: [UInt8](), key: session)
+            let mac = try? AESCMAC.authenticationCode(for: [UInt8](), key: session), plain.count + mac.count == 32
         else { return false }
-        sink ^= plain[0] ^ mac[1]
     }
-    return sink != 0 || true
+    return true
 }
 let inProcess = rate(runs: runs) {
     urls.allSatisfy { url in (try? NTAG424SUNURL(url).verify(with: verifier).isValid) == true }

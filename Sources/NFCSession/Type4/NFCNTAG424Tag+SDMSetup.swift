@@ -179,8 +179,8 @@ extension NFCNTAG424Tag {
         }
         let picc = plan.template.piccDataOffset - 2
         let mac = plan.template.macOffset - 2
-        guard let piccData = Self.hexBytes(bytes[picc..<(picc + 32)]),
-            let sdmMAC = Self.hexBytes(bytes[mac..<(mac + 16)])
+        guard let piccData = try? NDEFHex.decode(String(decoding: bytes[picc..<(picc + 32)], as: UTF8.self)),
+            let sdmMAC = try? NDEFHex.decode(String(decoding: bytes[mac..<(mac + 16)], as: UTF8.self))
         else {
             throw NFCReaderError(.tagUpdateFailure, "the tag does not mirror PICCData and SDMMAC after the set-up")
         }
@@ -197,24 +197,5 @@ extension NFCNTAG424Tag {
                 .tagUpdateFailure,
                 "the URL the tag gives after the set-up does not verify: \(result.problem ?? "another UID")")
         }
-    }
-
-    /// The bytes of ASCII hex text, or nil.
-    private static func hexBytes(_ text: ArraySlice<UInt8>) -> [UInt8]? {
-        func nibble(_ char: UInt8) -> UInt8? {
-            switch char {
-            case 0x30...0x39: char - 0x30
-            case 0x41...0x46: char - 0x41 + 10
-            default: nil
-            }
-        }
-        let digits = Array(text)
-        guard digits.count % 2 == 0 else { return nil }
-        var bytes: [UInt8] = []
-        for index in stride(from: 0, to: digits.count, by: 2) {
-            guard let high = nibble(digits[index]), let low = nibble(digits[index + 1]) else { return nil }
-            bytes.append(high << 4 | low)
-        }
-        return bytes
     }
 }

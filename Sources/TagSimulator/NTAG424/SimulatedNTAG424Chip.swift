@@ -82,7 +82,10 @@ public struct SimulatedNTAG424Chip: Sendable {
     /// What a tag file keeps of the chip (keys, versions, file settings, SDM counter,
     /// proprietary file, signature), for telling whether it changed: the session is not kept.
     public var storedState: [[UInt8]] {
-        keys + [keyVersions, proprietaryFile, signature, NTAG424Bytes(sdmReadCounter)]
+        keys + [
+            keyVersions, proprietaryFile, signature,
+            (0..<3).map { UInt8(truncatingIfNeeded: sdmReadCounter >> (8 * $0)) },
+        ]
             + [UInt8(1), 2, 3].map { fileSettings[$0]?.encoded ?? [] }
     }
 
@@ -186,9 +189,4 @@ extension SimulatedType4Tag {
         capabilityContainerFile = SimulatedNTAG424Chip.factoryCapabilityContainer
         ntag424 = SimulatedNTAG424Chip()
     }
-}
-
-/// `value` as 3 bytes, least significant first.
-private func NTAG424Bytes(_ value: Int) -> [UInt8] {
-    (0..<3).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
 }
