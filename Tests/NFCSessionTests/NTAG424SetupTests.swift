@@ -5,7 +5,7 @@ import SimulatedReader
 import TestSupport
 import Testing
 
-/// ``NFCNTAG424Tag/setUpSDM(_:)`` on simulated NTAG 424 DNA tags kept in files: a factory tag
+/// ``NFCNTAG424Tag/setUpSDM(_:confirmation:)`` on simulated NTAG 424 DNA tags kept in files: a factory tag
 /// set up, a set-up run again, and every cut of the set-up finished by running it again.
 @Suite("NTAG 424 DNA SDM set-up", .timeLimit(.minutes(10)))
 struct NTAG424SetupTests {
@@ -44,13 +44,16 @@ struct NTAG424SetupTests {
         defer { folder.remove() }
         let url = "sim:ntag424?uid=04518DFAA96180&file=\(folder.path("t424.t4t"))"
         let plan = try Self.plan()
-        let steps = try await Self.onTag(url) { try await $0.setUpSDM(plan) }
+        let steps = try await Self.onTag(url) {
+            try await $0.setUpSDM(plan, confirmation: try $0.prepareSDMSetUp(plan))
+        }
         #expect(
             steps == [
                 "wrote the message", "set SDM on the NDEF file", "changed key 1", "changed key 2", "changed key 3",
                 "changed key 4", "changed key 0",
             ])
-        #expect(try await Self.onTag(url) { try await $0.setUpSDM(plan) } == [])
+        #expect(
+            try await Self.onTag(url) { try await $0.setUpSDM(plan, confirmation: try $0.prepareSDMSetUp(plan)) } == [])
         // The factory key 0 no longer opens the tag; the plan's does.
         let refused = try await Self.onTag(url) { tag in
             await #expect(throws: NFCReaderError.self) {
@@ -60,6 +63,43 @@ struct NTAG424SetupTests {
             return true
         }
         #expect(refused)
+    }
+
+    @Test("A confirmation made for other keys, another URL or another tag is refused before any command")
+    func confirmationBound() async throws {
+        let folder = try TemporaryDirectory("ntag424-confirm")
+        defer { folder.remove() }
+        let url = "sim:ntag424?uid=04518DFAA96180&file=\(folder.path("t424.t4t"))"
+        let plan = try Self.plan()
+        var otherKeys = Self.keys
+        otherKeys[3][0] ^= 1
+        let others = [
+            try NTAG424SDMPlan(template: plan.template, keys: otherKeys, locksNDEF: true),
+            try NTAG424SDMPlan(
+                template: try NTAG424SDMTemplate(url: "https://x.example/u?picc_data={picc}&cmac={mac}"),
+                keys: Self.keys,
+                locksNDEF: true),
+            try NTAG424SDMPlan(template: plan.template, keys: Self.keys, locksNDEF: false),
+        ]
+        let mine = try await Self.onTag(url) { try $0.prepareSDMSetUp(plan) }
+        for other in others {
+            let theirs = try NFCLockConfirmation(sdmSetUpOf: [0x04, 0x51, 0x8D, 0xFA, 0xA9, 0x61, 0x80], plan: other)
+            #expect(theirs.code != mine.code)
+            let error = try await Self.onTag(url) { tag in
+                await #expect(throws: NFCReaderError.self) { try await tag.setUpSDM(plan, confirmation: theirs) }
+            }
+            #expect(error?.code == .confirmationMismatch)
+        }
+        let anotherTag = try NFCLockConfirmation(sdmSetUpOf: [0x04, 0x51, 0x8D, 0xFA, 0xA9, 0x61, 0x81], plan: plan)
+        let error = try await Self.onTag(url) { tag in
+            await #expect(throws: NFCReaderError.self) { try await tag.setUpSDM(plan, confirmation: anotherTag) }
+        }
+        #expect(error?.code == .confirmationMismatch)
+        // Nothing was sent: the tag still has its factory message and keys.
+        let progress = try await Self.onTag(url) { try await $0.sdmProgress(plan) }
+        #expect(
+            !progress.messageWritten && !progress.settingsApplied
+                && progress.changedKeys == Array(repeating: false, count: 5))
     }
 
     @Test(
@@ -75,7 +115,7 @@ struct NTAG424SetupTests {
             let finished: Bool
             do {
                 _ = try await Self.onTag(url + "&remove-after=\(cut)&in-flight=\(inFlight)") {
-                    try await $0.setUpSDM(plan)
+                    try await $0.setUpSDM(plan, confirmation: try $0.prepareSDMSetUp(plan))
                 }
                 finished = true
             } catch {
@@ -84,7 +124,9 @@ struct NTAG424SetupTests {
             if finished { break }
             let context = "cut at command \(cut) (\(inFlight))"
             do {
-                _ = try await Self.onTag(url) { try await $0.setUpSDM(plan) }
+                _ = try await Self.onTag(url) {
+                    try await $0.setUpSDM(plan, confirmation: try $0.prepareSDMSetUp(plan))
+                }
             } catch {
                 Issue.record("\(context), then run again: \(error)")
             }

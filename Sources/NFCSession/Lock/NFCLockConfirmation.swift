@@ -1,5 +1,6 @@
 import NDEF
 import NFCCrypto
+import NTAG424
 import TagMemory
 
 /// What a caller confirms before a tag is made read-only for good: which tag, what it holds, and
@@ -215,5 +216,34 @@ extension NFCLockConfirmation {
         self.init(
             uid: uid, digest: digest, options: Type2LockOptions(setsBlockLockBits: false, locksConfiguration: true),
             plan: TagWritePlan(steps: []), messageLength: 0)
+    }
+}
+
+extension NFCLockConfirmation {
+    /// The domain string that starts the digested bytes of an NTAG 424 DNA SDM set-up.
+    static let sdmSetUpDomain = "ndeftool lock confirmation: NTAG 424 DNA SDM set-up, version 1"
+
+    /// Creates the confirmation of setting up `plan` on the NTAG 424 DNA with `uid`: the keys
+    /// change (NT4H2421Gx 10.6.1), and only their holder can ever change the tag again.
+    ///
+    /// The digest stands for the tag and the plan: the UID, the NDEF file written, the file
+    /// settings (ChangeFileSettings' data, 10.7.1), the SDM key numbers, the key version and the
+    /// five keys, so a code shown for one keys file confirms no other. It does not stand for the
+    /// tag's progress: an interrupted set-up is finished with the same code. The digest depends
+    /// on the keys; show the code, not the digest. The plan lists the NDEF file's one write.
+    public init(sdmSetUpOf uid: [UInt8], plan: NTAG424SDMPlan) throws(NFCReaderError) {
+        let numbers: [UInt8] = [
+            UInt8(truncatingIfNeeded: plan.metaReadKey), UInt8(truncatingIfNeeded: plan.fileReadKey),
+            plan.locksNDEF ? 1 : 0, plan.keyVersion,
+        ]
+        let digest = try Self.digest(
+            domain: Self.sdmSetUpDomain,
+            fields: [uid, plan.template.file, plan.settings.changeCommandData, numbers, plan.keys.flatMap { $0 }])
+        let write = TagWritePlan(steps: [
+            PlanStep(file: 0xE104, address: 0, data: plan.template.file, reason: "the NDEF file")
+        ])
+        self.init(
+            uid: uid, digest: digest, options: Type2LockOptions(setsBlockLockBits: false, locksConfiguration: false),
+            plan: write, messageLength: plan.template.file.count - 2)
     }
 }

@@ -102,7 +102,15 @@ extension NFCNTAG424Tag {
         return NTAG424SDMProgress(messageWritten: written, settingsApplied: applied, changedKeys: changed)
     }
 
-    /// Sets up `plan` on the tag, or finishes an interrupted set-up: each step is taken only when
+    /// The confirmation of setting up `plan` on this tag: the keys change for good, so
+    /// ``setUpSDM(_:confirmation:)`` needs it (made with this tag's UID and the same plan). No
+    /// command is sent.
+    public nonisolated func prepareSDMSetUp(_ plan: NTAG424SDMPlan) throws(NFCReaderError) -> NFCLockConfirmation {
+        try NFCLockConfirmation(sdmSetUpOf: identifier, plan: plan)
+    }
+
+    /// Sets up `plan` on the tag, or finishes an interrupted set-up, once `confirmation` (from
+    /// ``prepareSDMSetUp(_:)``, or decoded) is this tag's and this plan's: each step is taken only when
     /// ``sdmProgress(_:)`` shows it missing, in an order where every cut leaves a tag whose keys
     /// are known (the factory key or the plan's, as the key version says):
     /// 1. the message (ISOUpdateBinary, NLEN 0 first and last, read back);
@@ -115,11 +123,22 @@ extension NFCNTAG424Tag {
     ///    keys.
     ///
     /// - Returns: the steps taken, in words (empty when the tag was set up already).
-    /// - Throws: ``NFCReaderError/Code/authenticationFailed`` when key 0 is neither the factory
+    /// - Throws: ``NFCReaderError/Code/confirmationMismatch`` before any command when the
+    ///   confirmation is another tag's or another plan's;
+    ///   ``NFCReaderError/Code/authenticationFailed`` when key 0 is neither the factory
     ///   key nor the plan's (the tag's keys are not this plan's to change);
     ///   ``NFCReaderError/Code/tagUpdateFailure`` when the check fails; the errors of the steps.
     @discardableResult
-    public func setUpSDM(_ plan: NTAG424SDMPlan) async throws(NFCReaderError) -> [String] {
+    public func setUpSDM(
+        _ plan: NTAG424SDMPlan, confirmation: NFCLockConfirmation
+    ) async throws(NFCReaderError) -> [String] {
+        try confirmation.checkTag(identifier)
+        let expected = try prepareSDMSetUp(plan)
+        guard confirmation.contentDigest == expected.contentDigest, confirmation.code == expected.code else {
+            throw NFCReaderError(
+                .confirmationMismatch,
+                "the confirmation is for another SDM plan (URL, settings or keys): nothing was sent")
+        }
         var progress = try await sdmProgress(plan)
         var steps: [String] = []
         if !progress.messageWritten {
