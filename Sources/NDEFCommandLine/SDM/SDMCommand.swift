@@ -5,7 +5,7 @@ enum SDMCommand {
     /// The command group.
     static let spec = CommandSpec(
         name: "sdm",
-        abstract: "NTAG 424 DNA secure unique messages: check the URLs a tag produces, show its SDM status.",
+        abstract: "NTAG 424 DNA secure unique messages: set a tag up, check the URLs it produces, show its status.",
         discussion: """
             An NTAG 424 DNA with secure dynamic messaging (SDM) puts into every URL a phone \
             reads its UID and read counter, encrypted (PICCData), and a MAC over them \
@@ -17,6 +17,6 @@ enum SDMCommand {
                   --meta-read-key-file sdm-zero-key.hex --file-read-key-file sdm-zero-key.hex \\
                   'https://x.test/?e=EF963FF7828658A599F3041510671E88&c=94EED9EE65337086'
             """,
-        subcommands: [SDMVerifyCommand.spec, SDMStatusCommand.spec]
+        subcommands: [SDMSetupCommand.spec, SDMVerifyCommand.spec, SDMStatusCommand.spec]
     )
 }

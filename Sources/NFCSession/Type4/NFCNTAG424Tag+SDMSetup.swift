@@ -72,23 +72,22 @@ extension NFCNTAG424Tag {
     /// settings (GetFileSettings) and its message (read as a phone reads it: with SDM on this read
     /// counts).
     public func sdmProgress(_ plan: NTAG424SDMPlan) async throws(NFCReaderError) -> NTAG424SDMProgress {
+        try await readProgress(plan).progress
+    }
+
+    /// ``sdmProgress(_:)`` and the message bytes as read (mirrored), nil when the file holds no
+    /// message.
+    private func readProgress(
+        _ plan: NTAG424SDMPlan
+    ) async throws(NFCReaderError) -> (progress: NTAG424SDMProgress, mirrored: [UInt8]?) {
         try await selectApplication()
         var changed: [Bool] = []
         for number in 0..<5 { changed.append(try await keyVersion(number) == plan.keyVersion) }
         let settings = try await fileSettings(2)
         let applied = settings == plan.settings
-        let message: NFCNDEFMessage?
-        do {
-            message = try await tag.readNDEF()
-        } catch {
-            guard [.zeroLengthMessage, .invalidMessage, .tagNotSupported].contains(error.code) else { throw error }
-            message = nil
-        }
-        try await selectApplication()
+        let mirrored = try await ndefMessageBytes()
         var written = false
-        if let message, var bytes = try? message.encoded(), let wanted = try? plan.template.message.encoded(),
-            bytes.count == wanted.count
-        {
+        if var bytes = mirrored, let wanted = try? plan.template.message.encoded(), bytes.count == wanted.count {
             // With SDM on, the read shows PICCData and SDMMAC where the file holds 0s.
             if let sdm = settings.sdm {
                 for (offset, length) in [(sdm.piccDataOffset, 32), (sdm.macOffset, 16)] {
@@ -99,7 +98,48 @@ extension NFCNTAG424Tag {
             }
             written = bytes == wanted
         }
-        return NTAG424SDMProgress(messageWritten: written, settingsApplied: applied, changedKeys: changed)
+        return (NTAG424SDMProgress(messageWritten: written, settingsApplied: applied, changedKeys: changed), mirrored)
+    }
+
+    /// The NDEF file's message as a phone reads it, with what SDM mirrors (NT4H2421Gx 9.3): with
+    /// the NDEF application selected, ISOSelectFile E104h, then ISOReadBinary of NLEN and of the
+    /// message (pieces of at most 240 bytes); nil for NLEN 0. Without a session, as a phone:
+    /// with SDM on, this read counts.
+    ///
+    /// - Throws: ``NFCReaderError/Code/tagResponseError`` for a status word other than 90 00;
+    ///   ``NFCReaderError/Code/invalidMessage`` for an NLEN past the file.
+    public func ndefMessageBytes() async throws(NFCReaderError) -> [UInt8]? {
+        func check(_ response: (data: [UInt8], sw1: UInt8, sw2: UInt8), _ what: String) throws(NFCReaderError) {
+            guard response.sw1 == 0x90, response.sw2 == 0x00 else {
+                throw NFCReaderError(
+                    .tagResponseError, "\(what) answered \(Self.hex([response.sw1, response.sw2]))")
+            }
+        }
+        try check(await tag.sendCommand(apdu: [0x00, 0xA4, 0x00, 0x0C, 0x02, 0xE1, 0x04]), "ISOSelectFile E104")
+        let lengthField = try await tag.sendCommand(apdu: [0x00, 0xB0, 0x00, 0x00, 0x02])
+        try check(lengthField, "ISOReadBinary of NLEN")
+        guard lengthField.data.count == 2 else {
+            throw NFCReaderError(.tagResponseError, "ISOReadBinary of NLEN gave \(lengthField.data.count) bytes")
+        }
+        let length = Int(lengthField.data[0]) << 8 | Int(lengthField.data[1])
+        guard length > 0 else { return nil }
+        guard length <= 254 else {
+            throw NFCReaderError(.invalidMessage, "NLEN \(length) is past the 256-byte NDEF file")
+        }
+        var bytes: [UInt8] = []
+        while bytes.count < length {
+            let offset = 2 + bytes.count
+            let piece = min(240, length - bytes.count)
+            let response = try await tag.sendCommand(apdu: [
+                0x00, 0xB0, UInt8(offset >> 8), UInt8(truncatingIfNeeded: offset), UInt8(piece),
+            ])
+            try check(response, "ISOReadBinary at \(offset)")
+            guard response.data.count == piece else {
+                throw NFCReaderError(.tagResponseError, "ISOReadBinary at \(offset) gave \(response.data.count) bytes")
+            }
+            bytes += response.data
+        }
+        return bytes
     }
 
     /// The confirmation of setting up `plan` on this tag: the keys change for good, so
@@ -128,9 +168,11 @@ extension NFCNTAG424Tag {
     ///   ``NFCReaderError/Code/authenticationFailed`` when key 0 is neither the factory
     ///   key nor the plan's (the tag's keys are not this plan's to change);
     ///   ``NFCReaderError/Code/tagUpdateFailure`` when the check fails; the errors of the steps.
+    /// - Parameter known: the progress ``sdmProgress(_:)`` read in this session just before (to
+    ///   show the plan), so it is not read twice; nil to read it.
     @discardableResult
     public func setUpSDM(
-        _ plan: NTAG424SDMPlan, confirmation: NFCLockConfirmation
+        _ plan: NTAG424SDMPlan, confirmation: NFCLockConfirmation, progress known: NTAG424SDMProgress? = nil
     ) async throws(NFCReaderError) -> [String] {
         try confirmation.checkTag(identifier)
         let expected = try prepareSDMSetUp(plan)
@@ -139,7 +181,8 @@ extension NFCNTAG424Tag {
                 .confirmationMismatch,
                 "the confirmation is for another SDM plan (URL, settings or keys): nothing was sent")
         }
-        var progress = try await sdmProgress(plan)
+        let progress: NTAG424SDMProgress
+        if let known { progress = known } else { progress = try await sdmProgress(plan) }
         var steps: [String] = []
         if !progress.messageWritten {
             try await tag.writeNDEF(plan.template.message)
@@ -162,11 +205,13 @@ extension NFCNTAG424Tag {
             }
             endSession()
         }
-        progress = try await sdmProgress(plan)
-        guard progress.isComplete else {
-            throw NFCReaderError(.tagUpdateFailure, "the set-up was sent but the tag does not show it: \(progress)")
+        // One read of the state checks every step, and its message is the URL a phone reads.
+        let after = try await readProgress(plan)
+        guard after.progress.isComplete else {
+            throw NFCReaderError(
+                .tagUpdateFailure, "the set-up was sent but the tag does not show it: \(after.progress)")
         }
-        try await checkURL(plan)
+        try checkURL(after.mirrored ?? [], plan: plan)
         return steps
     }
 
@@ -188,12 +233,10 @@ extension NFCNTAG424Tag {
         }
     }
 
-    /// Reads the message as a phone does and checks its PICCData and SDMMAC, at the plan's
-    /// offsets, with the plan's keys.
-    private func checkURL(_ plan: NTAG424SDMPlan) async throws(NFCReaderError) {
-        let message = try await tag.readNDEF()
-        try await selectApplication()
-        guard let bytes = try? message.encoded(), bytes.count == plan.template.file.count - 2 else {
+    /// Checks the PICCData and SDMMAC of the message `bytes` read as a phone reads it, at the
+    /// plan's offsets, with the plan's keys.
+    private func checkURL(_ bytes: [UInt8], plan: NTAG424SDMPlan) throws(NFCReaderError) {
+        guard bytes.count == plan.template.file.count - 2 else {
             throw NFCReaderError(.tagUpdateFailure, "the tag holds another message after the set-up")
         }
         let picc = plan.template.piccDataOffset - 2

@@ -1,0 +1,247 @@
+import CommandLineKit
+import NDEF
+import NFCSession
+import NTAG424
+
+/// `ndeftool sdm setup`: a factory NTAG 424 DNA made into a tag whose every read gives a URL
+/// with encrypted PICCData and an SDMMAC (NT4H2421Gx 9.3, 10.6.1, 10.7.1; AN12196 4-5), with
+/// ``NFCSession/NFCNTAG424Tag/setUpSDM(_:confirmation:)``.
+enum SDMSetupCommand {
+    static let url = OptionSpec.option(
+        "url", value: "url",
+        help: "The URL with {picc} where PICCData goes (32 characters) and {mac} where the SDMMAC goes (16).")
+    static let keysFile = OptionSpec.option(
+        "keys-file", value: "file",
+        help: "The keys the tag gets, as JSON ({\"k0\": \"32 hex\", ..., \"k4\": \"32 hex\"}).")
+    static let masterKeyFile = OptionSpec.option(
+        "master-key-file", value: "file",
+        help: "A master key (32 hex characters or 16 raw bytes) from which the tag's own keys are derived "
+            + "(AN10922, the tag's UID as input), in place of --keys-file.")
+    static let metaReadKey = OptionSpec.option(
+        "meta-read-key", value: "n", default: "1", help: "The key that encrypts PICCData (1-4).")
+    static let fileReadKey = OptionSpec.option(
+        "file-read-key", value: "n", default: "2", help: "The key that the SDMMAC is made with (1-4).")
+    static let keyVersion = OptionSpec.option(
+        "key-version", value: "n", default: "1",
+        help: "The version every changed key gets (1-255): it marks the keys this set-up changed.")
+    static let lockNDEF = OptionSpec.flag(
+        "lock-ndef", help: "Give the NDEF file's write access to key 0 only: the URL can no longer be changed "
+            + "without it.")
+    static let dryRun = OptionSpec.flag("dry-run", help: "Print the plan and the set-up code; change nothing.")
+    static let json = OptionSpec.flag("json", help: "Print the tag, the plan, the code and the steps as JSON.")
+
+    /// The command.
+    static let spec = CommandSpec(
+        name: "setup",
+        abstract: "Set up secure unique messages on an NTAG 424 DNA: URL, SDM settings and new keys.",
+        discussion: """
+            On a factory NTAG 424 DNA: writes the URL with 0s for its placeholders, sets SDM \
+            on the NDEF file (PICCData and SDMMAC offsets from the placeholders, UID and read \
+            counter mirrored; ChangeFileSettings), changes keys 1-4 and then key 0 from the \
+            factory keys to those of --keys-file (or derived from --master-key-file) with \
+            --key-version, and checks that the URL the tag then gives verifies with them. \
+            Keys are read from files only, never from the command line, and are never shown.
+
+            Whoever lacks the new key 0 can never change the tag again, so the set-up needs a \
+            confirmation as 'ndeftool lock' does: a 6-digit code that stands for this tag and \
+            this plan (URL, settings, keys). --dry-run shows the plan and the code; --confirm \
+            CODE sets up without asking; a person at a terminal is asked to type it.
+
+            Every step is checked. A set-up cut short (the tag left) is found out from the key \
+            versions, the file settings and the message, and the same command finishes it; \
+            the tag's key 0 is tried as its version says (new, or factory) and the other once \
+            only if that is refused. Running it on a tag set up already changes nothing.
+
+            Exit status: 0; 79 when not confirmed; 78 when the tag's key 0 is neither the \
+            factory key nor the plan's; 80 when the set-up stopped part way (run it again); \
+            76 when the tag is not an NTAG 424 DNA; 64 for a URL without both placeholders.
+
+            Examples:
+              ndeftool sdm setup --reader 'sim:ntag424?file=t424.t4t' --dry-run \\
+                  --url 'https://x.example/t?picc_data={picc}&cmac={mac}' --keys-file sdm-keys.json
+            """,
+        options: [
+            url, keysFile, masterKeyFile, metaReadKey, fileReadKey, keyVersion, lockNDEF, LockFlow.confirm, dryRun,
+            json,
+        ],
+        groups: [TagOptions.group],
+        run: run
+    )
+
+    /// Where the keys come from.
+    enum Keys {
+        case file([[UInt8]])
+        case master(NTAG424MasterKey)
+
+        func keys(for uid: [UInt8]) throws(CommandLineError) -> [[UInt8]] {
+            switch self {
+            case .file(let keys): return keys
+            case .master(let master):
+                do {
+                    return try master.keys(uid: uid)
+                } catch {
+                    throw CommandLineError(.tagError, "the tag's keys cannot be derived: \(error.reason)")
+                }
+            }
+        }
+
+        var source: String {
+            if case .master = self { "derived from --master-key-file (AN10922)" } else { "from --keys-file" }
+        }
+    }
+
+    /// The options, checked before a reader is opened.
+    struct Request {
+        var url: String
+        var template: NTAG424SDMTemplate
+        var keys: Keys
+        var metaReadKey: Int
+        var fileReadKey: Int
+        var keyVersion: UInt8
+        var locksNDEF: Bool
+
+        init(_ values: ParsedValues) throws(CommandLineError) {
+            guard let text = values.value(SDMSetupCommand.url.long) else {
+                throw .usage("--url is needed: the URL with {picc} and {mac}")
+            }
+            do {
+                template = try NTAG424SDMTemplate(url: text)
+                url = text
+            } catch {
+                throw .invalidValue(text, for: SDMSetupCommand.url, reason: error.reason)
+            }
+            metaReadKey = try Self.number(values, SDMSetupCommand.metaReadKey, in: 1...4)
+            fileReadKey = try Self.number(values, SDMSetupCommand.fileReadKey, in: 1...4)
+            keyVersion = UInt8(try Self.number(values, SDMSetupCommand.keyVersion, in: 1...255))
+            locksNDEF = values.flag(lockNDEF.long)
+            switch (values.value(keysFile.long), values.value(masterKeyFile.long)) {
+            case (let path?, nil):
+                keys = .file(try SDMKeysFile.read(path, option: keysFile))
+            case (nil, let path?):
+                let key = try SDMKeyFile.read(path, option: masterKeyFile)
+                do {
+                    keys = .master(try NTAG424MasterKey(key, metaReadKey: metaReadKey, fileReadKey: fileReadKey))
+                } catch {
+                    throw .usage("--master-key-file: \(error.reason)")
+                }
+            case (.some, .some): throw .usage("give --keys-file or --master-key-file, not both")
+            case (nil, nil): throw .usage("--keys-file or --master-key-file is needed: the keys the tag gets")
+            }
+        }
+
+        static func number(_ values: ParsedValues, _ option: OptionSpec, in range: ClosedRange<Int>)
+            throws(CommandLineError) -> Int
+        {
+            let text = values.value(option.long) ?? option.defaultValue ?? ""
+            guard let number = Int(text), range.contains(number) else {
+                throw .invalidValue(text, for: option, reason: "expected \(range.lowerBound) to \(range.upperBound)")
+            }
+            return number
+        }
+
+        func plan(for uid: [UInt8]) throws(CommandLineError) -> NTAG424SDMPlan {
+            do {
+                return try NTAG424SDMPlan(
+                    template: template, keys: try keys.keys(for: uid), keyVersion: keyVersion,
+                    metaReadKey: metaReadKey, fileReadKey: fileReadKey, locksNDEF: locksNDEF)
+            } catch let error as NFCReaderError {
+                throw .usage(error.reason)
+            } catch let error as CommandLineError {
+                throw error
+            } catch {
+                throw CommandLineError(.internalError, "\(error)")
+            }
+        }
+    }
+
+    @Sendable static func run(_ invocation: CommandInvocation) async throws(CommandLineError) -> ExitStatus {
+        let values = invocation.values
+        let code = try LockFlow.code(values)
+        let isDryRun = values.flag(dryRun.long)
+        if code != nil && isDryRun { throw .usage("--dry-run changes nothing; leave out --confirm") }
+        let request = try Request(values)
+        let connection = try TagConnection(invocation, writes: !isDryRun)
+        return try await connection.runOnTag("setting up SDM") { tag in
+            guard case .iso7816(let iso) = tag else {
+                throw CommandLineError(.tagError, "this is a Type 2 tag, not an NTAG 424 DNA")
+            }
+            let ntag = NFCNTAG424Tag(iso)
+            let plan = try request.plan(for: ntag.identifier)
+            let confirmation = try ntag.prepareSDMSetUp(plan)
+            let again = RepeatCommand.line(
+                invocation.arguments, dropping: ["--confirm", "--dry-run"], adding: ["--confirm", confirmation.code])
+            var report = SDMSetupReport(
+                uid: ntag.identifier, url: request.url, plan: plan, keySource: request.keys.source, code: confirmation.code,
+                progress: try await ntag.sdmProgress(plan))
+            report.isDryRun = isDryRun
+            if !values.flag(json.long) { try invocation.io.writeOutput(report.lines.joined(separator: "\n") + "\n") }
+            if isDryRun {
+                try invocation.io.writeOutput(
+                    values.flag(json.long)
+                        ? try MessageJSON.text(of: report) + "\n"
+                        : "Nothing was changed (--dry-run). To set up this tag:\n  \(again)\n")
+                return .success
+            }
+            try await confirm(confirmation, code: code, console: connection.console, again: again)
+            do {
+                report.steps = try await ntag.setUpSDM(plan, confirmation: confirmation, progress: report.progress)
+            } catch let error as NFCReaderError {
+                throw failure(error, again: again)
+            }
+            report.isComplete = true
+            if values.flag(json.long) {
+                try invocation.io.writeOutput(try MessageJSON.text(of: report) + "\n")
+            } else {
+                try invocation.io.writeOutput(report.resultLines.joined(separator: "\n") + "\n")
+            }
+            return .success
+        }
+    }
+
+    /// The failure of a confirmed set-up. Once confirmed, any step may have been taken before the
+    /// error, so all but a refused key 0 (no rerun helps) and a refused confirmation end with
+    /// ``ExitStatus/incompleteWrite`` and the command that finishes the set-up.
+    static func failure(_ error: NFCReaderError, again: String) -> CommandLineError {
+        switch error.code {
+        case .authenticationFailed, .confirmationMismatch:
+            return CommandLineError(
+                TagFailure.status(for: error.code), "setting up SDM: \(error.reason) (\(error.code.rawValue))")
+        default:
+            return CommandLineError(
+                .incompleteWrite,
+                "setting up SDM: \(error.reason) (\(error.code.rawValue))\nThe set-up may have stopped part way; "
+                    + "the tag's keys are the factory's or the plan's, as their versions say. To finish it, hold the "
+                    + "tag to the reader again and run:\n  \(again)")
+        }
+    }
+
+    /// Returns when `confirmation` is confirmed: `code` is its code, or a person at a terminal
+    /// typed it back; else ``ExitStatus/confirmationMismatch``, before any change.
+    static func confirm(
+        _ confirmation: NFCLockConfirmation, code: String?, console: TagConsole, again: String
+    ) async throws(CommandLineError) {
+        if let code {
+            guard code == confirmation.code else {
+                throw CommandLineError(
+                    .confirmationMismatch,
+                    "set-up refused: \(code) is not the code of this tag and this plan (URL, settings, keys); nothing "
+                        + "was changed. To set up this tag with this plan, run:\n  \(again)")
+            }
+            return
+        }
+        let question =
+            "The keys change: whoever lacks the new key 0 can never change this tag again.\n"
+            + "Type the code \(confirmation.code) to set up tag \(LockFlow.hexUID(confirmation.uid)): "
+        guard let answer = await console.ask(question) else {
+            throw CommandLineError(
+                .confirmationMismatch,
+                "set-up refused: changing the keys needs a confirmation; no terminal to ask on. Nothing was changed. "
+                    + "To set up this tag, run:\n  \(again)")
+        }
+        guard NFCLockConfirmation.normalizedCode(answer) == confirmation.code else {
+            throw CommandLineError(
+                .confirmationMismatch,
+                "set-up refused: the code typed is not \(confirmation.code); nothing was changed")
+        }
+    }
+}

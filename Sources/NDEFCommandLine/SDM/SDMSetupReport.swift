@@ -1,0 +1,96 @@
+import NDEF
+import NFCSession
+import NTAG424
+
+/// What `ndeftool sdm setup` shows: the tag, the plan (never a key), what is done already, what
+/// is left, the set-up code, and after the set-up the steps taken.
+struct SDMSetupReport: Encodable {
+    var uid: [UInt8]
+    /// The URL with its placeholders, as given.
+    var url: String
+    var plan: NTAG424SDMPlan
+    var keySource: String
+    var code: String
+    var progress: NTAG424SDMProgress
+    var isDryRun = false
+    var isComplete = false
+    var steps: [String] = []
+
+    init(
+        uid: [UInt8], url: String, plan: NTAG424SDMPlan, keySource: String, code: String, progress: NTAG424SDMProgress
+    ) {
+        self.uid = uid
+        self.url = url
+        self.plan = plan
+        self.keySource = keySource
+        self.code = code
+        self.progress = progress
+    }
+
+    /// The steps left, in the order the set-up takes them.
+    var stepsLeft: [String] {
+        var left: [String] = []
+        if !progress.messageWritten { left.append("write the message") }
+        if !progress.settingsApplied { left.append("set SDM on the NDEF file") }
+        for number in [1, 2, 3, 4, 0] where !progress.changedKeys[number] { left.append("change key \(number)") }
+        return left
+    }
+
+    /// The steps done already (by an earlier, interrupted run, or a set-up complete).
+    var stepsDone: [String] {
+        var done: [String] = []
+        if progress.messageWritten { done.append("the message") }
+        if progress.settingsApplied { done.append("SDM on the NDEF file") }
+        let keys = [1, 2, 3, 4, 0].filter { progress.changedKeys[$0] }
+        if !keys.isEmpty { done.append("key" + (keys.count == 1 ? " " : "s ") + keys.map(String.init).joined(separator: ", ")) }
+        return done
+    }
+
+    /// The plan as text.
+    var lines: [String] {
+        let uidText = NDEFHex.encode(uid, uppercase: true, separator: "")
+        let ndefWrite = plan.locksNDEF ? "key 0 only (--lock-ndef)" : "free (as at the factory)"
+        return [
+            "Tag \(uidText) (NTAG 424 DNA)",
+            "URL: \(url) (\(plan.template.file.count - 2)-byte message)",
+            "SDM: PICCData at \(plan.template.piccDataOffset) (key \(plan.metaReadKey)), SDMMAC at "
+                + "\(plan.template.macOffset) (key \(plan.fileReadKey), input empty); NDEF file write: \(ndefWrite)",
+            "Keys: k0-k4 \(keySource), version \(plan.keyVersion)",
+            "Done already: " + (stepsDone.isEmpty ? "nothing" : stepsDone.joined(separator: "; ")),
+            "To do: " + (stepsLeft.isEmpty ? "nothing (the tag is set up with this plan)" : stepsLeft.joined(separator: "; ")),
+            "Set-up code: \(code)",
+        ]
+    }
+
+    /// The outcome as text.
+    var resultLines: [String] {
+        if steps.isEmpty { return ["Nothing to change: the tag is set up with this plan; its URL verifies."] }
+        return steps.map { "  \($0)" } + ["Set up: the URL the tag gives now verifies with the new keys."]
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case uid, url, messageLength, piccDataOffset, macOffset, metaReadKey, fileReadKey, locksNDEF, keyVersion
+        case keySource, code, done, left, dryRun, complete, steps
+    }
+
+    /// Every key (Fixtures/schemas/sdm-setup.schema.json); no key material.
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(NDEFHex.encode(uid, uppercase: true, separator: ""), forKey: .uid)
+        try container.encode(url, forKey: .url)
+        try container.encode(plan.template.file.count - 2, forKey: .messageLength)
+        try container.encode(plan.template.piccDataOffset, forKey: .piccDataOffset)
+        try container.encode(plan.template.macOffset, forKey: .macOffset)
+        try container.encode(plan.metaReadKey, forKey: .metaReadKey)
+        try container.encode(plan.fileReadKey, forKey: .fileReadKey)
+        try container.encode(plan.locksNDEF, forKey: .locksNDEF)
+        try container.encode(Int(plan.keyVersion), forKey: .keyVersion)
+        try container.encode(keySource, forKey: .keySource)
+        try container.encode(code, forKey: .code)
+        try container.encode(stepsDone, forKey: .done)
+        try container.encode(stepsLeft, forKey: .left)
+        try container.encode(isDryRun, forKey: .dryRun)
+        try container.encode(isComplete, forKey: .complete)
+        try container.encode(steps, forKey: .steps)
+    }
+}
