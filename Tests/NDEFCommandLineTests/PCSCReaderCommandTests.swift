@@ -111,6 +111,19 @@ extension SharedVPCDPortTests {
             }
         }
 
+        @Test("sdm setup through pcscd, then 20 reads by separate processes give 20 URLs that verify")
+        func sdmSetUpAndTaps() async throws {
+            try await SecondVPCDPort.withPort {
+                let setting = try SDMSetupCommandTests.Setting("pcsc-sdm")
+                defer { setting.folder.remove() }
+                let server = try ServeProcess(["sim", "serve", "--vpcd", String(SecondVPCDPort.port), setting.reader])
+                #expect(await server.waitForError(containing: "the tag is in the reader's field"))
+                try await SDMSetupCommandTests.twentyTaps(
+                    setting, reader: reader, environment: environment(setting.folder))
+                try await stop(server)
+            }
+        }
+
         @Test("write, read and info with --reader pcsc:NAME; the reader is remembered and chosen next time")
         func writeReadInfo() async throws {
             try await SecondVPCDPort.withPort {

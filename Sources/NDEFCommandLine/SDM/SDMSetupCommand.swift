@@ -25,7 +25,8 @@ enum SDMSetupCommand {
         "key-version", value: "n", default: "1",
         help: "The version every changed key gets (1-255): it marks the keys this set-up changed.")
     static let lockNDEF = OptionSpec.flag(
-        "lock-ndef", help: "Give the NDEF file's write access to key 0 only: the URL can no longer be changed "
+        "lock-ndef",
+        help: "Give the NDEF file's write access to key 0 only: the URL can no longer be changed "
             + "without it.")
     static let dryRun = OptionSpec.flag("dry-run", help: "Print the plan and the set-up code; change nothing.")
     static let json = OptionSpec.flag("json", help: "Print the tag, the plan, the code and the steps as JSON.")
@@ -171,7 +172,8 @@ enum SDMSetupCommand {
             let again = RepeatCommand.line(
                 invocation.arguments, dropping: ["--confirm", "--dry-run"], adding: ["--confirm", confirmation.code])
             var report = SDMSetupReport(
-                uid: ntag.identifier, url: request.url, plan: plan, keySource: request.keys.source, code: confirmation.code,
+                uid: ntag.identifier, url: request.url, plan: plan, keySource: request.keys.source,
+                code: confirmation.code,
                 progress: try await ntag.sdmProgress(plan))
             report.isDryRun = isDryRun
             if !values.flag(json.long) { try invocation.io.writeOutput(report.lines.joined(separator: "\n") + "\n") }

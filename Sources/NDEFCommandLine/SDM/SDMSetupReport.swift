@@ -42,7 +42,9 @@ struct SDMSetupReport: Encodable {
         if progress.messageWritten { done.append("the message") }
         if progress.settingsApplied { done.append("SDM on the NDEF file") }
         let keys = [1, 2, 3, 4, 0].filter { progress.changedKeys[$0] }
-        if !keys.isEmpty { done.append("key" + (keys.count == 1 ? " " : "s ") + keys.map(String.init).joined(separator: ", ")) }
+        if !keys.isEmpty {
+            done.append("key" + (keys.count == 1 ? " " : "s ") + keys.map(String.init).joined(separator: ", "))
+        }
         return done
     }
 
@@ -57,7 +59,9 @@ struct SDMSetupReport: Encodable {
                 + "\(plan.template.macOffset) (key \(plan.fileReadKey), input empty); NDEF file write: \(ndefWrite)",
             "Keys: k0-k4 \(keySource), version \(plan.keyVersion)",
             "Done already: " + (stepsDone.isEmpty ? "nothing" : stepsDone.joined(separator: "; ")),
-            "To do: " + (stepsLeft.isEmpty ? "nothing (the tag is set up with this plan)" : stepsLeft.joined(separator: "; ")),
+            "To do: "
+                + (stepsLeft.isEmpty
+                    ? "nothing (the tag is set up with this plan)" : stepsLeft.joined(separator: "; ")),
             "Set-up code: \(code)",
         ]
     }

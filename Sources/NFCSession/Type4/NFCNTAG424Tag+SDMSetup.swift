@@ -211,7 +211,15 @@ extension NFCNTAG424Tag {
             throw NFCReaderError(
                 .tagUpdateFailure, "the set-up was sent but the tag does not show it: \(after.progress)")
         }
-        try checkURL(after.mirrored ?? [], plan: plan)
+        do {
+            try checkURL(after.mirrored ?? [], plan: plan)
+        } catch  where steps.isEmpty {
+            // Nothing was sent, yet the URL does not verify: the key versions are the plan's but
+            // the keys are not (another set-up with the same version).
+            throw NFCReaderError(
+                .authenticationFailed,
+                "the tag was set up with this URL and key version but other keys: \(error.reason)")
+        }
         return steps
     }
 
