@@ -36,6 +36,12 @@ enum BatchCommand {
     static let derivePasswords = OptionSpec.flag(
         "derive-passwords",
         help: "Give each tag its own password, HMAC-SHA256(master secret, UID) (NTAG21x, Ultralight EV1).")
+    static let sdmMasterKeyFile = OptionSpec.option(
+        "sdm-master-key-file", value: "file",
+        help: "Set up NTAG 424 DNA secure messages ({picc} and {mac} in a uri template) with each tag's own keys, "
+            + "derived from this master key (32 hex characters or 16 raw bytes; AN10922, the UID as input).")
+    static let sdmLockNDEF = OptionSpec.flag(
+        "sdm-lock-ndef", help: "With --sdm-master-key-file: the NDEF file's write access goes to key 0 only.")
     static let report = OptionSpec.option(
         "report", value: "file", help: "The CSV report (default: the journal's name with .report.csv).")
     static let reportJSON = OptionSpec.option(
@@ -115,7 +121,8 @@ enum BatchCommand {
         ],
         options: [
             plan, from, to, width, journal, resume, reader, wait, lock, confirm, derivePasswords,
-            MasterSecretInput.file, PasswordSetCommand.fromPage, PasswordSetCommand.readProtect,
+            MasterSecretInput.file, sdmMasterKeyFile, sdmLockNDEF, PasswordSetCommand.fromPage,
+            PasswordSetCommand.readProtect,
             PasswordSetCommand.attemptLimit, report, reportJSON, BatchDatabaseOptions.job,
             BatchDatabaseOptions.join, BatchDatabaseOptions.database, BatchDatabaseOptions.lease,
             SignatureKeyOptions.requireGenuine, SignatureKeyOptions.signatureKey, dryRun, json,
@@ -134,8 +141,10 @@ enum BatchCommand {
         for option in [BatchDatabaseOptions.database, BatchDatabaseOptions.lease] where values.isGiven(option.long) {
             throw .usage("--\(option.long) goes with a job kept in a database: name it with --job NAME or --join NAME")
         }
-        if values.isGiven(confirm.long) && !values.flag(lock.long) && values.value(resume.long) == nil {
-            throw .usage("--confirm goes with --lock")
+        if values.isGiven(confirm.long) && !values.flag(lock.long) && !values.isGiven(sdmMasterKeyFile.long)
+            && values.value(resume.long) == nil
+        {
+            throw .usage("--confirm goes with --lock or --sdm-master-key-file")
         }
         let setup = try BatchJobSetup.make(invocation)
         let (first, lengths) = try setup.template.checkSizes(setup.plan)
@@ -143,10 +152,10 @@ enum BatchCommand {
         if values.flag(dryRun.long) {
             return try BatchOutput.dryRun(setup, first: first, lengths: lengths, invocation: invocation)
         }
-        if setup.settings.locks {
+        if setup.settings.needsConfirmation {
             try await BatchLockConsent.check(
                 header: setup.header, rows: setup.plan.count, given: values.value(confirm.long), io: invocation.io,
-                arguments: invocation.arguments)
+                arguments: invocation.arguments, changesKeys: setup.settings.sdm != nil)
         }
         let level = MessageOptions.level(values)
         let console = TagConsole(
@@ -235,8 +244,15 @@ enum BatchLockConsent {
     /// - Throws: ``ExitStatus/confirmationMismatch`` for a wrong or missing code (the message
     ///   shows the job's code and the command that gives it).
     static func check(
-        header: JournalHeader, rows: Int, given: String?, io: any CommandIO, arguments: [String]
+        header: JournalHeader, rows: Int, given: String?, io: any CommandIO, arguments: [String],
+        changesKeys: Bool = false
     ) async throws(CommandLineError) {
+        let what =
+            changesKeys
+            ? "this job changes the keys of every tag it sets up (\(rows) NTAG 424 DNA tags that only the master "
+                + "key's holder can change again)"
+            : "this job locks every tag it writes (\(rows) tags become read-only for good)"
+
         let code: String
         do {
             code = try ProvisioningLockConfirmation.code(for: header)
@@ -256,12 +272,9 @@ enum BatchLockConsent {
         guard io.isTerminal(.input), io.isTerminal(.error) else {
             throw CommandLineError(
                 .confirmationMismatch,
-                "this job locks every tag it writes (\(rows) tags become read-only for good) and nobody "
-                    + "confirmed it: nothing was written. To go on, run:\n  \(again)")
+                "\(what) and nobody confirmed it: nothing was written. To go on, run:\n  \(again)")
         }
-        io.writeError(
-            "This job locks every tag it writes: \(rows) tags become read-only for good.\n"
-                + "Type the job code \(code) to go on: ")
+        io.writeError("\(what.prefix(1).uppercased() + what.dropFirst()).\nType the job code \(code) to go on: ")
         let answer = await io.typedLine() ?? ""
         guard (try? ProvisioningLockConfirmation.matches(answer, header: header)) == true else {
             throw CommandLineError(.confirmationMismatch, "the code typed is not \(code): nothing was written")

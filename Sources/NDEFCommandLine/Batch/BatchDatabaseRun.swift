@@ -129,10 +129,10 @@ enum BatchDatabaseRun {
             return nil
         }
         var code: String?
-        if setup.settings.locks {
+        if setup.settings.needsConfirmation {
             try await BatchLockConsent.check(
                 header: setup.header, rows: setup.plan.count, given: values.value(BatchCommand.confirm.long),
-                io: invocation.io, arguments: invocation.arguments)
+                io: invocation.io, arguments: invocation.arguments, changesKeys: setup.settings.sdm != nil)
             code = try? ProvisioningLockConfirmation.code(for: setup.header)
         }
         do {
@@ -177,11 +177,11 @@ enum BatchDatabaseRun {
                 "job \(name) is not what these options describe: " + differences.joined(separator: "; ")
                     + ". Join it with --join \(name) and the job's own options; nothing was touched")
         }
-        if settings.locks {
+        if settings.needsConfirmation {
             try await BatchLockConsent.check(
                 header: job.header, rows: job.header.planRowCount,
                 given: invocation.values.value(BatchCommand.confirm.long), io: invocation.io,
-                arguments: invocation.arguments)
+                arguments: invocation.arguments, changesKeys: settings.sdm != nil)
             // The creator stored the code's SHA-256: a job whose rows say it locks but whose code
             // was never recorded, or another code, was not created by ndeftool as it stands.
             guard let code = try? ProvisioningLockConfirmation.code(for: job.header), job.confirms(lockCode: code)

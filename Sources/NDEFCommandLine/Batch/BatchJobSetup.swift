@@ -1,5 +1,6 @@
 import CommandLineKit
 import NFCSession
+import NTAG424
 import Provisioning
 
 #if canImport(Glibc)
@@ -62,6 +63,7 @@ struct BatchJobSetup {
         let (plan, source) = try loadPlan(values, recorded: recorded)
         let template = try makeTemplate(values, plan: plan, recorded: recorded)
         let settings = try makeSettings(invocation, recorded: recorded)
+        try checkSecureMessages(template, plan: plan, settings: settings)
         var header = JournalHeader(
             plan: plan, template: template.template, options: settings.journalOptions, planSource: source)
         let secretCheck = ProvisioningPasswordPlan.secretCheckOption
@@ -78,6 +80,17 @@ struct BatchJobSetup {
                     "the master secret given is not the one this job started with (the journal's check value of it "
                         + "differs): the tags done so far have passwords derived from that one. Nothing was touched. "
                         + "Give the job's own secret with --master-secret-file FILE or $\(MasterSecretInput.variable)")
+            }
+            let keyCheck = ProvisioningSDMPlan.keyCheckOption
+            var withRecordedKey = header
+            withRecordedKey.options[keyCheck] = recorded.options[keyCheck]
+            if recorded.options[keyCheck] != nil, recorded.isSameJob(as: withRecordedKey) {
+                throw CommandLineError(
+                    .dataError,
+                    "the master key given is not the one this job started with (the journal's check value of it, "
+                        + "\(recorded.options[keyCheck] ?? ""), differs): the tags set up so far have keys derived "
+                        + "from that one. Nothing was touched. Give the job's own key with "
+                        + "--\(BatchCommand.sdmMasterKeyFile.long) FILE")
             }
             let planFromJournal = values.value(BatchCommand.plan.long) == nil && !values.isGiven(BatchCommand.from.long)
             throw CommandLineError(.dataError, mismatch(recorded, header, planFromJournal: planFromJournal))
@@ -104,6 +117,38 @@ struct BatchJobSetup {
         return BatchJobSetup(
             plan: plan, template: template, header: header, settings: settings, journalPath: journalPath,
             resumes: resumePath != nil)
+    }
+
+    /// A template with `{picc}` and `{mac}` only in a job with a master key, and then each row's
+    /// URL one that makes an NTAG 424 DNA file (both placeholders once, `{picc}` first, 256 bytes).
+    static func checkSecureMessages(
+        _ template: BatchRecordTemplate, plan: ProvisioningPlan, settings: ProvisioningJobSettings
+    ) throws(CommandLineError) {
+        let has = template.template.hasSecureMessage
+        if has && settings.sdm == nil {
+            throw .usage(
+                "the template holds {picc} or {mac}, NTAG 424 DNA secure messages: give the master key the tags' "
+                    + "keys come from with --sdm-master-key-file FILE")
+        }
+        if !has && settings.sdm != nil {
+            throw .usage(
+                "--sdm-master-key-file sets up NTAG 424 DNA secure messages: the template is one URI with {picc} and "
+                    + "{mac}, as uri 'https://x.example/t?picc_data={picc}&cmac={mac}'")
+        }
+        guard has, let numbers = plan.rowNumbers else { return }
+        for number in numbers {
+            guard let row = plan.row(number) else { continue }
+            do {
+                let url = try template.template.secureMessageURL(for: row, uid: MessageTemplate.sampleUID)
+                _ = try NTAG424SDMTemplate(url: url)
+            } catch let error as ProvisioningError {
+                throw CommandLineError(.dataError, "Row \(number) (plan line \(row.line)): \(error.reason)")
+            } catch let error as NTAG424Error {
+                throw CommandLineError(.dataError, "Row \(number) (plan line \(row.line)): \(error.reason)")
+            } catch {
+                throw CommandLineError(.dataError, "Row \(number) (plan line \(row.line)): \(error)")
+            }
+        }
     }
 
     /// The refusal of a file named as the journal that is no journal (it does not begin with a
@@ -231,6 +276,17 @@ struct BatchJobSetup {
         } else if values.isGiven(MasterSecretInput.file.long) {
             throw .usage("--master-secret-file goes with --derive-passwords")
         }
+        settings.sdm = try makeSDMPlan(values, options: options, resuming: recorded != nil)
+        if settings.sdm != nil {
+            if settings.locks {
+                throw .usage(
+                    "--lock makes a tag read-only for good, which an NTAG 424 DNA does through its access rights: "
+                        + "with --sdm-master-key-file give --sdm-lock-ndef")
+            }
+            if settings.password != nil {
+                throw .usage("--derive-passwords sets NTAG21x passwords, not NTAG 424 DNA keys")
+            }
+        }
         if values.flag(SignatureKeyOptions.requireGenuine.long) {
             settings.genuineKeys = try SignatureKeyOptions.keys(values)
         }
@@ -241,6 +297,37 @@ struct BatchJobSetup {
             settings.tagWait = .milliseconds(Int((seconds * 1000).rounded()))
         }
         return settings
+    }
+
+    /// The NTAG 424 DNA set-up of `--sdm-master-key-file` (and `--sdm-lock-ndef`), or the
+    /// journal's (whose master key must be given again: the journal holds only its check value).
+    static func makeSDMPlan(
+        _ values: ParsedValues, options: [String: String], resuming: Bool
+    ) throws(CommandLineError) -> ProvisioningSDMPlan? {
+        let option = BatchCommand.sdmMasterKeyFile
+        guard let path = values.value(option.long) else {
+            if options["sdm"] == "master-key" {
+                throw .usage(
+                    "this job sets up NTAG 424 DNA secure messages with keys derived from a master key: give it "
+                        + "again with --\(option.long) FILE (the journal holds only its check value)")
+            }
+            if values.flag(BatchCommand.sdmLockNDEF.long) { throw .usage("--sdm-lock-ndef goes with --\(option.long)") }
+            return nil
+        }
+        let key = try SDMKeyFile.read(path, option: option)
+        let metaRead = options["sdm-meta-read-key"].flatMap { Int($0) } ?? 1
+        let fileRead = options["sdm-file-read-key"].flatMap { Int($0) } ?? 2
+        let version = options["sdm-key-version"].flatMap { UInt8($0) } ?? 1
+        let locksNDEF = values.flag(BatchCommand.sdmLockNDEF.long) || options["sdm-lock-ndef"] == "yes"
+        do {
+            return try ProvisioningSDMPlan(
+                masterKey: try NTAG424MasterKey(key, metaReadKey: metaRead, fileReadKey: fileRead),
+                keyVersion: version, locksNDEF: locksNDEF)
+        } catch let error as ProvisioningError {
+            throw CommandLineError(.dataError, "--\(option.long): \(error.reason)")
+        } catch {
+            throw CommandLineError(.dataError, "--\(option.long): \(error)")
+        }
     }
 
     /// Why the journal's job is not the one the command line describes; `planFromJournal` when

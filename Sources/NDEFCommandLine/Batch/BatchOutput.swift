@@ -80,7 +80,7 @@ enum BatchOutput {
     ) throws(CommandLineError) -> ExitStatus {
         let fits = fits(lengths, invocation: invocation)
         var code: String?
-        if setup.settings.locks {
+        if setup.settings.needsConfirmation {
             do {
                 code = try ProvisioningLockConfirmation.code(for: setup.header)
             } catch {
@@ -110,7 +110,8 @@ enum BatchOutput {
                 + (setup.resumes
                     ? " (resumed)"
                     : FileAccess.exists(setup.journalPath) ? " (exists: continue it with --resume)" : " (new)"),
-            "Each tag: write and verify" + (setup.settings.locks ? ", lock" : "")
+            (setup.settings.sdm.map { "Each tag: \($0)" } ?? "Each tag: write and verify")
+                + (setup.settings.locks ? ", lock" : "")
                 + (setup.settings.password.map { ", password \($0)" } ?? ""),
         ]
         if let first {
@@ -128,7 +129,8 @@ enum BatchOutput {
                     + (fit.oversizedRows.count > 10 ? ", ..." : ""))
         }
         if let code {
-            lines.append("Job code (locks every tag: --confirm \(code)): \(code)")
+            let what = setup.settings.sdm != nil ? "changes every tag's keys" : "locks every tag"
+            lines.append("Job code (\(what): --confirm \(code)): \(code)")
         }
         try invocation.io.writeOutput(lines.joined(separator: "\n") + "\n")
         return .success
@@ -162,7 +164,10 @@ enum BatchOutput {
             // the secret); a secret from the environment is said to be needed there.
             var again = RepeatCommand.line(
                 invocation.arguments, command: ["batch", "--resume", setup.journalPath],
-                keeping: ["--reader", "--wait", "--confirm", "--" + MasterSecretInput.file.long])
+                keeping: [
+                    "--reader", "--wait", "--confirm", "--" + MasterSecretInput.file.long,
+                    "--" + BatchCommand.sdmMasterKeyFile.long,
+                ])
             if setup.settings.password != nil, !values.isGiven(MasterSecretInput.file.long) {
                 again += "   (with $\(MasterSecretInput.variable) set to the job's master secret)"
             }
@@ -183,6 +188,7 @@ enum BatchOutput {
         var steps: [String] = []
         if setup.settings.locks { steps.append("\(summary.lockedThisRun) locked") }
         if setup.settings.password != nil { steps.append("\(summary.passwordsThisRun) given a password") }
+        if setup.settings.sdm != nil { steps = ["secure messages set up with each tag's own keys"] }
         var lines = [
             "Done: \(summary.doneRows) of \(summary.rowCount) rows (\(summary.doneThisRun) in this run"
                 + (steps.isEmpty ? "" : "; " + steps.joined(separator: ", ")) + ", "
@@ -229,6 +235,7 @@ enum BatchOutput {
         var others: [(String, String)] = [("the journal", setup.journalPath)]
         if let plan = values.value(BatchCommand.plan.long) { others.append(("the plan", plan)) }
         if let secret = values.value(MasterSecretInput.file.long) { others.append(("the master secret file", secret)) }
+        if let key = values.value(BatchCommand.sdmMasterKeyFile.long) { others.append(("the master key file", key)) }
         for (option, path) in [("--report", csv), ("--report-json", json)] {
             for (what, other) in others where FileAccess.isSameFile(path, other) {
                 throw .usage(

@@ -11,6 +11,11 @@ enum SDMVerifyCommand {
             + "raw bytes. Not needed for URLs whose UID and counter are in plain.")
     static let fileReadKeyFile = OptionSpec.option(
         "file-read-key-file", value: "file", help: "The SDMFileRead key, which checks the SDMMAC (same forms).")
+    static let masterKeyFile = OptionSpec.option(
+        "master-key-file", value: "file",
+        help: "The master key of tags set up with per-tag keys ('batch --sdm-master-key-file', 'sdm setup "
+            + "--master-key-file'): each URL's keys are derived from it and the UID (AN10922). In place of the "
+            + "two key files.")
     static let piccParameter = OptionSpec.option(
         "picc-param", value: "name", default: "picc_data", help: "The query parameter holding PICCData.")
     static let macParameter = OptionSpec.option(
@@ -55,36 +60,69 @@ enum SDMVerifyCommand {
             """,
         arguments: [ArgumentSpec("url", help: "The URL a phone read, or - to read URLs from standard input.")],
         options: [
-            metaReadKeyFile, fileReadKeyFile, piccParameter, macParameter, uidParameter, counterParameter, lastCounter,
+            metaReadKeyFile, fileReadKeyFile, masterKeyFile, SDMSetupCommand.metaReadKey, SDMSetupCommand.fileReadKey,
+            piccParameter, macParameter, uidParameter, counterParameter, lastCounter,
             json,
         ],
         run: run
     )
+
+    /// How URLs are checked: with the two key files, or with keys derived from a master key.
+    enum Verifier: Sendable {
+        case keys(NTAG424SUNVerifier)
+        case master(NTAG424MasterKey)
+
+        func verify(_ url: NTAG424SUNURL) -> NTAG424SUNResult {
+            switch self {
+            case .keys(let verifier): url.verify(with: verifier)
+            case .master(let master): master.verify(url)
+            }
+        }
+    }
+
+    static func verifier(_ values: ParsedValues) throws(CommandLineError) -> Verifier {
+        if let path = values.value(masterKeyFile.long) {
+            for option in [metaReadKeyFile, fileReadKeyFile] where values.isGiven(option.long) {
+                throw .usage("--\(option.long) and --master-key-file: give the key files or the master key")
+            }
+            let key = try SDMKeyFile.read(path, option: masterKeyFile)
+            let metaRead = try SDMSetupCommand.Request.number(values, SDMSetupCommand.metaReadKey, in: 1...4)
+            let fileRead = try SDMSetupCommand.Request.number(values, SDMSetupCommand.fileReadKey, in: 1...4)
+            do {
+                return .master(try NTAG424MasterKey(key, metaReadKey: metaRead, fileReadKey: fileRead))
+            } catch {
+                throw .usage(error.reason)
+            }
+        }
+        for option in [SDMSetupCommand.metaReadKey, SDMSetupCommand.fileReadKey] where values.isGiven(option.long) {
+            throw .usage("--\(option.long) goes with --master-key-file (with key files, the files are the keys)")
+        }
+        guard let fileKeyPath = values.value(fileReadKeyFile.long) else {
+            throw .usage("--file-read-key-file (or --master-key-file) is needed: the SDMFileRead key checks the SDMMAC")
+        }
+        let fileKey = try SDMKeyFile.read(fileKeyPath, option: fileReadKeyFile)
+        let metaKey = try values.value(metaReadKeyFile.long).map { path throws(CommandLineError) in
+            try SDMKeyFile.read(path, option: metaReadKeyFile)
+        }
+        do {
+            return .keys(try NTAG424SUNVerifier(metaReadKey: metaKey, fileReadKey: fileKey))
+        } catch {
+            throw CommandLineError(.dataError, error.reason)
+        }
+    }
 
     /// The longest line read from standard input: more than an NTAG 424 DNA's 256-byte file holds.
     static let longestLine = 8192
 
     @Sendable static func run(_ invocation: CommandInvocation) throws(CommandLineError) -> ExitStatus {
         let values = invocation.values
-        guard let fileKeyPath = values.value(fileReadKeyFile.long) else {
-            throw .usage("--file-read-key-file is needed: the SDMFileRead key checks the SDMMAC")
-        }
-        let fileKey = try SDMKeyFile.read(fileKeyPath, option: fileReadKeyFile)
-        let metaKey = try values.value(metaReadKeyFile.long).map { path throws(CommandLineError) in
-            try SDMKeyFile.read(path, option: metaReadKeyFile)
-        }
+        let verifier = try Self.verifier(values)
         var last: Int?
         if let text = values.value(lastCounter.long) {
             guard let number = Int(text), (0...0xFF_FFFF).contains(number) else {
                 throw .invalidValue(text, for: lastCounter, reason: "a counter is 0 to 16777215")
             }
             last = number
-        }
-        let verifier: NTAG424SUNVerifier
-        do {
-            verifier = try NTAG424SUNVerifier(metaReadKey: metaKey, fileReadKey: fileKey)
-        } catch {
-            throw CommandLineError(.dataError, error.reason)
         }
         let parameters = NTAG424SUNURL.Parameters(
             piccData: values.value(piccParameter.long) ?? "picc_data", mac: values.value(macParameter.long) ?? "cmac",
@@ -192,10 +230,16 @@ struct SDMVerification: Encodable {
     }
 
     init(url: String, parameters: NTAG424SUNURL.Parameters, verifier: NTAG424SUNVerifier, lastCounter: Int?) {
+        self.init(url: url, parameters: parameters, verifier: .keys(verifier), lastCounter: lastCounter)
+    }
+
+    init(
+        url: String, parameters: NTAG424SUNURL.Parameters, verifier: SDMVerifyCommand.Verifier, lastCounter: Int?
+    ) {
         self.url = url
         let result: NTAG424SUNResult
         do {
-            result = try NTAG424SUNURL(url, parameters: parameters).verify(with: verifier)
+            result = verifier.verify(try NTAG424SUNURL(url, parameters: parameters))
         } catch {
             valid = false
             problem = "not an SDM URL: \(error.reason)"

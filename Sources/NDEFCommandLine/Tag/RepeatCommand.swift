@@ -10,7 +10,7 @@ enum RepeatCommand {
     /// The options of tag commands whose value is the next word.
     static let valueOptions: Set<String> = [
         "--reader", "--wait", "--confirm", "--from", "-o", "--output", "--master-secret-file", "--uid", "--database",
-        "--job", "--join",
+        "--job", "--join", "--sdm-master-key-file", "--keys-file", "--master-key-file", "--url",
     ]
 
     /// `ndeftool` and `arguments` without the options in `dropping` (with their values),

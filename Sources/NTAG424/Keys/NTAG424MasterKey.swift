@@ -1,3 +1,5 @@
+import NFCCrypto
+
 /// One master key from which every tag of a batch gets its own five keys, by NXP's AES-128 key
 /// diversification (AN10922 2.2, ``NTAG424KeyDiversification``): a key read out of one tag
 /// tells nothing about any other tag's keys or about the master.
@@ -70,6 +72,16 @@ public struct NTAG424MasterKey: Sendable {
             keys.append(number == metaReadKey ? sharedKey : try tagKey(number, uid: uid))
         }
         return keys
+    }
+
+    /// The master key's check value: the first 3 bytes of AES-128(master key, 16 zero bytes),
+    /// the usual key check value, for telling two master keys apart without showing either.
+    public func keyCheckValue() throws(NTAG424Error) -> ArraySlice<UInt8> {
+        do {
+            return try AES(key: key).encrypt([UInt8](repeating: 0, count: 16)).prefix(3)
+        } catch {
+            throw NTAG424Error(error)
+        }
     }
 
     /// Checks a URL of a tag of this master: PICCData decrypted with the shared key gives the

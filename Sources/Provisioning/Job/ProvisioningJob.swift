@@ -179,6 +179,9 @@ public struct ProvisioningMessage: Sendable, Hashable {
     public var message: NFCNDEFMessage
     /// The mirror; nil for a plain message.
     public var mirror: Type2MirrorRequest?
+    /// For an NTAG 424 DNA secure message: the URL with `{picc}` and `{mac}`, from which
+    /// `NTAG424/NTAG424SDMTemplate` makes the file and the SDM offsets; nil otherwise.
+    public var secureMessageURL: String?
 
     /// A message, with a mirror or not.
     public init(_ message: NFCNDEFMessage, mirror: Type2MirrorRequest? = nil) {

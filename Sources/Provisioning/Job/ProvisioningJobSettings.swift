@@ -7,6 +7,10 @@ public struct ProvisioningJobSettings: Sendable {
     public var locks: Bool
     /// The password each tag gets, or nil.
     public var password: ProvisioningPasswordPlan?
+    /// The NTAG 424 DNA secure messages each tag gets (the template holds `{picc}` and `{mac}`),
+    /// or nil. Changing a tag's keys is for good to whoever lacks them: the caller confirms the
+    /// job once (``ProvisioningLockConfirmation``) before running it.
+    public var sdm: ProvisioningSDMPlan?
     /// How long a station waits for its next tag before it stops; nil: until the job ends or
     /// is stopped. Measured from the moment the station is ready to poll, and a station
     /// decides that no tag came only after a poll made when the time was up: a station that
@@ -51,6 +55,10 @@ public struct ProvisioningJobSettings: Sendable {
         self.sessionOptions = sessionOptions
     }
 
+    /// Whether the job does something irreversible to every tag (``locks``, or ``sdm``'s key
+    /// change) and so needs the job's confirmation (``ProvisioningLockConfirmation``).
+    public var needsConfirmation: Bool { locks || sdm != nil }
+
     /// The options a journal header records for these settings (never a secret).
     public var journalOptions: [String: String] {
         var options = ["lock": locks ? "yes" : "no"]
@@ -59,6 +67,7 @@ public struct ProvisioningJobSettings: Sendable {
         } else {
             options["password"] = "none"
         }
+        if let sdm { options.merge(sdm.journalOptions) { first, _ in first } }
         return options
     }
 }

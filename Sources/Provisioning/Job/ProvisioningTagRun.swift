@@ -59,7 +59,7 @@ struct ProvisioningTagRun: Sendable {
         let row = claim.row
         job.onEvent(.stationState(station: station, .writing(row: row)))
         guard let (message, digest) = try await build(claim) else { return false }
-        var refusal = refusalBeforeWrite(mirror: message.mirror)
+        var refusal = refusalBeforeWrite(mirror: message.mirror, secureMessage: message.secureMessageURL != nil)
         if refusal == nil, let keys = job.settings.genuineKeys { refusal = await genuineRefusal(keys) }
         if let refusal {
             try await ledger.giveBack(claim)
@@ -173,7 +173,7 @@ struct ProvisioningTagRun: Sendable {
             job.count { $0.passwords += 1 }
             recording = .password
         }
-        var outcome = ["written"]
+        var outcome = [settings.sdm == nil ? "written" : "sdm"]
         if settings.locks { outcome.append("locked") }
         if settings.password != nil { outcome.append("password") }
         let text = outcome.joined(separator: "+")
@@ -211,7 +211,10 @@ struct ProvisioningTagRun: Sendable {
 
     /// Why this tag cannot take a row at all, known without a command: a password the chip or
     /// the reader cannot set, a mirror the chip does not have.
-    private func refusalBeforeWrite(mirror: Type2MirrorRequest?) -> String? {
+    private func refusalBeforeWrite(mirror: Type2MirrorRequest?, secureMessage: Bool) -> String? {
+        if secureMessage, case .miFare = tag {
+            return "the job sets up NTAG 424 DNA secure messages, and this is a Type 2 tag: it was not written"
+        }
         if mirror != nil {
             guard case .miFare(let type2) = tag else {
                 return "the message sets up a UID or NFC counter mirror, which Type 4 tags do not have: "
@@ -256,6 +259,10 @@ struct ProvisioningTagRun: Sendable {
     /// Writes `message` (and sets up its mirror); `resuming` reads the whole tag first and writes
     /// only what is missing.
     private func write(_ message: ProvisioningMessage, resuming: Bool) async throws(NFCReaderError) {
+        if let url = message.secureMessageURL {
+            try await setUpSecureMessages(url)
+            return
+        }
         switch tag {
         case .miFare(let type2):
             if resuming {
@@ -272,8 +279,31 @@ struct ProvisioningTagRun: Sendable {
         }
     }
 
-    /// The SHA-256 of the message the tag holds, or nil when it holds none or cannot be read.
+    /// Sets up NTAG 424 DNA secure messages with `url` and the tag's own keys
+    /// (``NFCSession/NFCNTAG424Tag/setUpSDM(_:confirmation:progress:)``, which finishes an
+    /// interrupted set-up; the job was confirmed as a whole). Past the application's selection any
+    /// failure may leave the set-up part way: the error says the tag may be half-written.
+    private func setUpSecureMessages(_ url: String) async throws(NFCReaderError) {
+        guard case .iso7816(let type4) = tag, let sdm = job.settings.sdm else {
+            throw NFCReaderError(.tagNotSupported, "NTAG 424 DNA secure messages need an NTAG 424 DNA and a master key")
+        }
+        let plan = try sdm.plan(url: url, uid: uid)
+        let ntag = NFCNTAG424Tag(type4)
+        try await ntag.selectApplication()
+        do {
+            try await ntag.setUpSDM(plan, confirmation: try ntag.prepareSDMSetUp(plan))
+        } catch {
+            var partWay = error
+            partWay.mayBeHalfWritten = true
+            throw partWay
+        }
+    }
+
+    /// The SHA-256 of the message the tag holds, or nil when it holds none or cannot be read; nil
+    /// too for a job of secure messages, whose tags show another URL at every read: the set-up
+    /// run again tells what is left.
     private func currentDigest() async -> [UInt8]? {
+        guard job.settings.sdm == nil else { return nil }
         let message: NFCNDEFMessage
         do {
             switch tag {

@@ -29,6 +29,9 @@ public struct MessageTemplate: Sendable, Hashable {
         case row(width: Int)
         /// `{uid-mirror}` or `{counter-mirror}`: the chip's mirror (NTAG213/215/216 8.7).
         case mirror(counter: Bool)
+        /// `{picc}` or `{mac}`: where an NTAG 424 DNA puts PICCData or the SDMMAC (NT4H2421Gx
+        /// 9.3), rendered as 32 or 16 `0`s.
+        case secureMessage(mac: Bool)
     }
 
     /// The template as canonical text (words quoted where needed): what a journal records.
@@ -71,7 +74,7 @@ public struct MessageTemplate: Sendable, Hashable {
                 case .literal(let text): text
                 case .mirror(let counter):
                     counter ? Type2MirrorTemplate.counterPlaceholder : Type2MirrorTemplate.uidPlaceholder
-                case .field, .uid, .row: "\u{1}"
+                case .field, .uid, .row, .secureMessage: "\u{1}"
                 }
             }.joined()
         }
@@ -98,6 +101,7 @@ public struct MessageTemplate: Sendable, Hashable {
                 switch segment {
                 case .literal: nil
                 case .mirror(let counter): counter ? "counter-mirror" : "uid-mirror"
+                case .secureMessage(let mac): mac ? "mac" : "picc"
                 case .field(let field): field
                 case .uid: "uid"
                 case .row: "row"
@@ -112,6 +116,14 @@ public struct MessageTemplate: Sendable, Hashable {
     public func render(_ row: ProvisioningRow, uid: [UInt8], filler: Character = "0") throws(ProvisioningError)
         -> [String]
     {
+        try render(row, uid: uid, filler: filler, keepsSecureMessagePlaceholders: false)
+    }
+
+    /// ``render(_:uid:filler:)``; `keepsSecureMessagePlaceholders` leaves `{picc}` and `{mac}`
+    /// as they are written, else they are 32 and 16 `0`s.
+    func render(
+        _ row: ProvisioningRow, uid: [UInt8], filler: Character, keepsSecureMessagePlaceholders: Bool
+    ) throws(ProvisioningError) -> [String] {
         var out: [String] = []
         out.reserveCapacity(words.count)
         for word in words {
@@ -121,6 +133,10 @@ public struct MessageTemplate: Sendable, Hashable {
                 case .literal(let literal): text += literal
                 case .uid(let uppercase): text += hexString(uid, uppercase: uppercase)
                 case .mirror(let counter): text += String(repeating: filler, count: counter ? 6 : 14)
+                case .secureMessage(let mac):
+                    text +=
+                        keepsSecureMessagePlaceholders
+                        ? (mac ? "{mac}" : "{picc}") : String(repeating: "0", count: mac ? 16 : 32)
                 case .row(let width):
                     let digits = String(row.number)
                     text += String(repeating: "0", count: max(0, width - digits.count)) + digits
@@ -168,7 +184,11 @@ public struct MessageTemplate: Sendable, Hashable {
             let made = try Type2MirrorTemplate(mode: mirrorMode).message { filler in
                 try message(for: row, uid: uid, inputs: inputs, filler: filler)
             }
-            return ProvisioningMessage(made.message, mirror: made.request)
+            var provisioned = ProvisioningMessage(made.message, mirror: made.request)
+            if hasSecureMessage {
+                provisioned.secureMessageURL = try secureMessageURL(for: row, uid: uid, inputs: inputs)
+            }
+            return provisioned
         } catch let error as ProvisioningError {
             throw error
         } catch {
@@ -177,10 +197,33 @@ public struct MessageTemplate: Sendable, Hashable {
         }
     }
 
+    /// Whether the template holds `{picc}` or `{mac}`: an NTAG 424 DNA secure message.
+    public var hasSecureMessage: Bool {
+        words.joined().contains { if case .secureMessage = $0 { true } else { false } }
+    }
+
+    /// The URL of `row` for the tag `uid` with `{picc}` and `{mac}` as written, for
+    /// `NTAG424/NTAG424SDMTemplate`.
+    ///
+    /// - Throws: ``ProvisioningError/Code/invalidRecords`` unless the message is one URI record.
+    public func secureMessageURL(
+        for row: ProvisioningRow, uid: [UInt8], inputs: some RecordInputs = RecordFiles()
+    ) throws(ProvisioningError) -> String {
+        let message = try message(for: row, uid: uid, inputs: inputs, filler: "0", keepsPlaceholders: true)
+        guard message.records.count == 1, let uri = try? URIRecord(parsing: message.records[0]).uri else {
+            throw ProvisioningError(
+                .invalidRecords, line: row.line,
+                "row \(row.number): {picc} and {mac} go in a message of one URI record (uri 'https://…')")
+        }
+        return uri
+    }
+
     private func message(
-        for row: ProvisioningRow, uid: [UInt8], inputs: some RecordInputs, filler: Character
+        for row: ProvisioningRow, uid: [UInt8], inputs: some RecordInputs, filler: Character,
+        keepsPlaceholders: Bool = false
     ) throws(ProvisioningError) -> NFCNDEFMessage {
-        let rendered = try render(row, uid: uid, filler: filler)
+        let rendered = try render(
+            row, uid: uid, filler: filler, keepsSecureMessagePlaceholders: keepsPlaceholders)
         let grammar = RecordSpecGrammar.standard
         let records: [NFCNDEFPayload]
         do {

@@ -117,10 +117,17 @@ enum TemplateTokenizer {
         case ("uid", let other?): throw fail("{uid:\(printable(other))}: the modifier must be 'lower' or 'upper'")
         default: break
         }
+        // {picc} and {mac}: NTAG 424 DNA secure messages, unless the plan has a field of the name.
+        if !fields.contains(name), modifier == nil, name == "picc" || name == "mac" {
+            return .secureMessage(mac: name == "mac")
+        }
         guard fields.contains(name) else {
-            let known = (fields + ["uid", "uid:lower", "row", "row:WIDTH", "uid-mirror", "counter-mirror"]).map {
-                "{\($0)}"
-            }.joined(separator: ", ")
+            let known =
+                (fields + [
+                    "uid", "uid:lower", "row", "row:WIDTH", "uid-mirror", "counter-mirror", "picc", "mac",
+                ]).map {
+                    "{\($0)}"
+                }.joined(separator: ", ")
             throw ProvisioningError(
                 .unknownPlaceholder, line: fail("").line, column: fail("").column,
                 "unknown placeholder {\(printable(body))}; the plan provides \(known)")
