@@ -126,7 +126,8 @@ let package = Package(
         .target(
             name: "Provisioning",
             dependencies: [
-                "NDEF", "NFCCrypto", "NFCSession", "NTAG424", "TagMemory", "JSONSupport", "SystemSupport", "RecordSpecifications",
+                "NDEF", "NFCCrypto", "NFCSession", "NTAG424", "TagMemory", "JSONSupport", "SystemSupport",
+                "RecordSpecifications",
             ],
             swiftSettings: strictSettings),
         // libpq, PostgreSQL's client library (Debian: libpq-dev).
