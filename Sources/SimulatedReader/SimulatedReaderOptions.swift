@@ -9,6 +9,9 @@ struct SimulatedReaderOptions {
     let url: String
     /// Whether the URL names a Type 4 tag (`sim:type4`), which takes the Type 4 options.
     let isType4: Bool
+    /// Whether the chip is an NTAG 424 DNA (`sim:ntag424`), whose Read_Sig takes `signature` and
+    /// `signing-key` too.
+    let isNTAG424: Bool
     var filePath: String?
     var uid: [UInt8]?
     var signature: [UInt8]?
@@ -45,9 +48,10 @@ struct SimulatedReaderOptions {
     /// Every key understood.
     static let keys = commonKeys + ["nak-write", "lose-write"] + type2Keys + type4Keys + supplyKeys + unplugKeys
 
-    init(url: String, isType4: Bool) {
+    init(url: String, isType4: Bool, isNTAG424: Bool = false) {
         self.url = url
         self.isType4 = isType4
+        self.isNTAG424 = isNTAG424
     }
 
     /// Reads one `key=value` item.
@@ -65,7 +69,8 @@ struct SimulatedReaderOptions {
         guard seen.insert(key).inserted else { throw error("option \"\(key)\" is given twice") }
         let value = try decoded(rawValue, key: key)
         guard !value.isEmpty else { throw error("option \"\(key)\" has no value") }
-        if Self.type2Keys.contains(key), isType4 {
+        // An NTAG 424 DNA has an originality signature too (Read_Sig, NT4H2421Gx 10.10.1).
+        if Self.type2Keys.contains(key), isType4, !(isNTAG424 && ["signature", "signing-key"].contains(key)) {
             throw error("option \"\(key)\" is for Type 2 chips only, not sim:\(SimulatedReaderURL.type4ChipName)")
         }
         if Self.type4Keys.contains(key), !isType4 {
@@ -82,8 +87,11 @@ struct SimulatedReaderOptions {
         case "file": filePath = value
         case "uid": uid = try parseUID(value)
         case "signature":
-            guard let bytes = try? NDEFHex.decode(value.filter { $0 != ":" && $0 != "-" }), bytes.count == 32 else {
-                throw error("signature=\(value): expected the 32 bytes of READ_SIG in hex (64 digits)")
+            let count = isNTAG424 ? 56 : 32
+            guard let bytes = try? NDEFHex.decode(value.filter { $0 != ":" && $0 != "-" }), bytes.count == count else {
+                throw error(
+                    "signature=\(value): expected the \(count) bytes of \(isNTAG424 ? "Read_Sig" : "READ_SIG") in hex "
+                        + "(\(count * 2) digits)")
             }
             signature = bytes
         case "signing-key": signingKeyPath = value

@@ -26,11 +26,12 @@ import TagSimulator
 ///   another (``Supply``).
 /// - `uid=HEX`: the UID of a new tag: 7 bytes for a Type 2 chip, 4, 7 or 10 for `type4`
 ///   (`04A1B2C3D4E5F6`, `:` or `-` between bytes allowed).
-/// - `signature=HEX` (Type 2): the 32 bytes READ_SIG answers, instead of the dump's; without it
-///   and without a dump, 32 zero bytes, as an unsigned clone answers.
-/// - `signing-key=FILE` (Type 2): a PEM private key on secp128r1 that signs each tag's UID for its
-///   READ_SIG answer (NTAG213/215/216 10.8: ECDSA over the UID), for tests against a key of
-///   one's own.
+/// - `signature=HEX` (Type 2 and `ntag424`): the 32 bytes READ_SIG answers (56 for an NTAG 424
+///   DNA's Read_Sig), instead of the dump's; without it and without a dump, zero bytes, as an
+///   unsigned clone answers.
+/// - `signing-key=FILE` (Type 2 and `ntag424`): a PEM private key on secp128r1 (secp224r1 for
+///   `ntag424`) that signs each tag's UID for its READ_SIG answer (NTAG213/215/216 10.8,
+///   NT4H2421Gx 10.10.1: ECDSA over the UID), for tests against a key of one's own.
 /// - `remove-after=N`: the tags leave the field during the N-th command
 ///   (``TagSimulator/SimulatedField/Faults/removeAfterCommands``; 0: no tag from the start).
 /// - `in-flight=complete|none|tear`: what that command does
@@ -79,7 +80,8 @@ public struct SimulatedReaderURL: Sendable, Hashable, CustomStringConvertible {
     /// The UID of a new tag (one not loaded from a file); nil: ``TagSimulator/SimulatedType2Tag/defaultUID``
     /// or ``TagSimulator/SimulatedType4Tag/defaultUID``.
     public var uid: [UInt8]?
-    /// The READ_SIG answer of a Type 2 tag (`signature=HEX`), instead of its dump's or 32 zero bytes.
+    /// The READ_SIG answer of a Type 2 tag or the Read_Sig answer of an NTAG 424 DNA
+    /// (`signature=HEX`), instead of its file's or zero bytes.
     public var signature: [UInt8]?
     /// A PEM file with the private key (secp128r1) that signs each Type 2 tag's UID for its
     /// READ_SIG answer (`signing-key=FILE`): a test key, so that tools can be tried against a
@@ -167,7 +169,7 @@ public struct SimulatedReaderURL: Sendable, Hashable, CustomStringConvertible {
             let what = chipText.isEmpty ? "names no chip" : "chip \"\(chipText)\" is not one the simulator has"
             throw Self.error(text, "\(what); known chips: \(known), or an NXP type code such as nt2h1511")
         }
-        var options = SimulatedReaderOptions(url: text, isType4: isType4)
+        var options = SimulatedReaderOptions(url: text, isType4: isType4, isNTAG424: isNTAG424)
         if rest.contains("?") {
             for item in query.split(separator: "&", omittingEmptySubsequences: false) {
                 try options.take(item)

@@ -3,10 +3,11 @@ import NFCSession
 import SystemSupport
 import TagSimulator
 
-/// The READ_SIG answer a `sim:` URL gives its Type 2 tags: `signature=HEX` as it is, or the
-/// ECDSA signature of each tag's UID under the private key of `signing-key=FILE` (NTAG213/215/216
-/// datasheet 10.8: secp128r1, r ‖ s, the UID as the digest). Without either, a tag keeps its
-/// dump's signature, and a new tag answers 32 zero bytes.
+/// The READ_SIG answer a `sim:` URL gives its Type 2 tags and the Read_Sig answer of its NTAG 424
+/// DNA tags: `signature=HEX` as it is, or the ECDSA signature of each tag's UID under the private
+/// key of `signing-key=FILE` (NTAG213/215/216 datasheet 10.8: secp128r1, r ‖ s, the UID as the
+/// digest; NT4H2421Gx 10.10.1 and AN12196 7: secp224r1, 56 bytes). Without either, a tag keeps
+/// its file's signature, and a new tag answers zero bytes.
 struct SimulatedTagSigning: Sendable {
     /// The signature every tag gets.
     var signature: [UInt8]?
@@ -38,15 +39,27 @@ struct SimulatedTagSigning: Sendable {
         } catch {
             throw SimulatedReaderURL.error(readerName, "signing-key \(path): \(error.reason)")
         }
-        guard key.curveName == "secp128r1" else {
+        var curve = "secp128r1"
+        if case .type4(let settings) = url.tagKind, settings.isNTAG424 { curve = "secp224r1" }
+        guard key.curveName == curve else {
             throw SimulatedReaderURL.error(
-                readerName, "signing-key \(path) is a key on \(key.curveName): NXP signatures use secp128r1")
+                readerName, "signing-key \(path) is a key on \(key.curveName): this chip's signatures use \(curve)")
         }
         return SimulatedTagSigning(key: key)
     }
 
-    /// `tag` with its READ_SIG answer as the URL asks (Type 4 tags have none).
+    /// `tag` with its READ_SIG (Read_Sig) answer as the URL asks (Type 4 tags but NTAG 424 DNA
+    /// have none).
     func apply(to tag: SimulatedTag, readerName: String) throws(NFCReaderError) -> SimulatedTag {
+        if case .type4(let type4) = tag, type4.ntag424 != nil {
+            if let signature { return .type4(type4.signed(signature)) }
+            guard let key else { return tag }
+            do {
+                return .type4(type4.signed(try key.signature(for: type4.uid)))
+            } catch {
+                throw SimulatedReaderURL.error(readerName, "signing the UID: \(error.reason)")
+            }
+        }
         guard case .type2(let type2) = tag else { return tag }
         if let signature { return .type2(type2.signed(signature)) }
         guard let key else { return tag }

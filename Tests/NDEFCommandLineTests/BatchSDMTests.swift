@@ -1,4 +1,5 @@
 import Foundation
+import NFCCrypto
 import NTAG424
 import TestSupport
 import Testing
@@ -126,4 +127,45 @@ struct BatchSDMTests {
             #expect(checked.outputText.hasPrefix("valid: UID \(uid),"), "\(checked.outputText)")
         }
     }
+
+    @Test(
+        "--require-genuine: tags whose Read_Sig verifies (a test key on secp224r1) are set up; copied signatures are not"
+    )
+    func requireGenuine() async throws {
+        let job = try BatchFolder()
+        defer { job.folder.remove() }
+        let tags = try job.tagDirectory()
+        let keyFile = try job.file("master.hex", hexText(Self.master))
+        let key = try ECDSAPrivateKey(generatingOn: "secp224r1")
+        let privateKey = try job.folder.file("k224.pem", text: key.pemRepresentation)
+        let publicKey = try job.folder.file("k224.der", try key.publicKey.derRepresentation)
+        let arguments = [
+            "batch", "uri", Self.template, "--from", "1", "--to", "2", "--sdm-master-key-file", keyFile,
+            "--require-genuine", "--signature-key", publicKey, "-q",
+        ]
+        let code = try await Self.code(job, arguments)
+        // Every tag of this supply answers AN12196's signature, which is 04518DFAA96180's only.
+        let copied = try await job.run(
+            arguments + [
+                "--journal", "copied.journal", "--confirm", code, "--reader",
+                "sim:ntag424?supply=2&seed=4&signature=" + NTAG424OriginalityFixture.signature, "--wait", "1",
+            ])
+        #expect(copied.status == 75, "\(copied.output)\(copied.error)")
+        #expect(copied.output.contains("0 of 2 rows") && copied.output.contains("2 tags refused"), "\(copied.output)")
+        let journal = try String(contentsOfFile: job.path("copied.journal"), encoding: .utf8)
+        #expect(!journal.contains("\"writing\""), "no tag was bound to a row")
+        let signed = try await job.run(
+            arguments + [
+                "--journal", "signed.journal", "--confirm", code, "--reader",
+                "sim:ntag424?supply=2&seed=4&file=\(tags)&signing-key=\(privateKey)",
+            ])
+        #expect(signed.status == 0, "\(signed.output)\(signed.error)")
+        #expect(try await Self.urls(job, tags: tags).count == 2)
+    }
+}
+
+/// AN12196 7.2's originality signature of UID 04518DFAA96180.
+enum NTAG424OriginalityFixture {
+    static let signature =
+        "D1940D17CFEDA4BFF80359AB975F9F6514313E8F90C1D3CAAF5941AD744A1CDF9A83F883CAFE0FE95D1939B1B7E47113993324473B785D21"
 }

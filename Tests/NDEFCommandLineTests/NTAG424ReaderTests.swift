@@ -97,4 +97,20 @@ import Testing
         // The counter was read (1 from the first status's read), then the phone read counted: 2.
         #expect(object["counter"] as? Int == 1 && check["counter"] as? Int == 2, "\(keyed.outputText)")
     }
+
+    @Test("The originality signature: AN12196's verifies with NXP's NTAG 424 DNA key, in text and JSON")
+    func signature() async throws {
+        let reader =
+            "sim:ntag424?uid=04518DFAA96180&signature=D1940D17CFEDA4BFF80359AB975F9F6514313E8F90C1D3CAAF5941AD744A1CDF"
+            + "9A83F883CAFE0FE95D1939B1B7E47113993324473B785D21"
+        let text = try await BinaryRunner.run(["sdm", "status", "--reader", reader, "--wait", "0"])
+        #expect(
+            text.outputText.contains("\noriginality signature: valid (NXP NTAG 424 DNA key)\n"), "\(text.outputText)")
+        let json = try await BinaryRunner.run(["sdm", "status", "--reader", reader, "--wait", "0", "--json"])
+        var validator = JSONSchemaValidator()
+        #expect(try validator.problems(json.outputText, schema: "sdm-status.schema.json").isEmpty)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.output)) as? [String: Any])
+        let signature = try #require(object["signature"] as? [String: Any])
+        #expect(signature["verified"] as? Bool == true, "\(signature)")
+    }
 }

@@ -83,3 +83,46 @@ import Testing
         #expect(error?.code == .integrityError)
     }
 }
+
+/// Per-tag keys from a master key (AN10922 with the inputs ``NTAG424/NTAG424MasterKey`` names).
+@Suite struct NTAG424MasterKeyTests {
+    static let master = [UInt8](0..<16)
+    static let uid: [UInt8] = [0x04, 0x51, 0x8D, 0xFA, 0xA9, 0x61, 0x80]
+
+    @Test("The keys are AN10922 over the documented inputs; one is shared, the others are each tag's own")
+    func inputs() throws {
+        let master = try NTAG424MasterKey(Self.master)
+        let keys = try master.keys(uid: Self.uid)
+        let application: [UInt8] = [0xD2, 0x76, 0x00, 0x00, 0x85, 0x01, 0x01]
+        for number in [0, 2, 3, 4] {
+            #expect(
+                keys[number]
+                    == (try NTAG424KeyDiversification.diversify(
+                        masterKey: Self.master, input: Self.uid + application + [UInt8(number)])))
+        }
+        #expect(
+            keys[1]
+                == (try NTAG424KeyDiversification.diversify(
+                    masterKey: Self.master, input: application + [0x01, 0x53, 0x44, 0x4D])))
+        var other = Self.uid
+        other[6] ^= 1
+        let otherKeys = try master.keys(uid: other)
+        #expect(otherKeys[1] == keys[1])
+        #expect(Set([0, 2, 3, 4].map { otherKeys[$0] }).isDisjoint(with: [0, 2, 3, 4].map { keys[$0] }))
+        #expect(Set(keys).count == 5)
+    }
+
+    @Test("The key check value is the first 3 bytes of AES-128(key, zero block): 66E94B for the zero key")
+    func checkValue() throws {
+        #expect(Array(try NTAG424MasterKey([UInt8](repeating: 0, count: 16)).keyCheckValue()) == [0x66, 0xE9, 0x4B])
+    }
+
+    @Test("Refused: a key of another length, key numbers outside 1-4, one key number for both")
+    func refused() {
+        #expect(throws: NTAG424Error.self) { try NTAG424MasterKey([1, 2, 3]) }
+        #expect(throws: NTAG424Error.self) { try NTAG424MasterKey(Self.master, metaReadKey: 0) }
+        #expect(throws: NTAG424Error.self) { try NTAG424MasterKey(Self.master, metaReadKey: 2, fileReadKey: 2) }
+        #expect(throws: NTAG424Error.self) { try NTAG424MasterKey(Self.master).tagKey(5, uid: Self.uid) }
+        #expect(throws: NTAG424Error.self) { try NTAG424MasterKey(Self.master).tagKey(0, uid: [4, 5]) }
+    }
+}

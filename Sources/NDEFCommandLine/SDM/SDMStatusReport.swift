@@ -1,16 +1,18 @@
 import NDEF
 import NFCSession
 import NTAG424
+import TagMemory
 
 /// What `ndeftool sdm status` reports about an NTAG 424 DNA.
 struct SDMStatusReport: Encodable {
-    private enum CodingKeys: String, CodingKey { case uid, version, files, keyVersions, counter, url, check }
+    private enum CodingKeys: String, CodingKey { case uid, version, signature, files, keyVersions, counter, url, check }
 
     /// Every key, null where it does not apply (Fixtures/schemas/sdm-status.schema.json).
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(uid, forKey: .uid)
         try container.encode(version, forKey: .version)
+        try container.encode(signature, forKey: .signature)
         try container.encode(files, forKey: .files)
         try container.encode(keyVersions, forKey: .keyVersions)
         try container.encode(counter, forKey: .counter)
@@ -20,6 +22,8 @@ struct SDMStatusReport: Encodable {
 
     var uid: String
     var version: String
+    /// Read_Sig checked against NXP's NTAG 424 DNA key; nil when the tag refused Read_Sig.
+    var signature: OriginalitySignatureCheck?
     var files: [FileFacts]
     var keyVersions: [Int]
     var counter: Int?
@@ -96,6 +100,9 @@ struct SDMStatusReport: Encodable {
     static func read(_ tag: NFCNTAG424Tag, keys: [[UInt8]]?) async throws -> SDMStatusReport {
         try await tag.selectApplication()
         let version = try await tag.version()
+        // Read_Sig in plain, without a session (NT4H2421Gx 10.10.1); a tag that refuses it is shown so.
+        let signature = try? await tag.checkOriginality()
+        try await tag.selectApplication()
         var files: [FileFacts] = []
         var ndefSettings: NTAG424FileSettings?
         for number in [UInt8(1), 2, 3] {
@@ -130,7 +137,7 @@ struct SDMStatusReport: Encodable {
         }
         return SDMStatusReport(
             uid: NDEFHex.encode(tag.identifier, uppercase: true, separator: ""),
-            version: NDEFHex.encode(version, uppercase: true, separator: " "), files: files,
+            version: NDEFHex.encode(version, uppercase: true, separator: " "), signature: signature, files: files,
             keyVersions: keyVersions, counter: counter, url: url, check: check)
     }
 
@@ -151,7 +158,10 @@ struct SDMStatusReport: Encodable {
 
     /// The report as text lines.
     var lines: [String] {
-        var lines = ["NTAG 424 DNA, UID \(uid)", "GetVersion: \(version)"]
+        var lines = [
+            "NTAG 424 DNA, UID \(uid)", "GetVersion: \(version)",
+            "originality signature: " + (signature?.summary ?? "not readable (Read_Sig refused)"),
+        ]
         for file in files {
             let name = ["", "CC (E103)", "NDEF (E104)", "proprietary (E105)"][min(file.file, 3)]
             lines.append(

@@ -29,6 +29,20 @@ public struct NFCOriginalityKey: Sendable, Hashable {
         0x56, 0x4E, 0x11, 0x71, 0x8E, 0x01, 0x72, 0x92, 0xFA, 0xF2, 0x32, 0x26, 0xA9, 0x66, 0x14, 0xB8,
     ]
 
+    /// The key of NXP's NTAG 424 DNA signatures (secp224r1), as AN12196 ("NTAG 424 DNA and NTAG 424
+    /// DNA TagTamper features and hints", section 7.2) gives it. Read_Sig's 56 bytes are r ‖ s
+    /// over the 7-byte UID as the digest (no hash), as for NTAG21x.
+    public static let nxpNTAG424Point: [UInt8] = [
+        0x04, 0x8A, 0x9B, 0x38, 0x0A, 0xF2, 0xEE, 0x1B, 0x98, 0xDC, 0x41, 0x7F, 0xEC, 0xC2, 0x63, 0xF8, 0x44,
+        0x9C, 0x76, 0x25, 0xCE, 0xCE, 0x82, 0xD9, 0xB9, 0x16, 0xC9, 0x92, 0xDA, 0x20, 0x9D, 0x68, 0x42, 0x2B,
+        0x81, 0xEC, 0x20, 0xB6, 0x5A, 0x66, 0xB5, 0x10, 0x2A, 0x61, 0x59, 0x6A, 0xF3, 0x37, 0x92, 0x00, 0x59,
+        0x93, 0x16, 0xA0, 0x0A, 0x14, 0x10,
+    ]
+
+    /// NXP's key of NTAG 424 DNA signatures; nil only when libcrypto lacks secp224r1.
+    public static let nxpNTAG424DNA = try? NFCOriginalityKey(
+        name: "NXP NTAG 424 DNA key", key: ECDSAPublicKey(curve: "secp224r1", point: nxpNTAG424Point))
+
     /// NXP's key of NTAG21x (and MIFARE Ultralight) signatures; nil only when libcrypto lacks
     /// secp128r1.
     public static let nxpNTAG21x = try? NFCOriginalityKey(
@@ -37,8 +51,11 @@ public struct NFCOriginalityKey: Sendable, Hashable {
     public static let nxpUltralightEV1 = try? NFCOriginalityKey(
         name: "NXP Ultralight EV1 key", key: ECDSAPublicKey(curve: "secp128r1", point: nxpUltralightEV1Point))
 
-    /// The NXP keys this package knows, tried in this order.
+    /// The NXP keys of Type 2 chips this package knows, tried in this order.
     public static var nxpKeys: [NFCOriginalityKey] { [nxpNTAG21x, nxpUltralightEV1].compactMap { $0 } }
+
+    /// The NXP keys of NTAG 424 DNA signatures this package knows.
+    public static var nxpNTAG424Keys: [NFCOriginalityKey] { [nxpNTAG424DNA].compactMap { $0 } }
 
     /// A key named `name`.
     public init(name: String, key: ECDSAPublicKey) {

@@ -1,5 +1,6 @@
 import NFCCrypto
 import NTAG424
+import TagMemory
 
 /// An NTAG 424 DNA reached through an ``NFCISO7816Tag``: its native commands (NT4H2421Gx
 /// datasheet 10.4-10.10, CLA 90h) with AES secure messaging (``NTAG424/NTAG424SecureChannel``).
@@ -187,6 +188,22 @@ public actor NFCNTAG424Tag {
         let data = try await command(0x3C, header: [0x00], data: [], mode: .full, successStatus: 0x90)
         guard data.count == 56 else { throw NFCReaderError(.tagResponseError, "Read_Sig answered \(data.count) bytes") }
         return data
+    }
+
+    /// Read_Sig, then the signature checked against `keys` in order (AN12196 7.2: ECDSA on
+    /// secp224r1 over the UID as the digest); an all-zero signature is reported as such.
+    ///
+    /// - Throws: the errors of ``readSignature()``; ``NFCReaderError/Code/unsupportedFeature``
+    ///   when libcrypto fails to run a check.
+    public func checkOriginality(
+        keys: [NFCOriginalityKey] = NFCOriginalityKey.nxpNTAG424Keys
+    ) async throws(NFCReaderError) -> OriginalitySignatureCheck {
+        let signature = try await readSignature()
+        do {
+            return try NFCOriginalityKey.check(signature: signature, uid: identifier, keys: keys)
+        } catch {
+            throw NFCReaderError(.unsupportedFeature, "checking the originality signature: \(error.reason)")
+        }
     }
 
     // MARK: Exchanges

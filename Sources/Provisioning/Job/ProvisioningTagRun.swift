@@ -243,6 +243,18 @@ struct ProvisioningTagRun: Sendable {
     /// Why the tag is not taken as genuine (its originality signature, NTAG213/215/216 10.8,
     /// verifies under none of `keys`), or nil when it is: one READ_SIG, nothing written.
     private func genuineRefusal(_ keys: [NFCOriginalityKey]) async -> String? {
+        if case .iso7816(let type4) = tag, job.settings.sdm != nil {
+            // An NTAG 424 DNA: Read_Sig (NT4H2421Gx 10.10.1) against the NXP NTAG 424 DNA key.
+            do {
+                let ntag = NFCNTAG424Tag(type4)
+                try await ntag.selectApplication()
+                let check = try await ntag.checkOriginality(keys: keys + NFCOriginalityKey.nxpNTAG424Keys)
+                return check.isValid
+                    ? nil : "not genuine: originality signature \(check.summary); this tag was not written"
+            } catch {
+                return "its originality signature could not be read (\(error.reason)): this tag was not written"
+            }
+        }
         guard case .miFare(let type2) = tag, type2.chip?.features.contains(.readSignature) == true else {
             return "the job takes only genuine tags, and this one has no originality signature to check: "
                 + "this tag was not written"

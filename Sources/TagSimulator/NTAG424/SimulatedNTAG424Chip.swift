@@ -189,4 +189,14 @@ extension SimulatedType4Tag {
         capabilityContainerFile = SimulatedNTAG424Chip.factoryCapabilityContainer
         ntag424 = SimulatedNTAG424Chip()
     }
+
+    /// The tag with `signature` as its Read_Sig answer (NT4H2421Gx 10.10.1: 56 bytes, r ‖ s on
+    /// secp224r1), cut or padded with zeros to 56 bytes; a plain Type 4 tag as it is.
+    public func signed(_ signature: [UInt8]) -> SimulatedType4Tag {
+        guard var chip = ntag424 else { return self }
+        chip.signature = Array(signature.prefix(56)) + [UInt8](repeating: 0, count: max(0, 56 - signature.count))
+        var tag = self
+        tag.ntag424 = chip
+        return tag
+    }
 }
