@@ -53,7 +53,9 @@ func fail(_ message: String) -> Never {
     Platform.exit(1)
 }
 
-let benchmarks = (TagBenchmark.type2 + TagBenchmark.type4).filter { only == nil || $0.id == only }
+let benchmarks = (TagBenchmark.type2 + TagBenchmark.type4 + TagBenchmark.ntag424).filter {
+    only == nil || $0.id == only
+}
 if benchmarks.isEmpty { fail("no operation has the id \(only ?? "")") }
 for benchmark in benchmarks where benchmark.reference?.note == "no NDEF TLV" {
     fail("\(benchmark.id): the nfcpy model finds no NDEF TLV")

@@ -59,6 +59,8 @@ public struct NTAG424SDMProgress: Sendable, Hashable {
     public var settingsApplied: Bool
     /// For keys 0-4: whether the key has the plan's version (this plan changed it).
     public var changedKeys: [Bool]
+    /// Whether the NDEF file holds a message (NLEN not 0), whichever it is.
+    public var holdsMessage = true
 
     /// Whether nothing is left to do.
     public var isComplete: Bool { messageWritten && settingsApplied && changedKeys.allSatisfy { $0 } }
@@ -78,9 +80,9 @@ extension NFCNTAG424Tag {
     /// ``sdmProgress(_:)`` and the message bytes as read (mirrored), nil when the file holds no
     /// message.
     private func readProgress(
-        _ plan: NTAG424SDMPlan
+        _ plan: NTAG424SDMPlan, selectsApplication: Bool = true
     ) async throws(NFCReaderError) -> (progress: NTAG424SDMProgress, mirrored: [UInt8]?) {
-        try await selectApplication()
+        if selectsApplication { try await selectApplication() }
         var changed: [Bool] = []
         for number in 0..<5 { changed.append(try await keyVersion(number) == plan.keyVersion) }
         let settings = try await fileSettings(2)
@@ -98,48 +100,9 @@ extension NFCNTAG424Tag {
             }
             written = bytes == wanted
         }
-        return (NTAG424SDMProgress(messageWritten: written, settingsApplied: applied, changedKeys: changed), mirrored)
-    }
-
-    /// The NDEF file's message as a phone reads it, with what SDM mirrors (NT4H2421Gx 9.3): with
-    /// the NDEF application selected, ISOSelectFile E104h, then ISOReadBinary of NLEN and of the
-    /// message (pieces of at most 240 bytes); nil for NLEN 0. Without a session, as a phone:
-    /// with SDM on, this read counts.
-    ///
-    /// - Throws: ``NFCReaderError/Code/tagResponseError`` for a status word other than 90 00;
-    ///   ``NFCReaderError/Code/invalidMessage`` for an NLEN past the file.
-    public func ndefMessageBytes() async throws(NFCReaderError) -> [UInt8]? {
-        func check(_ response: (data: [UInt8], sw1: UInt8, sw2: UInt8), _ what: String) throws(NFCReaderError) {
-            guard response.sw1 == 0x90, response.sw2 == 0x00 else {
-                throw NFCReaderError(
-                    .tagResponseError, "\(what) answered \(Self.hex([response.sw1, response.sw2]))")
-            }
-        }
-        try check(await tag.sendCommand(apdu: [0x00, 0xA4, 0x00, 0x0C, 0x02, 0xE1, 0x04]), "ISOSelectFile E104")
-        let lengthField = try await tag.sendCommand(apdu: [0x00, 0xB0, 0x00, 0x00, 0x02])
-        try check(lengthField, "ISOReadBinary of NLEN")
-        guard lengthField.data.count == 2 else {
-            throw NFCReaderError(.tagResponseError, "ISOReadBinary of NLEN gave \(lengthField.data.count) bytes")
-        }
-        let length = Int(lengthField.data[0]) << 8 | Int(lengthField.data[1])
-        guard length > 0 else { return nil }
-        guard length <= 254 else {
-            throw NFCReaderError(.invalidMessage, "NLEN \(length) is past the 256-byte NDEF file")
-        }
-        var bytes: [UInt8] = []
-        while bytes.count < length {
-            let offset = 2 + bytes.count
-            let piece = min(240, length - bytes.count)
-            let response = try await tag.sendCommand(apdu: [
-                0x00, 0xB0, UInt8(offset >> 8), UInt8(truncatingIfNeeded: offset), UInt8(piece),
-            ])
-            try check(response, "ISOReadBinary at \(offset)")
-            guard response.data.count == piece else {
-                throw NFCReaderError(.tagResponseError, "ISOReadBinary at \(offset) gave \(response.data.count) bytes")
-            }
-            bytes += response.data
-        }
-        return bytes
+        var progress = NTAG424SDMProgress(messageWritten: written, settingsApplied: applied, changedKeys: changed)
+        progress.holdsMessage = mirrored != nil
+        return (progress, mirrored)
     }
 
     /// The confirmation of setting up `plan` on this tag: the keys change for good, so
@@ -153,7 +116,7 @@ extension NFCNTAG424Tag {
     /// ``prepareSDMSetUp(_:)``, or decoded) is this tag's and this plan's: each step is taken only when
     /// ``sdmProgress(_:)`` shows it missing, in an order where every cut leaves a tag whose keys
     /// are known (the factory key or the plan's, as the key version says):
-    /// 1. the message (ISOUpdateBinary, NLEN 0 first and last, read back);
+    /// 1. the message (``writeNDEFFile(_:)``: NLEN 0 first and last, read back);
     /// 2. AuthenticateEV2First with key 0: the plan's key when its version says it changed, else
     ///    the factory key; the other one once more only when that is refused;
     /// 3. ChangeFileSettings of file 02 with SDM;
@@ -185,8 +148,7 @@ extension NFCNTAG424Tag {
         if let known { progress = known } else { progress = try await sdmProgress(plan) }
         var steps: [String] = []
         if !progress.messageWritten {
-            try await tag.writeNDEF(plan.template.message)
-            try await selectApplication()
+            try await writeNDEFFile(plan.template.file, emptyAlready: !progress.holdsMessage)
             steps.append("wrote the message")
         }
         if !progress.settingsApplied || !progress.changedKeys.allSatisfy({ $0 }) {
@@ -206,7 +168,8 @@ extension NFCNTAG424Tag {
             endSession()
         }
         // One read of the state checks every step, and its message is the URL a phone reads.
-        let after = try await readProgress(plan)
+        // The application is still selected, and no session is left (key 0's change ended it).
+        let after = try await readProgress(plan, selectsApplication: false)
         guard after.progress.isComplete else {
             throw NFCReaderError(
                 .tagUpdateFailure, "the set-up was sent but the tag does not show it: \(after.progress)")

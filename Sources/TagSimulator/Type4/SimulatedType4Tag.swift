@@ -347,12 +347,18 @@ public enum SimulatedType4Command: String, Sendable, Hashable, CaseIterable, Cus
     case readBinary = "READ_BINARY"
     /// UPDATE BINARY (INS D6h, or D7h with an offset data object) (5.4.5).
     case updateBinary = "UPDATE_BINARY"
-    /// Anything else: an APDU shorter than its four header bytes, a CLA other than 00h, or
-    /// another instruction.
+    /// A native command wrapped in ISO/IEC 7816-4 (CLA 90h: NTAG 424 DNA, NT4H2421Gx 10.2).
+    case native = "NATIVE"
+    /// Anything else: an APDU shorter than its four header bytes, a CLA other than 00h or 90h,
+    /// or another instruction.
     case unknown = "UNKNOWN"
 
     /// The kind of `apdu` from its CLA, INS and P1.
     public init(apdu: [UInt8]) {
+        if apdu.count >= 4, apdu[0] == 0x90 {
+            self = .native
+            return
+        }
         guard apdu.count >= 4, apdu[0] == 0x00 else {
             self = .unknown
             return

@@ -1,0 +1,102 @@
+import NDEF
+
+/// The NDEF file (E104h) of an NTAG 424 DNA through the ISO commands of its NDEF application
+/// (NT4H2421Gx 10.9), for a caller that knows the file: no CC is read.
+extension NFCNTAG424Tag {
+    /// The largest piece read or written with one ISOReadBinary or ISOUpdateBinary: within a
+    /// short APDU and the frames of PN532 and PC/SC readers.
+    static let filePiece = 240
+
+    /// The NDEF file's message as a phone reads it, with what SDM mirrors (NT4H2421Gx 9.3): with
+    /// the NDEF application selected, ISOSelectFile E104h, then ISOReadBinary of NLEN and of the
+    /// message (pieces of at most 240 bytes); nil for NLEN 0. Without a session, as a phone:
+    /// with SDM on, this read counts.
+    ///
+    /// - Throws: ``NFCReaderError/Code/tagResponseError`` for a status word other than 90 00;
+    ///   ``NFCReaderError/Code/invalidMessage`` for an NLEN past the file.
+    public func ndefMessageBytes() async throws(NFCReaderError) -> [UInt8]? {
+        try check(await tag.sendCommand(apdu: [0x00, 0xA4, 0x00, 0x0C, 0x02, 0xE1, 0x04]), "ISOSelectFile E104")
+        let lengthField = try await tag.sendCommand(apdu: [0x00, 0xB0, 0x00, 0x00, 0x02])
+        try check(lengthField, "ISOReadBinary of NLEN")
+        guard lengthField.data.count == 2 else {
+            throw NFCReaderError(.tagResponseError, "ISOReadBinary of NLEN gave \(lengthField.data.count) bytes")
+        }
+        let length = Int(lengthField.data[0]) << 8 | Int(lengthField.data[1])
+        guard length > 0 else { return nil }
+        guard length <= 254 else {
+            throw NFCReaderError(.invalidMessage, "NLEN \(length) is past the 256-byte NDEF file")
+        }
+        var bytes: [UInt8] = []
+        while bytes.count < length {
+            let offset = 2 + bytes.count
+            let piece = min(Self.filePiece, length - bytes.count)
+            let response = try await tag.sendCommand(apdu: [
+                0x00, 0xB0, UInt8(offset >> 8), UInt8(truncatingIfNeeded: offset), UInt8(piece),
+            ])
+            try check(response, "ISOReadBinary at \(offset)")
+            guard response.data.count == piece else {
+                throw NFCReaderError(.tagResponseError, "ISOReadBinary at \(offset) gave \(response.data.count) bytes")
+            }
+            bytes += response.data
+        }
+        return bytes
+    }
+
+    /// Writes `file` (NLEN, then the message) to the NDEF file in the order of T4T 3.0, 5.5.7:
+    /// ISOSelectFile E104h, NLEN 0 (left out when `emptyAlready`: NLEN was read as 0 in this
+    /// session), the message in pieces, NLEN last; then the file is read back
+    /// and compared. A cut leaves the old message, an empty file or the new message, never a part
+    /// of one under a length that claims it whole.
+    ///
+    /// - Throws: ``NFCReaderError/Code/tagSizeTooSmall`` for a file over 256 bytes;
+    ///   ``NFCReaderError/Code/tagUpdateFailure`` (may be half-written) when the read-back differs;
+    ///   ``NFCReaderError/Code/tagResponseError`` for a status word other than 90 00.
+    public func writeNDEFFile(_ file: [UInt8], emptyAlready: Bool = false) async throws(NFCReaderError) {
+        guard file.count >= 2, file.count <= 256 else {
+            throw NFCReaderError(.tagSizeTooSmall, "the NDEF file holds 256 bytes, not \(file.count)", capacity: 254)
+        }
+        try check(await tag.sendCommand(apdu: [0x00, 0xA4, 0x00, 0x0C, 0x02, 0xE1, 0x04]), "ISOSelectFile E104")
+        if !emptyAlready { try await update(offset: 0, [0x00, 0x00]) }
+        var offset = 2
+        while offset < file.count {
+            let end = min(file.count, offset + Self.filePiece)
+            try await update(offset: offset, Array(file[offset..<end]))
+            offset = end
+        }
+        try await update(offset: 0, Array(file[0..<2]))
+        var readBack: [UInt8] = []
+        while readBack.count < file.count {
+            let piece = min(Self.filePiece, file.count - readBack.count)
+            let response = try await tag.sendCommand(apdu: [
+                0x00, 0xB0, UInt8(readBack.count >> 8), UInt8(truncatingIfNeeded: readBack.count), UInt8(piece),
+            ])
+            try check(response, "ISOReadBinary at \(readBack.count)")
+            readBack += response.data
+            if response.data.isEmpty { break }
+        }
+        guard readBack == file else {
+            throw NFCReaderError(
+                .tagUpdateFailure, "the NDEF file does not read back as written", mayBeHalfWritten: true)
+        }
+    }
+
+    /// ISOUpdateBinary of `data` at `offset` in the selected file; a failure may leave it half-written.
+    private func update(offset: Int, _ data: [UInt8]) async throws(NFCReaderError) {
+        let response = try await tag.sendCommand(
+            apdu: [0x00, 0xD6, UInt8(offset >> 8), UInt8(truncatingIfNeeded: offset), UInt8(data.count)] + data)
+        do {
+            try check(response, "ISOUpdateBinary at \(offset)")
+        } catch {
+            var failed = error
+            failed.mayBeHalfWritten = true
+            throw failed
+        }
+    }
+
+    /// Throws ``NFCReaderError/Code/tagResponseError`` unless `response` ends in 90 00.
+    private func check(_ response: (data: [UInt8], sw1: UInt8, sw2: UInt8), _ what: String) throws(NFCReaderError) {
+        guard response.sw1 == 0x90, response.sw2 == 0x00 else {
+            throw NFCReaderError(.tagResponseError, "\(what) answered \(Self.hex([response.sw1, response.sw2]))")
+        }
+    }
+}
