@@ -163,7 +163,9 @@ let package = Package(
             name: "SDMBenchmarks", dependencies: ["NTAG424", "NFCCrypto"], swiftSettings: strictSettings),
         .executableTarget(
             name: "TagBenchmarks",
-            dependencies: ["BenchmarkSupport", "NFCSession", "SimulatedReader", "TagSimulator", "TagMemory", "NDEF", "NTAG424"],
+            dependencies: [
+                "BenchmarkSupport", "NFCSession", "SimulatedReader", "TagSimulator", "TagMemory", "NDEF", "NTAG424",
+            ],
             swiftSettings: strictSettings
         ),
         // Tag commands and wall time of tag operations through the real pcscd (vpcd) and libnfc (simulated
