@@ -2,6 +2,10 @@ import Foundation
 import TestSupport
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// `ndeftool sdm verify` through the built binary: AN12196's URLs and sdm-backend's, changed
 /// ones, replays, key files, many URLs on standard input, and its help.
 @Suite struct SDMVerifyCommandTests {
@@ -87,5 +91,34 @@ import Testing
         #expect(answers.map { $0["counter"] as? Int } == [61, nil, 6, 6, nil])
         var validator = JSONSchemaValidator()
         for line in output { #expect(try validator.problems(String(line), schema: "sdm-verify.schema.json").isEmpty) }
+    }
+
+    @Test("- answers each line while standard input stays open: a server can keep one process")
+    func answersAsLinesArrive() async throws {
+        let folder = try Self.keys()
+        defer { folder.remove() }
+        let fifo = folder.path("urls.fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // Held open for writing before the child starts: its open for reading returns at once
+        // (Linux opens a FIFO O_RDWR without waiting), and closing it is the end of input.
+        let writer = open(fifo, O_RDWR)
+        #expect(writer >= 0)
+        let program = try #require(BinaryRunner.executable)
+        let child = try ChildProcess(
+            program, ["sdm", "verify", "-", "--meta-read-key-file", "zero.hex", "--file-read-key-file", "zero.hex"],
+            directory: folder.url, input: .file(fifo))
+        func send(_ line: String) {
+            let bytes = Array((line + "\n").utf8)
+            #expect(bytes.withUnsafeBytes { write(writer, $0.baseAddress, $0.count) } == bytes.count)
+        }
+        send(Self.url)
+        #expect(await child.waitForOutput { output, _ in output.contains("valid: UID 04DE5F1EACC040, counter 61\n") })
+        send(String(Self.url.dropLast()) + "7")
+        #expect(await child.waitForOutput { output, _ in output.contains("NOT VALID:") })
+        #expect(child.isRunning, "the process waits for more lines")
+        close(writer)
+        #expect(await child.exit(within: .seconds(60)))
+        let end = await child.exit()
+        #expect(end.status == 83 && !end.signalled)
     }
 }

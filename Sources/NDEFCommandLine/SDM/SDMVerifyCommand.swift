@@ -148,6 +148,9 @@ enum SDMVerifyCommand {
                 reachedEnd = true
                 if !pending.isEmpty { pending.append(0x0A) }
             }
+            // The answers to the lines of this chunk, written at once: one write per chunk read,
+            // not per line (a line is still answered before the next chunk is waited for).
+            var answers = ""
             var start = 0
             if skipping, let end = pending.firstIndex(of: 0x0A) {
                 skipping = false
@@ -164,17 +167,19 @@ enum SDMVerifyCommand {
                     let refused = SDMVerification(
                         refusing: String(decoding: bytes.prefix(64), as: UTF8.self) + "…",
                         problem: "a line of more than \(Self.longestLine) bytes")
-                    try invocation.io.writeOutput((asJSON ? try refused.jsonLine() : refused.text) + "\n")
+                    answers += (asJSON ? try refused.jsonLine() : refused.text) + "\n"
                     continue
                 }
-                let line = String(decoding: bytes, as: UTF8.self)
-                let url = String(
-                    line.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" || $0 == "\r" }
-                        .reversed())
-                if url.isEmpty { continue }
+                // Spaces and tabs around the URL, and a CR before the LF, are not part of it.
+                var trimmed = bytes.drop { $0 == 0x20 || $0 == 0x09 }
+                while let last = trimmed.last, last == 0x20 || last == 0x09 || last == 0x0D {
+                    trimmed = trimmed.dropLast()
+                }
+                if trimmed.isEmpty { continue }
+                let url = String(decoding: trimmed, as: UTF8.self)
                 let result = check(url)
                 allValid = allValid && result.isValid
-                try invocation.io.writeOutput((asJSON ? try result.jsonLine() : result.text) + "\n")
+                answers += (asJSON ? try result.jsonLine() : result.text) + "\n"
             }
             pending.removeFirst(start)
             if pending.count > Self.longestLine {
@@ -185,11 +190,12 @@ enum SDMVerifyCommand {
                     let refused = SDMVerification(
                         refusing: String(decoding: pending.prefix(64), as: UTF8.self) + "…",
                         problem: "a line of more than \(Self.longestLine) bytes")
-                    try invocation.io.writeOutput((asJSON ? try refused.jsonLine() : refused.text) + "\n")
+                    answers += (asJSON ? try refused.jsonLine() : refused.text) + "\n"
                 }
                 skipping = true
                 pending.removeAll()
             }
+            if !answers.isEmpty { try invocation.io.writeOutput(answers) }
         }
         return allValid ? .success : .notVerified
     }
