@@ -147,6 +147,9 @@ struct SDMSetupCommandTests {
         let otherPlan = ["sdm", "setup", "--url", Self.url, "--keys-file", otherFile, "--confirm", code]
         let other = try await Self.run(otherPlan, reader: reader)
         #expect(other.status == 79, "the code of one keys file confirms no other: \(other.error)")
+        let plainType4 = try await Self.run(
+            setting.setUp + ["--dry-run"], reader: "sim:type4?file=\(setting.folder.path("t4.t4t"))")
+        #expect(plainType4.status == 76 && plainType4.error.contains("not an NTAG 424 DNA"), "\(plainType4.error)")
         let status = try await Self.run(["sdm", "status"], reader: reader)
         #expect(status.outputText.contains("key versions: k0 0, k1 0, k2 0, k3 0, k4 0"), "\(status.outputText)")
 

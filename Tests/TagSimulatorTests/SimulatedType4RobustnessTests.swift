@@ -37,12 +37,13 @@ struct SimulatedType4RobustnessTests {
     }
 
     @Test(
-        "ISO/IEC 7816-4: command kinds come from CLA, INS and P1",
+        "ISO/IEC 7816-4: command kinds come from CLA, INS and P1 (CLA 90h: NTAG 424 DNA native)",
         arguments: [
             ("00 A4 04 00", SimulatedType4Command.selectApplication), ("00 A4 00 0C", .selectFile),
             ("00 A4 03 00", .selectFile),
             ("00 B0 00 00", .readBinary), ("00 B1 00 00", .readBinary), ("00 D6 00 00", .updateBinary),
-            ("00 D7 00 00", .updateBinary), ("00 A4 04", .unknown), ("90 A4 04 00", .unknown),
+            ("00 D7 00 00", .updateBinary), ("00 A4 04", .unknown), ("90 A4 04 00", .native), ("90 60 00 00", .native),
+            ("80 A4 04 00", .unknown), ("90 60 00", .unknown),
             ("00 0E 00 00", .unknown),
             ("", .unknown),
         ])

@@ -276,7 +276,7 @@ struct BatchJobSetup {
         } else if values.isGiven(MasterSecretInput.file.long) {
             throw .usage("--master-secret-file goes with --derive-passwords")
         }
-        settings.sdm = try makeSDMPlan(values, options: options, resuming: recorded != nil)
+        settings.sdm = try makeSDMPlan(values, options: options)
         if settings.sdm != nil {
             if settings.locks {
                 throw .usage(
@@ -302,7 +302,7 @@ struct BatchJobSetup {
     /// The NTAG 424 DNA set-up of `--sdm-master-key-file` (and `--sdm-lock-ndef`), or the
     /// journal's (whose master key must be given again: the journal holds only its check value).
     static func makeSDMPlan(
-        _ values: ParsedValues, options: [String: String], resuming: Bool
+        _ values: ParsedValues, options: [String: String]
     ) throws(CommandLineError) -> ProvisioningSDMPlan? {
         let option = BatchCommand.sdmMasterKeyFile
         guard let path = values.value(option.long) else {

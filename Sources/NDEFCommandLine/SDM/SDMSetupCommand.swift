@@ -5,7 +5,7 @@ import NTAG424
 
 /// `ndeftool sdm setup`: a factory NTAG 424 DNA made into a tag whose every read gives a URL
 /// with encrypted PICCData and an SDMMAC (NT4H2421Gx 9.3, 10.6.1, 10.7.1; AN12196 4-5), with
-/// ``NFCSession/NFCNTAG424Tag/setUpSDM(_:confirmation:)``.
+/// ``NFCSession/NFCNTAG424Tag/setUpSDM(_:confirmation:progress:)``.
 enum SDMSetupCommand {
     static let url = OptionSpec.option(
         "url", value: "url",
@@ -171,10 +171,15 @@ enum SDMSetupCommand {
             let confirmation = try ntag.prepareSDMSetUp(plan)
             let again = RepeatCommand.line(
                 invocation.arguments, dropping: ["--confirm", "--dry-run"], adding: ["--confirm", confirmation.code])
+            let progress: NTAG424SDMProgress
+            do {
+                progress = try await ntag.sdmProgress(plan)
+            } catch let error as NFCReaderError where error.code == .tagNotSupported {
+                throw CommandLineError(.tagError, "this Type 4 tag is not an NTAG 424 DNA: \(error.reason)")
+            }
             var report = SDMSetupReport(
                 uid: ntag.identifier, url: request.url, plan: plan, keySource: request.keys.source,
-                code: confirmation.code,
-                progress: try await ntag.sdmProgress(plan))
+                code: confirmation.code, progress: progress)
             report.isDryRun = isDryRun
             if !values.flag(json.long) { try invocation.io.writeOutput(report.lines.joined(separator: "\n") + "\n") }
             if isDryRun {

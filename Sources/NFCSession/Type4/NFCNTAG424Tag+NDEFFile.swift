@@ -44,14 +44,17 @@ extension NFCNTAG424Tag {
 
     /// Writes `file` (NLEN, then the message) to the NDEF file in the order of T4T 3.0, 5.5.7:
     /// ISOSelectFile E104h, NLEN 0 (left out when `emptyAlready`: NLEN was read as 0 in this
-    /// session), the message in pieces, NLEN last; then the file is read back
-    /// and compared. A cut leaves the old message, an empty file or the new message, never a part
-    /// of one under a length that claims it whole.
+    /// session), the message in pieces, NLEN last; then the file is read back and compared, but
+    /// for `mirroredRanges` (offsets SDM now mirrors into, which a read shows changed). A cut
+    /// leaves the old message, an empty file or the new message, never a part of one under a
+    /// length that claims it whole.
     ///
     /// - Throws: ``NFCReaderError/Code/tagSizeTooSmall`` for a file over 256 bytes;
     ///   ``NFCReaderError/Code/tagUpdateFailure`` (may be half-written) when the read-back differs;
     ///   ``NFCReaderError/Code/tagResponseError`` for a status word other than 90 00.
-    public func writeNDEFFile(_ file: [UInt8], emptyAlready: Bool = false) async throws(NFCReaderError) {
+    public func writeNDEFFile(
+        _ file: [UInt8], emptyAlready: Bool = false, mirroredRanges: [Range<Int>] = []
+    ) async throws(NFCReaderError) {
         guard file.count >= 2, file.count <= 256 else {
             throw NFCReaderError(.tagSizeTooSmall, "the NDEF file holds 256 bytes, not \(file.count)", capacity: 254)
         }
@@ -74,7 +77,11 @@ extension NFCNTAG424Tag {
             readBack += response.data
             if response.data.isEmpty { break }
         }
-        guard readBack == file else {
+        var expected = file
+        for range in mirroredRanges where range.lowerBound >= 0 && range.upperBound <= min(file.count, readBack.count) {
+            expected.replaceSubrange(range, with: readBack[range])
+        }
+        guard readBack == expected else {
             throw NFCReaderError(
                 .tagUpdateFailure, "the NDEF file does not read back as written", mayBeHalfWritten: true)
         }

@@ -61,6 +61,9 @@ public struct NTAG424SDMProgress: Sendable, Hashable {
     public var changedKeys: [Bool]
     /// Whether the NDEF file holds a message (NLEN not 0), whichever it is.
     public var holdsMessage = true
+    /// The offsets in the NDEF file that SDM now mirrors into on a read (PICCData, SDMMAC): a
+    /// read shows other bytes there than the file holds.
+    public var mirroredRanges: [Range<Int>] = []
 
     /// Whether nothing is left to do.
     public var isComplete: Bool { messageWritten && settingsApplied && changedKeys.allSatisfy { $0 } }
@@ -88,25 +91,29 @@ extension NFCNTAG424Tag {
         let settings = try await fileSettings(2)
         let applied = settings == plan.settings
         let mirrored = try await ndefMessageBytes()
+        var ranges: [Range<Int>] = []
+        if let sdm = settings.sdm {
+            for (offset, length) in [(sdm.piccDataOffset, 32), (sdm.macOffset, 16)] {
+                if let offset { ranges.append(offset..<(offset + length)) }
+            }
+        }
         var written = false
         if var bytes = mirrored, let wanted = try? plan.template.message.encoded(), bytes.count == wanted.count {
             // With SDM on, the read shows PICCData and SDMMAC where the file holds 0s.
-            if let sdm = settings.sdm {
-                for (offset, length) in [(sdm.piccDataOffset, 32), (sdm.macOffset, 16)] {
-                    guard let offset, offset - 2 >= 0, offset - 2 + length <= bytes.count else { continue }
-                    bytes.replaceSubrange(
-                        (offset - 2)..<(offset - 2 + length), with: Array(repeating: 0x30, count: length))
-                }
+            for range in ranges where range.lowerBound >= 2 && range.upperBound - 2 <= bytes.count {
+                bytes.replaceSubrange(
+                    (range.lowerBound - 2)..<(range.upperBound - 2), with: Array(repeating: 0x30, count: range.count))
             }
             written = bytes == wanted
         }
         var progress = NTAG424SDMProgress(messageWritten: written, settingsApplied: applied, changedKeys: changed)
         progress.holdsMessage = mirrored != nil
+        progress.mirroredRanges = ranges
         return (progress, mirrored)
     }
 
     /// The confirmation of setting up `plan` on this tag: the keys change for good, so
-    /// ``setUpSDM(_:confirmation:)`` needs it (made with this tag's UID and the same plan). No
+    /// ``setUpSDM(_:confirmation:progress:)`` needs it (made with this tag's UID and the same plan). No
     /// command is sent.
     public nonisolated func prepareSDMSetUp(_ plan: NTAG424SDMPlan) throws(NFCReaderError) -> NFCLockConfirmation {
         try NFCLockConfirmation(sdmSetUpOf: identifier, plan: plan)
@@ -116,7 +123,7 @@ extension NFCNTAG424Tag {
     /// ``prepareSDMSetUp(_:)``, or decoded) is this tag's and this plan's: each step is taken only when
     /// ``sdmProgress(_:)`` shows it missing, in an order where every cut leaves a tag whose keys
     /// are known (the factory key or the plan's, as the key version says):
-    /// 1. the message (``writeNDEFFile(_:)``: NLEN 0 first and last, read back);
+    /// 1. the message (``writeNDEFFile(_:emptyAlready:mirroredRanges:)``: NLEN 0 first and last, read back);
     /// 2. AuthenticateEV2First with key 0: the plan's key when its version says it changed, else
     ///    the factory key; the other one once more only when that is refused;
     /// 3. ChangeFileSettings of file 02 with SDM;
@@ -131,8 +138,11 @@ extension NFCNTAG424Tag {
     ///   ``NFCReaderError/Code/authenticationFailed`` when key 0 is neither the factory
     ///   key nor the plan's (the tag's keys are not this plan's to change);
     ///   ``NFCReaderError/Code/tagUpdateFailure`` when the check fails; the errors of the steps.
-    /// - Parameter known: the progress ``sdmProgress(_:)`` read in this session just before (to
-    ///   show the plan), so it is not read twice; nil to read it.
+    /// - Parameters:
+    ///   - plan: what the tag gets.
+    ///   - confirmation: ``prepareSDMSetUp(_:)``'s confirmation of this tag and `plan`.
+    ///   - known: the progress ``sdmProgress(_:)`` read in this session just before (to show the
+    ///     plan), so it is not read twice; nil to read it.
     @discardableResult
     public func setUpSDM(
         _ plan: NTAG424SDMPlan, confirmation: NFCLockConfirmation, progress known: NTAG424SDMProgress? = nil
@@ -148,7 +158,8 @@ extension NFCNTAG424Tag {
         if let known { progress = known } else { progress = try await sdmProgress(plan) }
         var steps: [String] = []
         if !progress.messageWritten {
-            try await writeNDEFFile(plan.template.file, emptyAlready: !progress.holdsMessage)
+            try await writeNDEFFile(
+                plan.template.file, emptyAlready: !progress.holdsMessage, mirroredRanges: progress.mirroredRanges)
             steps.append("wrote the message")
         }
         if !progress.settingsApplied || !progress.changedKeys.allSatisfy({ $0 }) {

@@ -13,6 +13,8 @@ import TagMemory
 ///
 /// Placeholders: `{FIELD}` (a plan field), `{uid}` (the tag's UID in upper-case hex),
 /// `{uid:lower}` (lower-case hex), `{row}` (the row number), `{row:WIDTH}` (zero-padded);
+/// `{uid-mirror}` and `{counter-mirror}` (an NTAG21x mirror); `{picc}` and `{mac}` (an NTAG 424
+/// DNA secure message, ``secureMessageURL(for:uid:inputs:)``; a plan field of either name wins);
 /// `{{` and `}}` stand for literal braces. A placeholder the plan does not provide is an
 /// error when the template is made, naming it and listing the plan's fields. Values are
 /// substituted verbatim (no percent-encoding); a value holding a control character is refused.
