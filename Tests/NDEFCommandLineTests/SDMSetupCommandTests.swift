@@ -177,6 +177,28 @@ struct SDMSetupCommandTests {
         #expect(foreign.status == 78, "\(foreign.error)")
     }
 
+    @Test("--lock-ndef: the NDEF file's write access goes to key 0; a plain write is refused and the URL stays")
+    func lockNDEF() async throws {
+        let setting = try Setting()
+        defer { setting.folder.remove() }
+        let reader = setting.reader
+        let arguments = setting.setUp + ["--lock-ndef"]
+        let dry = try await Self.run(arguments + ["--dry-run"], reader: reader)
+        let code = try #require(
+            dry.outputText.split(separator: "\n").first { $0.hasPrefix("Set-up code: ") }?.split(separator: " ").last)
+        let setUp = try await Self.run(arguments + ["--confirm", String(code)], reader: reader)
+        #expect(setUp.status == 0, "\(setUp.error)")
+        let status = try await Self.run(["sdm", "status"], reader: reader)
+        #expect(
+            status.outputText.contains(
+                "file 2 NDEF (E104): 256 bytes, CommMode Plain; read free, write key 0, read-write key 0, change key 0"),
+            "\(status.outputText)")
+        let write = try await Self.run(["write", "uri", "https://evil.example/"], reader: reader)
+        #expect(write.status != 0, "\(write.outputText)")
+        let read = try await Self.run(["read"], reader: reader)
+        #expect(read.outputText.contains("URI: https://x.example/t?picc_data="), "\(read.outputText)")
+    }
+
     @Test(
         "Every cut of the set-up leaves a tag the same command finishes, with the plan's keys",
         arguments: ["none", "complete", "tear"])
