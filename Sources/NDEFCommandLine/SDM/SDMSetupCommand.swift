@@ -227,28 +227,11 @@ enum SDMSetupCommand {
     static func confirm(
         _ confirmation: NFCLockConfirmation, code: String?, console: TagConsole, again: String
     ) async throws(CommandLineError) {
-        if let code {
-            guard code == confirmation.code else {
-                throw CommandLineError(
-                    .confirmationMismatch,
-                    "set-up refused: \(code) is not the code of this tag and this plan (URL, settings, keys); nothing "
-                        + "was changed. To set up this tag with this plan, run:\n  \(again)")
-            }
-            return
-        }
-        let question =
-            "The keys change: whoever lacks the new key 0 can never change this tag again.\n"
-            + "Type the code \(confirmation.code) to set up tag \(LockFlow.hexUID(confirmation.uid)): "
-        guard let answer = await console.ask(question) else {
-            throw CommandLineError(
-                .confirmationMismatch,
-                "set-up refused: changing the keys needs a confirmation; no terminal to ask on. Nothing was changed. "
-                    + "To set up this tag, run:\n  \(again)")
-        }
-        guard NFCLockConfirmation.normalizedCode(answer) == confirmation.code else {
-            throw CommandLineError(
-                .confirmationMismatch,
-                "set-up refused: the code typed is not \(confirmation.code); nothing was changed")
-        }
+        try await ConfirmationPrompt(
+            refusal: "set-up refused", standsFor: "this tag and this plan (URL, settings, keys)",
+            nothingDone: "nothing was changed", whyAsked: "changing the keys needs a confirmation",
+            warning: "The keys change: whoever lacks the new key 0 can never change this tag again.",
+            action: "set up tag", rerun: "set up this tag with this plan"
+        ).confirm(confirmation, code: code, console: console, again: again)
     }
 }

@@ -110,29 +110,61 @@ enum ConfigurationLockFlow {
     static func confirm(
         _ confirmation: NFCLockConfirmation, code: String?, console: TagConsole, again: String
     ) async throws(CommandLineError) {
+        try await ConfirmationPrompt(
+            refusal: "configuration lock refused", standsFor: "this tag and these settings",
+            nothingDone: "nothing was written", whyAsked: "it is irreversible and needs a confirmation",
+            warning: "Locking the configuration (CFGLCK) is irreversible: AUTH0, PROT and the attempt limit can never "
+                + "change again, and the protection can never be removed.",
+            action: "lock it on tag", rerun: "set the password and lock the configuration"
+        ).confirm(confirmation, code: code, console: console, again: again)
+    }
+}
+
+/// The words of one irreversible step's confirmation, and the rules: `--confirm CODE` must be
+/// the confirmation's code, or a person at a terminal types it back; anything else is refused
+/// with ``ExitStatus/confirmationMismatch`` before any change.
+struct ConfirmationPrompt {
+    /// `configuration lock refused`.
+    var refusal: String
+    /// What the code stands for: `this tag and these settings`.
+    var standsFor: String
+    /// `nothing was written`.
+    var nothingDone: String
+    /// Why a confirmation is needed: `it is irreversible and needs a confirmation`.
+    var whyAsked: String
+    /// The warning a person reads before typing the code.
+    var warning: String
+    /// `lock it on tag`: what typing the code does, before the UID.
+    var action: String
+    /// `set the password and lock the configuration`: what the command shown does.
+    var rerun: String
+
+    /// Returns when `confirmation` is confirmed by `code` (from `--confirm`) or by a person at
+    /// a terminal; `again` is the command line with `--confirm` and the code, shown when refused.
+    func confirm(
+        _ confirmation: NFCLockConfirmation, code: String?, console: TagConsole, again: String
+    ) async throws(CommandLineError) {
+        let sentence = nothingDone.prefix(1).uppercased() + nothingDone.dropFirst()
         if let code {
             guard code == confirmation.code else {
                 throw CommandLineError(
                     .confirmationMismatch,
-                    "configuration lock refused: \(code) is not the code of this tag and these settings; "
-                        + "nothing was written. To set them and lock the configuration, run:\n  \(again)")
+                    "\(refusal): \(code) is not the code of \(standsFor); \(nothingDone). To \(rerun), run:\n  \(again)"
+                )
             }
             return
         }
         let question =
-            "Locking the configuration (CFGLCK) is irreversible: AUTH0, PROT and the attempt limit can never "
-            + "change again, and the protection can never be removed.\n"
-            + "Type the code \(confirmation.code) to lock it on tag \(LockFlow.hexUID(confirmation.uid)): "
+            "\(warning)\nType the code \(confirmation.code) to \(action) \(LockFlow.hexUID(confirmation.uid)): "
         guard let answer = await console.ask(question) else {
             throw CommandLineError(
                 .confirmationMismatch,
-                "configuration lock refused: it is irreversible and needs a confirmation; no terminal to ask on. "
-                    + "Nothing was written. To set the password and lock the configuration, run:\n  \(again)")
+                "\(refusal): \(whyAsked); no terminal to ask on. \(sentence). To \(rerun), "
+                    + "run:\n  \(again)")
         }
         guard NFCLockConfirmation.normalizedCode(answer) == confirmation.code else {
             throw CommandLineError(
-                .confirmationMismatch,
-                "configuration lock refused: the code typed is not \(confirmation.code); nothing was written")
+                .confirmationMismatch, "\(refusal): the code typed is not \(confirmation.code); \(nothingDone)")
         }
     }
 }

@@ -66,12 +66,7 @@ extension NFCMiFareTag {
     public func checkOriginality(
         keys: [NFCOriginalityKey] = NFCOriginalityKey.nxpKeys
     ) async throws(NFCReaderError) -> OriginalitySignatureCheck {
-        let signature = try await readSignature()
-        do {
-            return try NFCOriginalityKey.check(signature: signature, uid: identifier, keys: keys)
-        } catch {
-            throw NFCReaderError(.unsupportedFeature, "checking the originality signature: \(error.reason)")
-        }
+        try NFCOriginalityKey.checkRead(signature: try await readSignature(), uid: identifier, keys: keys)
     }
 
     /// READ_CNT 39h: a 24-bit counter, sent least significant byte first (NTAG213/215/216 10.6: the

@@ -92,4 +92,16 @@ public struct NFCOriginalityKey: Sendable, Hashable {
         }
         return OriginalitySignatureCheck(signature: signature, status: .notValid)
     }
+
+    /// ``check(signature:uid:keys:)`` of a signature a tag command read, with libcrypto's
+    /// failures as ``NFCReaderError/Code/unsupportedFeature``.
+    static func checkRead(
+        signature: [UInt8], uid: [UInt8], keys: [NFCOriginalityKey]
+    ) throws(NFCReaderError) -> OriginalitySignatureCheck {
+        do {
+            return try check(signature: signature, uid: uid, keys: keys)
+        } catch {
+            throw NFCReaderError(.unsupportedFeature, "checking the originality signature: \(error.reason)")
+        }
+    }
 }

@@ -198,12 +198,7 @@ public actor NFCNTAG424Tag {
     public func checkOriginality(
         keys: [NFCOriginalityKey] = NFCOriginalityKey.nxpNTAG424Keys
     ) async throws(NFCReaderError) -> OriginalitySignatureCheck {
-        let signature = try await readSignature()
-        do {
-            return try NFCOriginalityKey.check(signature: signature, uid: identifier, keys: keys)
-        } catch {
-            throw NFCReaderError(.unsupportedFeature, "checking the originality signature: \(error.reason)")
-        }
+        try NFCOriginalityKey.checkRead(signature: try await readSignature(), uid: identifier, keys: keys)
     }
 
     // MARK: Exchanges
