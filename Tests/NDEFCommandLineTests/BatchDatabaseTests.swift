@@ -85,6 +85,43 @@ struct BatchDatabaseTests {
         }
     }
 
+    @Test("NTAG 424 DNA secure messages in a database job: two stations, each tag's URL verifies with its own keys")
+    func secureMessages() async throws {
+        try await withBatch { batch in
+            let tags = try batch.folder.tagDirectory()
+            let keyFile = try batch.folder.file("master.hex", hexText(BatchSDMTests.master))
+            let create = [
+                "batch", "uri", BatchSDMTests.template, "--from", "1", "--to", "4", "--job", "sun", "-q",
+                "--sdm-master-key-file", keyFile,
+            ]
+            let code = try await batch.lockCode(create)
+            let first = try await batch.run(
+                create + ["--confirm", code, "--reader", "sim:ntag424?supply=2&seed=1&file=\(tags)"])
+            #expect(first.status == 75, "\(first.output)\(first.error)")
+            // Joining needs the master key again: the database holds only its check value.
+            let withoutKey = try await batch.run([
+                "batch", "--join", "sun", "--reader", "sim:ntag424?supply=2&seed=2&file=\(tags)", "--confirm", code,
+            ])
+            #expect(
+                withoutKey.status == 64 && withoutKey.error.contains("--sdm-master-key-file"), "\(withoutKey.error)")
+            let second = try await batch.run([
+                "batch", "--join", "sun", "--sdm-master-key-file", keyFile, "--reader",
+                "sim:ntag424?supply=2&seed=2&file=\(tags)", "--confirm", code, "-q",
+            ])
+            #expect(second.status == 0, "\(second.output)\(second.error)")
+            let byRow = try await batch.doneRows(job: "sun")
+            #expect(byRow.count == 4)
+            let urls = try await BatchSDMTests.urls(batch.folder, tags: tags)
+            #expect(Set(urls.keys) == Set(byRow.values))
+            for (row, uid) in byRow {
+                let url = try #require(urls[uid])
+                #expect(url.hasPrefix("https://x.example/t/\(row)?picc_data="), "row \(row): \(url)")
+                let checked = try await BinaryRunner.run(["sdm", "verify", "--master-key-file", keyFile, url])
+                #expect(checked.outputText.hasPrefix("valid: UID \(uid),"), "\(checked.outputText)")
+            }
+        }
+    }
+
     @Test("A database URL with a password on the command line is refused (64); a job not there is 66")
     func refusals() async throws {
         try await withBatch { batch in

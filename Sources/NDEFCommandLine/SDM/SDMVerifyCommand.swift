@@ -43,6 +43,11 @@ enum SDMVerifyCommand {
             hex), the counter and whether the URL is valid. Keys come from files only, \
             never from the command line.
 
+            With --master-key-file, the URLs of tags set up with their own keys ('batch \
+            --sdm-master-key-file', 'sdm setup --master-key-file') are checked with the keys \
+            derived for each UID (NXP AN10922): PICCData is decrypted with the SDMMetaRead \
+            key the tags share, then the SDMMAC with that tag's own SDMFileRead key.
+
             With - in place of the URL, reads URLs from standard input, one per line, and \
             answers each line as soon as it is read (a server can keep one process open).
 
@@ -57,6 +62,8 @@ enum SDMVerifyCommand {
               ndeftool sdm verify --json --last-counter 60 --meta-read-key-file sdm-zero-key.hex \\
                   --file-read-key-file sdm-zero-key.hex \\
                   'https://x.test/?picc_data=EF963FF7828658A599F3041510671E88&cmac=94EED9EE65337086'
+              ndeftool sdm verify --master-key-file sdm-master.hex \\
+                  'https://x.example/t/1?picc_data=9384F2ED67106EBE24E72048D25353A3&cmac=CAC13B00243EA21A'
             """,
         arguments: [ArgumentSpec("url", help: "The URL a phone read, or - to read URLs from standard input.")],
         options: [
