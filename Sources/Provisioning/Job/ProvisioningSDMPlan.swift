@@ -19,12 +19,12 @@ public struct ProvisioningSDMPlan: Sendable, CustomStringConvertible {
     /// A plan with `masterKey` (16 bytes).
     ///
     /// - Throws: ``ProvisioningError/Code/crypto`` when libcrypto fails;
-    ///   ``ProvisioningError/Code/invalidRecords`` for a key version of 0.
+    ///   ``ProvisioningError/Code/invalidRange`` for a key version of 0.
     public init(masterKey: NTAG424MasterKey, keyVersion: UInt8 = 1, locksNDEF: Bool = false)
         throws(ProvisioningError)
     {
         guard keyVersion != 0 else {
-            throw ProvisioningError(.invalidRecords, "key version 0 is the factory's: choose 1-255")
+            throw ProvisioningError(.invalidRange, "key version 0 is the factory's: choose 1-255")
         }
         self.masterKey = masterKey
         self.keyVersion = keyVersion
