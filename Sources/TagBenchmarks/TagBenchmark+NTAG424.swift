@@ -32,9 +32,9 @@ extension MinimumBudgets {
     /// Setting up SDM on an NTAG 424 DNA that may be part way (NT4H2421Gx 10.5-10.7; AN12196 5):
     /// the state is read first (which keys changed, the settings, the message), each change is
     /// one command but the message's two (under NLEN 0, as a factory tag has it, then NLEN: T4T
-    /// 3.0, 5.5.7, tearing-safe), the session and key changes are checked by their MACed
-    /// answers, and the URL a phone reads is read once and verified. Reading the key versions and
-    /// settings again afterwards is left out.
+    /// 3.0, 5.5.7, tearing-safe), the session's changes are checked by their MACed answers but
+    /// key 0's (its ChangeKey answers without a MAC: its version is read), and the URL a phone
+    /// reads is read once and verified.
     static func sdmSetUp(messageLength length: Int) -> CommandBudget {
         CommandBudget(parts: [
             .init(count: 1, command: "SELECT_APPLICATION", reason: "the NDEF application"),
@@ -47,6 +47,7 @@ extension MinimumBudgets {
             .init(count: 2, command: "AuthenticateEV2First", reason: "key 0, two frames"),
             .init(count: 1, command: "ChangeFileSettings", reason: "SDM"),
             .init(count: 5, command: "ChangeKey", reason: "keys 1-4, then key 0"),
+            .init(count: 1, command: "GetKeyVersion", reason: "key 0's change, answered without a MAC"),
             .init(count: 1, command: "READ_BINARY", reason: "the URL a phone reads, verified"),
         ])
     }

@@ -77,15 +77,7 @@ extension NFCNTAG424Tag {
     /// settings (GetFileSettings) and its message (read as a phone reads it: with SDM on this read
     /// counts).
     public func sdmProgress(_ plan: NTAG424SDMPlan) async throws(NFCReaderError) -> NTAG424SDMProgress {
-        try await readProgress(plan).progress
-    }
-
-    /// ``sdmProgress(_:)`` and the message bytes as read (mirrored), nil when the file holds no
-    /// message.
-    private func readProgress(
-        _ plan: NTAG424SDMPlan, selectsApplication: Bool = true
-    ) async throws(NFCReaderError) -> (progress: NTAG424SDMProgress, mirrored: [UInt8]?) {
-        if selectsApplication { try await selectApplication() }
+        try await selectApplication()
         var changed: [Bool] = []
         for number in 0..<5 { changed.append(try await keyVersion(number) == plan.keyVersion) }
         let settings = try await fileSettings(2)
@@ -109,7 +101,7 @@ extension NFCNTAG424Tag {
         var progress = NTAG424SDMProgress(messageWritten: written, settingsApplied: applied, changedKeys: changed)
         progress.holdsMessage = mirrored != nil
         progress.mirroredRanges = ranges
-        return (progress, mirrored)
+        return progress
     }
 
     /// The confirmation of setting up `plan` on this tag: the keys change for good, so
@@ -129,8 +121,9 @@ extension NFCNTAG424Tag {
     /// 3. ChangeFileSettings of file 02 with SDM;
     /// 4. ChangeKey of keys 1-4 not yet changed (from the factory key), then of key 0 (which ends
     ///    the session);
-    /// 5. the check: the progress complete, and the URL a phone reads verifies with the plan's
-    ///    keys.
+    /// 5. the check: each change was checked as it was made (the message read back, the MACed
+    ///    answers of ChangeFileSettings and of ChangeKey of keys 1-4, the version of key 0 read),
+    ///    and the URL a phone reads then verifies with the plan's keys.
     ///
     /// - Returns: the steps taken, in words (empty when the tag was set up already).
     /// - Throws: ``NFCReaderError/Code/confirmationMismatch`` before any command when the
@@ -178,15 +171,21 @@ extension NFCNTAG424Tag {
             }
             endSession()
         }
-        // One read of the state checks every step, and its message is the URL a phone reads.
-        // The application is still selected, and no session is left (key 0's change ended it).
-        let after = try await readProgress(plan, selectsApplication: false)
-        guard after.progress.isComplete else {
-            throw NFCReaderError(
-                .tagUpdateFailure, "the set-up was sent but the tag does not show it: \(after.progress)")
+        // Each change was checked as it was made: the message read back, ChangeFileSettings and
+        // ChangeKey of keys 1-4 by their MACed answers. ChangeKey of key 0 answers without a MAC
+        // (NT4H2421Gx 10.6.1), so its new version is read. The application is still selected,
+        // and no session is left.
+        if !progress.changedKeys[0] {
+            let version = try await keyVersion(0)
+            guard version == plan.keyVersion else {
+                throw NFCReaderError(
+                    .tagUpdateFailure, "key 0 was changed, but its version reads \(version), not \(plan.keyVersion)")
+            }
         }
+        // Then the URL a phone reads, verified with the plan's keys.
+        let mirrored = try await ndefMessageBytes()
         do {
-            try checkURL(after.mirrored ?? [], plan: plan)
+            try checkURL(mirrored ?? [], plan: plan)
         } catch  where steps.isEmpty {
             // Nothing was sent, yet the URL does not verify: the key versions are the plan's but
             // the keys are not (another set-up with the same version).
