@@ -7,7 +7,9 @@
 #   time COUNT HEX               -> "ok MICROSECONDS-PER-APDU LAST-RESPONSE-HEX" or "error 0xCODE"
 #   reconnect leave|reset|unpower -> "ok" or "error 0xCODE"
 #   disconnect leave|reset|unpower -> "ok" or "error 0xCODE"
-#   wait present|absent READER MS -> "ok EVENT-STATE-HEX" or "timeout"
+#   wait present|absent READER MS -> "ok EVENT-STATE-HEX" or "timeout" (the state is looked at
+#                                    at least once, even with MS 0 or a late start; pcsc-lite
+#                                    keeps the reader's count of card events in its upper 16 bits)
 #   quit
 use strict;
 use warnings;
@@ -82,10 +84,11 @@ while (my $line = <STDIN>) {
         my $answer = 'timeout';
         while (1) {
             my $left = int(($deadline - time()) * 1000);
-            last if $left < 0;
+            $left = 0 if $left < 0;
             $context->GetStatusChange(\@states, $left);
             my $event = $states[0]{event_state} // 0;
             if ($event & $flag) { $answer = sprintf("ok %X", $event); last; }
+            last if $left == 0;
             $states[0]{current_state} = $event & ~$Chipcard::PCSC::SCARD_STATE_CHANGED;
         }
         print "$answer\n";

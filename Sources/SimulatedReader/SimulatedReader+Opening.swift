@@ -25,6 +25,7 @@ extension SimulatedReader {
         if let supply = url.supply {
             try await self.init(url: url, supply: supply, name: readerName, signing: signing)
             armUnplug(url.unplug)
+            armProcessSignal(url.processSignal)
             return
         }
         guard let path = url.filePath else {
@@ -33,6 +34,7 @@ extension SimulatedReader {
             field.arm(url.faults)
             self.init(name: readerName, field: field)
             armUnplug(url.unplug)
+            armProcessSignal(url.processSignal)
             return
         }
         let tag: SimulatedTag
@@ -65,6 +67,7 @@ extension SimulatedReader {
             state.fileLock = lock
         }
         armUnplug(url.unplug)
+        armProcessSignal(url.processSignal)
     }
 
     /// For a `file=PATH` reader whose tag another reader holds: takes the file's lock if it is

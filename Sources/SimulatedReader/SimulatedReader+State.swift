@@ -29,6 +29,8 @@ extension SimulatedReader {
         var signals: [NFCReaderSignal] = []
         /// The reader being pulled out and plugged back (``SimulatedReader/unplug(afterCommands:for:)``).
         var unplugging = Unplugging()
+        /// The signal the process sends itself after a number of commands (`signal-after`).
+        var processSignalling = ProcessSignalling()
         /// For a reader opened with `file=PATH`: the URL, to load and check the tag again when
         /// the reader takes the file's lock after another reader held it.
         var fileSource: FileSource?

@@ -186,8 +186,10 @@ public final class SimulatedReader: NFCReaderDevice {
     public func transceive(_ frame: [UInt8]) async throws(NFCReaderError) -> NFCRawResponse {
         try checkPassesThrough(frame)
         try await waitLatency()
-        let reply = try state.withLock {
-            (state: inout State) throws(NFCReaderError) -> SimulatedFieldReply<SimulatedType2Response> in
+        let (reply, signal) = try state.withLock {
+            (state: inout State) throws(NFCReaderError) -> (
+                SimulatedFieldReply<SimulatedType2Response>, SimulatedReaderURL.ProcessSignal.Name?
+            ) in
             try Self.checkOpen(state)
             if let selected = state.field.selectedTag, case .type4 = selected {
                 throw NFCReaderError(
@@ -196,9 +198,10 @@ public final class SimulatedReader: NFCReaderDevice {
             }
             let reply = state.field.transceive(frame)
             Self.noteCommand(&state)
-            return reply
+            return (reply, Self.countTowardSignal(&state))
         }
         try await flush()
+        Self.send(signal)
         switch reply {
         case .silent:
             throw NFCReaderError(.tagConnectionLost, "the tag did not answer: it left the field or is not selected")
@@ -237,8 +240,10 @@ public final class SimulatedReader: NFCReaderDevice {
             throw NFCReaderError(.unsupportedFeature, "the reader \(name) exchanges no ISO-DEP APDUs")
         }
         try await waitLatency()
-        let reply = try state.withLock {
-            (state: inout State) throws(NFCReaderError) -> SimulatedFieldReply<[UInt8]> in
+        let (reply, signal) = try state.withLock {
+            (state: inout State) throws(NFCReaderError) -> (
+                SimulatedFieldReply<[UInt8]>, SimulatedReaderURL.ProcessSignal.Name?
+            ) in
             try Self.checkOpen(state)
             if let selected = state.field.selectedTag, case .type2 = selected {
                 throw NFCReaderError(
@@ -247,9 +252,10 @@ public final class SimulatedReader: NFCReaderDevice {
             }
             let reply = state.field.transceiveAPDU(apdu)
             Self.noteCommand(&state)
-            return reply
+            return (reply, Self.countTowardSignal(&state))
         }
         try await flush()
+        Self.send(signal)
         switch reply {
         case .silent:
             throw NFCReaderError(.tagConnectionLost, "the tag did not answer: it left the field or is not selected")

@@ -30,6 +30,10 @@ struct SimulatedReaderOptions {
     var supply = SupplyOptions()
     /// The unplug options read so far.
     var unplug = UnplugOptions()
+    /// `signal-after=N`: the process signals itself after N tag commands.
+    var signalAfter: Int?
+    /// `signal=NAME`: the signal `signal-after` sends.
+    var signalName: SimulatedReaderURL.ProcessSignal.Name?
     /// `v1=`, another way to say `version=1`.
     var versionOne: Bool?
     /// The keys met so far.
@@ -46,7 +50,9 @@ struct SimulatedReaderOptions {
     /// The keys only Type 2 chips understand.
     static let type2Keys = ["nak-code", "get-version", "signature", "signing-key"]
     /// Every key understood.
-    static let keys = commonKeys + ["nak-write", "lose-write"] + type2Keys + type4Keys + supplyKeys + unplugKeys
+    static let keys =
+        commonKeys + ["nak-write", "lose-write"] + type2Keys + type4Keys + supplyKeys + unplugKeys
+        + processSignalKeys
 
     init(url: String, isType4: Bool, isNTAG424: Bool = false) {
         self.url = url
@@ -79,6 +85,7 @@ struct SimulatedReaderOptions {
         if try takeWriteFault(key: key, value: value) { return }
         if try takeSupply(key: key, value: value) { return }
         if try takeUnplug(key: key, value: value) { return }
+        if try takeProcessSignal(key: key, value: value) { return }
         if Self.type4Keys.contains(key) {
             try takeType4(key: key, value: value)
             return

@@ -50,6 +50,11 @@ import TagSimulator
 /// - `unplug-after=N`: the reader is pulled out after N tag commands (frames and APDUs, across
 ///   every tag of a supply; 0: from the start), and `unplug-ms=M`: it is back M ms later, with
 ///   the field as it was (``Unplug``, ``SimulatedReader/unplug(afterCommands:for:)``).
+/// - `signal-after=N` (N ≥ 1) and `signal=KILL|INT|TERM|STOP` (default `KILL`): the process
+///   sends itself the signal once the N-th tag command (frames and APDUs, across every tag of a
+///   supply) is carried out and the tag saved, before the answer reaches the program: a power cut
+///   of the host, a Ctrl-C, a service stop or a halt until `SIGCONT` at an exact, repeatable
+///   point of a job (``ProcessSignal``).
 /// - `get-version=HEX`: a Type 2 chip answers GET_VERSION with these bytes (1 to 64) instead of
 ///   its own (``TagSimulator/SimulatedField/Faults/versionAnswer``): a chip outside the
 ///   catalogue, or a garbled answer.
@@ -93,6 +98,8 @@ public struct SimulatedReaderURL: Sendable, Hashable, CustomStringConvertible {
     public var supply: Supply?
     /// When the reader is unplugged and for how long; nil: never.
     public var unplug: Unplug?
+    /// The signal the process sends itself after a number of tag commands; nil: none.
+    public var processSignal: ProcessSignal?
 
     /// The scheme, with its colon.
     public static let scheme = "sim:"
@@ -198,6 +205,7 @@ public struct SimulatedReaderURL: Sendable, Hashable, CustomStringConvertible {
         faults = try options.faults()
         supply = try options.supplySettings()
         unplug = try options.unplugSettings()
+        processSignal = try options.processSignalSettings()
     }
 
     /// The Type 2 chip a name denotes: one of ``chipNames`` or a catalogue type code,
@@ -236,6 +244,7 @@ public struct SimulatedReaderURL: Sendable, Hashable, CustomStringConvertible {
         if let every = faults.corruptEveryNthResponse { items.append("corrupt-every=\(every)") }
         items += SimulatedReaderOptions.writeFaultItems(faults, isType4: chip == nil)
         if let unplug { items += unplug.items }
+        if let processSignal { items += processSignal.items }
         return Self.scheme + name + (items.isEmpty ? "" : "?" + items.joined(separator: "&"))
     }
 

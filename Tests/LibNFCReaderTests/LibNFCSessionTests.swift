@@ -347,7 +347,7 @@ struct LibNFCSessionTests {
         let connstring = first.simulator.connstring
         let device = try await first.open()
         let reconnecting = ReconnectingReader(
-            device, policy: ReconnectPolicy(timeout: .seconds(5))
+            device, policy: ReconnectPolicy(timeout: .seconds(60))
         ) { () throws(NFCReaderError) in
             try await LibNFCReaderDevice.open(connstring: connstring)
         }

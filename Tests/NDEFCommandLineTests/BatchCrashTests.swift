@@ -20,62 +20,23 @@ extension BatchBinaryTests {
             ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
         }
 
-        /// Whether the journal reached the size of a kill (set by the watch's condition).
-        final class Flag: Sendable {
-            private let value = Mutex(false)
-            var isSet: Bool { value.withLock { $0 } }
-            func set() { value.withLock { $0 = true } }
-        }
-
-        /// The name of the last complete event of the journal at `path` (read from its last
-        /// 4 KiB: a line is 90 to 200 bytes).
-        static func lastEvent(_ path: String) -> String? {
-            guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-            defer { try? handle.close() }
-            guard let end = try? handle.seekToEnd() else { return nil }
-            try? handle.seek(toOffset: end > 4096 ? end - 4096 : 0)
-            guard let data = try? handle.readToEnd(), data.last == 0x0A, let last = data.split(separator: 0x0A).last
-            else { return nil }
-            let text = String(decoding: last, as: UTF8.self)
-            guard text.hasPrefix(#"{"event":""#) else { return nil }
-            return String(text.dropFirst(10).prefix { $0 != "\"" })
-        }
-
-        /// Runs the job (`start`, then `resume` once the journal exists) and kills it with SIGKILL
-        /// `count` times: each after a seeded random number of journal bytes, every third one
-        /// at the first `aimedAt` event after that (a tag step then in progress). Checks after each
-        /// kill that the journal replays with no row left claimed. Returns the kills done (fewer
-        /// when the job completed first) and the rows left bound to a tag and not done, with the
-        /// tag's UID.
+        /// Runs the job (`start`, then `resume` once the journal exists) and kills it `count`
+        /// times, each after a seeded random number of tag commands (`commands`): the simulated
+        /// reader `reader` sends the process SIGKILL once that command is carried out and the tag
+        /// saved (`signal-after`), as a power cut would, so each kill lands at the same point
+        /// on every machine. Checks after each kill that the journal replays with no row left
+        /// claimed. Returns the kills done (fewer when the job completed first) and the rows left
+        /// bound to a tag and not done, with the tag's UID.
         static func kill(
-            _ job: BatchFolder, journal: String, start: [String], resume: [String], count: Int, seed: UInt64,
-            aimedAt: Set<String>, bytes: ClosedRange<Int> = 400...7_000, environment: [String: String] = [:]
+            _ job: BatchFolder, journal: String, start: [String], resume: [String], reader: String, count: Int,
+            seed: UInt64, commands: ClosedRange<Int>, environment: [String: String] = [:]
         ) async throws -> (kills: Int, interrupted: [Int: String]) {
             var random = SeededRandom(seed: seed)
             var interrupted: [Int: String] = [:]
             for kill in 0..<count {
-                let before = size(journal)
-                let run = try job.start(before == 0 ? start : resume, environment: environment)
-                // A journal line is 90 to 200 bytes; a tag takes about four. The journal is
-                // watched, and the job killed, from a queue of its own: a busy test run must not
-                // let the job go on past the point.
-                let target = before + Int.random(in: bytes, using: &random)
-                let aimed = kill % 3 == 2
-                let reached = Flag()
-                _ = await watch(every: .microseconds(200), within: .seconds(30)) {
-                    guard run.isRunning else { return true }
-                    if !reached.isSet {
-                        guard size(journal) >= target else { return false }
-                        reached.set()
-                        if !aimed { return true }
-                    }
-                    return aimedAt.contains(lastEvent(journal) ?? "")
-                } then: {
-                    run.send(SIGKILL)
-                }
-                // Killed after 30 s whatever the journal says, as a run that stalled.
-                run.send(SIGKILL)
-                let killed = await run.finish()
+                let arguments = FileManager.default.fileExists(atPath: journal) ? resume : start
+                let cut = reader + "&signal-after=\(Int.random(in: commands, using: &random))"
+                let killed = try await job.run(arguments + ["--reader", cut], environment: environment)
                 guard killed.signalled else {
                     // The job completed before the kill.
                     #expect(killed.status == 0, "\(killed.error)")
@@ -99,20 +60,20 @@ extension BatchBinaryTests {
             let reader = "sim:ntag215?supply=\(Self.rows)&seed=11&file=\(tags)"
             let journal = job.path("crash.journal")
             let start = [
-                "batch", "uri", Self.template, "--from", "1", "--to", String(Self.rows), "--journal", journal,
-                "--reader", reader, "-q",
+                "batch", "uri", Self.template, "--from", "1", "--to", String(Self.rows), "--journal", journal, "-q",
             ]
-            let resume = ["batch", "--resume", journal, "--reader", reader, "-q"]
-            // Every third kill lands after a `writing` line, between the first WRITE and the
-            // read-back: the tag is then half-written. Rows left bound to a tag must end up done
-            // on that tag.
+            let resume = ["batch", "--resume", journal, "-q"]
+            // A tag takes about 11 commands: a kill lands within 0 to 12 tags of the last, mostly
+            // between a row's first WRITE and its read-back, where the tag is half-written. Rows
+            // left bound to a tag must end up done on that tag.
             let (kills, interrupted) = try await Self.kill(
-                job, journal: journal, start: start, resume: resume, count: 18, seed: 0x5EED_0001, aimedAt: ["writing"])
+                job, journal: journal, start: start, resume: resume, reader: reader, count: 18, seed: 0x5EED_0001,
+                commands: 1...130)
             #expect(kills == 18, "the job ended after \(kills) kills")
             #expect(!interrupted.isEmpty, "no kill left a row bound to a tag and not written")
 
             // Resumed until it completes: the first resume must do it.
-            let finished = try await job.run(resume)
+            let finished = try await job.run(resume + ["--reader", reader])
             #expect(finished.status == 0, "\(finished.output)\(finished.error)")
 
             let byRow = try BatchFiles.expectEveryRowDoneOnce(journal, rows: Self.rows)
@@ -168,16 +129,16 @@ extension BatchBinaryTests {
             let dry = try await job.run(plan + ["--dry-run", "--json"], environment: environment)
             let object = try #require(try JSONSerialization.jsonObject(with: Data(dry.output.utf8)) as? [String: Any])
             let code = try #require(object["lockCode"] as? String)
-            let start = plan + ["--confirm", code, "--reader", reader, "-q"]
-            let resume = ["batch", "--resume", journal, "--confirm", code, "--reader", reader, "-q"]
-            // Every third kill lands after a `written` or `locked` line: the lock or the password
-            // is being set, and may be on the tag before the journal says so.
-            // A tag takes about six lines here.
+            let start = plan + ["--confirm", code, "-q"]
+            let resume = ["batch", "--resume", journal, "--confirm", code, "-q"]
+            // A tag takes about 28 commands here, most of them in its lock and password steps: kills
+            // land there, where the lock or the password may be on the tag before the journal
+            // says so.
             let (kills, interrupted) = try await Self.kill(
-                job, journal: journal, start: start, resume: resume, count: 8, seed: 0x10C4_0001,
-                aimedAt: ["written", "locked"], bytes: 200...2_000, environment: environment)
+                job, journal: journal, start: start, resume: resume, reader: reader, count: 8, seed: 0x10C4_0001,
+                commands: 1...60, environment: environment)
             #expect(kills == 8, "the job ended after \(kills) kills")
-            let finished = try await job.run(resume, environment: environment)
+            let finished = try await job.run(resume + ["--reader", reader], environment: environment)
             #expect(finished.status == 0, "\(finished.output)\(finished.error)")
             let byRow = try BatchFiles.expectEveryRowDoneOnce(journal, rows: rows)
             try BatchFiles.expectNoRowInProgress(journal)

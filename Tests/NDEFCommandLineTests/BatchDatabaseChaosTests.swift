@@ -25,14 +25,21 @@ extension BatchDatabaseTests {
                 runs = try arguments.map { try batch.start($0, environment: environment) }
             }
 
-            /// Kills station `index` with SIGKILL and starts it again; whether it was running.
+            /// Kills station `index` with SIGKILL and starts it again, paused (SIGSTOP) like the
+            /// others; whether it was running.
             func killAndRestart(_ index: Int) async throws -> Bool {
                 let run = runs[index]
                 guard run.isRunning else { return false }
                 run.send(SIGKILL)
                 let ended = await run.finish()
                 runs[index] = try batch.start(arguments[index], environment: environment)
+                runs[index].send(SIGSTOP)
                 return ended.signalled
+            }
+
+            /// Stops every station where it is (SIGSTOP), or lets them go on (SIGCONT).
+            func pause(_ paused: Bool) {
+                for run in runs { run.send(paused ? SIGSTOP : SIGCONT) }
             }
 
             /// Waits for every station; their results.
@@ -49,7 +56,7 @@ extension BatchDatabaseTests {
         }
 
         @Test(
-            "SIGKILL a random station every 100-300 ms (50 kills), restart the server twice, end connections: every row on exactly one tag"
+            "SIGKILL a random station after each 20-80 ms of work (50 kills), restart the server twice, end connections: every row on exactly one tag"
         )
         func killsRestartsAndTerminations() async throws {
             try await PostgresTestServer.with { server, database in
@@ -85,14 +92,31 @@ extension BatchDatabaseTests {
             var faults: [Int: String] = [
                 10: "terminate", 15: "restart", 25: "terminate", 35: "restart", 45: "terminate",
             ]
+            // The stations work only between the driver's steps (paused while it kills, restarts
+            // and ends connections), so however slowly the driver is scheduled the 50 kills land
+            // within the job: 50 windows of 20-80 ms are a fraction of its 400 rows.
+            stations.pause(true)
             while kills < Self.kills {
-                try await Task.sleep(for: .milliseconds(Int.random(in: 100...300, using: &random)))
+                stations.pause(false)
+                try await Task.sleep(for: .milliseconds(Int.random(in: 20...80, using: &random)))
+                stations.pause(true)
                 if try await stations.killAndRestart(Int.random(in: 0..<4, using: &random)) { kills += 1 }
                 if stations.runs.allSatisfy({ !$0.isRunning }) { break }
                 switch faults.removeValue(forKey: kills) {
                 case "restart":
                     try await server.restart()
                 case "terminate":
+                    // The stations run until one holds a connection (after a restart they
+                    // reconnect), then every station connection is ended.
+                    stations.pause(false)
+                    let connected = await eventually {
+                        let count = try? await PostgresTest.psql(
+                            "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'ndeftool station'",
+                            url: server.url)
+                        return (count?.first.flatMap { Int($0) } ?? 0) > 0
+                    }
+                    #expect(connected, "no station reconnected")
+                    stations.pause(true)
                     let ended = try await PostgresTest.psql(
                         "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
                             + "WHERE application_name = 'ndeftool station'", url: server.url)
@@ -101,6 +125,7 @@ extension BatchDatabaseTests {
                     break
                 }
             }
+            stations.pause(false)
             #expect(kills >= Self.kills, "the job ended after \(kills) kills")
             #expect(faults.isEmpty, "faults not injected: \(faults)")
             // Then the stations run to the end; a station whose supply ran out while rows waited

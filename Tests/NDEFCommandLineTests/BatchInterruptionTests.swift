@@ -61,21 +61,14 @@ extension BatchBinaryTests {
             let rows = 40
             let job = try BatchFolder()
             let tags = try job.tagDirectory()
-            // 5 ms before each tag command: about 60 ms a tag.
-            let reader = "sim:ntag215?supply=\(rows)&seed=4&latency-ms=5&file=\(tags)"
+            let reader = "sim:ntag215?supply=\(rows)&seed=4&file=\(tags)"
             let journal = job.path("job.journal")
+            // SIGINT from the simulated reader at its 90th command, in the sixth row or so: at the
+            // same point on any machine, however it schedules the process.
             let run = try job.start([
                 "batch", "uri", Self.template, "--from", "1", "--to", String(rows), "--journal", journal, "--reader",
-                reader,
+                reader + "&signal-after=90&signal=INT",
             ])
-            // SIGINT once 5 rows are done, sent from a queue of its own (a busy test run must not
-            // let the job end first).
-            let sent: Void? = await watch(every: .milliseconds(5), within: .seconds(30)) {
-                !run.isRunning || (try? BatchFiles.doneEvents(journal).count) ?? 0 >= 5
-            } then: {
-                run.send(SIGINT)
-            }
-            #expect(sent != nil, "5 rows were not done within 30 s")
             let result = await run.finish()
             #expect(!result.signalled && result.status == 130, "\(result.output)\(result.error)")
             #expect(
@@ -107,40 +100,24 @@ extension BatchBinaryTests {
             let tags = try job.tagDirectory()
             let others = try job.tagDirectory("others")
             let journal = job.path("job.journal")
-            // 20 ms before each tag command: about a quarter of a second a tag, so that the first
-            // run still writes the other rows while the second starts and is refused.
+            // The first run halts (SIGSTOP from its simulated reader) at its 40th command, in its
+            // third row or so, holding the journal: the second starts then and must be refused;
+            // then the first goes on.
             let run = try job.start([
                 "batch", "uri", Self.template, "--from", "1", "--to", String(rows), "--journal", journal, "--reader",
-                "sim:ntag215?supply=\(rows)&seed=5&latency-ms=20&file=\(tags)", "-q",
+                "sim:ntag215?supply=\(rows)&seed=5&file=\(tags)&signal-after=40&signal=STOP", "-q",
             ])
-            // The second run starts once 2 rows are done, from a queue of its own (a busy test
-            // run must not let the first end meanwhile); whether the first still ran is noted
-            // there too, as the second ends.
-            let started = await watch(every: .milliseconds(5), within: .seconds(30)) {
-                !run.isRunning || (try? BatchFiles.doneEvents(journal).count) ?? 0 >= 2
-            } then: {
-                let size = (try? Data(contentsOf: URL(fileURLWithPath: journal)))?.count ?? 0
-                return (
-                    size,
-                    Result {
-                        try job.start([
-                            "batch", "--resume", journal, "--reader",
-                            "sim:ntag215?supply=\(rows)&seed=6&file=\(others)", "-q",
-                        ])
-                    }
-                )
-            }
-            let (size, secondStart) = try #require(started, "2 rows were not done within 30 s")
-            let secondRun = try secondStart.get()
-            let firstRan = await watch(within: .seconds(180)) {
-                !secondRun.isRunning
-            } then: {
-                run.isRunning
-            }
+            #expect(await eventually { run.child.isStopped || !run.isRunning }, "the first run did not halt")
+            let firstRan = run.isRunning
+            let size = (try? Data(contentsOf: URL(fileURLWithPath: journal)))?.count ?? 0
+            let secondRun = try job.start([
+                "batch", "--resume", journal, "--reader", "sim:ntag215?supply=\(rows)&seed=6&file=\(others)", "-q",
+            ])
             let second = await secondRun.finish()
             #expect(firstRan == true, "the first run ended before the second started: the test proves nothing")
             #expect(second.status == 75, "\(second.output)\(second.error)")
             #expect(second.error.contains("is in use by another run of this job"), "\(second.error)")
+            run.send(SIGCONT)
             let first = await run.finish()
             #expect(first.status == 0, "\(first.output)\(first.error)")
             #expect(size > 0)

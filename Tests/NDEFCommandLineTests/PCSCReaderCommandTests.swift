@@ -216,7 +216,7 @@ extension SharedVPCDPortTests {
                     return lines.count >= wanted ? String(lines[wanted - 1]) : ""
                 }
                 // pcscd sees the served card within its 0.4 s presence check.
-                #expect(try await ask("wait present \(SecondVPCDPort.readerName) 5000").hasPrefix("ok"))
+                #expect(try await ask("wait present \(SecondVPCDPort.readerName) 60000").hasPrefix("ok"))
                 #expect(try await ask("connect \(SecondVPCDPort.readerName)").hasPrefix("ok 3B8F"))
                 let write = try await BinaryRunner.run(
                     ["write", "--reader", reader, "--wait", "0", "uri", "https://example.com"], environment: env)

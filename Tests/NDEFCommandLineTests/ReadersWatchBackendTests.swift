@@ -3,6 +3,7 @@ import Foundation
 import NFCSession
 import PCSCReader
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import NDEFCommandLine
@@ -87,8 +88,10 @@ import Testing
     @Test("pcscd starting later is picked up; stopping takes its readers away, said once")
     func pcscdComesAndGoes() async throws {
         let io = TestIO()
-        // Calls 1-2: not running; call 3: Reader 0 for 150 ms, then pcscd stops; later calls: not running.
+        // Calls 1-2: not running; call 3: Reader 0 until its card watch told "no tag", then pcscd
+        // stops; later calls: not running.
         let calls = Mutex(0)
+        let cardToldEmpty = TestFlag()
         var directory = fakePCSC([])
         directory.watchReaders = {
             let call = calls.withLock { count in
@@ -102,14 +105,22 @@ import Testing
                 }
                 continuation.yield(.added("Reader 0"))
                 Task {
-                    try? await Task.sleep(for: .milliseconds(150))
+                    _ = await eventually { cardToldEmpty.isRaised }
                     continuation.finish(throwing: NFCReaderError(.readerUnavailable, "pcscd stopped"))
                 }
             }
         }
+        // One "empty" event; asked for the next one, the watch has handled it: then nothing more
+        // until the watch is cancelled.
         directory.watchCard = { name in
-            AsyncThrowingStream { continuation in
-                continuation.yield(PCSCCardEvent(readerName: name, presence: .empty, atr: [], eventCount: 0))
+            let handedOut = TestFlag()
+            return AsyncThrowingStream {
+                if handedOut.raise() {
+                    return PCSCCardEvent(readerName: name, presence: .empty, atr: [], eventCount: 0)
+                }
+                cardToldEmpty.raise()
+                try await Task.sleep(for: .seconds(3600))
+                return nil
             }
         }
         io.pcsc = directory

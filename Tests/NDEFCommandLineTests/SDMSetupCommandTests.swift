@@ -52,11 +52,11 @@ struct SDMSetupCommandTests {
     static let environment = ["NDEFTOOL_READER": ""]
 
     /// Runs with `--reader` and `--wait 0` (a simulated reader has its tag at once; through
-    /// pcscd the card event may come later: `--wait 10`).
+    /// pcscd the card event may come later: `--wait 60`, which ends when the tag is seen).
     static func run(_ arguments: [String], reader: String, environment: [String: String] = environment)
         async throws -> RunResult
     {
-        let wait = reader.hasPrefix("sim:") ? "0" : "10"
+        let wait = reader.hasPrefix("sim:") ? "0" : "60"
         return try await BinaryRunner.run(arguments + ["--reader", reader, "--wait", wait], environment: environment)
     }
 

@@ -37,7 +37,7 @@ enum SecondVPCDPort {
     /// present|absent`, at most 10 s).
     private static func waitForCard(present: Bool, sourceLocation: SourceLocation) async {
         let script = PackagePaths.root.appendingPathComponent("Scripts/lib/pcsc-client.pl").path
-        let commands = "wait \(present ? "present" : "absent") \(readerName) 10000\nquit\n"
+        let commands = "wait \(present ? "present" : "absent") \(readerName) 60000\nquit\n"
         do {
             // The pcscd of the test run, not a private one another suite of this process points
             // PCSCLITE_CSOCK_NAME at.

@@ -95,7 +95,7 @@ import Testing
         _ = frame.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
         var received: [UInt8] = []
         // The descriptor is non-blocking: read what is there, else let the other tasks run.
-        _ = await eventually(within: .seconds(10)) {
+        _ = await eventually(within: .seconds(60)) {
             var chunk = [UInt8](repeating: 0, count: 64)
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count > 0 { received += chunk.prefix(count) }
@@ -144,7 +144,7 @@ extension SharedVPCDPortTests {
             #expect(await server.waitForError(containing: "the tag is in the reader's field"))
             let reader = SecondVPCDPort.readerName
             let answers = try await pcscClient([
-                "wait present \(reader) 5000", "connect \(reader)", "transmit FFCA000000",
+                "wait present \(reader) 60000", "connect \(reader)", "transmit FFCA000000",
                 "transmit FFD6000404CAFEF00D", "transmit FFB0000404", "quit",
             ])
             #expect(answers.count == 5)

@@ -1,5 +1,6 @@
 import Foundation
 import NDEF
+import Provisioning
 import TagMemory
 import TestSupport
 import Testing
@@ -24,23 +25,10 @@ import Testing
         let file = tags + "/" + name
         let text = String(repeating: "k", count: 200)
         let executable = try #require(BinaryRunner.executable, "ndeftool was not built next to the tests")
-        // 50 ms before each command: the 57 WRITEs of the 207-byte message take about 3 s.
-        let process = try ChildProcess(executable, ["write", "text", text, "--reader", url + "&latency-ms=50"])
-        // The file appears with the first WRITE; as soon as a page of the message (page 5 on)
-        // is in it, the process is killed (from a queue of its own: a busy test run must not
-        // let the write end first).
+        // SIGKILL from the simulated reader as its 12th command, a WRITE of the message, is
+        // carried out and saved: at the same point on any machine.
+        let process = try ChildProcess(executable, ["write", "text", text, "--reader", url + "&signal-after=12"])
         let factory: [UInt8] = [0, 0, 0, 0]
-        let started: Void? = await watch(within: .seconds(60)) {
-            guard process.isRunning else { return true }
-            guard let bytes = FileManager.default.contents(atPath: file),
-                let pages = try? Self.pages(ofDump: [UInt8](bytes))
-            else { return false }
-            return (5..<min(pages.count, 4 + 56)).contains { pages[$0] != factory }
-        } then: {
-            process.send(SIGKILL)
-        }
-        #expect(started != nil, "no page of the message was written within 60 s")
-        process.send(SIGKILL)
         let ending = await process.exit()
         #expect(ending.signalled)
         let killed = try Self.pages(ofDump: [UInt8](try Data(contentsOf: URL(fileURLWithPath: file))))
@@ -107,5 +95,47 @@ import Testing
         let served = try await BinaryRunner.run(["sim", "serve", "sim:ntag215?unplug-after=3"])
         #expect(served.status == 64)
         #expect(served.error.contains("unplug-after"), "\(served.error)")
+    }
+}
+
+extension SimulatedReaderFaultCommandTests {
+    @Test("SimulatedReaders.md: signal-after=100 kills a batch at its 100th tag command; the resume completes it")
+    func signalAfterExample() async throws {
+        let job = try BatchFolder()
+        let tags = try job.tagDirectory()
+        let journal = job.path("job.journal")
+        let cut = try await job.run([
+            "batch", "uri", "https://example.com/t/{counter}", "--from", "1", "--to", "20", "--journal", journal,
+            "--reader", "sim:ntag215?supply=20&file=\(tags)&signal-after=100",
+        ])
+        #expect(cut.signalled && cut.status == SIGKILL, "\(cut.status): \(cut.error)")
+        let state = try ProvisioningJournal.recover(journal)
+        let doneAtCut = state.doneRows.count
+        #expect(doneAtCut > 0 && doneAtCut < 20, "\(state.doneRows)")
+        // The same cut again: the count, not the machine, decides where it lands.
+        let again = try await job.run([
+            "batch", "--resume", journal, "--reader", "sim:ntag215?supply=20&file=\(tags)&signal-after=100",
+        ])
+        #expect(again.signalled && again.status == SIGKILL)
+        let resumed = try await job.run([
+            "batch", "--resume", journal, "--reader", "sim:ntag215?supply=20&file=\(tags)",
+        ])
+        #expect(resumed.status == 0, "\(resumed.output)\(resumed.error)")
+        try BatchFiles.expectEveryRowDoneOnce(journal, rows: 20)
+    }
+
+    @Test("signal-after: refused by sim serve, checked as an option (N ≥ 1, a known signal, signal needs signal-after)")
+    func signalAfterOptions() async throws {
+        for (url, reason) in [
+            ("sim:ntag215?signal-after=0", "signal-after=0"), ("sim:ntag215?signal=INT", "needs signal-after"),
+            ("sim:ntag215?signal-after=3&signal=HUP", "expected one of KILL, INT, TERM, STOP"),
+        ] {
+            let result = try await BinaryRunner.run(["read", "--reader", url])
+            #expect(result.status == 64, "\(url): \(result.status)")
+            #expect(result.error.contains(reason), "\(url): \(result.error)")
+        }
+        let served = try await BinaryRunner.run(["sim", "serve", "--vpcd", "1", "sim:ntag215?signal-after=3"])
+        #expect(served.status == 64)
+        #expect(served.error.contains("signal-after cuts the process"), "\(served.error)")
     }
 }

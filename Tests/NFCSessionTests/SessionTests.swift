@@ -3,6 +3,7 @@ import NFCSession
 import SimulatedReader
 import TagMemory
 import TagSimulator
+import TestSupport
 import Testing
 
 @Suite("Tag reader session")
@@ -37,9 +38,10 @@ struct SessionTests {
         let recorder = EventRecorder()
         let session = NFCTagReaderSession(reader: reader, options: Self.fast, eventHandler: recorder.handler)
         // The session hands the tag out at the first poll after it went in: the timeout only
-        // bounds a test that fails, however late this task gets to insert it.
+        // bounds a test that fails, however late this task gets to insert it. The tag goes in
+        // once the session said it polled an empty field, so the events do not depend on timing.
         let waiting = Task { try await session.nextTag(timeout: .seconds(60)) }
-        try await Task.sleep(for: .milliseconds(20))
+        #expect(await eventually { recorder.all.contains(.waitingForTag) })
         reader.insert(SimulatedType2Tag(chip: .ntag216))
         let tag = try await waiting.value
         #expect(tag.identifier == SimulatedType2Tag.defaultUID)

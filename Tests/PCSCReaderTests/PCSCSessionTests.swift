@@ -174,7 +174,8 @@ extension PCSCDaemonTests {
         func removedMidWrite(_ pair: ProfilePair) async throws {
             let old = uriMessage(length: 30, seed: 7)
             let reader = SimulatedReader(field: SimulatedField(.type2(SimulatedType2Tag(chip: .ntag215))))
-            let bench = try await CardBench(reader, profile: pair.reader, reinsertAfter: 1500)
+            // The tag stays out until the test puts it back, once pcscd has seen the reader empty.
+            let bench = try await CardBench(reader, profile: pair.reader)
             defer { bench.card.stop() }
             var (device, session, found) = try await Self.open(bench, pair)
             var tag = try Self.miFare(found)
@@ -189,6 +190,8 @@ extension PCSCDaemonTests {
             #expect(lost?.mayBeHalfWritten == true)
             await session.invalidate()
             await device.close()
+            try await PCSCTestReaders.waitFor(.empty)
+            bench.card.insertTag()
             try await PCSCTestReaders.waitFor(.present)
             let state = Self.memory(bench)?.message
             #expect(state == old || state == nil || state == new)

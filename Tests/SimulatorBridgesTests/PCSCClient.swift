@@ -115,6 +115,15 @@ final class PCSCClient: Sendable {
         ).hasPrefix("ok")
     }
 
+    /// The count of card events (arrivals and removals) pcscd reports for `reader` while it
+    /// holds a card (the upper 16 bits of the event state, as pcsc-lite keeps it); nil while it
+    /// holds none.
+    func cardEventCount(reader: String = firstReader) async throws -> Int? {
+        let answer = try await call("wait present \(reader) 0")
+        guard answer.hasPrefix("ok "), let state = UInt64(answer.dropFirst(3), radix: 16) else { return nil }
+        return Int(state >> 16)
+    }
+
     /// Ends the client: `quit`, and SIGKILL should it not end within 10 s.
     func close() async {
         guard process.isRunning else { return }

@@ -31,10 +31,11 @@ import Testing
     /// A started simulator for `reader` with a link in `directory`.
     static func serve(
         _ reader: SimulatedReader, in directory: TemporaryDirectory, reinsertAfter: Int? = nil,
-        events: PN532EventLog? = nil
+        partialFrameMilliseconds: Int = 60_000, events: PN532EventLog? = nil
     ) throws -> PN532SerialSimulator {
         let simulator = try PN532SerialSimulator(
-            reader: reader, linkPath: directory.path("pn532"), reinsertAfterMilliseconds: reinsertAfter
+            reader: reader, linkPath: directory.path("pn532"), reinsertAfterMilliseconds: reinsertAfter,
+            partialFrameMilliseconds: partialFrameMilliseconds
         ) { event in events?.append(event) }
         try simulator.start()
         return simulator
@@ -60,9 +61,9 @@ import Testing
         let simulator = try Self.serve(Self.ntag215(), in: directory)
         defer { simulator.stop() }
         let client = try PN532TestClient(path: directory.path("pn532"))
-        // The pieces follow each other at once: the simulator drops a frame whose rest is
-        // overdue (partialFrameMilliseconds), so no pause to look for an early answer goes
-        // between them. An answer to the first piece would come before the ACK below.
+        // The simulator waits a minute here for the rest of a frame (partialFrameMilliseconds),
+        // however the writes are scheduled. An answer to the first piece would come before the
+        // ACK below.
         try client.write("0000FF02")
         try client.write("FED402")
         try client.write("2A00")
@@ -118,7 +119,9 @@ import Testing
     @Test("A client that dies half-way through a frame does not disturb the next one")
     func abandonedFrame() async throws {
         let directory = try TemporaryDirectory("pn532")
-        let simulator = try Self.serve(Self.ntag215(), in: directory)
+        let simulator = try Self.serve(
+            Self.ntag215(), in: directory,
+            partialFrameMilliseconds: PN532SerialSimulator.defaultPartialFrameMilliseconds)
         defer { simulator.stop() }
         do {
             let dying = try PN532TestClient(path: directory.path("pn532"))

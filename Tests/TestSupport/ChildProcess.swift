@@ -166,6 +166,15 @@ public final class ChildProcess: @unchecked Sendable {
     /// Whether the program has not ended yet (as far as the termination handler has told).
     public var isRunning: Bool { ending.result == nil }
 
+    /// Whether the program is stopped (SIGSTOP; state `T` in `/proc/PID/stat`).
+    public var isStopped: Bool {
+        guard isRunning,
+            let stat = try? String(contentsOfFile: "/proc/\(processIdentifier)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return false }
+        return stat[close...].dropFirst().drop { $0 == " " }.first == "T"
+    }
+
     /// Sends `signal` to the program (nothing once it has ended).
     public func send(_ signal: Int32) {
         guard isRunning else { return }

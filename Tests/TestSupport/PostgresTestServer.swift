@@ -184,6 +184,21 @@ public final class PostgresTestServer: Sendable {
     /// Starts the server again after ``stop(mode:)``.
     public func startAgain() async throws { try await pgctl("start") }
 
+    /// Runs `sql` (one statement on one line) in `database` while the server is stopped, through
+    /// the single-user backend (`postgres --single`): a change no client can see or race with,
+    /// such as a lease that ran out while the server was down. Throws if the server runs.
+    public func runWhileStopped(_ sql: String, database: String) async throws {
+        guard !sql.contains("\n") else { throw TestDatabaseError("one statement on one line: \(sql)") }
+        let result = try await run(
+            "postgres", ["--single", "-D", directory + "/data", "-c", "fsync=off", database],
+            input: .bytes(Array((sql + "\n").utf8)))
+        // The single-user backend reports a failed statement and still exits 0.
+        let said = result.error + result.outputText
+        if said.contains("ERROR:") || said.contains("FATAL:") {
+            throw TestDatabaseError("postgres --single \(sql.prefix(80)): \(said)")
+        }
+    }
+
     /// Restarts the server: every session ends (SQLSTATE 57P01), the server is back at once.
     public func restart() async throws { try await pgctl("restart") }
 
@@ -208,19 +223,24 @@ public final class PostgresTestServer: Sendable {
         try await run("pg_ctl", arguments)
     }
 
-    /// Runs one of the server's programs, as postgres when root.
-    private func run(_ program: String, _ arguments: [String]) async throws {
+    /// Runs one of the server's programs, as postgres when root; returns what it wrote.
+    @discardableResult
+    private func run(
+        _ program: String, _ arguments: [String], input: ChildProcess.Input = .nullDevice
+    ) async throws -> ChildProcessResult {
         guard let binaries = PostgresTest.binaries else { throw TestDatabaseError("no PostgreSQL programs") }
         let path = binaries + "/" + program
         let process =
             getuid() == 0
-            ? try ChildProcess(URL(fileURLWithPath: "/usr/sbin/runuser"), ["-u", "postgres", "--", path] + arguments)
-            : try ChildProcess(URL(fileURLWithPath: path), arguments)
+            ? try ChildProcess(
+                URL(fileURLWithPath: "/usr/sbin/runuser"), ["-u", "postgres", "--", path] + arguments, input: input)
+            : try ChildProcess(URL(fileURLWithPath: path), arguments, input: input)
         let result = await process.finish(timeout: .seconds(120))
         guard result.status == 0, !result.signalled else {
             let log = (try? String(contentsOfFile: directory + "/server.log", encoding: .utf8)) ?? ""
             throw TestDatabaseError("\(program) \(arguments.last ?? ""): \(result.error)\(result.outputText)\n\(log)")
         }
+        return result
     }
 
     /// A TCP port nothing listens on now.

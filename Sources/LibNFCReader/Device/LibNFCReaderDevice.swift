@@ -13,9 +13,9 @@ import SystemSupport
 /// A libnfc device in initiator mode (a PN532 board on a serial port, a PN533 or ACR122 on USB)
 /// as the session layer's ``NFCSession/NFCReaderDevice``.
 ///
-/// Opening (``open(connstring:)``) claims the device with `nfc_open`, puts it in initiator mode
+/// Opening (``open(connstring:commandTimeoutMilliseconds:)``) claims the device with `nfc_open`, puts it in initiator mode
 /// (`nfc_initiator_init`), turns infinite select off so that polls return when no tag answers,
-/// and sets the command timeout (``commandTimeoutMilliseconds``). Polling lists every ISO/IEC
+/// and sets the command timeout (``defaultCommandTimeoutMilliseconds``). Polling lists every ISO/IEC
 /// 14443 Type A target in the field with `nfc_initiator_list_passive_targets`, which selects one
 /// tag, deselects it (HLTA, which HALTs it), and repeats until no tag answers. As HALTed tags
 /// answer no REQA, the field is switched off and on (``fieldResetMicroseconds`` apart) before
@@ -46,11 +46,25 @@ public actor LibNFCReaderDevice: NFCReaderDevice {
     /// frame size of its driver (``maximumFrameSize(driver:)``).
     public nonisolated let capabilities: NFCReaderCapabilities
 
-    /// How long the host waits for the device's answer to a command, in milliseconds
-    /// (`NP_TIMEOUT_COMMAND`; libnfc's default is 350). The PN53x gives up on a silent tag much
-    /// earlier (`NP_TIMEOUT_COM`, 52 ms); this covers ISO-DEP tags that ask for more time and
-    /// long frames on a 115200-baud line.
+    /// How long the host waits for the device's answer to a command, in milliseconds, unless
+    /// ``open(connstring:commandTimeoutMilliseconds:)`` or `NDEFTOOL_LIBNFC_TIMEOUT_MS` says
+    /// otherwise (`NP_TIMEOUT_COMMAND`; libnfc's default is 350). The PN53x gives up on a silent
+    /// tag much earlier (`NP_TIMEOUT_COM`, 52 ms); this covers ISO-DEP tags that ask for more
+    /// time and long frames on a 115200-baud line.
     public static let commandTimeoutMilliseconds: Int32 = 1000
+
+    /// The command timeout devices open with: `NDEFTOOL_LIBNFC_TIMEOUT_MS` (1 to 600000) when
+    /// set, for a device on a slow link or a simulated one on a busy machine; otherwise
+    /// ``commandTimeoutMilliseconds``.
+    public static var defaultCommandTimeoutMilliseconds: Int32 {
+        guard let text = getenv("NDEFTOOL_LIBNFC_TIMEOUT_MS").map({ String(cString: $0) }),
+            let value = Int32(text), (1...600_000).contains(value)
+        else { return commandTimeoutMilliseconds }
+        return value
+    }
+
+    /// The command timeout this device opened with, in milliseconds.
+    public nonisolated let commandTimeout: Int32
     /// How long the field stays off when it is reset, in microseconds: ISO/IEC 14443-3 asks for at
     /// least 5 ms so every tag loses power and comes back IDLE.
     public static let fieldResetMicroseconds: UInt32 = 5000
@@ -77,8 +91,9 @@ public actor LibNFCReaderDevice: NFCReaderDevice {
     /// The framing the device is set to; nil when unknown (a change failed half-way).
     private var framing: Framing?
 
-    private init(connstring: String) {
+    private init(connstring: String, commandTimeout: Int32) {
         self.name = connstring
+        self.commandTimeout = commandTimeout
         self.capabilities = NFCReaderCapabilities(
             maximumFrameSize: Self.maximumFrameSize(driver: LibNFCReaderURL.driver(of: connstring)),
             supportsRawCommands: true, supportsFastRead: true, supportsISODEP: true, detectsMultipleTargets: true)
@@ -94,8 +109,16 @@ public actor LibNFCReaderDevice: NFCReaderDevice {
     /// - Throws: ``NFCSession/NFCReaderError/Code/readerUnavailable`` when libnfc cannot open it
     ///   (the message says why it may be: no such port, no permission, nothing answering, a
     ///   reader held by pcscd) or it fails to start.
-    public static func open(connstring: String) async throws(NFCReaderError) -> LibNFCReaderDevice {
-        let device = LibNFCReaderDevice(connstring: connstring)
+    /// - Parameters:
+    ///   - connstring: libnfc's connection string, `pn532_uart:/dev/ttyUSB0`.
+    ///   - commandTimeoutMilliseconds: how long to wait for the device's answer to a command
+    ///     (`NP_TIMEOUT_COMMAND`); nil: ``defaultCommandTimeoutMilliseconds``.
+    public static func open(
+        connstring: String, commandTimeoutMilliseconds: Int32? = nil
+    ) async throws(NFCReaderError) -> LibNFCReaderDevice {
+        let device = LibNFCReaderDevice(
+            connstring: connstring,
+            commandTimeout: commandTimeoutMilliseconds ?? Self.defaultCommandTimeoutMilliseconds)
         try await device.connect()
         return device
     }
@@ -215,7 +238,7 @@ public actor LibNFCReaderDevice: NFCReaderDevice {
     /// The size of the receive buffer: a PN53x extended frame's data, with room to spare.
     static let receiveCapacity = 300
 
-    /// Opens the device and sets it up; called once, by ``open(connstring:)``.
+    /// Opens the device and sets it up; called once, by ``open(connstring:commandTimeoutMilliseconds:)``.
     private func connect() throws(NFCReaderError) {
         let opened: LibNFCDeviceHandle?
         do {
@@ -227,7 +250,7 @@ public actor LibNFCReaderDevice: NFCReaderDevice {
         do {
             try opened.check(nfc_initiator_init(opened.pointer), "nfc_initiator_init")
             try opened.set(NP_INFINITE_SELECT, false, "NP_INFINITE_SELECT")
-            try opened.set(NP_TIMEOUT_COMMAND, Self.commandTimeoutMilliseconds, "NP_TIMEOUT_COMMAND")
+            try opened.set(NP_TIMEOUT_COMMAND, commandTimeout, "NP_TIMEOUT_COMMAND")
         } catch {
             let failure = error.readerError
             throw NFCReaderError(

@@ -209,7 +209,9 @@ enum ReadersWatch {
                         await group.waitForAll()
                         continuation.finish()
                     } catch {
+                        // The card watches say what they saw before the readers' end is told.
                         group.cancelAll()
+                        await group.waitForAll()
                         continuation.finish(throwing: Task.isCancelled ? nil : error)
                     }
                 }

@@ -55,6 +55,11 @@ enum RootCommand {
                 ("COLUMNS", "The width of help text."),
                 ("XDG_CONFIG_HOME", "Where the remembered reader is kept (default ~/.config)."),
                 ("LIBNFC_DEVICE", "libnfc's own: the devices libnfc opens (libnfc:CONNSTRING readers)."),
+                (
+                    "NDEFTOOL_LIBNFC_TIMEOUT_MS",
+                    "How long to wait for a libnfc device's answer to a command, 1 to 600000 ms (default "
+                        + "1000): more for a device on a slow link."
+                ),
                 ("PCSCLITE_CSOCK_NAME", "pcsc-lite's own: the socket of the pcscd to use."),
             ]),
         ManPage.Section(

@@ -190,8 +190,8 @@ enum SimServeCommand {
         return ports
     }
 
-    /// Opens the simulated reader `text` names (without `unplug-after`, which the bridges do not
-    /// take).
+    /// Opens the simulated reader `text` names (without `unplug-after` or `signal-after`, which
+    /// the bridges do not take).
     static func open(_ text: String) async throws(CommandLineError) -> SimulatedReader {
         guard case .simulated(let url, _) = try ReaderAddress(parsing: text, origin: "<tag>") else {
             throw .usage("A tag to serve is a simulated reader URL (sim:CHIP?OPTIONS), not '\(text)'")
@@ -200,6 +200,11 @@ enum SimServeCommand {
             throw .usage(
                 "unplug-after pulls out a simulated reader used with --reader; a served tag's reader is pcscd's "
                     + "or the PN532's: leave it out of '\(text)'")
+        }
+        if url.processSignal != nil {
+            throw .usage(
+                "signal-after cuts the process that uses a simulated reader with --reader; a served tag's "
+                    + "commands come from another process: leave it out of '\(text)'")
         }
         do {
             return try await SimulatedReader(url: url, name: text)

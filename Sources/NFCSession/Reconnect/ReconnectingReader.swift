@@ -199,13 +199,15 @@ public actor ReconnectingReader: NFCReaderLifecycleReporting {
                         .readerUnavailable,
                         "the reader did not come back after \(failures) attempts: \(lastError.reason)"))
             }
-            let delay = policy.delay(afterFailedAttempts: failures)
-            guard clock.now.advanced(by: delay) < deadline else {
+            // The last attempt is made at the deadline, so "did not come back" always means "it was
+            // not back when we last looked", however late this task was scheduled.
+            let now = clock.now
+            guard now < deadline else {
                 try fail(
                     NFCReaderError(
                         .readerUnavailable, "the reader did not come back in \(policy.timeout): \(lastError.reason)"))
             }
-            try await pause(delay, clock: clock)
+            try await pause(min(policy.delay(afterFailedAttempts: failures), now.duration(to: deadline)), clock: clock)
         }
     }
 
@@ -295,7 +297,7 @@ public struct ReconnectPolicy: Sendable, Hashable {
     public var maximumDelay: Duration
     /// The most attempts (nil: as many as fit in ``timeout``).
     public var maximumAttempts: Int?
-    /// How long to keep trying.
+    /// How long to keep trying: the last attempt is made when this time is up.
     public var timeout: Duration
 
     /// Creates a policy; the defaults retry after 0.1 s, 0.2 s, 0.4 s ... up to 2 s between

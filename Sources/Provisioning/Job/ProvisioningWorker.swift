@@ -133,6 +133,9 @@ struct ProvisioningWorker: Sendable {
             } catch {
                 switch error.code {
                 case .timeout:
+                    // A reconnect during the wait counts before the time does: the tag on the
+                    // reader is then a new arrival, whatever the wait took.
+                    if reconnects.value != reconnectsBefore { return nil }
                     if let wait = settings.tagWait, waited.duration >= wait {
                         return "the tag stayed at the reader and no other came within \(Self.text(wait))"
                     }

@@ -7,10 +7,11 @@ extension PN532SerialSimulator {
     /// How long the thread waits for bytes before it looks at its requests again, in
     /// milliseconds (a stop request wakes it at once).
     static let idleMilliseconds: Int32 = 250
-    /// How long the rest of a frame may take once its start arrived, in milliseconds: a
-    /// frame cut short (its client died half-way) is dropped after that, so that the next
-    /// client's frames are not taken for its missing bytes. 265 bytes at 115200 baud take 23 ms.
-    static let partialFrameMilliseconds: Int32 = 50
+    /// How long the rest of a frame may take once its start arrived, in milliseconds, unless
+    /// the simulator is told otherwise: a frame cut short (its client died half-way) is dropped
+    /// after that, so that the next client's frames are not taken for its missing bytes. 265
+    /// bytes at 115200 baud take 23 ms.
+    public static let defaultPartialFrameMilliseconds = 50
 
     /// The serving thread: reads the host's bytes, answers its frames, puts tags back when
     /// their reinsertion delay is over.
@@ -22,7 +23,7 @@ extension PN532SerialSimulator {
         markLeftByFaultAtStart()
         while !control.withLock({ $0.stopRequested }) {
             reinsertIfDue()
-            let timeout = decoder.holdsPartialFrame ? Self.partialFrameMilliseconds : waitMilliseconds()
+            let timeout = decoder.holdsPartialFrame ? Int32(clamping: partialFrameMilliseconds) : waitMilliseconds()
             let ready = SystemCalls.waitReadable([terminal.master, wakeup.readEnd], milliseconds: timeout)
             if ready.contains(wakeup.readEnd) { wakeup.drain() }
             if ready.contains(terminal.master) {
@@ -39,7 +40,7 @@ extension PN532SerialSimulator {
                     _ = SystemCalls.waitReadable([wakeup.readEnd], milliseconds: Self.idleMilliseconds)
                 }
             } else if decoder.holdsPartialFrame,
-                lastBytes.duration(to: .now) >= .milliseconds(Self.partialFrameMilliseconds),
+                lastBytes.duration(to: .now) >= .milliseconds(partialFrameMilliseconds),
                 let item = decoder.abandonPartialFrame()
             {
                 handle(item, &chip)

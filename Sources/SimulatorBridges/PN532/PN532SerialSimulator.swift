@@ -116,6 +116,9 @@ public final class PN532SerialSimulator: Sendable {
     /// How long tags the removal fault took out stay out, in milliseconds; nil: until
     /// ``insertTag()``.
     public let reinsertAfterMilliseconds: Int?
+    /// How long the rest of a frame may take once its start arrived, in milliseconds, before
+    /// the frame is dropped as cut short.
+    public let partialFrameMilliseconds: Int
     let terminal: PseudoTerminal
     let onEvent: (@Sendable (Event) -> Void)?
     let control = Mutex(Control())
@@ -130,6 +133,8 @@ public final class PN532SerialSimulator: Sendable {
     ///     replaced; any other file is left alone and refused).
     ///   - reinsertAfterMilliseconds: how long tags the removal fault took out stay out (nil:
     ///     until ``insertTag()``).
+    ///   - partialFrameMilliseconds: how long the rest of a frame may take once its start
+    ///     arrived before the frame is dropped as cut short (its client died half-way), 1 or more.
     ///   - events: called for each ``Event``, on the simulator's thread (or on the thread
     ///     calling ``removeTag()`` or ``insertTag()``).
     /// - Throws: ``SimulatorBridgeError/Code/invalidConfiguration`` when `linkPath` names a file
@@ -138,13 +143,18 @@ public final class PN532SerialSimulator: Sendable {
     ///   pipe cannot be made.
     public init(
         reader: SimulatedReader, linkPath: String? = nil, reinsertAfterMilliseconds: Int? = nil,
+        partialFrameMilliseconds: Int = PN532SerialSimulator.defaultPartialFrameMilliseconds,
         events: (@Sendable (Event) -> Void)? = nil
     ) throws(SimulatorBridgeError) {
         if let delay = reinsertAfterMilliseconds, delay < 0 {
             throw SimulatorBridgeError(.invalidConfiguration, "a reinsertion delay cannot be negative")
         }
+        guard partialFrameMilliseconds > 0 else {
+            throw SimulatorBridgeError(.invalidConfiguration, "the wait for the rest of a frame must be 1 ms or more")
+        }
         self.reader = reader
         self.reinsertAfterMilliseconds = reinsertAfterMilliseconds
+        self.partialFrameMilliseconds = partialFrameMilliseconds
         self.onEvent = events
         self.wakeup = try Wakeup()
         self.terminal = try PseudoTerminal(linkPath: linkPath)

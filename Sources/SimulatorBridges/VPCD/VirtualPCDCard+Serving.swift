@@ -34,6 +34,21 @@ extension VirtualPCDCard {
                 _ = SystemCalls.waitReadable([wakeup.readEnd], milliseconds: milliseconds)
                 wakeup.drain()
             case .serve:
+                if control.withLock({ $0.mustShowAbsence }) {
+                    // Taken out and put back before this thread looked: out first.
+                    if connection != nil {
+                        connection = nil
+                        setConnected(false)
+                        onEvent?(.removed)
+                    }
+                    if showAbsence() {
+                        control.withLock { $0.mustShowAbsence = false }
+                    } else {
+                        _ = SystemCalls.waitReadable([wakeup.readEnd], milliseconds: Self.retryMilliseconds)
+                        wakeup.drain()
+                    }
+                    continue
+                }
                 guard let current = connection ?? connect(&emulator) else {
                     _ = SystemCalls.waitReadable([wakeup.readEnd], milliseconds: Self.retryMilliseconds)
                     wakeup.drain()
@@ -61,15 +76,10 @@ extension VirtualPCDCard {
 
     /// The next step, from the requests and the reinsertion deadline.
     private func next() -> Next {
-        let (stop, inserted, deadline, outsideUntil) = control.withLock {
-            ($0.stopRequested, $0.status.isInserted, $0.reinsertAt, $0.outsideUntil)
+        let (stop, inserted, deadline) = control.withLock {
+            ($0.stopRequested, $0.status.isInserted, $0.reinsertAt)
         }
         if stop { return .stop }
-        if let outsideUntil {
-            let left = ContinuousClock.now.duration(to: outsideUntil)
-            if left > .zero { return .waitOutside(milliseconds: Self.milliseconds(left)) }
-            control.withLock { $0.outsideUntil = nil }
-        }
         if inserted { return .serve }
         guard let deadline else { return .waitOutside(milliseconds: -1) }
         let left = ContinuousClock.now.duration(to: deadline)
@@ -102,7 +112,23 @@ extension VirtualPCDCard {
         control.withLock { control in
             control.status.isInserted = false
             control.reinsertAt = delay.map { ContinuousClock.now.advanced(by: .milliseconds($0)) }
-            control.outsideUntil = ContinuousClock.now.advanced(by: VirtualPCDCard.minimumTimeOutside)
+            control.mustShowAbsence = control.status.isConnected
+        }
+    }
+
+    /// Makes one of vpcd's presence checks fail, so that pcscd sees the card gone however late
+    /// it runs them: connects, waits for vpcd's first message (the ATR request of its presence
+    /// check, ifd-vpcd's `vicc_present`) and drops the connection unanswered, which vpcd takes
+    /// for a card that left. Whether that happened (false: nothing listens on the port, or a
+    /// request woke the thread first).
+    private func showAbsence() -> Bool {
+        guard let probe = try? LoopbackConnection(port: configuration.port) else { return false }
+        switch probe.receive(wakingOn: wakeup) {
+        case .message: return true
+        case .woken:
+            wakeup.drain()
+            return false
+        case .closed: return false
         }
     }
 

@@ -106,14 +106,13 @@ public final class VirtualPCDCard: Sendable {
         var stopRequested = false
         var hasStarted = false
         var reinsertAt: ContinuousClock.Instant?
-        /// The card stays disconnected until then after leaving: pcscd checks presence every
-        /// 0.4 s, and vpcd stops reporting a card that comes back before that check noticed it
-        /// leave (the reader then shows no card for the rest of pcscd's life).
-        var outsideUntil: ContinuousClock.Instant?
+        /// Whether the card left and vpcd has not yet reported the reader empty: pcscd checks
+        /// presence every 0.4 s, and vpcd stops reporting a card that comes back before one of
+        /// those checks noticed it leave (the reader then shows no card for the rest of pcscd's
+        /// life). Before connecting again the card makes one check fail (``VirtualPCDCard``'s
+        /// serving thread), whenever pcscd gets to run it.
+        var mustShowAbsence = false
     }
-
-    /// The shortest time a card stays out of the field before it connects again.
-    static let minimumTimeOutside = Duration.milliseconds(500)
 
     /// The reader holding the field and the tag file.
     public let reader: SimulatedReader
@@ -172,9 +171,7 @@ public final class VirtualPCDCard: Sendable {
     /// Takes the tag out of the field: the card disconnects and stays out until ``insertTag()``.
     public func removeTag() {
         control.withLock { control in
-            if control.status.isInserted {
-                control.outsideUntil = ContinuousClock.now.advanced(by: Self.minimumTimeOutside)
-            }
+            if control.status.isConnected { control.mustShowAbsence = true }
             control.status.isInserted = false
             control.reinsertAt = nil
         }
