@@ -147,7 +147,7 @@ let package = Package(
                 "NDEF", "TagMemory", "NFCSession", "SimulatedReader", "TagSimulator", "SimulatorBridges",
                 "PCSCReader", "LibNFCReader", "NFCReaders", "TagInspection", "Provisioning", "ProvisioningDatabase",
                 "CProcessControl",
-                "SystemSupport", "CommandLineKit", "RecordSpecifications", "NTAG424", "JSONSupport",
+                "SystemSupport", "CommandLineKit", "RecordSpecifications", "NTAG424", "JSONSupport", "NFCCrypto",
             ],
             swiftSettings: strictSettings
         ),

@@ -19,6 +19,13 @@ public enum NDEFCommandLine {
                     + "nothing was done. Give text, URLs and paths as UTF-8\n")
             return ExitStatus.dataError.rawValue
         }
+        if let (name, offset) = ArgumentEncoding.firstInvalidVariable() {
+            io.writeError(
+                Style(io: io).error("Error:")
+                    + " $\(name) is not valid UTF-8 (a bad byte sequence at byte \(offset) of it): nothing was "
+                    + "done. Give readers, paths and URLs as UTF-8\n")
+            return ExitStatus.dataError.rawValue
+        }
         return await run(Array(arguments.dropFirst()), io: io).rawValue
     }
 

@@ -237,7 +237,7 @@ struct ExampleRun {
             // them), so Ctrl-C's signal reaches a server started with `&`.
             "set -m",
             "export PATH=\(ShellQuoting.word(binFolder)):\"$PATH\"",
-            "export HOME=\"$PWD/.home\" XDG_CONFIG_HOME=\"$PWD/.config\" NO_COLOR=1",
+            "export HOME=\"$PWD/.home\" XDG_CONFIG_HOME=\"$PWD/.config\" XDG_STATE_HOME=\"$PWD/.state\" NO_COLOR=1",
             "export NDEFTOOL_READER='sim:ntag215?file=tag.nfc'",
             "unset NDEFTOOL_PASSWORD NDEFTOOL_DATABASE_URL",
             "mkdir -p \"$HOME\" \"$XDG_CONFIG_HOME\"",

@@ -34,7 +34,11 @@ final class PasswordTagFile {
     func run(
         _ arguments: [String], environment: [String: String] = [:], input: [UInt8] = [], faults: String = ""
     ) async throws -> RunResult {
-        let base = ["NDEFTOOL_READER": "", "NDEFTOOL_PASSWORD": "", "NDEFTOOL_OLD_PASSWORD": ""]
+        // The records of password changes are kept beside the tag, for the runs of one test.
+        let base = [
+            "NDEFTOOL_READER": "", "NDEFTOOL_PASSWORD": "", "NDEFTOOL_OLD_PASSWORD": "",
+            "XDG_STATE_HOME": folder.path("state"),
+        ]
         return try await BinaryRunner.run(
             arguments + ["--reader", reader(faults), "--wait", "0"], input: input,
             environment: base.merging(environment) { $1 })

@@ -148,10 +148,12 @@ struct PasswordTearingTests {
         #expect(cut > 5, "the command was cut \(cut - 1) times")
     }
 
-    /// The lockout the order prevents: before, a change wrote PWD while AUTH0 kept the pages
-    /// protected, and a torn PWD (`12 34 BE EF`) opened nothing. The write of PWD now comes only
-    /// after AUTH0 FFh, and a PWD_AUTH of the new password before AUTH0 turns protection on.
-    @Test("8.8: a change lifts AUTH0 first and checks the new password before protection starts")
+    /// The lockouts the order prevents: a change that wrote PWD while AUTH0 kept the pages
+    /// protected left a torn PWD (`12 34 BE EF`) that opened nothing; a change that checked the
+    /// new password while AUTHLIM counted could use up the last attempt on a torn PWD. AUTHLIM 0
+    /// and AUTH0 FFh now come first, the PWD_AUTH of the new password before CFG1 and AUTH0 are
+    /// set as asked.
+    @Test("8.8: a change lifts AUTHLIM and AUTH0 first and checks the new password before either is set")
     func changeOrder() async throws {
         let tag = try await Self.prepared(.change)
         let change = try await tag.run(Scenario.change.command.map(tag.resolving) + ["-v"])
@@ -162,11 +164,14 @@ struct PasswordTearingTests {
             if frame.contains("A2 83 04 00 00 FF") { return "AUTH0 FF" }
             if frame.contains("A2 85") { return "PWD" }
             if frame.contains("A2 86") { return "PACK" }
+            if frame.contains("A2 84 00") { return "CFG1 AUTHLIM 0" }
             if frame.contains("A2 84") { return "CFG1" }
             if frame.contains("A2 83 04 00 00 04") { return "AUTH0 04" }
             if frame.contains("1B ") { return "PWD_AUTH" }
             return nil
         }
-        #expect(order == ["PWD_AUTH", "AUTH0 FF", "PWD", "PACK", "CFG1", "PWD_AUTH", "AUTH0 04"], "\(change.error)")
+        #expect(
+            order == ["PWD_AUTH", "CFG1 AUTHLIM 0", "AUTH0 FF", "PWD", "PACK", "PWD_AUTH", "CFG1", "AUTH0 04"],
+            "\(change.error)")
     }
 }

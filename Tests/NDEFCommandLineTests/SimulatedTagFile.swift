@@ -24,7 +24,7 @@ final class SimulatedTagFile {
     func run(_ arguments: [String], faults: String = "", input: [UInt8] = []) async throws -> RunResult {
         try await BinaryRunner.run(
             arguments + ["--reader", reader(faults), "--wait", "0"], input: input,
-            environment: ["NDEFTOOL_READER": ""])
+            environment: ["NDEFTOOL_READER": "", "XDG_STATE_HOME": folder.path("state")])
     }
 
     /// The tag file's bytes (empty when it does not exist yet).

@@ -92,8 +92,8 @@ struct PasswordTests {
         #expect(status.isAuthenticated)
     }
 
-    /// PWD, PACK, CFG1 (AUTHLIM 3); then a new selection and one PWD_AUTH that must answer the
-    /// PACK; only then CFG0 (AUTH0 04h), and CFG0-CFG1 read back. The CC (page 3) is never written.
+    /// PWD, PACK; then a new selection and one PWD_AUTH that must answer the PACK; only then CFG1
+    /// (AUTHLIM 3) and CFG0 (AUTH0 04h), and CFG0-CFG1 read back. The CC (page 3) is never written.
     @Test("NTAG213/215/216 8.8: setPassword on a factory NTAG215: exact commands, AUTH0 last, PACK verified")
     func setPasswordSequence() async throws {
         let reader = makeReader([SimulatedType2Tag(chip: .ntag215)])
@@ -108,8 +108,8 @@ struct PasswordTests {
                 [0x3A, 0x83, 0x84],
                 [0xA2, 0x85] + Self.password,
                 [0xA2, 0x86] + Self.acknowledge + [0, 0],
-                [0xA2, 0x84, 0x03, 0x00, 0x00, 0x00],
                 [0x1B] + Self.password,
+                [0xA2, 0x84, 0x03, 0x00, 0x00, 0x00],
                 [0xA2, 0x83, 0x04, 0x00, 0x00, 0x04],
                 [0x3A, 0x83, 0x84],
             ])

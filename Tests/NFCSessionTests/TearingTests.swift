@@ -181,7 +181,7 @@ struct TearingTests {
         let total = cleanReader.log.count
         #expect(
             cleanReader.log.map(\.kind) == [
-                .fastRead, .write, .write, .write, .passwordAuthentication, .write, .fastRead,
+                .fastRead, .write, .write, .passwordAuthentication, .write, .write, .fastRead,
             ])
 
         for index in 0..<total {

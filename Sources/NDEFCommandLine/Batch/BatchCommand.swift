@@ -8,6 +8,15 @@ import SystemSupport
 /// `ndeftool batch`: provisions many tags from one plan, exactly once, on one or more readers,
 /// with a crash-safe journal (``Provisioning/ProvisioningJob``).
 enum BatchCommand {
+    /// AUTH0 of the tags' passwords (`password set`'s option, for tags set afresh).
+    static let fromPage = OptionSpec.option(
+        "from-page", value: "page",
+        help: "AUTH0, the first protected page. Default: the first user page (4): the whole NDEF area, "
+            + "the dynamic lock bytes and the configuration.")
+    /// AUTHLIM of the tags' passwords.
+    static let attemptLimit = OptionSpec.option(
+        "attempt-limit", value: "n", default: "0",
+        help: "AUTHLIM: 1-7 wrong passwords disable the password for good; 0: unlimited.")
     static let plan = OptionSpec.option(
         "plan", value: "file",
         help: "The plan: one row per tag, CSV with a header row (.csv) or JSON Lines (.jsonl).")
@@ -121,9 +130,8 @@ enum BatchCommand {
         ],
         options: [
             plan, from, to, width, journal, resume, reader, wait, lock, confirm, derivePasswords,
-            MasterSecretInput.file, sdmMasterKeyFile, sdmLockNDEF, PasswordSetCommand.fromPage,
-            PasswordSetCommand.readProtect,
-            PasswordSetCommand.attemptLimit, report, reportJSON, BatchDatabaseOptions.job,
+            MasterSecretInput.file, sdmMasterKeyFile, sdmLockNDEF, fromPage, PasswordSetCommand.readProtect,
+            attemptLimit, report, reportJSON, BatchDatabaseOptions.job,
             BatchDatabaseOptions.join, BatchDatabaseOptions.database, BatchDatabaseOptions.lease,
             SignatureKeyOptions.requireGenuine, SignatureKeyOptions.signatureKey, dryRun, json,
             MessageOptions.quiet, MessageOptions.verbose("Show each reader's state changes."),

@@ -261,12 +261,12 @@ struct BatchJobSetup {
             // On a resume the journal's values count, unless given again (then they must agree):
             // an option's default is not a value given.
             let page =
-                recorded == nil || values.isGiven(PasswordSetCommand.fromPage.long)
-                ? try values.integerValue(PasswordSetCommand.fromPage.long, in: 0...255)
+                recorded == nil || values.isGiven(BatchCommand.fromPage.long)
+                ? try values.integerValue(BatchCommand.fromPage.long, in: 0...255)
                 : options["password-from-page"].flatMap { Int($0) }
             let limit =
-                recorded == nil || values.isGiven(PasswordSetCommand.attemptLimit.long)
-                ? try values.integerValue(PasswordSetCommand.attemptLimit.long, in: 0...7) ?? 0
+                recorded == nil || values.isGiven(BatchCommand.attemptLimit.long)
+                ? try values.integerValue(BatchCommand.attemptLimit.long, in: 0...7) ?? 0
                 : options["password-attempt-limit"].flatMap { Int($0) } ?? 0
             settings.password = ProvisioningPasswordPlan(
                 derivation: try MasterSecretInput.derivation(invocation), firstProtectedPage: page,

@@ -6,7 +6,7 @@ import ProvisioningDatabase
 /// with each row's station.
 enum BatchReportCommand {
     static let output = OptionSpec.option(
-        "output", short: "o", value: "file", help: "Write the report to <file> (default: standard output).")
+        "output", short: "o", value: "file", help: "Write the report to <file> ('-' or by default: standard output).")
     static let json = OptionSpec.flag("json", help: "The JSON report instead of CSV.")
 
     /// The command.
@@ -51,7 +51,7 @@ enum BatchReportCommand {
             throw BatchDatabaseOptions.error(error)
         }
         let bytes = Array((values.flag(json.long) ? report.json + "\n" : report.csv).utf8)
-        if let path = values.value(output.long) {
+        if let path = values.value(output.long), path != "-" {
             try FileAccess.writeFile(bytes, path: path)
         } else {
             try invocation.io.writeOutput(bytes)

@@ -49,6 +49,8 @@ enum PasswordRemoveCommand {
             } catch let error as NFCReaderError {
                 throw PasswordAttempts.counted(error, limit: before.authenticationLimit)
             }
+            // The tag holds the factory password again: no record of a change is needed now.
+            await PasswordChangeRecords(io: invocation.io).remove(uid: tag.identifier)
             // removePassword read CFG0 and CFG1 back: no other read, which a tag leaving now could
             // not turn into a failure of a change that is complete.
             let after = NFCPasswordStatus(

@@ -1,4 +1,5 @@
 import CommandLineKit
+import NDEF
 import NFCSession
 import TagMemory
 
@@ -6,14 +7,22 @@ import TagMemory
 enum PasswordSetCommand {
     static let fromPage = OptionSpec.option(
         "from-page", value: "page",
-        help: "AUTH0, the first protected page. Default: the first user page (4): the whole NDEF area, "
-            + "the dynamic lock bytes and the configuration.")
+        help: "AUTH0, the first protected page. Default: kept on a protected tag; else the first user page "
+            + "(4): the whole NDEF area, the dynamic lock bytes and the configuration.")
     static let readProtect = OptionSpec.flag(
         "read-protect",
         help: "PROT: reading the protected pages needs the password too (phones then cannot read them).")
+    static let noReadProtect = OptionSpec.flag(
+        "no-read-protect",
+        help: "PROT off: only writing needs the password. Default: kept on a protected tag; else off.")
     static let attemptLimit = OptionSpec.option(
-        "attempt-limit", value: "n", default: "0",
-        help: "AUTHLIM: 1-7 wrong passwords disable the password for good; 0: unlimited.")
+        "attempt-limit", value: "n",
+        help: "AUTHLIM: 1-7 wrong passwords disable the password for good; 0: unlimited. Default: kept on a "
+            + "protected tag; else 0.")
+    static let tagHolds = OptionSpec.option(
+        "tag-holds", value: "old|new",
+        help: "Which password the protected tag holds, where nothing else tells (no record of an earlier change "
+            + "on this machine, and the tag shows the settings asked for): only that one is tried.")
     static let lockConfig = OptionSpec.flag(
         "lock-config", help: "CFGLCK: fix AUTH0, PROT and the attempt limit for good (irreversible; needs --confirm).")
 
@@ -21,14 +30,22 @@ enum PasswordSetCommand {
         name: "set",
         abstract: "Set or change a tag's password and what it protects.",
         discussion: """
-            On a protected tag first lifts AUTH0 to FFh (protection off); then writes PWD, \
-            PACK and CFG1 (PROT, AUTHLIM), selects the tag again and checks the new \
-            password with one PWD_AUTH and the PACK, and only then writes CFG0, whose AUTH0 \
-            turns protection on (NTAG213/215/216 8.8, MF0ULX1 8.6). So an interrupted run \
-            leaves the tag protected by the old password, unprotected, or protected by the \
-            new one, never by a half-written password; run the same command again to \
-            finish. The capability container is never written, so phones still read the \
-            tag.
+            On a protected tag first lifts the attempt limit (AUTHLIM 0) and AUTH0 to FFh \
+            (protection off); then writes PWD and PACK, selects the tag again and checks \
+            the new password with one PWD_AUTH and the PACK, and only then writes CFG1 \
+            (PROT, AUTHLIM) and CFG0, whose AUTH0 turns protection on (NTAG213/215/216 \
+            8.8, MF0ULX1 8.6). So an interrupted run leaves the tag protected by the old \
+            password, unprotected, or protected by the new one, never by a half-written \
+            password; run the same command again to finish. The capability container is \
+            never written, so phones still read the tag.
+
+            A change keeps the settings its command line leaves out (--from-page, \
+            --read-protect or --no-read-protect, --attempt-limit, --pack) as the tag has \
+            them, and says which. A record of each change on this machine \
+            ($XDG_STATE_HOME/ndeftool/password-changes; no password in it) tells a rerun \
+            which password the tag holds. Where neither the record nor the tag tells, and \
+            a wrong guess would count (AUTHLIM), nothing is sent: exit status 64, and \
+            --tag-holds old or --tag-holds new settles it.
 
             From page 4 on (the default), writing the message, the dynamic lock bytes and \
             the configuration needs the password; the CC and static lock bytes (pages 2-3) \
@@ -37,11 +54,10 @@ enum PasswordSetCommand {
 
             The new password is asked for twice on a terminal. A tag protected already \
             needs its current password first: --old-password-file, $NDEFTOOL_OLD_PASSWORD \
-            or a prompt (one PWD_AUTH; a wrong one exits with status 78). When the tag \
-            shows the protection asked for already (a run that was cut after its last \
-            write), the new password is tried first; each password is tried once at most. \
-            With CFGLCK set the password cannot be changed (exit status 77): AUTH0 cannot \
-            be lifted while PWD is written.
+            or a prompt (one PWD_AUTH; a wrong one exits with status 78); each password is \
+            tried once at most, and both only where no attempt counts (AUTHLIM 0). With \
+            CFGLCK set the password cannot be changed (exit status 77): AUTH0 cannot be \
+            lifted while PWD is written.
 
             --attempt-limit N: after N wrong passwords the password is disabled for good \
             and the protected pages can never be written (or read) again. --lock-config \
@@ -49,8 +65,9 @@ enum PasswordSetCommand {
             removed; like 'ndeftool lock' it asks for the code shown on a terminal, and \
             needs --confirm CODE otherwise (exit status 79, nothing written).
 
-            The PACK (--pack, default 0000, the factory value) is what the tag answers a \
-            correct password with; choose one to let readers tell a genuine tag.
+            The PACK (--pack; on a tag without protection 0000, the factory value) is what \
+            the tag answers a correct password with; choose one to let readers tell a \
+            genuine tag.
 
             Examples:
               ndeftool password set --password-file pw.txt --reader 'sim:ntag215?file=tag.nfc'
@@ -58,11 +75,11 @@ enum PasswordSetCommand {
                 --pack 8080 --attempt-limit 3
               NDEFTOOL_OLD_PASSWORD=n0tE ndeftool password set --password-file - --read-protect < pw.txt
               ndeftool password set --password-file pw.txt --old-password-file pw.txt \\
-                --lock-config --confirm 982-689
+                --no-read-protect --attempt-limit 0 --lock-config --confirm 982-689
             """,
         options: [
             PasswordInput.passwordFile, PasswordInput.oldPasswordFile, PasswordInput.pack, fromPage, readProtect,
-            attemptLimit, lockConfig, LockFlow.confirm, PasswordCommand.json,
+            noReadProtect, attemptLimit, tagHolds, lockConfig, LockFlow.confirm, PasswordCommand.json,
         ],
         groups: [TagOptions.group],
         run: run
@@ -70,7 +87,7 @@ enum PasswordSetCommand {
 
     @Sendable static func run(_ invocation: CommandInvocation) async throws(CommandLineError) -> ExitStatus {
         let values = invocation.values
-        let settings = try self.settings(values)
+        let given = try self.settings(values)
         let code = try LockFlow.code(values)
         let locks = values.flag(lockConfig.long)
         if code != nil && !locks { throw .usage("--confirm confirms --lock-config; give both or neither") }
@@ -78,53 +95,85 @@ enum PasswordSetCommand {
         {
             throw .usage("only one of --password-file and --old-password-file can read standard input")
         }
+        let holds = try self.tagHolds(values)
         let password = try await PasswordInput.password(.current, invocation, confirming: true)
         let givenOld = try PasswordInput.given(.old, invocation)
-        let packBytes = try PasswordInput.acknowledge(values) ?? [0x00, 0x00]
+        let givenPack = try PasswordInput.acknowledge(values)
+        let records = PasswordChangeRecords(io: invocation.io)
         let connection = try TagConnection(invocation, writes: true)
-        if settings.limit > 0 {
-            connection.console.write(
-                "Warning: after \(settings.limit) wrong password\(settings.limit == 1 ? "" : "s") the password is "
-                    + "disabled for good (PWD_AUTH answers NAK 4h forever) and the protected pages can never be "
-                    + "written\(settings.readProtect ? " or read" : "") again.")
-        }
         return try await connection.run("setting the password") { tag in
             let before = try await PasswordCommand.passwordStatus(tag)
+            let record = records.load(uid: tag.identifier)
+            var opened: PasswordAttempts.Opened?
+            if before.isProtected, !(await tag.isAuthenticated) {
+                // The settings asked for, as far as they are known before the tag is open.
+                let asked = Type2PasswordSettings(
+                    password: password, passwordAcknowledge: givenPack ?? [0x00, 0x00],
+                    firstProtectedPage: given.page ?? before.protectedPage,
+                    protectsReading: given.readProtect ?? before.readProtected ?? false,
+                    authenticationLimit: given.limit ?? before.authenticationLimit ?? 0)
+                opened = try await PasswordAttempts.openForChange(
+                    tag, status: before, wanted: asked, givenOld: givenOld, tagHolds: holds, record: record,
+                    invocation: invocation)
+            }
+            // Open now: the settings as they are, for those the command line leaves out.
+            let current = opened == nil ? before : try await PasswordCommand.passwordStatus(tag)
+            let resolved = resolve(
+                given, pack: givenPack, current: current, opened: opened, record: record, chip: tag.chip)
+            let wanted = Type2PasswordSettings(
+                password: password, passwordAcknowledge: resolved.pack, firstProtectedPage: resolved.page,
+                protectsReading: resolved.readProtect, authenticationLimit: resolved.limit)
+            if !resolved.kept.isEmpty {
+                connection.console.note("Kept from the tag: " + resolved.kept.joined(separator: ", ") + ".")
+            }
+            if resolved.limit > 0 {
+                connection.console.warn(
+                    "Warning: after \(resolved.limit) wrong password\(resolved.limit == 1 ? "" : "s") the password is "
+                        + "disabled for good (PWD_AUTH answers NAK 4h forever) and the protected pages can never be "
+                        + "written\(resolved.readProtect ? " or read" : "") again.")
+            }
             var confirmation: NFCLockConfirmation?
             if locks {
                 guard let chip = tag.chip else { throw NFCReaderError(.unsupportedFeature, "unidentified chip") }
-                if before.isConfigurationLocked == true {
+                if current.isConfigurationLocked == true {
                     throw CommandLineError(.notPermitted, "the configuration is locked already (CFGLCK)")
                 }
                 let lock = try NFCLockConfirmation(
-                    configurationLockOf: tag.identifier, chip: chip,
-                    firstProtectedPage: settings.page ?? chip.userPages.lowerBound,
-                    protectsReading: settings.readProtect, authenticationLimit: settings.limit)
+                    configurationLockOf: tag.identifier, chip: chip, firstProtectedPage: resolved.page,
+                    protectsReading: resolved.readProtect, authenticationLimit: resolved.limit)
                 let again = RepeatCommand.line(
                     invocation.arguments, dropping: ["--" + LockFlow.confirm.long], adding: ["--confirm", lock.code])
                 try await ConfigurationLockFlow.confirm(lock, code: code, console: connection.console, again: again)
                 confirmation = lock
             }
-            let wanted = Type2PasswordSettings(
-                password: password, passwordAcknowledge: packBytes, firstProtectedPage: settings.page,
-                protectsReading: settings.readProtect, authenticationLimit: settings.limit)
-            if before.isProtected, !(await tag.isAuthenticated) {
-                try await PasswordAttempts.openForChange(
-                    tag, status: before, wanted: wanted, givenOld: givenOld, invocation: invocation)
+            // The record first: a rerun after a cut learns from it which password the tag holds.
+            var change = try PasswordChangeRecord(
+                uid: tag.identifier, from: opened?.password, to: password,
+                settings: .init(
+                    firstProtectedPage: resolved.page, protectsReading: resolved.readProtect,
+                    authenticationLimit: resolved.limit,
+                    pack: NDEFHex.encode(resolved.pack, uppercase: true, separator: "")))
+            try await records.save(change, uid: tag.identifier)
+            let uid = tag.identifier
+            let checked = change
+            try await tag.setPassword(wanted) { (_: NFCPasswordChangeProgress) throws(NFCReaderError) in
+                var now = checked
+                now.stage = .checked
+                do {
+                    try await records.save(now, uid: uid)
+                } catch {
+                    throw NFCReaderError(.tagUpdateFailure, "\(error)")
+                }
             }
-            try await tag.setPassword(wanted)
+            change.stage = .done
+            try await records.save(change, uid: tag.identifier)
             if let confirmation { try await tag.lockConfiguration(confirmation) }
             // setPassword and lockConfiguration read CFG0 and CFG1 back and compared them: the
             // report shows what they hold without another read, which a tag leaving now could not
             // turn into a failure of a change that is complete.
-            let chip = tag.chip
             let after = NFCPasswordStatus(
-                mechanism: .password,
-                protection: .from(
-                    page: wanted.firstProtectedPage ?? chip?.userPages.lowerBound ?? 4,
-                    readProtected: wanted.protectsReading),
-                authenticationLimit: wanted.authenticationLimit, isConfigurationLocked: confirmation != nil,
-                isAuthenticated: true)
+                mechanism: .password, protection: .from(page: resolved.page, readProtected: resolved.readProtect),
+                authenticationLimit: resolved.limit, isConfigurationLocked: confirmation != nil, isAuthenticated: true)
             var report = PasswordReport(tag: tag, status: after)
             report.action = "set"
             report.acknowledgeCheck = "matches (checked with one PWD_AUTH after the writes)"
@@ -136,9 +185,72 @@ enum PasswordSetCommand {
         }
     }
 
-    /// AUTH0, PROT and AUTHLIM as the options give them.
-    static func settings(_ values: ParsedValues) throws(CommandLineError) -> (page: Int?, readProtect: Bool, limit: Int)
-    {
+    /// The settings a run sets: each as given, else as the tag has it (a change keeps what its
+    /// command line leaves out), else as an unfinished change of this machine's record meant it,
+    /// else the default of a first set; with the list of those kept from the tag or the record.
+    static func resolve(
+        _ given: (page: Int?, readProtect: Bool?, limit: Int?), pack givenPack: [UInt8]?,
+        current: NFCPasswordStatus, opened: PasswordAttempts.Opened?, record: PasswordChangeRecord?, chip: Type2Chip?
+    ) -> (page: Int, readProtect: Bool, limit: Int, pack: [UInt8], kept: [String]) {
+        let firstUserPage = chip?.userPages.lowerBound ?? 4
+        // A change cut while the tag was open: its record holds what it meant to set.
+        let unfinished = current.isProtected ? nil : record.flatMap { $0.stage == .done ? nil : $0.settings }
+        var kept: [String] = []
+        let page: Int
+        if let value = given.page {
+            page = value
+        } else if let value = current.protectedPage ?? unfinished?.firstProtectedPage {
+            page = value
+            if value != firstUserPage { kept.append("protected from page \(value)") }
+        } else {
+            page = firstUserPage
+        }
+        let readProtect: Bool
+        if let value = given.readProtect {
+            readProtect = value
+        } else if let value = current.isProtected ? current.readProtected : unfinished?.protectsReading {
+            readProtect = value
+            if value { kept.append("read protection (PROT)") }
+        } else {
+            readProtect = false
+        }
+        let limit: Int
+        if let value = given.limit {
+            limit = value
+        } else if let value = current.isProtected ? current.authenticationLimit : unfinished?.authenticationLimit {
+            limit = value
+            if value != 0 { kept.append("attempt limit \(value) (AUTHLIM)") }
+        } else {
+            limit = 0
+        }
+        let pack: [UInt8]
+        if let givenPack {
+            pack = givenPack
+        } else if let value = opened?.acknowledge ?? unfinished.flatMap({ try? NDEFHex.decode($0.pack) }),
+            value.count == 2
+        {
+            pack = value
+            if value != [0x00, 0x00] { kept.append("PACK (the one the tag answered)") }
+        } else {
+            pack = [0x00, 0x00]
+        }
+        return (page, readProtect, limit, pack, kept)
+    }
+
+    /// `--tag-holds`, if given.
+    static func tagHolds(_ values: ParsedValues) throws(CommandLineError) -> PasswordAttempts.TagHolds? {
+        guard let text = values.value(tagHolds.long) else { return nil }
+        guard let holds = PasswordAttempts.TagHolds(rawValue: text) else {
+            throw .invalidValue(
+                text, for: tagHolds, reason: "the tag holds the old password or the new one: old or new")
+        }
+        return holds
+    }
+
+    /// AUTH0, PROT and AUTHLIM as the options give them; nil where not given.
+    static func settings(_ values: ParsedValues) throws(CommandLineError) -> (
+        page: Int?, readProtect: Bool?, limit: Int?
+    ) {
         var page: Int?
         if let text = values.value(fromPage.long) {
             guard let number = Int(text), (0...255).contains(number) else {
@@ -146,10 +258,16 @@ enum PasswordSetCommand {
             }
             page = number
         }
-        let limitText = values.value(attemptLimit.long) ?? "0"
-        guard let limit = Int(limitText), (0...7).contains(limit) else {
-            throw .invalidValue(limitText, for: attemptLimit, reason: "AUTHLIM is 0 (unlimited) to 7")
+        var limit: Int?
+        if let text = values.value(attemptLimit.long) {
+            guard let number = Int(text), (0...7).contains(number) else {
+                throw .invalidValue(text, for: attemptLimit, reason: "AUTHLIM is 0 (unlimited) to 7")
+            }
+            limit = number
         }
-        return (page, values.flag(readProtect.long), limit)
+        let on = values.flag(readProtect.long)
+        let off = values.flag(noReadProtect.long)
+        if on && off { throw .usage("--read-protect and --no-read-protect ask for opposite things: give one") }
+        return (page, on ? true : off ? false : nil, limit)
     }
 }

@@ -127,6 +127,18 @@ enum RawCommand {
     private static func checkForce(
         _ commands: [[UInt8]], tag: NFCTag, forced: Bool, console: TagConsole
     ) throws(CommandLineError) {
+        // A WRITE of the PWD page carries a password on the command line, where other users and
+        // the shell's history see it: refused like a PWD_AUTH frame, whatever --force says.
+        if case .miFare(let type2) = tag, let pwd = type2.chip?.configurationPages?.password,
+            let index = commands.firstIndex(where: {
+                ($0.first == 0xA2 || $0.first == 0xA0) && $0.count > 1 && Int($0[1]) == pwd
+            })
+        {
+            throw .usage(
+                "Refused: command \(index + 1) writes the PWD page (\(pwd)) of this \(type2.chip?.name ?? "tag"): a "
+                    + "password never goes on the command line (other users and the shell history see it). Nothing "
+                    + "was sent. Use 'ndeftool password set'")
+        }
         let reasons = commands.compactMap { command -> String? in
             switch tag {
             case .miFare(let type2): RawFrame.type2ForceReason(command, chip: type2.chip)

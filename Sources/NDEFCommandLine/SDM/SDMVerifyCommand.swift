@@ -276,14 +276,17 @@ struct SDMVerification: Encodable {
         }
     }
 
-    /// `valid: UID 04DE5F1EACC040, counter 61` or `NOT VALID: why (UID …, counter …)`.
+    /// `valid: UID 04DE5F1EACC040, counter 61` or `NOT VALID: why (UID …, counter …)`, on one
+    /// line whatever the URL holds: its control characters are escaped (``TerminalText``), so a
+    /// URL cannot forge a `valid:` line or drive the terminal.
     var text: String {
         var facts: [String] = []
         if let uid { facts.append("UID \(uid)") }
         if let counter { facts.append("counter \(counter)") }
         let joined = facts.joined(separator: ", ")
         if valid { return "valid: " + joined }
-        return "NOT VALID: \(problem ?? "the SDMMAC does not verify")" + (joined.isEmpty ? "" : " (\(joined))")
+        return TerminalText.escaped(
+            "NOT VALID: \(problem ?? "the SDMMAC does not verify")" + (joined.isEmpty ? "" : " (\(joined))"))
     }
 
     func jsonLine() throws(CommandLineError) -> String { try MessageJSON.text(of: self, pretty: false) }

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The process's arguments as the kernel handed them over, checked for UTF-8 before Swift
 /// turns them into strings (which would replace a bad sequence by U+FFFD without a word, and a
 /// URL or a text written to a tag would then differ from what was typed).
@@ -15,6 +23,25 @@ enum ArgumentEncoding {
                 cursor += 1
             }
             if let offset = invalidOffset(bytes) { return (index, offset) }
+        }
+        return nil
+    }
+
+    /// The variables that name readers, files and databases, checked like the arguments.
+    static let checkedVariables = ["NDEFTOOL_READER", "NDEFTOOL_DATABASE_URL"]
+
+    /// The first of ``checkedVariables`` that is set and not valid UTF-8, and the byte offset in
+    /// it of the first bad sequence; nil when all are valid.
+    static func firstInvalidVariable() -> (name: String, offset: Int)? {
+        for name in checkedVariables {
+            guard let pointer = getenv(name) else { continue }
+            var bytes: [UInt8] = []
+            var cursor = pointer
+            while cursor.pointee != 0 {
+                bytes.append(UInt8(bitPattern: cursor.pointee))
+                cursor += 1
+            }
+            if let offset = invalidOffset(bytes) { return (name, offset) }
         }
         return nil
     }

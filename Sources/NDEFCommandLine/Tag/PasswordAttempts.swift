@@ -38,51 +38,113 @@ enum PasswordAttempts {
             mayBeHalfWritten: error.mayBeHalfWritten)
     }
 
-    /// Opens a tag that `password set` finds protected: with the new password first when the tag
-    /// shows the protection asked for (an earlier run may have finished, or been cut after its
-    /// last write), then with the old one (given, or typed at a prompt); one PWD_AUTH per
-    /// distinct candidate at most, none after the password is disabled (NAK 4h).
+    /// Which password the operator says a protected tag holds (`--tag-holds old|new`).
+    enum TagHolds: String, Sendable {
+        case old
+        case new
+    }
+
+    /// The password that opened a tag, and the PACK it answered.
+    struct Opened: Sendable {
+        var password: [UInt8]
+        var acknowledge: [UInt8]
+    }
+
+    /// Opens a tag that `password set` finds protected, sending PWD_AUTH only with a password
+    /// known to be the one the tag holds, unless failed attempts are not counted (AUTHLIM 0
+    /// as read): then each of the two passwords may be tried, once.
     ///
-    /// A run cut anywhere leaves the tag protected by the old password, unprotected, or protected
-    /// by the new one with the settings asked for (``NFCSession/NFCMiFareTag/setPassword(_:)``),
-    /// so running the same command again finds its way in.
+    /// Known is: what the operator says (`--tag-holds`); else what this machine's record of the
+    /// last change says (``PasswordChangeRecord``: the old password until the new one was
+    /// checked, the new one after); else, with no record, the old password when the tag shows
+    /// other settings than asked for (a change sets them only after the new password was
+    /// checked, so a tag with other settings was not changed). Otherwise (the tag shows the
+    /// settings asked for, or hides them) either password could be the one, and a wrong guess
+    /// counts toward losing the password for good: nothing is sent, and the error names the
+    /// option that settles it.
     static func openForChange(
         _ tag: NFCMiFareTag, status: NFCPasswordStatus, wanted: Type2PasswordSettings, givenOld: [UInt8]?,
-        invocation: CommandInvocation
-    ) async throws {
-        var tried: [[UInt8]] = []
+        tagHolds: TagHolds?, record: PasswordChangeRecord?, invocation: CommandInvocation
+    ) async throws -> Opened {
+        let new = wanted.password
         let limit = status.authenticationLimit
-        /// One PWD_AUTH with `password` unless it was tried: whether the tag accepted it.
-        func opens(_ password: [UInt8]) async throws -> Bool {
-            guard !tried.contains(password) else { return false }
-            tried.append(password)
+        let settles =
+            "Run again with --tag-holds old (the password was never changed) or --tag-holds new (an earlier "
+            + "run changed it). Nothing was sent to the tag."
+        var old = givenOld
+        /// The old password: given, or typed at a prompt.
+        func oldPassword() async throws -> [UInt8] {
+            if let old { return old }
+            let typed = try await PasswordInput.password(.old, invocation)
+            old = typed
+            return typed
+        }
+        // A record that disagrees with the tag (another settings than it set, on a tag that shows
+        // them) is out of date: the tag was changed elsewhere since.
+        let record = record.flatMap { record in record.agrees(with: status) ? record : nil }
+        var candidates: [[UInt8]]
+        if let tagHolds {
+            candidates = [tagHolds == .new ? new : try await oldPassword()]
+        } else if let record, let holds = record.stage == .started ? record.from : record.to,
+            record.matches(new, holds), old == nil
+        {
+            candidates = [new]
+        } else if let record, let holds = record.stage == .started ? record.from : record.to {
+            let oldCandidate = try await oldPassword()
+            let isNew = record.matches(new, holds)
+            let isOld = record.matches(oldCandidate, holds)
+            switch (isOld, isNew) {
+            case (true, false): candidates = [oldCandidate]
+            case (false, true): candidates = [new]
+            case (true, true) where oldCandidate == new: candidates = [new]
+            case (true, true):
+                throw CommandLineError.usage(
+                    "this machine's record of the tag's last password change cannot tell the old password from "
+                        + "the new one (their check values are alike). " + settles)
+            case (false, false):
+                guard limit == 0 else {
+                    throw CommandLineError(
+                        .authenticationFailed,
+                        "this machine's record of the tag's last password change (\(record.stage.rawValue)) says "
+                            + "the tag holds neither the old password given nor the new one, and with "
+                            + (limit.map { "an attempt limit of \($0)" } ?? "an attempt limit that cannot be read")
+                            + " a wrong one counts. Nothing was sent to the tag. Give the password it holds, or "
+                            + "--tag-holds old|new if the record is out of date (it was changed elsewhere)")
+                }
+                candidates = [oldCandidate, new]
+            }
+        } else if limit == 0 {
+            // AUTHLIM 0: no attempt counts; each password once, the likelier first.
+            candidates =
+                showsProtection(wanted, status: status, chip: tag.chip)
+                ? [new, try await oldPassword()] : [try await oldPassword(), new]
+        } else if !showsProtection(wanted, status: status, chip: tag.chip), status.protection != .unknown {
+            candidates = [try await oldPassword()]
+        } else {
+            throw CommandLineError.usage(
+                "the tag shows the protection asked for already"
+                    + (status.protection == .unknown ? " (or hides its settings)" : "")
+                    + ", and this machine keeps no record of a change of its password: it may hold the old "
+                    + "password (never changed) or the new one (an earlier run changed it), and with "
+                    + (limit.map { "an attempt limit of \($0)" } ?? "an attempt limit that cannot be read")
+                    + " a wrong one counts toward losing the password for good. " + settles)
+        }
+        var tried: [[UInt8]] = []
+        for candidate in candidates where !tried.contains(candidate) {
+            tried.append(candidate)
             do {
                 // No PACK check: the PACK is written again and checked by the set that follows.
-                try await tag.authenticate(password: password, expectedAcknowledge: nil)
-                return true
+                let acknowledge = try await tag.authenticate(password: candidate, expectedAcknowledge: nil)
+                return Opened(password: candidate, acknowledge: acknowledge)
             } catch {
-                if error.code == .authenticationFailed { return false }
-                throw error
+                if error.code != .authenticationFailed { throw error }
             }
         }
-        if showsProtection(wanted, status: status, chip: tag.chip) {
-            if try await opens(wanted.password) { return }
-            if givenOld == nil, !canAsk(invocation) {
-                throw NFCReaderError(
-                    .authenticationFailed,
-                    "the tag shows the protection asked for, but the new password did not open it and no old "
-                        + "password was given. Nothing was written to the tag. " + note(limit: limit))
-            }
-        }
-        let old: [UInt8]
-        if let givenOld { old = givenOld } else { old = try await PasswordInput.password(.old, invocation) }
-        if try await opens(old) { return }
         let what =
             tried.count == 1
-            ? "the tag refused the old password (not retried)"
-            : tried.contains(old) && old != wanted.password
-                ? "neither the new password nor the old one opened the tag (each tried once)"
-                : "the old password is the new one, which the tag refused already (not retried)"
+            ? (tried.first == new ? "the tag refused the new password" : "the tag refused the old password")
+                + " (not retried)"
+            : "neither the old password nor the new one opened the tag (each tried once)"
         throw NFCReaderError(
             .authenticationFailed, what + ". Nothing was written to the tag. " + note(limit: limit, used: tried.count))
     }
@@ -107,5 +169,19 @@ enum PasswordAttempts {
     /// Whether a password can be typed at a prompt.
     private static func canAsk(_ invocation: CommandInvocation) -> Bool {
         invocation.io.isTerminal(.input) && invocation.io.isTerminal(.error)
+    }
+}
+
+extension NFCPasswordStatus {
+    /// AUTH0, the first protected page, when the status shows it.
+    var protectedPage: Int? {
+        if case .from(let page, _) = protection { return page }
+        return nil
+    }
+
+    /// PROT, when the status shows it.
+    var readProtected: Bool? {
+        if case .from(_, let readProtected) = protection { return readProtected }
+        return nil
     }
 }

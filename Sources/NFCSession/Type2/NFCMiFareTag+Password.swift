@@ -69,24 +69,36 @@ extension NFCMiFareTag {
             isConfigurationLocked: configuration.isConfigurationLocked, isAuthenticated: authenticated)
     }
 
-    /// Sets or changes a password with TagMemory's ``TagMemory/Type2Memory/passwordPlan(_:)``: on a protected
-    /// tag AUTH0 FFh first (protection off), then PWD, PACK and CFG1; then the tag is selected
-    /// again and one PWD_AUTH with the new password must answer the new PACK; only then CFG0 with
-    /// the AUTH0 asked for, which turns protection on. CFG0 and CFG1 are read back. The CC is
-    /// never written. The tag stays authenticated with the new password.
+    /// Sets or changes a password with TagMemory's ``TagMemory/Type2Memory/passwordChangePlan(_:)``:
+    /// AUTHLIM 0 first when it is not (no PWD_AUTH counts from then on), AUTH0 FFh on a protected
+    /// tag (protection off), then PWD and PACK; then the tag is selected again and one PWD_AUTH
+    /// with the new password must answer the new PACK; only then CFG1 with PROT and AUTHLIM as
+    /// asked and CFG0 with the AUTH0 asked for, which turns protection on. CFG0 and CFG1 are read
+    /// back. The CC is never written. The tag stays authenticated with the new password.
     ///
-    /// Wherever the sequence is cut (the tag leaves the field, a write is torn), the tag is left
-    /// protected by the old password (the first CFG0 write not done), not protected at all, or
-    /// protected by the new password and PACK, checked already. Setting the password again, with
-    /// the old or the new password for a protected tag, completes it.
+    /// Wherever the sequence is cut (the tag leaves the field, a write is torn or lost), the tag
+    /// is left protected by the old password (with its old settings, or with AUTHLIM 0), not
+    /// protected at all, or protected by the new password and PACK with the settings asked for,
+    /// checked already. Setting the password again, with the old or the new password for a
+    /// protected tag, completes it.
     ///
+    /// - Parameters:
+    ///   - settings: the password, the PACK, AUTH0, PROT and AUTHLIM to set.
+    ///   - progress: told ``NFCPasswordChangeProgress/checked`` once the new password answered
+    ///     its PACK and before the writes that turn protection on, so that a caller can record
+    ///     that the tag holds the new password before it may be protected by it; a throw from it
+    ///     stops the change there (the tag is then not protected).
     /// - Throws: ``NFCReaderError/Code/invalidParameter`` for a bad password, PACK, AUTHLIM or AUTH0;
     ///   ``NFCReaderError/Code/unsupportedFeature`` for a chip without PWD_AUTH or a reader without
     ///   raw commands; ``NFCReaderError/Code/authenticationRequired`` when the tag is already
     ///   protected and not authenticated (the old password first); ``NFCReaderError/Code/tagNotWritable``
     ///   when CFGLCK is set; ``NFCReaderError/Code/tagUpdateFailure`` when the check PWD_AUTH fails
-    ///   (the tag is then left without protection); the write errors of ``writeNDEF(_:)``.
-    public func setPassword(_ settings: Type2PasswordSettings) async throws(NFCReaderError) {
+    ///   (the tag is then left without protection, with AUTHLIM 0); the write errors of
+    ///   ``writeNDEF(_:)``.
+    public func setPassword(
+        _ settings: Type2PasswordSettings,
+        progress: (@Sendable (NFCPasswordChangeProgress) async throws(NFCReaderError) -> Void)? = nil
+    ) async throws(NFCReaderError) {
         try checkPasswordArguments(password: settings.password, acknowledge: settings.passwordAcknowledge)
         guard (0...7).contains(settings.authenticationLimit) else {
             throw NFCReaderError(.invalidParameter, "AUTHLIM is 0 to 7, not \(settings.authenticationLimit)")
@@ -96,20 +108,20 @@ extension NFCMiFareTag {
         defer { endOperation() }
         var cache = makeCache()
         let memory = try await loadConfiguration(chip: chip, into: &cache)
-        let plan: TagWritePlan
+        let plan: Type2PasswordChangePlan
         do {
-            plan = try memory.passwordPlan(settings)
+            plan = try memory.passwordChangePlan(settings)
         } catch {
             throw NFCReaderError(planning: error, "cannot plan the password")
         }
-        try checkAuthentication(plan.steps, memory: memory, purpose: "setting the password")
-        let expected = try expectedImage(memory, plan.steps)
-        // The plan ends with the CFG0 write that turns protection on (Type2Memory.passwordPlan).
-        guard let protectionStep = plan.steps.last, protectionStep.address == chip.configurationPages?.cfg0 else {
+        let steps = plan.writePlan.steps
+        try checkAuthentication(steps, memory: memory, purpose: "setting the password")
+        let expected = try expectedImage(memory, steps)
+        // The plan ends with the CFG0 write that turns protection on (Type2Memory.passwordChangePlan).
+        guard plan.afterCheck.last?.address == chip.configurationPages?.cfg0 else {
             throw NFCReaderError(.invalidParameter, "the password plan does not end with CFG0")
         }
-        let unprotectedSteps = Array(plan.steps.dropLast())
-        try await execute(unprotectedSteps, purpose: "setting the password")
+        try await execute(plan.beforeCheck, purpose: "setting the password")
         try await reselect()
         do {
             try await authenticateOnce(
@@ -118,11 +130,12 @@ extension NFCMiFareTag {
             throw NFCReaderError(
                 error.code == .tagConnectionLost ? .tagConnectionLost : .tagUpdateFailure,
                 "PWD and PACK were written but the check PWD_AUTH failed, so protection was not turned on "
-                    + "(AUTH0 FFh): \(error.reason)",
+                    + "(AUTH0 FFh, AUTHLIM 0): \(error.reason)",
                 mayBeHalfWritten: true)
         }
-        try await execute([protectionStep], purpose: "setting the password", after: unprotectedSteps)
-        try await verify(plan.steps, expected: expected, purpose: "setting the password")
+        if let progress { try await progress(.checked) }
+        try await execute(plan.afterCheck, purpose: "setting the password", after: plan.beforeCheck)
+        try await verify(steps, expected: expected, purpose: "setting the password")
     }
 
     /// Removes password protection with ``TagMemory/Type2Memory/passwordRemovalPlan(resetsAccess:resetsPassword:)``:

@@ -44,7 +44,8 @@ public struct NTAG424SUNURL: Sendable, Hashable {
     /// Takes `url` apart.
     ///
     /// - Throws: ``NTAG424Error/Code/invalidInput`` naming what is missing or not hex: no MAC
-    ///   parameter, neither PICCData nor a plain UID or counter, a value of the wrong length.
+    ///   parameter, neither PICCData nor a plain UID or counter, a value of the wrong length, or
+    ///   one of those parameters given twice.
     public init(_ url: String, parameters: Parameters = Parameters()) throws(NTAG424Error) {
         let text = Array(url.utf8)
         guard let query = text.firstIndex(of: UInt8(ascii: "?")) else {
@@ -60,6 +61,12 @@ public struct NTAG424SUNURL: Sendable, Hashable {
                 fields.append((String(decoding: text[start..<equals], as: UTF8.self), (equals + 1)..<end))
             }
             start = end + 1
+        }
+        // A parameter the verdict depends on must appear once: with two, a server that reads the
+        // last one would see other data than the one verified here.
+        for name in [parameters.mac, parameters.piccData, parameters.uid, parameters.counter]
+        where fields.filter({ $0.name == name }).count > 1 {
+            throw NTAG424Error(.invalidInput, "the URL has \(name)= more than once: a verifier must see one value")
         }
         func value(_ name: String) -> (text: String, range: Range<Int>)? {
             fields.first { $0.name == name }.map { (String(decoding: text[$0.value], as: UTF8.self), $0.value) }

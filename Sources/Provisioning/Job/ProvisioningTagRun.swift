@@ -349,7 +349,7 @@ struct ProvisioningTagRun: Sendable {
         }
     }
 
-    /// Sets the tag's own password (``NFCSession/NFCMiFareTag/setPassword(_:)``: protection starts
+    /// Sets the tag's own password (``NFCSession/NFCMiFareTag/setPassword(_:progress:)``: protection starts
     /// only after the new password answered PWD_AUTH, so a cut leaves the tag unprotected or
     /// protected by its derived password). A tag found protected already is tried with one
     /// PWD_AUTH of its derived password, and only on a resume (an earlier attempt may have set it

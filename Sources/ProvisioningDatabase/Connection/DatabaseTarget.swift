@@ -35,7 +35,7 @@ public struct DatabaseTarget: Sendable, Hashable, CustomStringConvertible {
             while let keyword = option.pointee.keyword {
                 if let value = option.pointee.val {
                     let name = String(cString: keyword)
-                    parameters[name] = name == "password" ? "********" : String(cString: value)
+                    parameters[name] = Self.secretKeywords.contains(name) ? "********" : String(cString: value)
                 }
                 option += 1
             }
@@ -43,20 +43,41 @@ public struct DatabaseTarget: Sendable, Hashable, CustomStringConvertible {
         self.parameters = parameters
     }
 
+    /// The keywords whose values are secrets: the password, and the passphrase of the client's
+    /// SSL key (PostgreSQL 15 documentation, 34.1.2).
+    public static let secretKeywords: Set<String> = ["password", "sslpassword"]
+
     /// Whether the text itself holds a password (as `user:password@`, `password=` or
-    /// `?password=`).
-    public var containsPassword: Bool { parameters["password"] != nil }
+    /// `?password=`), an SSL key passphrase (`sslpassword=`), or what looks like one where it
+    /// does not belong: a user name with a colon (`user%3Asecret@`, a password typed into the
+    /// user part) or a value holding `password=` (a keyword string inside a quoted value).
+    public var containsPassword: Bool { secretFound != nil }
+
+    /// What ``containsPassword`` found, by keyword and never by value: `sslpassword`, `user`.
+    public var secretFound: String? {
+        if let keyword = Self.secretKeywords.sorted().first(where: { parameters[$0] != nil }) { return keyword }
+        if parameters["user"]?.contains(":") == true { return "user" }
+        return parameters.keys.sorted().first { parameters[$0]?.lowercased().contains("password=") == true }
+    }
 
     /// The target without any password, for messages: `database tags on db.example:5432 as
     /// provisioning`, with libpq's defaults left unsaid.
+    /// A value that looks like a secret (``secretFound``) is left out.
     public var display: String {
-        var text = "database " + (parameters["dbname"] ?? "(default)")
-        if let host = parameters["host"] ?? parameters["hostaddr"] {
-            text += " on " + host + (parameters["port"].map { ":" + $0 } ?? "")
-        } else if let port = parameters["port"] {
+        func shown(_ keyword: String) -> String? {
+            guard let value = parameters[keyword] else { return nil }
+            if value.lowercased().contains("password=") || (keyword == "user" && value.contains(":")) {
+                return "(not shown)"
+            }
+            return value
+        }
+        var text = "database " + (shown("dbname") ?? "(default)")
+        if let host = shown("host") ?? shown("hostaddr") {
+            text += " on " + host + (shown("port").map { ":" + $0 } ?? "")
+        } else if let port = shown("port") {
             text += " on port " + port
         }
-        if let user = parameters["user"] { text += " as " + user }
+        if let user = shown("user") { text += " as " + user }
         return text
     }
 

@@ -107,32 +107,47 @@ struct Type2PasswordPlanTests {
         #expect(error?.code == .conflictingState && error?.reason.contains("torn PWD write") == true)
     }
 
-    @Test("8.8, 10.4: a change lifts AUTH0 first, the wanted AUTH0 last; every prefix opens with old, new or none")
+    @Test(
+        "8.8, 10.4: a change lifts AUTHLIM and AUTH0 first, sets them last; every prefix opens with old, new or none")
     func changeOrder() throws {
         let memory = try TagFixtures.memory("ntag213-password-protected.hex")
         let old = try #require(memory.configuration)
+        #expect(old.authenticationLimit != 0)
         let settings = Type2PasswordSettings(
             password: hex("01 02 03 04"), passwordAcknowledge: hex("55 66"), firstProtectedPage: 16,
             authenticationLimit: 5)
+        let change = try memory.passwordChangePlan(settings)
+        #expect(writtenPages(TagWritePlan(steps: change.beforeCheck)) == [0x2A, 0x29, 0x2B, 0x2C])
+        #expect(writtenPages(TagWritePlan(steps: change.afterCheck)) == [0x2A, 0x29])
         let plan = try memory.passwordPlan(settings)
-        #expect(writtenPages(plan) == [0x29, 0x2B, 0x2C, 0x2A, 0x29])
-        #expect(plan.steps.map(\.isSecret) == [false, true, true, false, false])
-        #expect(plan.steps[0].data == Array(old.cfg0.prefix(3)) + [0xFF])
+        #expect(plan == change.writePlan)
+        #expect(plan.steps.map(\.isSecret) == [false, false, true, true, false, false])
+        var lifted = old
+        lifted.authenticationLimit = 0
+        #expect(plan.steps[0].data == lifted.cfg1)
+        #expect(plan.steps[1].data == Array(old.cfg0.prefix(3)) + [0xFF])
         #expect(plan.requiresAuthentication)
         for count in 0...plan.steps.count {
             let prefix = TagWritePlan(steps: Array(plan.steps.prefix(count)), requiresAuthentication: true)
             let state = try #require(try memory.applying(prefix).configuration)
             switch count {
-            case 0: #expect(state.firstProtectedPage == 4)
+            case 0:
+                #expect(state.firstProtectedPage == 4 && state.authenticationLimit == old.authenticationLimit)
+            case 1: #expect(state.firstProtectedPage == 4 && state.authenticationLimit == 0, "no attempt counts")
             case plan.steps.count:
                 #expect(state.firstProtectedPage == 16 && state.password == settings.password)
                 #expect(state.authenticationLimit == 5)
             default: #expect(state.firstProtectedPage == nil, "after \(count) steps")
             }
         }
-        // The same settings again on the protected tag: lift, PWD, PACK, AUTH0 back (CFG1 unchanged).
+        // The same settings again on the protected tag: AUTHLIM 0, lift, PWD, PACK, CFG1, AUTH0 back.
         let again = try memory.applying(plan).passwordPlan(settings)
-        #expect(writtenPages(again) == [0x29, 0x2B, 0x2C, 0x29])
+        #expect(writtenPages(again) == [0x2A, 0x29, 0x2B, 0x2C, 0x2A, 0x29])
+        // With AUTHLIM 0 already, CFG1 is left alone until after the check.
+        let unlimited = Type2PasswordSettings(
+            password: hex("01 02 03 04"), passwordAcknowledge: hex("55 66"), firstProtectedPage: 16)
+        let free = try memory.applying(try memory.passwordPlan(unlimited)).passwordChangePlan(unlimited)
+        #expect(writtenPages(TagWritePlan(steps: free.beforeCheck)) == [0x29, 0x2B, 0x2C])
     }
 
     @Test("Refusals: argument sizes, AUTHLIM, AUTH0 range, chips without PWD_AUTH")

@@ -1,27 +1,47 @@
 extension Type2Memory {
     /// Plans setting or changing a password on an NTAG21x or MIFARE Ultralight EV1 (datasheet
-    /// NTAG213/215/216 8.8 and 8.5.7, MF0ULX1 8.6).
+    /// NTAG213/215/216 8.8 and 8.5.7, MF0ULX1 8.6): the writes of
+    /// ``passwordChangePlan(_:)`` in one plan, in the order they are sent.
+    ///
+    /// - Throws: as ``passwordChangePlan(_:)``.
+    public func passwordPlan(_ settings: Type2PasswordSettings) throws(TagMemoryError) -> TagWritePlan {
+        try passwordChangePlan(settings).writePlan
+    }
+
+    /// Plans setting or changing a password on an NTAG21x or MIFARE Ultralight EV1 (datasheet
+    /// NTAG213/215/216 8.8 and 8.5.7, MF0ULX1 8.6), in two parts with a check of the new password
+    /// between them.
     ///
     /// PWD and PACK are ordinary EEPROM pages: a write cut short leaves a page half old and half
     /// new (NTAG213/215/216 10.4 names no tearing protection for them). While AUTH0 protects the
     /// configuration, such a PWD would be neither the old password nor the new one, and nothing
-    /// could open the tag again. So the steps come in this order, and every cut leaves a tag that
-    /// the old password opens, the new one opens, or that is not protected at all:
-    /// 1. when the tag is protected already: CFG0 with AUTH0 FFh (nothing protected), the
-    ///    MIRROR, RFUI and MIRROR_PAGE bytes as they are; this write needs the old password
-    ///    (``TagWritePlan/requiresAuthentication``), and a torn one keeps the old AUTH0, which
-    ///    CFG0's last byte holds;
-    /// 2. PWD (always written: the image cannot show it, it reads back as 00h);
-    /// 3. PACK, with the two RFUI bytes 00h (always written, likewise);
-    /// 4. CFG1: ACCESS with PROT and AUTHLIM as asked, the other bits (CFGLCK, NFC counter,
-    ///    RFUI) and bytes as they are; left out when unchanged;
-    /// 5. CFG0 with the AUTH0 asked for, always the last step: it turns protection on.
+    /// could open the tag again. And while AUTHLIM counts, every PWD_AUTH that guesses wrong
+    /// (the check of a torn PWD, a rerun that tries the password the tag no longer holds) brings
+    /// the tag nearer to losing its password for good (8.8.2). So the steps come in this order:
+    /// 1. when AUTHLIM is not 0: CFG1 with AUTHLIM 0, PROT and the other bits as they are: from
+    ///    here on no PWD_AUTH is counted;
+    /// 2. when the tag is protected: CFG0 with AUTH0 FFh (nothing protected), the MIRROR, RFUI
+    ///    and MIRROR_PAGE bytes as they are; a torn write keeps the old AUTH0, which CFG0's last
+    ///    byte holds;
+    /// 3. PWD (always written: the image cannot show it, it reads back as 00h);
+    /// 4. PACK, with the two RFUI bytes 00h (always written, likewise);
     ///
-    /// A session checks the new password with PWD_AUTH before it sends the last step, so
-    /// protection starts only with a password known to work.
-    /// The CC is never written: setting a proprietary access nibble (as some tools do) is
-    /// one-time programmable and makes the tag unreadable to phones. PWD and PACK steps are
-    /// ``PlanStep/isSecret`` and no reason names them.
+    /// then, once a session has checked the new password with PWD_AUTH and its PACK
+    /// (``Type2PasswordChangePlan/afterCheck``):
+    /// 5. CFG1 with PROT and AUTHLIM as asked (left out when step 1 left it so);
+    /// 6. CFG0 with the AUTH0 asked for, always the last step: it turns protection on.
+    ///
+    /// Cut anywhere, the tag is protected by the old password with its old settings (before
+    /// step 1), protected by the old password with AUTHLIM 0 (after it: guesses are free),
+    /// not protected at all (steps 2-5), or protected by the new password with the settings
+    /// asked for, checked already (step 6). Only the first and the last can look alike, when the
+    /// settings do not change: telling them apart is the caller's part (a record of the change,
+    /// or the operator's word), never a guess sent to the tag.
+    ///
+    /// The first steps need the old password when the tag is protected
+    /// (``TagWritePlan/requiresAuthentication``). The CC is never written: setting a proprietary
+    /// access nibble (as some tools do) is one-time programmable and makes the tag unreadable
+    /// to phones. PWD and PACK steps are ``PlanStep/isSecret`` and no reason names them.
     ///
     /// With CFGLCK set, CFG0 and CFG1 cannot change, so AUTH0 cannot be lifted while PWD is
     /// written: the plan is refused (a torn PWD write would lock the tag out for good).
@@ -31,7 +51,9 @@ extension Type2Memory {
     ///   hold them; ``TagMemoryError/Code/invalidArgument`` for a password that is not 4 bytes,
     ///   a PACK that is not 2, an AUTHLIM outside 0-7 or an AUTH0 outside the chip's pages;
     ///   ``TagMemoryError/Code/conflictingState`` when CFGLCK is set.
-    public func passwordPlan(_ settings: Type2PasswordSettings) throws(TagMemoryError) -> TagWritePlan {
+    public func passwordChangePlan(_ settings: Type2PasswordSettings) throws(TagMemoryError)
+        -> Type2PasswordChangePlan
+    {
         let (chip, pages, configuration) = try passwordConfiguration()
         guard settings.password.count == 4 else {
             throw TagMemoryError(.invalidArgument, "a password has 4 bytes, not \(settings.password.count)")
@@ -62,28 +84,42 @@ extension Type2Memory {
         }
 
         var builder = Type2PlanBuilder(memory: self)
+        var open = configuration
+        if configuration.authenticationLimit != 0 {
+            open.authenticationLimit = 0
+            builder.write(
+                page: pages.cfg1, data: open.cfg1,
+                reason: "CFG1 AUTHLIM 0 first: no PWD_AUTH counts while the password changes, so neither the check "
+                    + "nor a rerun can use up the last attempt")
+        }
         if configuration.firstProtectedPage != nil {
-            var open = configuration
             open.auth0 = 0xFF
             builder.write(
                 page: pages.cfg0, data: open.cfg0,
-                reason: "CFG0 AUTH0 FF first: protection off while PWD and PACK change, so a cut write cannot "
-                    + "lock the tag out")
+                reason: "CFG0 AUTH0 FF: protection off while PWD and PACK change, so a cut write cannot lock the "
+                    + "tag out")
         }
         builder.write(page: pages.password, data: settings.password, reason: "PWD: the new password", isSecret: true)
         builder.write(
             page: pages.passwordAcknowledge, data: settings.passwordAcknowledge + [0x00, 0x00],
             reason: "PACK: what the tag answers a correct PWD_AUTH with", isSecret: true)
+        let checked = builder.steps.count
+        var final = open
+        final.isReadProtected = wanted.isReadProtected
+        final.authenticationLimit = wanted.authenticationLimit
         builder.write(
-            page: pages.cfg1, data: wanted.cfg1,
-            reason: "CFG1 ACCESS \(TagHex.byte(wanted.access)): "
+            page: pages.cfg1, data: final.cfg1,
+            reason: "CFG1 ACCESS \(TagHex.byte(final.access)), after the check: "
                 + (settings.protectsReading ? "reading and writing" : "writing") + " protected, "
                 + (settings.authenticationLimit == 0
                     ? "unlimited attempts" : "at most \(settings.authenticationLimit) failed attempts"))
+        final.auth0 = wanted.auth0
         builder.write(
-            page: pages.cfg0, data: wanted.cfg0,
-            reason: "CFG0 AUTH0 \(TagHex.byte(wanted.auth0)) last: protection starts at page \(auth0)")
-        return builder.plan
+            page: pages.cfg0, data: final.cfg0,
+            reason: "CFG0 AUTH0 \(TagHex.byte(final.auth0)) last: protection starts at page \(auth0)")
+        return Type2PasswordChangePlan(
+            beforeCheck: Array(builder.steps[..<checked]), afterCheck: Array(builder.steps[checked...]),
+            requiresAuthentication: builder.requiresAuthentication)
     }
 
     /// Plans removing password protection (datasheet NTAG213/215/216 8.8, MF0ULX1 8.6).
@@ -214,4 +250,30 @@ public struct Type2PasswordSettings: Sendable, Hashable, CustomStringConvertible
     }
 
     public var debugDescription: String { "Type2PasswordSettings(\(description))" }
+}
+
+/// A password change in two parts (``Type2Memory/passwordChangePlan(_:)``): the writes that lift
+/// the protection and the attempt limit and write PWD and PACK, then, once PWD_AUTH with the new
+/// password has answered the new PACK, the writes that set AUTHLIM, PROT and AUTH0 as asked.
+public struct Type2PasswordChangePlan: Sendable, Hashable {
+    /// CFG1 with AUTHLIM 0 (when it was not), CFG0 with AUTH0 FFh (when the tag was protected),
+    /// PWD and PACK.
+    public var beforeCheck: [PlanStep]
+    /// CFG1 as asked (when it differs), then CFG0 with the AUTH0 asked for: sent only after the
+    /// new password was checked.
+    public var afterCheck: [PlanStep]
+    /// Whether the first step needs the tag authenticated (the tag is protected).
+    public var requiresAuthentication: Bool
+
+    /// Creates a plan.
+    public init(beforeCheck: [PlanStep], afterCheck: [PlanStep], requiresAuthentication: Bool) {
+        self.beforeCheck = beforeCheck
+        self.afterCheck = afterCheck
+        self.requiresAuthentication = requiresAuthentication
+    }
+
+    /// Both parts in one plan, in the order they are sent.
+    public var writePlan: TagWritePlan {
+        TagWritePlan(steps: beforeCheck + afterCheck, requiresAuthentication: requiresAuthentication)
+    }
 }

@@ -1,0 +1,186 @@
+import NDEF
+import NFCCrypto
+import NFCSession
+import SystemSupport
+import TagMemory
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// What this machine knows of the last password change of a tag: which password the tag held
+/// when the change began, which one it was given, and how far the change came, kept in
+/// `$XDG_STATE_HOME/ndeftool/password-changes/UID.json` (default `~/.local/state/...`, XDG Base
+/// Directory Specification 0.8).
+///
+/// A change that keeps AUTH0, PROT and AUTHLIM ends where it began but for the password, so the
+/// tag alone cannot tell a rerun whether it holds the old password or the new one, and with
+/// AUTHLIM set a wrong guess counts toward losing the password for good (NTAG213/215/216
+/// 8.8.2). The record settles it: written (and synced) before the first write, again once the
+/// new password answered its PACK, and once the change is complete.
+///
+/// It holds no password: each is kept as a 2-byte check value, the first bytes of scrypt over
+/// the password and the record's random salt (RFC 7914, N 2^15, r 8, p 1). That tells the two
+/// passwords of a command apart (one pair in 65,536 looks alike, and then the command asks
+/// instead of guessing), and searching the 2^32 passwords for one that matches costs years of
+/// computing and still leaves 65,536 candidates. The PACK and the settings are kept as they are:
+/// a rerun that was cut with the tag unprotected sets what the first run meant.
+struct PasswordChangeRecord: Codable, Sendable, Equatable {
+    /// How far the change came.
+    enum Stage: String, Codable, Sendable {
+        /// Nothing written, or some writes of the first part: the tag holds ``from`` (or no
+        /// protection).
+        case started
+        /// The new password answered its PACK: the tag holds ``to`` (with or without protection).
+        case checked
+        /// Complete and read back: the tag holds ``to`` with the settings of ``settings``.
+        case done
+    }
+
+    /// The settings the change sets (as `password set` resolved them).
+    struct Settings: Codable, Sendable, Equatable {
+        var firstProtectedPage: Int
+        var protectsReading: Bool
+        var authenticationLimit: Int
+        /// The PACK, hex.
+        var pack: String
+    }
+
+    /// The tag's UID, hex.
+    var uid: String
+    var stage: Stage
+    /// The salt of the check values, hex.
+    var salt: String
+    /// The check value of the password the tag held when the change began; nil when it was not
+    /// protected.
+    var from: String?
+    /// The check value of the new password.
+    var to: String
+    var settings: Settings
+
+    /// A record for a change of `uid`'s password from `old` (nil: the tag was not protected) to
+    /// `new`, with a new salt.
+    init(uid: [UInt8], from old: [UInt8]?, to new: [UInt8], settings: Settings) throws {
+        let salt = try SecureRandom.bytes(count: 16)
+        self.uid = NDEFHex.encode(uid)
+        self.stage = .started
+        self.salt = NDEFHex.encode(salt)
+        self.from = try old.map { try Self.checkValue($0, salt: salt) }
+        self.to = try Self.checkValue(new, salt: salt)
+        self.settings = settings
+    }
+
+    /// The check value of `password` under `salt`: 2 bytes of scrypt, hex.
+    static func checkValue(_ password: [UInt8], salt: [UInt8]) throws -> String {
+        NDEFHex.encode(Array(try PasswordHash.scrypt(password: password, salt: salt).prefix(2)))
+    }
+
+    /// Whether the record can describe a tag with `status`: once the new password was checked,
+    /// a protected tag that shows its settings shows those of the record (the change sets them
+    /// only then); before, any (the old settings are not kept).
+    func agrees(with status: NFCPasswordStatus) -> Bool {
+        guard stage != .started, case .from(let page, let readProtected) = status.protection else { return true }
+        return page == settings.firstProtectedPage && readProtected == settings.protectsReading
+            && (status.authenticationLimit.map { $0 == settings.authenticationLimit } ?? true)
+    }
+
+    /// Whether `password` has the check value `value` under this record's salt.
+    func matches(_ password: [UInt8], _ value: String?) -> Bool {
+        guard let value, let salt = try? NDEFHex.decode(salt) else { return false }
+        return (try? Self.checkValue(password, salt: salt)) == value
+    }
+}
+
+/// Where the records of password changes are kept, and how they are read and written.
+struct PasswordChangeRecords: Sendable {
+    /// `$XDG_STATE_HOME/ndeftool/password-changes` or `$HOME/.local/state/ndeftool/password-changes`;
+    /// nil when neither is set (no record is kept: a rerun that needs one then asks).
+    let directory: String?
+
+    /// The location `io`'s environment gives.
+    init(io: any CommandIO) {
+        if let state = io.environment("XDG_STATE_HOME"), state.hasPrefix("/") {
+            directory = state + "/ndeftool/password-changes"
+        } else if let home = io.environment("HOME"), home.hasPrefix("/") {
+            directory = home + "/.local/state/ndeftool/password-changes"
+        } else {
+            directory = nil
+        }
+    }
+
+    /// The file of `uid`'s record.
+    func path(uid: [UInt8]) -> String? { directory.map { $0 + "/" + NDEFHex.encode(uid) + ".json" } }
+
+    /// The record of `uid`, if there is one that can be read and is about that tag.
+    func load(uid: [UInt8]) -> PasswordChangeRecord? {
+        guard let path = path(uid: uid),
+            let bytes = try? FileAccess.readFile(path: path, limit: 64 * 1024, regularOnly: true),
+            let record = try? JSONDecoder().decode(PasswordChangeRecord.self, from: Data(bytes)),
+            record.uid == NDEFHex.encode(uid)
+        else { return nil }
+        return record
+    }
+
+    /// Writes `record` crash-safe (a temporary file, synced, renamed over the old one, the folder
+    /// synced), off the cooperative pool.
+    ///
+    /// - Throws: ``CommandLineError`` with ``CommandLineError/Code/ioError`` when it cannot be
+    ///   written: the change must not go on without it.
+    func save(_ record: PasswordChangeRecord, uid: [UInt8]) async throws(CommandLineError) {
+        guard let directory, let path = path(uid: uid) else { return }
+        let bytes: [UInt8]
+        do {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            bytes = Array(try encoder.encode(record)) + [0x0A]
+        } catch {
+            throw CommandLineError(.ioError, "cannot encode the record of the password change: \(error)")
+        }
+        let failure = await BlockingCall.run { Self.write(bytes, to: path, in: directory) }
+        if let failure {
+            throw CommandLineError(
+                .ioError,
+                "cannot keep the record of the password change in '\(path)': \(failure). Nothing more was written "
+                    + "to the tag")
+        }
+    }
+
+    /// Removes `uid`'s record (after the password was removed); a failure is left unsaid.
+    func remove(uid: [UInt8]) async {
+        guard let path = path(uid: uid) else { return }
+        _ = await BlockingCall.run { unlink(path) }
+    }
+
+    private static func write(_ bytes: [UInt8], to path: String, in directory: String) -> String? {
+        var prefix = ""
+        for component in directory.split(separator: "/") {
+            prefix += "/" + component
+            if mkdir(prefix, 0o700) != 0, errno != EEXIST { return "cannot create '\(prefix)': \(Errno.current)" }
+        }
+        let temporary = path + ".tmp-\(getpid())"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else { return "cannot write '\(temporary)': \(Errno.current)" }
+        var failure = FileAccess.writeAll(bytes, descriptor: descriptor)
+        if failure == nil, fsync(descriptor) != 0 { failure = "\(Errno.current)" }
+        if close(descriptor) != 0, failure == nil { failure = "\(Errno.current)" }
+        if failure == nil, rename(temporary, path) != 0 { failure = "\(Errno.current)" }
+        if let failure {
+            unlink(temporary)
+            return failure
+        }
+        let folder = open(directory, O_RDONLY | O_DIRECTORY)
+        if folder >= 0 {
+            fsync(folder)
+            close(folder)
+        }
+        return nil
+    }
+}
