@@ -20,7 +20,7 @@ import Testing
         let result = try await BinaryRunner.run(
             ["batch", "status", "--job", "tags", "--database", url], environment: ["NDEFTOOL_DATABASE_URL": ""])
         #expect(result.status == 64, "\(result.error)")
-        #expect(result.error.contains("holds a secret"), "\(result.error)")
+        #expect(result.error.contains("--database holds a password"), "\(result.error)")
         #expect(!result.error.contains(Self.secret) && !result.outputText.contains(Self.secret), "\(result.error)")
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import NFCCrypto
+import TagMemory
 import TestSupport
 import Testing
 
@@ -146,5 +147,52 @@ import Testing
         #expect(info.outputText.contains("\noriginality signature: valid (NXP NTAG21x key)\n"), "\(info.outputText)")
         server.terminate()
         #expect(try await server.waitForExit() == 0)
+    }
+}
+
+extension OriginalityCommandTests {
+    @Test(
+        "--require-genuine and --signature-key are part of the job: a resume applies them, one without the keys is refused"
+    )
+    func genuineIsStoredWithTheJob() async throws {
+        let folder = try TemporaryDirectory("originality")
+        defer { folder.remove() }
+        let (privateKey, publicKey) = try Self.testKey(in: folder)
+        let journal = folder.path("job.journal")
+        let signed = try folder.directory("signed")
+        let unsigned = try folder.directory("unsigned")
+        let started = try await BinaryRunner.run([
+            "batch", "uri", "https://example.com/t/{counter}", "--from", "1", "--to", "4", "--require-genuine",
+            "--signature-key", publicKey, "--journal", journal, "--reader",
+            "sim:ntag215?supply=2&signing-key=\(privateKey)&file=\(signed)/",
+        ])
+        #expect(started.status == 75, "\(started.output)\(started.error)")
+        #expect(started.outputText.contains("Done: 2 of 4 rows"), "\(started.outputText)")
+        // The printed way on names the key file again (the journal holds only its check value).
+        let again = try #require(started.outputText.split(separator: "\n").first { $0.hasPrefix("Continue with: ") })
+        #expect(again.contains("--signature-key"), "\(again)")
+        // A resume without the options, on tags whose signatures are all zeros: every tag refused.
+        let careless = try await BinaryRunner.run([
+            "batch", "--resume", journal, "--signature-key", publicKey, "--reader",
+            "sim:ntag215?supply=2&seed=9&file=\(unsigned)/", "-q",
+        ])
+        #expect(careless.status == 75, "\(careless.output)\(careless.error)")
+        #expect(careless.outputText.contains("Done: 2 of 4 rows (0 in this run"), "\(careless.outputText)")
+        #expect(careless.outputText.contains("2 tags refused"), "\(careless.outputText)")
+        for (_, file) in try BatchFiles.tagFiles(in: unsigned + "/") {
+            #expect(try BatchFiles.memory(ofTagFile: file).message == nil, "an unsigned tag was written")
+        }
+        // Without the job's own key: refused before any reader (its signed tags would fail).
+        let keyless = try await BinaryRunner.run([
+            "batch", "--resume", journal, "--reader", "sim:ntag215?supply=2&signing-key=\(privateKey)", "-q",
+        ])
+        #expect(keyless.status == 65, "\(keyless.error)")
+        #expect(keyless.error.contains("give the same key files again"), "\(keyless.error)")
+        // With its key and signed tags, the job finishes.
+        let finished = try await BinaryRunner.run([
+            "batch", "--resume", journal, "--signature-key", publicKey, "--reader",
+            "sim:ntag215?supply=2&seed=3&signing-key=\(privateKey)", "-q",
+        ])
+        #expect(finished.status == 0, "\(finished.output)\(finished.error)")
     }
 }

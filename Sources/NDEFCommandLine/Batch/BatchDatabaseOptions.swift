@@ -46,7 +46,7 @@ enum BatchDatabaseOptions {
             }
             if let found = target.secretFound {
                 throw .usage(
-                    "--database holds a secret (its \(found) part): a command line is visible to every user of the "
+                    "--database holds a password (its \(found) part): a command line is visible to every user of the "
                         + "machine, so ndeftool refuses it. Put the password in ~/.pgpass (or the file $PGPASSFILE "
                         + "names) or in $PGPASSWORD, an SSL key passphrase in a connection service file ($PGSERVICEFILE, "
                         + "named with service=), and give the URL without it; nothing was done")

@@ -28,7 +28,10 @@ enum BatchDatabaseOutput {
         } else {
             var again = RepeatCommand.line(
                 invocation.arguments, command: ["batch", "--join", setup.job.name],
-                keeping: ["--reader", "--wait", "--confirm", "--database", "--" + MasterSecretInput.file.long])
+                keeping: [
+                    "--reader", "--wait", "--confirm", "--database", "--" + MasterSecretInput.file.long,
+                    "--" + BatchCommand.sdmMasterKeyFile.long, "--" + SignatureKeyOptions.signatureKey.long,
+                ])
             if setup.settings.password != nil, !values.isGiven(MasterSecretInput.file.long) {
                 again += "   (with $\(MasterSecretInput.variable) set to the job's master secret)"
             }

@@ -287,8 +287,28 @@ struct BatchJobSetup {
                 throw .usage("--derive-passwords sets NTAG21x passwords, not NTAG 424 DNA keys")
             }
         }
-        if values.flag(SignatureKeyOptions.requireGenuine.long) {
-            settings.genuineKeys = try SignatureKeyOptions.keys(values)
+        // A job that refuses tags that are not genuine keeps doing so on every resume and join,
+        // with the keys it started with (the journal holds only their check value).
+        let recordedGenuine = options[ProvisioningJobSettings.requireGenuineOption] == "yes"
+        if values.flag(SignatureKeyOptions.requireGenuine.long) || recordedGenuine {
+            let keys = try SignatureKeyOptions.keys(values)
+            if recordedGenuine {
+                let recordedCheck = options[ProvisioningJobSettings.signatureKeysOption]
+                let givenCheck = ProvisioningJobSettings.keysCheck(keys)
+                if recordedCheck != givenCheck {
+                    throw CommandLineError(
+                        .dataError,
+                        recordedCheck == nil
+                            ? "this job accepts only signatures of NXP's keys: leave --signature-key out (nothing "
+                                + "was touched)"
+                            : "this job refuses tags whose originality signature its own keys (--signature-key, "
+                                + "check value \(recordedCheck ?? "")) do not verify: give the same key files again "
+                                + "(nothing was touched)")
+                }
+            }
+            settings.genuineKeys = keys
+        } else if values.isGiven(SignatureKeyOptions.signatureKey.long) {
+            throw .usage("--signature-key goes with --require-genuine")
         }
         if let text = values.value(BatchCommand.wait.long) {
             guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 86_400 else {

@@ -166,7 +166,7 @@ enum BatchOutput {
                 invocation.arguments, command: ["batch", "--resume", setup.journalPath],
                 keeping: [
                     "--reader", "--wait", "--confirm", "--" + MasterSecretInput.file.long,
-                    "--" + BatchCommand.sdmMasterKeyFile.long,
+                    "--" + BatchCommand.sdmMasterKeyFile.long, "--" + SignatureKeyOptions.signatureKey.long,
                 ])
             if setup.settings.password != nil, !values.isGiven(MasterSecretInput.file.long) {
                 again += "   (with $\(MasterSecretInput.variable) set to the job's master secret)"

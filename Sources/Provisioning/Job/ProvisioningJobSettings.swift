@@ -1,3 +1,5 @@
+import NDEF
+import NFCCrypto
 import NFCSession
 
 /// How a job provisions each tag and how long its readers wait.
@@ -68,6 +70,24 @@ public struct ProvisioningJobSettings: Sendable {
             options["password"] = "none"
         }
         if let sdm { options.merge(sdm.journalOptions) { first, _ in first } }
+        if let genuineKeys {
+            options[Self.requireGenuineOption] = "yes"
+            if let check = Self.keysCheck(genuineKeys) { options[Self.signatureKeysOption] = check }
+        }
         return options
+    }
+
+    /// The journal option that records a job refusing tags that are not genuine.
+    public static let requireGenuineOption = "require-genuine"
+    /// The journal option that identifies the keys a job accepts beyond NXP's.
+    public static let signatureKeysOption = "signature-keys"
+
+    /// The first 8 bytes (hex) of the SHA-256 of the DER forms, sorted, of the keys among `keys`
+    /// that are not NXP's; nil when all are NXP's. Identifies the keys without their files.
+    public static func keysCheck(_ keys: [NFCOriginalityKey]) -> String? {
+        let nxp = Set(NFCOriginalityKey.nxpKeys.map(\.key.derRepresentation))
+        let extra = Set(keys.map(\.key.derRepresentation)).subtracting(nxp).sorted { $0.lexicographicallyPrecedes($1) }
+        guard !extra.isEmpty, let digest = try? SHA256.hash(extra.flatMap { $0 }) else { return nil }
+        return NDEFHex.encode(digest.prefix(8))
     }
 }
