@@ -45,7 +45,8 @@ import Testing
                     try? await Task.sleep(for: .milliseconds(milliseconds))
                     return
                 }
-                let deadline = ContinuousClock.now.advanced(by: .seconds(30))
+                // A bound for a test that fails; the condition is an event of the watch.
+                let deadline = ContinuousClock.now.advanced(by: .seconds(300))
                 while !until(), ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(10)) }
             }, rescan: .milliseconds(20),
             retry: .milliseconds(20))

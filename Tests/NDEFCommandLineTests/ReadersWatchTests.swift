@@ -33,21 +33,24 @@ import Testing
             }
         }
         directory.watchCard = { name in
-            AsyncThrowingStream { continuation in
-                guard name == "Reader 0" else {
+            guard name == "Reader 0" else {
+                return AsyncThrowingStream { continuation in
                     continuation.yield(PCSCCardEvent(readerName: name, presence: .empty, atr: [], eventCount: 0))
                     continuation.finish()
-                    return
                 }
-                Task {
-                    for (count, presence) in [PCSCCardEvent.Presence.empty, .present, .present, .empty].enumerated() {
-                        continuation.yield(
-                            PCSCCardEvent(readerName: name, presence: presence, atr: [], eventCount: count))
-                        try? await Task.sleep(for: .milliseconds(10))
-                    }
-                    continuation.finish()
+            }
+            // Reader 0's events one at a time: asked for one more, the watch has handled the last,
+            // and only then does the readers' stream go on (however late the watch runs).
+            let events = TestQueue(
+                [PCSCCardEvent.Presence.empty, .present, .present, .empty].enumerated().map { count, presence in
+                    PCSCCardEvent(readerName: name, presence: presence, atr: [], eventCount: count)
+                })
+            return AsyncThrowingStream {
+                guard let event = events.next() else {
                     cardEventsOutContinuation.yield()
+                    return nil
                 }
+                return event
             }
         }
         return directory
@@ -85,7 +88,7 @@ import Testing
         io.libnfc = fakeLibNFC(["pn532_uart:/dev/x"])
         let status = try await ReadersWatch.run(
             CommandInvocation(path: [], values: ParsedValues(for: ReadersCommand.spec), io: io), json: false,
-            stop: { try? await Task.sleep(for: .seconds(30)) })
+            stop: { try? await Task.sleep(for: .seconds(300)) })
         #expect(status == .success)
         let lines = io.outputText.split(separator: "\n").map(String.init)
         #expect(lines.first == "reader added    libnfc  pn532_uart:/dev/x  (libnfc:pn532_uart:/dev/x)")

@@ -231,3 +231,91 @@ struct SDMSetupCommandTests {
         #expect(cut > 20, "the set-up was cut \(cut - 1) times")
     }
 }
+
+extension SDMSetupCommandTests {
+    /// Another set of five keys, as a second keys file of the same folder, with its SDM key files.
+    static func secondKeys(_ setting: Setting) throws -> Setting {
+        let keys = (0..<5).map { number in (0..<16).map { UInt8(0xA0 + 0x05 * number + $0) } }
+        let entries = keys.enumerated().map { "\"k\($0.offset)\": \"\(hexText($0.element))\"" }
+        let file = try setting.folder.file("keys2.json", text: "{" + entries.joined(separator: ", ") + "}\n")
+        return Setting(
+            folder: setting.folder, keysFile: file,
+            metaReadKeyFile: try setting.folder.file("k1-2.hex", text: hexText(keys[1]) + "\n"),
+            fileReadKeyFile: try setting.folder.file("k2-2.hex", text: hexText(keys[2]) + "\n"))
+    }
+
+    /// The versions of keys 0-4 (`sdm status --json`).
+    static func keyVersions(_ setting: Setting) async throws -> [Int] {
+        let status = try await run(["sdm", "status", "--json"], reader: setting.reader)
+        let object = try JSONSerialization.jsonObject(with: Data(status.output)) as? [String: Any]
+        return (object?["keyVersions"] as? [Int]) ?? []
+    }
+
+    /// Whether the URL the tag gives now verifies with `setting`'s SDM keys.
+    static func verifies(_ setting: Setting) async throws -> Bool {
+        let read = try await run(["read"], reader: setting.reader)
+        guard let line = read.outputText.split(separator: "\n").first(where: { $0.contains("URI: ") }),
+            let url = line.split(separator: "URI: ").last
+        else { return false }
+        return try await BinaryRunner.run(setting.verify([String(url)])).status == 0
+    }
+
+    @Test(
+        "A set-up cut anywhere, then run with another keys file: refused with nothing sent, or done with that file alone; never keys of both"
+    )
+    func otherKeysFileNeverMixes() async throws {
+        var cut = 1
+        var refusals = 0
+        while cut < 30 {
+            let first = try Setting("sdm-mix")
+            let second = try Self.secondKeys(first)
+            let code = try await Self.code(first, reader: first.reader)
+            let interrupted = try await Self.run(
+                first.setUp + ["--confirm", code], reader: first.reader + "&remove-after=\(cut)&in-flight=tear")
+            if interrupted.status == 0 { break }
+            let context = "cut at command \(cut)"
+            let versionsBefore = try await Self.keyVersions(first)
+            let dry = try await Self.run(second.setUp + ["--dry-run"], reader: first.reader)
+            let otherCode = try await Self.code(second, reader: first.reader)
+            let other = try await Self.run(second.setUp + ["--confirm", otherCode], reader: first.reader)
+            if other.status == 0 {
+                // Nothing of the first plan's keys was on the tag: the second file set it up alone.
+                #expect(try await Self.verifies(second), "\(context)")
+                #expect(!dry.outputText.contains("another set-up's keys"), "\(context)")
+            } else {
+                refusals += 1
+                #expect(other.status == 78, "\(context): \(other.error)")
+                #expect(other.error.contains("another set-up's key"), "\(context): \(other.error)")
+                #expect(dry.outputText.contains("another set-up's keys"), "\(context): \(dry.outputText)")
+                #expect(!dry.outputText.contains("Done already: the message; SDM on the NDEF file; keys"), "\(context)")
+                #expect(try await Self.keyVersions(first) == versionsBefore, "\(context): the refused run changed keys")
+                let finished = try await Self.run(first.setUp + ["--confirm", code], reader: first.reader)
+                #expect(finished.status == 0, "\(context): \(finished.error)")
+                #expect(try await Self.verifies(first), "\(context)")
+            }
+            cut += 1
+        }
+        #expect(cut > 15, "the set-up was cut \(cut - 1) times")
+        // The cuts after the first key change leave the first file's keys: those are refused.
+        #expect(refusals > 5, "\(refusals) refusals")
+    }
+
+    @Test("A set-up cut, then run again with another --key-version: it finishes, every key at the new version")
+    func otherKeyVersionFinishes() async throws {
+        for cut in [16, 19, 22] {
+            let setting = try Setting("sdm-version")
+            let code = try await Self.code(setting, reader: setting.reader)
+            let interrupted = try await Self.run(
+                setting.setUp + ["--confirm", code], reader: setting.reader + "&remove-after=\(cut)&in-flight=tear")
+            #expect(interrupted.status != 0, "cut \(cut)")
+            let again = setting.setUp + ["--key-version", "2"]
+            let dry = try await Self.run(again + ["--dry-run"], reader: setting.reader)
+            let line = dry.outputText.split(separator: "\n").first { $0.hasPrefix("Set-up code: ") }
+            let newCode = try #require(line.map { String($0.dropFirst("Set-up code: ".count)) })
+            let rerun = try await Self.run(again + ["--confirm", newCode], reader: setting.reader)
+            #expect(rerun.status == 0, "cut \(cut): \(rerun.error)")
+            #expect(try await Self.keyVersions(setting) == [2, 2, 2, 2, 2], "cut \(cut)")
+            #expect(try await Self.verifies(setting), "cut \(cut)")
+        }
+    }
+}

@@ -49,12 +49,14 @@ enum SDMSetupCommand {
             CODE sets up without asking; a person at a terminal is asked to type it.
 
             Every step is checked. A set-up cut short (the tag left) is found out from the key \
-            versions, the file settings and the message, and the same command finishes it; \
-            the tag's key 0 is tried as its version says (new, or factory) and the other once \
-            only if that is refused. Running it on a tag set up already changes nothing.
+            versions, the file settings and the message, each changed key proven by \
+            authenticating with the plan's key, and the same command finishes it (with another \
+            --key-version too). A tag holding keys of another keys file or master key is \
+            refused before anything is sent: it never ends with keys of two files. Running it \
+            on a tag set up already changes nothing.
 
-            Exit status: 0; 79 when not confirmed; 78 when the tag's key 0 is neither the \
-            factory key nor the plan's; 80 when the set-up stopped part way (run it again); \
+            Exit status: 0; 79 when not confirmed; 78 when the tag holds keys that are neither \
+            the factory's nor the plan's; 80 when the set-up stopped part way (run it again); \
             76 when the tag is not an NTAG 424 DNA; 64 for a URL without both placeholders.
 
             Examples:
@@ -217,7 +219,7 @@ enum SDMSetupCommand {
             return CommandLineError(
                 .incompleteWrite,
                 "setting up SDM: \(error.reason) (\(error.code.rawValue))\nThe set-up may have stopped part way; "
-                    + "the tag's keys are the factory's or the plan's, as their versions say. To finish it, hold the "
+                    + "the tag's keys are the factory's or the plan's. To finish it, hold the "
                     + "tag to the reader again and run:\n  \(again)")
         }
     }

@@ -60,8 +60,13 @@ struct SDMSetupReport: Encodable {
             "Keys: k0-k4 \(keySource), version \(plan.keyVersion)",
             "Done already: " + (stepsDone.isEmpty ? "nothing" : stepsDone.joined(separator: "; ")),
             "To do: "
-                + (stepsLeft.isEmpty
-                    ? "nothing (the tag is set up with this plan)" : stepsLeft.joined(separator: "; ")),
+                + (!progress.foreignKeys.isEmpty
+                    ? "nothing: key\(progress.foreignKeys.count == 1 ? "" : "s") "
+                        + progress.foreignKeys.map(String.init).joined(separator: ", ")
+                        + " hold another set-up's keys, which this plan cannot finish (run with the keys that set-up "
+                        + "started with)"
+                    : stepsLeft.isEmpty
+                        ? "nothing (the tag is set up with this plan)" : stepsLeft.joined(separator: "; ")),
             "Set-up code: \(code)",
         ]
     }

@@ -51,14 +51,24 @@ public struct NTAG424SDMPlan: Sendable, Hashable {
     }
 }
 
-/// How far a tag is in an ``NTAG424SDMPlan``, read without authentication.
+/// How far a tag is in an ``NTAG424SDMPlan``: the NDEF file and its settings as read, and each
+/// key as proven by authenticating with it.
 public struct NTAG424SDMProgress: Sendable, Hashable {
     /// Whether the NDEF file holds the plan's message (the mirrored text back to its `0`s).
     public var messageWritten: Bool
     /// Whether the NDEF file's settings are the plan's.
     public var settingsApplied: Bool
-    /// For keys 0-4: whether the key has the plan's version (this plan changed it).
+    /// For keys 0-4: whether the key is the plan's, with the plan's version (done).
     public var changedKeys: [Bool]
+    /// For keys 0-4: whether the key is the plan's (AuthenticateEV2First with it succeeded),
+    /// whatever its version.
+    public var planKeys: [Bool] = Array(repeating: false, count: 5)
+    /// For keys 0-4: the version GetKeyVersion read (0: as delivered).
+    public var keyVersions: [UInt8] = Array(repeating: 0, count: 5)
+    /// The keys whose version says they were changed but which the plan's key does not open:
+    /// another set-up's keys (another keys file, or another master key), which this plan must
+    /// not finish.
+    public var foreignKeys: [Int] { (0..<5).filter { keyVersions[$0] != 0 && !planKeys[$0] } }
     /// Whether the NDEF file holds a message (NLEN not 0), whichever it is.
     public var holdsMessage = true
     /// The offsets in the NDEF file that SDM now mirrors into on a read (PICCData, SDMMAC): a
@@ -75,11 +85,15 @@ extension NFCNTAG424Tag {
 
     /// Reads how far the tag is in `plan`: key versions (GetKeyVersion), the NDEF file's
     /// settings (GetFileSettings) and its message (read as a phone reads it: with SDM on this read
-    /// counts).
+    /// counts); then proves each key a version says was changed by AuthenticateEV2First with the
+    /// plan's key (a version alone cannot tell two set-ups with the same version apart, nor a key
+    /// of this plan with another version). Keys still at version 0 are taken as delivered: a
+    /// ChangeKey from a wrong old key is refused by the tag's CRC check (NT4H2421Gx 10.6.1) and
+    /// changes nothing.
     public func sdmProgress(_ plan: NTAG424SDMPlan) async throws(NFCReaderError) -> NTAG424SDMProgress {
         try await selectApplication()
-        var changed: [Bool] = []
-        for number in 0..<5 { changed.append(try await keyVersion(number) == plan.keyVersion) }
+        var versions: [UInt8] = []
+        for number in 0..<5 { versions.append(try await keyVersion(number)) }
         let settings = try await fileSettings(2)
         let applied = settings == plan.settings
         let mirrored = try await ndefMessageBytes()
@@ -98,10 +112,34 @@ extension NFCNTAG424Tag {
             }
             written = bytes == wanted
         }
+        var planKeys = Array(repeating: false, count: 5)
+        for number in 0..<5 where versions[number] != 0 {
+            planKeys[number] = try await opens(keyNumber: number, key: plan.keys[number])
+        }
+        if versions.contains(where: { $0 != 0 }) {
+            // Selecting the application again ends the authentication, so that the plain reads
+            // and writes of the NDEF file that follow are allowed (NT4H2421Gx 9.1.3).
+            endSession()
+            try await selectApplication()
+        }
+        let changed = (0..<5).map { planKeys[$0] && versions[$0] == plan.keyVersion }
         var progress = NTAG424SDMProgress(messageWritten: written, settingsApplied: applied, changedKeys: changed)
+        progress.planKeys = planKeys
+        progress.keyVersions = versions
         progress.holdsMessage = mirrored != nil
         progress.mirroredRanges = ranges
         return progress
+    }
+
+    /// Whether AuthenticateEV2First with `key` as key `keyNumber` succeeds (refused: false).
+    private func opens(keyNumber: Int, key: [UInt8]) async throws(NFCReaderError) -> Bool {
+        do {
+            try await authenticate(keyNumber: keyNumber, key: key)
+            return true
+        } catch {
+            guard error.code == .authenticationFailed else { throw error }
+            return false
+        }
     }
 
     /// The confirmation of setting up `plan` on this tag: the keys change for good, so
@@ -114,7 +152,8 @@ extension NFCNTAG424Tag {
     /// Sets up `plan` on the tag, or finishes an interrupted set-up, once `confirmation` (from
     /// ``prepareSDMSetUp(_:)``, or decoded) is this tag's and this plan's: each step is taken only when
     /// ``sdmProgress(_:)`` shows it missing, in an order where every cut leaves a tag whose keys
-    /// are known (the factory key or the plan's, as the key version says):
+    /// are known (the factory key or the plan's, as proven by authenticating with it); a tag
+    /// holding keys of another set-up is refused before anything is sent:
     /// 1. the message (``writeNDEFFile(_:emptyAlready:mirroredRanges:)``: NLEN 0 first and last, read back);
     /// 2. AuthenticateEV2First with key 0: the plan's key when its version says it changed, else
     ///    the factory key; the other one once more only when that is refused;
@@ -129,7 +168,8 @@ extension NFCNTAG424Tag {
     /// - Throws: ``NFCReaderError/Code/confirmationMismatch`` before any command when the
     ///   confirmation is another tag's or another plan's;
     ///   ``NFCReaderError/Code/authenticationFailed`` when key 0 is neither the factory
-    ///   key nor the plan's (the tag's keys are not this plan's to change);
+    ///   key nor the plan's, or a key changed by another set-up (its version set, the plan's key
+    ///   refused) is on the tag: the tag's keys are not this plan's to change;
     ///   ``NFCReaderError/Code/tagUpdateFailure`` when the check fails; the errors of the steps.
     /// - Parameters:
     ///   - plan: what the tag gets.
@@ -149,6 +189,17 @@ extension NFCNTAG424Tag {
         }
         let progress: NTAG424SDMProgress
         if let known { progress = known } else { progress = try await sdmProgress(plan) }
+        // Keys of another set-up: changing the rest to this plan's would leave a tag with keys
+        // from two files. Nothing is sent.
+        let foreign = progress.foreignKeys
+        if !foreign.isEmpty {
+            throw NFCReaderError(
+                .authenticationFailed,
+                "key\(foreign.count == 1 ? "" : "s") \(foreign.map(String.init).joined(separator: ", ")) "
+                    + (foreign.count == 1 ? "holds" : "hold")
+                    + " another set-up's key (its version says changed, the plan's key does not open it): this plan "
+                    + "cannot finish that set-up. Finish it with the keys it was started with; nothing was written")
+        }
         var steps: [String] = []
         if !progress.messageWritten {
             try await writeNDEFFile(
@@ -156,13 +207,16 @@ extension NFCNTAG424Tag {
             steps.append("wrote the message")
         }
         if !progress.settingsApplied || !progress.changedKeys.allSatisfy({ $0 }) {
-            try await authenticateKey0(plan, changed: progress.changedKeys[0])
+            try await authenticateKey0(plan, changed: progress.planKeys[0])
             if !progress.settingsApplied {
                 try await changeFileSettings(2, to: plan.settings)
                 steps.append("set SDM on the NDEF file")
             }
             for number in 1...4 where !progress.changedKeys[number] {
-                try await changeKey(number, to: plan.keys[number], version: plan.keyVersion, oldKey: Self.factoryKey)
+                // The plan's key with another version (a rerun with another --key-version) is
+                // changed from itself; a key still at version 0 from the factory key.
+                let old = progress.planKeys[number] ? plan.keys[number] : Self.factoryKey
+                try await changeKey(number, to: plan.keys[number], version: plan.keyVersion, oldKey: old)
                 steps.append("changed key \(number)")
             }
             if !progress.changedKeys[0] {
