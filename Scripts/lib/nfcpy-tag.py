@@ -12,6 +12,13 @@ the simulated PN532 (`ndeftool sim serve --pn532 PATH`, or PN532SerialSimulator 
 PATH is the PN532's serial line (a pty or its symlink). "milliseconds" is the wall time of the
 operation alone, from the activated tag to the end (sensing and nfcpy's start-up excluded).
 Exit status: 0 done, 1 nfcpy failed or the read-back differs, 2 usage, 3 no tag found.
+
+nfcpy gives a PN532 100 ms to acknowledge a command (its datasheet says 15 ms). The simulated
+PN532 answers every frame, tag timeouts included (as the chip's status byte, UM0701 7.1), but on
+a busy machine its thread may not be scheduled within 100 ms, and nfcpy would then report an
+input/output error although nothing went wrong. So the script waits at least HOST_WAIT_FLOOR_MS
+for every answer on the serial line: a wait ends when the answer is there, so a responsive PN532
+is exactly as fast, and nothing nfcpy decides depends on how busy the machine is.
 """
 
 import json
@@ -25,9 +32,19 @@ import nfc.clf.transport
 import nfc.tag
 
 
+HOST_WAIT_FLOOR_MS = 60000
+
+
+class PatientTTY(nfc.clf.transport.TTY):
+    """nfcpy's serial transport, waiting at least HOST_WAIT_FLOOR_MS for each answer."""
+
+    def read(self, timeout):
+        return super().read(max(timeout, HOST_WAIT_FLOOR_MS))
+
+
 def open_frontend(path):
     frontend = nfc.ContactlessFrontend()
-    frontend.device = nfc.clf.pn532.init(nfc.clf.transport.TTY(path))
+    frontend.device = nfc.clf.pn532.init(PatientTTY(path))
     return frontend
 
 

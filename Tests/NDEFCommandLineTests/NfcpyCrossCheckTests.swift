@@ -27,30 +27,18 @@ struct NfcpyCrossCheckTests {
             #expect(await server.waitForError(containing: "Press Ctrl-C"))
         }
 
-        /// Whether nfcpy-tag.py's standard error is the traceback of a PN532 that did not answer
-        /// nfcpy's first command in time (`open_frontend`, `pn532.init`): no tag was touched.
-        static func timedOutAtStart(_ error: String) -> Bool {
-            error.contains("in open_frontend") && error.contains("TimeoutError")
-        }
-
         func stop() async throws {
             server.terminate()
             #expect(try await server.waitForExit() == 0)
         }
 
         /// nfcpy-tag.py's JSON answer to `arguments` (after the link), or nil when it failed.
-        ///
-        /// nfcpy gives the PN532 100 ms to acknowledge its first command (`pn532.init`), less
-        /// than a busy machine may take to schedule the served PN532: a start that timed out
-        /// there, before any tag command, is tried again (three times at most).
+        /// (The script waits for the served PN532 however busy the machine is: its
+        /// HOST_WAIT_FLOOR_MS.)
         func nfcpy(_ arguments: [String]) async throws -> [String: Any]? {
             let python = URL(fileURLWithPath: try #require(CrossCheckTools.python))
-            var result = try await BinaryRunner.run(
+            let result = try await BinaryRunner.run(
                 [CrossCheckTools.script, link] + arguments, environment: environment, program: python)
-            for _ in 0..<2 where result.status != 0 && Self.timedOutAtStart(result.error) {
-                result = try await BinaryRunner.run(
-                    [CrossCheckTools.script, link] + arguments, environment: environment, program: python)
-            }
             #expect(result.status == 0, "nfcpy-tag.py: \(result.error)")
             return try JSONSerialization.jsonObject(with: Data(result.output)) as? [String: Any]
         }
@@ -77,9 +65,14 @@ struct NfcpyCrossCheckTests {
         let dumpPath = bench.directory.path("dump.mfd")
         var environment = bench.environment
         environment["LIBNFC_DEVICE"] = "pn532_uart:\(bench.link)"
-        let dump = try await BinaryRunner.run(
-            ["r", dumpPath], environment: environment,
-            program: URL(fileURLWithPath: try #require(CrossCheckTools.mfultralight)))
+        // libnfc waits a fixed time for each answer (made for a chip); a busy machine may
+        // schedule the served PN532 later. The dump only reads: a failed one is run again.
+        let mfultralight = URL(fileURLWithPath: try #require(CrossCheckTools.mfultralight))
+        var dump = try await BinaryRunner.run(["r", dumpPath], environment: environment, program: mfultralight)
+        for _ in 1..<3 where dump.status != 0 || dump.outputText.contains("unable to read") {
+            print("nfc-mfultralight failed, run again: \(dump.outputText) \(dump.error)")
+            dump = try await BinaryRunner.run(["r", dumpPath], environment: environment, program: mfultralight)
+        }
         #expect(dump.status == 0, "\(dump.outputText) \(dump.error)")
         let pages = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dumpPath)))
         #expect(pages.count == 135 * 4)
@@ -89,6 +82,21 @@ struct NfcpyCrossCheckTests {
         #expect(Array(pages[12..<16]) == [0xE1, 0x10, 0x3E, 0x00])
         let tlv = [0x03, UInt8(bytes.count)] + bytes + [0xFE]
         #expect(Array(pages[16..<(16 + tlv.count)]) == tlv)
+        try await bench.stop()
+    }
+
+    @Test("nfcpy-tag.py waits for a PN532 that answers late: the server halted well past nfcpy's 100 ms")
+    func latePN532IsWaitedFor() async throws {
+        let bench = try await Bench()
+        bench.server.send(SIGSTOP)
+        #expect(await eventually { bench.server.child.isStopped }, "the server did not halt")
+        async let reading = bench.nfcpy(["read"])
+        // nfcpy sends its first frame into a PN532 that cannot answer; a second later the
+        // server goes on. nfcpy's own 100 ms would have ended it with ENODEV or EIO.
+        try await Task.sleep(for: .seconds(1))
+        bench.server.send(SIGCONT)
+        let read = try await reading
+        #expect(read?["message"] as? String == "", "a factory NTAG215 holds an empty NDEF message")
         try await bench.stop()
     }
 
