@@ -173,7 +173,7 @@ final class OutputWatchingIO: CommandIO {
     func readSecretLine() -> String? { base.readSecretLine() }
     var pcsc: PCSCDirectory { base.pcsc }
     var libnfc: LibNFCDirectory { base.libnfc }
-    func interruption() -> @Sendable () async -> Void { base.interruption() }
+    func interruption() -> @Sendable () async -> Int32? { base.interruption() }
 }
 
 /// `ndeftool text hello`, as Python's ndeftool (nfcpy) builds records, is no command here: the

@@ -41,7 +41,7 @@ public struct RecordFiles: RecordInputs, Sendable {
                 "\(argument) names standard input ('-'), which these inputs do not read (a template "
                     + "is built once per row): name a file")
         }
-        switch FileContents.read(path: path, limit: limit, regularOnly: true) {
+        switch FileContents.read(path: path, limit: limit) {
         case .success(let bytes): return bytes
         case .failure(let failure):
             throw RecordSpecError(

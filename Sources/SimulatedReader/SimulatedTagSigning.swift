@@ -25,7 +25,7 @@ struct SimulatedTagSigning: Sendable {
     {
         guard let path = url.signingKeyPath else { return SimulatedTagSigning(signature: url.signature) }
         let read = await BlockingCall.run {
-            FileContents.read(path: path, limit: maximumKeyFileBytes, regularOnly: true)
+            FileContents.read(path: path, limit: maximumKeyFileBytes)
         }
         let bytes: [UInt8]
         switch read {

@@ -14,8 +14,8 @@ package enum FileContents {
     package enum Failure: Error, Hashable, Sendable, CustomStringConvertible {
         /// `open(2)` or `fstat(2)` failed.
         case open(Errno)
-        /// The path names something other than a regular file (``read(path:limit:regularOnly:)``
-        /// with `regularOnly`): "a folder", "a FIFO", "a socket" or "a device".
+        /// The path names something other than a regular file: "a folder", "a FIFO",
+        /// "a socket" or "a device".
         case notRegular(String)
         /// `read(2)` failed.
         case read(Errno)
@@ -33,32 +33,17 @@ package enum FileContents {
         }
     }
 
-    /// The contents of the file at `path`, at most `limit` bytes.
-    ///
-    /// With `regularOnly`, anything but a regular file (a FIFO, a device, a socket) is refused
-    /// before it is read: it is opened without waiting for a writer (`O_NONBLOCK`, which a
-    /// regular file ignores), so a FIFO nobody writes to cannot hang the caller.
-    package static func read(path: String, limit: Int, regularOnly: Bool = false) -> Result<[UInt8], Failure> {
+    /// The contents of the regular file at `path`, at most `limit` bytes; anything else (a
+    /// FIFO, a device, a socket, a folder) is refused before it could block
+    /// (``RegularFile/open(_:_:mode:)``).
+    package static func read(path: String, limit: Int) -> Result<[UInt8], Failure> {
         let descriptor: Int32
-        switch SystemCall.open(path, O_RDONLY | O_CLOEXEC | (regularOnly ? O_NONBLOCK : 0)) {
+        switch RegularFile.open(path, O_RDONLY) {
         case .success(let opened): descriptor = opened
-        case .failure(let error): return .failure(.open(error))
+        case .failure(.open(let error)): return .failure(.open(error))
+        case .failure(.notRegular(let kind)): return .failure(.notRegular(kind))
         }
         defer { SystemCall.close(descriptor) }
-        if regularOnly {
-            var status = stat()
-            guard fstat(descriptor, &status) == 0 else { return .failure(.open(.current)) }
-            guard status.st_mode & S_IFMT == S_IFREG else {
-                let kind =
-                    switch status.st_mode & S_IFMT {
-                    case S_IFDIR: "a folder"
-                    case S_IFIFO: "a FIFO"
-                    case S_IFSOCK: "a socket"
-                    default: "a device"
-                    }
-                return .failure(.notRegular(kind))
-            }
-        }
         return read(descriptor: descriptor, limit: limit)
     }
 

@@ -56,8 +56,10 @@ extension BatchBinaryTests {
             #expect(read.output.contains("\"uri\" : \"https://example.com/t/1\""), "\(read.output)")
         }
 
-        @Test("SIGINT: 130 after the tag in progress, no row left claimed; --resume completes the job once")
-        func interrupted() async throws {
+        @Test(
+            "SIGINT 130, SIGTERM 143: after the tag in progress, no row left claimed; --resume completes the job once",
+            arguments: [("INT", Int32(130)), ("TERM", Int32(143))])
+        func interrupted(signal: String, status: Int32) async throws {
             let rows = 40
             let job = try BatchFolder()
             let tags = try job.tagDirectory()
@@ -67,10 +69,10 @@ extension BatchBinaryTests {
             // same point on any machine, however it schedules the process.
             let run = try job.start([
                 "batch", "uri", Self.template, "--from", "1", "--to", String(rows), "--journal", journal, "--reader",
-                reader + "&signal-after=90&signal=INT",
+                reader + "&signal-after=90&signal=\(signal)",
             ])
             let result = await run.finish()
-            #expect(!result.signalled && result.status == 130, "\(result.output)\(result.error)")
+            #expect(!result.signalled && result.status == status, "\(result.output)\(result.error)")
             #expect(
                 result.output.contains("Stopped: interrupted: the tags in progress were finished."), "\(result.output)")
             // After the tag in hand, or at once when the station was waiting for the next tag.
@@ -91,6 +93,32 @@ extension BatchBinaryTests {
                 try BatchFiles.expectTag(
                     file, holds: try BatchFiles.uriMessage("https://example.com/t/\(row)"), "row \(row)")
             }
+        }
+
+        @Test("A second signal ends the run at once, as kill does; the journal recovers and --resume completes the job")
+        func secondSignal() async throws {
+            let rows = 20
+            let job = try BatchFolder()
+            let tags = try job.tagDirectory()
+            let reader = "sim:ntag215?supply=\(rows)&seed=7&file=\(tags)"
+            let journal = job.path("job.journal")
+            // Halted at its 60th command (SIGSTOP from the simulated reader), the run gets SIGINT
+            // and SIGTERM, both pending until SIGCONT: the one delivered first asks for a clean
+            // stop, the other ends the process (by its signal) before it gets there.
+            let run = try job.start([
+                "batch", "uri", Self.template, "--from", "1", "--to", String(rows), "--journal", journal, "--reader",
+                reader + "&signal-after=60&signal=STOP", "-q",
+            ])
+            #expect(await eventually { run.child.isStopped || !run.isRunning }, "the run did not halt")
+            run.send(SIGINT)
+            run.send(SIGTERM)
+            run.send(SIGCONT)
+            let result = await run.finish()
+            #expect(result.signalled && [SIGINT, SIGTERM].contains(result.status), "\(result.output)\(result.error)")
+            #expect(throws: Never.self) { try ProvisioningJournal.recover(journal) }
+            let resumed = try await job.run(["batch", "--resume", journal, "--reader", reader, "-q"])
+            #expect(resumed.status == 0, "\(resumed.output)\(resumed.error)")
+            try BatchFiles.expectEveryRowDoneOnce(journal, rows: rows)
         }
 
         @Test("A second run of a job whose journal is in use is refused with 75; the first completes every row once")

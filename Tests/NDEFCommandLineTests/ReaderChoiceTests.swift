@@ -9,10 +9,10 @@ import Testing
 /// The reader chosen when `--reader` gives a number or nothing: PC/SC readers and libnfc devices
 /// together, numbered from 1, the remembered one of any backend, a question on a terminal.
 @Suite struct ReaderChoiceTests {
-    static func remembered(_ url: String? = nil) throws -> (RememberedReader, TemporaryDirectory) {
+    static func remembered(_ url: String? = nil) async throws -> (RememberedReader, TemporaryDirectory) {
         let directory = try TemporaryDirectory("cli")
         let remembered = RememberedReader(io: TestIO(variables: ["XDG_CONFIG_HOME": directory.path("config")]))
-        if let url { #expect(remembered.save(url) == nil) }
+        if let url { #expect(await remembered.save(url) == nil) }
         return (remembered, directory)
     }
 
@@ -42,7 +42,7 @@ import Testing
 
     @Test("The only reader is chosen, whatever its backend")
     func onlyReader() async throws {
-        let (remembered, _) = try Self.remembered()
+        let (remembered, _) = try await Self.remembered()
         let libnfc = try await ReaderChoice.automatic(
             remembered: remembered, pcsc: .unavailable, libnfc: fakeLibNFC(["acr122_usb:001:004"]))
         #expect(libnfc.description == "libnfc:acr122_usb:001:004")
@@ -52,7 +52,7 @@ import Testing
 
     @Test("Several readers in a script: exit 64 with each reader's --reader")
     func severalInAScript() async throws {
-        let (remembered, _) = try Self.remembered()
+        let (remembered, _) = try await Self.remembered()
         let error = await #expect(throws: CommandLineError.self) {
             try await ReaderChoice.automatic(
                 remembered: remembered, pcsc: fakePCSC(["Reader 0"]), libnfc: fakeLibNFC(["pn532_uart:/dev/x"]))
@@ -68,7 +68,7 @@ import Testing
 
     @Test("A remembered libnfc device is chosen when libnfc lists it; a gone one is not")
     func rememberedLibNFC() async throws {
-        let (remembered, directory) = try Self.remembered("libnfc:pn532_uart:/dev/x")
+        let (remembered, directory) = try await Self.remembered("libnfc:pn532_uart:/dev/x")
         defer { withExtendedLifetime(directory) {} }
         let pcsc = fakePCSC(["Reader 0", "Reader 1"])
         let chosen = try await ReaderChoice.automatic(
@@ -83,7 +83,7 @@ import Testing
     func rememberedSerialDevice() async throws {
         let device = try TemporaryDirectory("cli")
         let port = try device.file("ttyUSB0", [])
-        let (remembered, directory) = try Self.remembered("libnfc:pn532_uart:" + port)
+        let (remembered, directory) = try await Self.remembered("libnfc:pn532_uart:" + port)
         defer { withExtendedLifetime(directory) {} }
         let pcsc = fakePCSC(["Reader 0", "Reader 1"])
         let chosen = try await ReaderChoice.automatic(remembered: remembered, pcsc: pcsc, libnfc: .none)
@@ -117,7 +117,7 @@ import Testing
 
     @Test("On a terminal, several readers are a numbered question; the answer chooses")
     func question() async throws {
-        let (remembered, _) = try Self.remembered()
+        let (remembered, _) = try await Self.remembered()
         let io = TerminalTestIO(answers: [" 2 "])
         let console = TagConsole(
             io: io, settings: TagSettings(reader: nil, wait: .zero, isQuiet: false, isVerbose: false))

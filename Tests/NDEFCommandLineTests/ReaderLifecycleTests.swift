@@ -10,7 +10,7 @@ import Testing
 /// in process; no pcscd needed.
 @Suite struct RememberedReaderTests {
     @Test("The file lives under XDG_CONFIG_HOME, else ~/.config; nothing without either")
-    func location() {
+    func location() async {
         let xdg = RememberedReader(io: TestIO(variables: ["XDG_CONFIG_HOME": "/c", "HOME": "/h"]))
         #expect(xdg.path == "/c/ndeftool/last-reader")
         let home = RememberedReader(io: TestIO(variables: ["HOME": "/h"]))
@@ -21,18 +21,18 @@ import Testing
         let none = RememberedReader(io: TestIO())
         #expect(none.path == nil)
         #expect(none.load() == nil)
-        #expect(none.save("pcsc:x") != nil)
+        #expect(await none.save("pcsc:x") != nil)
     }
 
     @Test("Saving creates the folder, replaces the URL whole, and leaves no temporary file")
-    func saveAndLoad() throws {
+    func saveAndLoad() async throws {
         let directory = try TemporaryDirectory("cli")
         let io = TestIO(variables: ["XDG_CONFIG_HOME": directory.path("config")])
         let remembered = RememberedReader(io: io)
         #expect(remembered.load() == nil)
-        #expect(remembered.save("pcsc:ACS%20ACR122U%20PICC%20Interface%2000%2000") == nil)
+        #expect(await remembered.save("pcsc:ACS%20ACR122U%20PICC%20Interface%2000%2000") == nil)
         #expect(remembered.load() == "pcsc:ACS%20ACR122U%20PICC%20Interface%2000%2000")
-        #expect(remembered.save("pcsc:Virtual%20PCD%2000%2001?profile=acr122u") == nil)
+        #expect(await remembered.save("pcsc:Virtual%20PCD%2000%2001?profile=acr122u") == nil)
         #expect(remembered.load() == "pcsc:Virtual%20PCD%2000%2001?profile=acr122u")
         let folder = directory.path("config/ndeftool")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["last-reader"])
@@ -41,18 +41,20 @@ import Testing
     }
 
     @Test("A file that cannot be written is reported, not fatal")
-    func unwritable() throws {
+    func unwritable() async throws {
         let directory = try TemporaryDirectory("cli")
         let blocker = try directory.file("config", text: "a file where the folder should be")
         let remembered = RememberedReader(io: TestIO(variables: ["XDG_CONFIG_HOME": blocker]))
-        #expect(remembered.save("pcsc:x")?.contains("cannot create") == true)
+        #expect(await remembered.save("pcsc:x")?.contains("cannot create") == true)
     }
 
     @Test("readers --json lists the simulated examples and the remembered reader")
     func readersJSON() async throws {
         let directory = try TemporaryDirectory("cli")
         let config = directory.path("config")
-        #expect(RememberedReader(io: TestIO(variables: ["XDG_CONFIG_HOME": config])).save("pcsc:Gone%20Reader") == nil)
+        #expect(
+            await RememberedReader(io: TestIO(variables: ["XDG_CONFIG_HOME": config])).save("pcsc:Gone%20Reader") == nil
+        )
         let result = await runInProcess(["readers", "--json"], variables: ["XDG_CONFIG_HOME": config])
         // In process there is no pcscd (TestIO): a warning with the reason, and 0, since the
         // remembered reader is listed.
@@ -77,7 +79,7 @@ import Testing
         let directory = try TemporaryDirectory("cli")
         let config = directory.path("config")
         let io = TestIO(variables: ["XDG_CONFIG_HOME": config])
-        #expect(RememberedReader(io: io).save("pcsc:Reader%201") == nil)
+        #expect(await RememberedReader(io: io).save("pcsc:Reader%201") == nil)
         io.pcsc = Self.directory(["Reader 0", "Reader 1"])
         let status = await NDEFCommandLine.run(["readers"], io: io)
         #expect(status == .success)
@@ -141,7 +143,7 @@ import Testing
         #expect(several?.message.contains("--reader 2  pcsc:Reader%201") == true)
         let only = try await ReaderChoice.automatic(remembered: remembered, pcsc: Self.directory(["Reader 0"]))
         #expect(only.description == "pcsc:Reader%200")
-        #expect(remembered.save("pcsc:Reader%201?profile=acr122u") == nil)
+        #expect(await remembered.save("pcsc:Reader%201?profile=acr122u") == nil)
         let chosen = try await ReaderChoice.automatic(remembered: remembered, pcsc: two)
         #expect(chosen.description == "pcsc:Reader%201?profile=acr122u")
         let none = await #expect(throws: CommandLineError.self) {

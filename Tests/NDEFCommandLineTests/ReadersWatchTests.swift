@@ -62,7 +62,7 @@ import Testing
         let folder = try TemporaryDirectory("config")
         defer { folder.remove() }
         let io = TestIO(variables: ["XDG_CONFIG_HOME": folder.path("config")])
-        #expect(RememberedReader(io: io).save("libnfc:acr122_usb:001:004") == nil)
+        #expect(await RememberedReader(io: io).save("libnfc:acr122_usb:001:004") == nil)
         io.pcsc = fakePCSC(["Reader 0", "Reader 1"])
         io.libnfc = fakeLibNFC(["acr122_usb:001:004"], probe: true)
         #expect(await NDEFCommandLine.run(["readers"], io: io) == .success)

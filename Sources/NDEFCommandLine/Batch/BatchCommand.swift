@@ -100,7 +100,7 @@ enum BatchCommand {
 
             Exit status: 0 every row done; 75 stopped with rows left, or the journal is \
             in use by another run (resume later); 80 rows wait for their tags to come \
-            back; 130 interrupted; 74 the journal could not be written; 79 lock not \
+            back; 130 Ctrl-C, 143 SIGTERM; 74 the journal could not be written; 79 lock not \
             confirmed; 65 a database job of that name with another plan; 66 no such job \
             to join; 69 the database cannot be reached.
 
@@ -218,27 +218,29 @@ enum BatchCommand {
     static func runUntilInterrupted(
         _ job: ProvisioningJob, _ stations: [ProvisioningStation], io: any CommandIO,
         onInterrupt: @escaping @Sendable () -> Void = {}
-    ) async -> (ProvisioningJobSummary, interrupted: Bool) {
+    ) async -> (ProvisioningJobSummary, interrupted: Int32?) {
         let interruption = io.interruption()
         let interrupted = InterruptionFlag()
         let watcher = Task {
-            await interruption()
-            guard !Task.isCancelled else { return }
-            interrupted.set()
+            guard let signal = await interruption(), !Task.isCancelled else { return }
+            interrupted.set(signal)
             job.stop(reason: "interrupted: the tags in progress were finished")
             onInterrupt()
         }
         let summary = await job.run(stations)
         watcher.cancel()
-        return (summary, interrupted.isSet)
+        return (summary, interrupted.signal)
     }
 }
 
-/// Whether Ctrl-C (or SIGTERM) stopped the job.
+/// Whether Ctrl-C (SIGINT) or SIGTERM stopped the job, and which.
 final class InterruptionFlag: Sendable {
-    private let value = Mutex(false)
-    func set() { value.withLock { $0 = true } }
-    var isSet: Bool { value.withLock { $0 } }
+    private let value = Mutex<Int32?>(nil)
+    /// Records `signal` (the first one counts).
+    func set(_ signal: Int32) { value.withLock { $0 = $0 ?? signal } }
+    /// The signal that stopped the job, nil when none did.
+    var signal: Int32? { value.withLock { $0 } }
+    var isSet: Bool { signal != nil }
 }
 
 /// The one confirmation a batch that locks needs, given up front for the whole job

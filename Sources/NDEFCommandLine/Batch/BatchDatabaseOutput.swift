@@ -9,7 +9,7 @@ enum BatchDatabaseOutput {
     /// job is complete, 75 stopped with rows left (join again), 80 rows wait for their tags,
     /// 69 the database failed, 130 interrupted.
     static func finish(
-        _ summary: ProvisioningJobSummary, setup: BatchDatabaseRun.Setup, jobs: JobDatabase, interrupted: Bool,
+        _ summary: ProvisioningJobSummary, setup: BatchDatabaseRun.Setup, jobs: JobDatabase, interrupted: Int32?,
         invocation: CommandInvocation
     ) async throws(CommandLineError) -> ExitStatus {
         let values = invocation.values
@@ -38,7 +38,7 @@ enum BatchDatabaseOutput {
             try invocation.io.writeOutput(text(summary, setup: setup, perMinute: perMinute, again: again))
         }
         if summary.journalFailure != nil { return .unavailable }
-        if interrupted { return .interrupted }
+        if let interrupted { return .stopped(by: interrupted) }
         if summary.isComplete { return .success }
         return summary.unfinishedRows.isEmpty ? .tryAgain : .incompleteWrite
     }

@@ -2,6 +2,7 @@ import CommandLineKit
 import NFCSession
 import NTAG424
 import Provisioning
+import SystemSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -46,6 +47,7 @@ struct BatchJobSetup {
             guard FileAccess.exists(resumePath) else {
                 throw CommandLineError(.noInput, "the journal \(InputReader.name(of: resumePath)) does not exist")
             }
+            try checkJournalIsAFile(resumePath)
             do {
                 recorded = try ProvisioningJournal.recover(resumePath).header
             } catch {
@@ -105,6 +107,7 @@ struct BatchJobSetup {
             journalPath =
                 values.value(BatchCommand.journal.long)
                 ?? defaultJournal(values.value(BatchCommand.plan.long) ?? source)
+            try checkJournalIsAFile(journalPath)
             let problem = FileAccess.exists(journalPath) ? replayProblem(journalPath) : nil
             if problem == .notAJournal { throw notAJournal(journalPath) }
             if FileAccess.exists(journalPath), !values.flag(BatchCommand.dryRun.long), problem != .missingJournalHeader
@@ -149,6 +152,16 @@ struct BatchJobSetup {
                 throw CommandLineError(.dataError, "Row \(number) (plan line \(row.line)): \(error)")
             }
         }
+    }
+
+    /// Refuses a journal path naming a FIFO, a device, a socket or a folder (65) before anything
+    /// opens it: a FIFO would block the run in `open(2)`.
+    static func checkJournalIsAFile(_ path: String) throws(CommandLineError) {
+        guard let kind = RegularFile.kind(at: path) else { return }
+        throw CommandLineError(
+            .dataError,
+            "the journal \(InputReader.name(of: path)): it is \(kind), not a regular file. It was left as it is and "
+                + "no tag was touched: name a file with --journal")
     }
 
     /// The refusal of a file named as the journal that is no journal (it does not begin with a

@@ -23,7 +23,7 @@ enum BatchJobStatusCommand {
             the rows it finished and its rate over the last minute. Read from any machine \
             that reaches the database; it changes nothing.
 
-            Exit status: 0 (with --watch: the job is complete, or 130 after Ctrl-C); 66 no \
+            Exit status: 0 (with --watch: the job is complete, or 130 after Ctrl-C, 143 after SIGTERM); 66 no \
             such job; 69 the database cannot be reached.
 
             Examples:
@@ -59,15 +59,17 @@ enum BatchJobStatusCommand {
         let interrupted = InterruptionFlag()
         let interruption = invocation.io.interruption()
         let watcher = Task {
-            await interruption()
-            interrupted.set()
+            guard let signal = await interruption() else { return }
+            interrupted.set(signal)
         }
         defer { watcher.cancel() }
         while true {
             let current = try await status(found, jobs)
             try show(current, json: asJSON, io: invocation.io)
             if current.isComplete { return .success }
-            if await BatchDatabaseCommandSupport.wait(seconds, unless: interrupted) { return .interrupted }
+            if await BatchDatabaseCommandSupport.wait(seconds, unless: interrupted), let signal = interrupted.signal {
+                return .stopped(by: signal)
+            }
         }
     }
 

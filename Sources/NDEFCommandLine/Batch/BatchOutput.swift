@@ -139,7 +139,7 @@ enum BatchOutput {
     /// Writes the reports, prints the summary and gives the exit status of a run that ended
     /// with `summary`.
     static func finish(
-        _ summary: ProvisioningJobSummary, setup: BatchJobSetup, journal: ProvisioningJournal, interrupted: Bool,
+        _ summary: ProvisioningJobSummary, setup: BatchJobSetup, journal: ProvisioningJournal, interrupted: Int32?,
         invocation: CommandInvocation
     ) throws(CommandLineError) -> ExitStatus {
         let values = invocation.values
@@ -175,7 +175,7 @@ enum BatchOutput {
                 text(summary, setup: setup, csv: csvPath, json: jsonPath, perMinute: perMinute, again: again))
         }
         if summary.journalFailure != nil { return .ioError }
-        if interrupted { return .interrupted }
+        if let interrupted { return .stopped(by: interrupted) }
         if summary.isComplete { return .success }
         return summary.unfinishedRows.isEmpty ? .tryAgain : .incompleteWrite
     }
@@ -232,6 +232,8 @@ enum BatchOutput {
     /// the master secret) or each other, before anything starts.
     static func checkReportPaths(_ setup: BatchJobSetup, values: ParsedValues) throws(CommandLineError) {
         let (csv, json) = reportPaths(setup, values: values)
+        try FileAccess.checkOutput(csv, option: "--report", dashIsStandardOutput: false)
+        try FileAccess.checkOutput(json, option: "--report-json", dashIsStandardOutput: false)
         var others: [(String, String)] = [("the journal", setup.journalPath)]
         if let plan = values.value(BatchCommand.plan.long) { others.append(("the plan", plan)) }
         if let secret = values.value(MasterSecretInput.file.long) { others.append(("the master secret file", secret)) }

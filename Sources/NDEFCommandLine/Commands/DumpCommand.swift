@@ -66,6 +66,7 @@ enum DumpCommand {
             throw .missingArgument(
                 "--output <file>", help: "-o, --output <file>  The dump file (- for standard output).")
         }
+        try FileAccess.checkOutput(path, option: "--output")
         let (name, chosen) = try chooseFormat(values.value(format.long), path: path)
         if path == "-", !chosen.isText {
             throw .usage("The \(name) format is binary: give a file with -o, or choose a text format (hex, flipper)")

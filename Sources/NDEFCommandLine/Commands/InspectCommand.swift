@@ -85,7 +85,7 @@ enum InspectCommand {
         let source = InputReader.name(of: path)
         let inputs = InputReader(io: invocation.io)
         // A dump is a file: a FIFO or a device would never end (or never start).
-        let bytes = try inputs.bytes(of: path, for: "<file>", regularOnly: true)
+        let bytes = try inputs.bytes(of: path, for: "<file>")
         let forcedFormat = values.value(format.long).flatMap(dumpFormat(named:))
         let forcedChip = values.value(chip.long).flatMap { name in chips.first { $0.name == name }?.chip }
         var format: TagDumpFormat? = forcedFormat

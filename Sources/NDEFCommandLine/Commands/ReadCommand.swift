@@ -47,6 +47,7 @@ enum ReadCommand {
         if formats.count > 1 {
             throw .usage("Choose one output format: \(CommandLineError.quotedList(formats.map { "--" + $0.long }))")
         }
+        if let path = values.value(Self.output.long) { try FileAccess.checkOutput(path, option: "--output") }
         let password = try TagPasswordOptions.given(invocation)
         let connection = try TagConnection(invocation)
         return try await connection.runOnTag("reading the tag") { tag in

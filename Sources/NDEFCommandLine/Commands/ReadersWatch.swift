@@ -47,7 +47,8 @@ enum ReadersWatch {
     ) async throws(CommandLineError) -> ExitStatus {
         let io = invocation.io
         let messages = CommandMessages(invocation)
-        let until = stop ?? io.interruption()
+        let interruption = io.interruption()
+        let until: @Sendable () async -> Void = stop ?? { _ = await interruption() }
         if io.isTerminal(.error) && !json { messages.note("Watching readers (Ctrl-C to stop)...") }
         // libnfc's devices first, as `readers` lists them after pcscd's but before any wait.
         var connstrings: [String]?

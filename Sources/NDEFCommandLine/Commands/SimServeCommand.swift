@@ -109,7 +109,7 @@ enum SimServeCommand {
             messages.note("Serving \(text) on vpcd port \(port) (127.0.0.1).")
         }
         messages.note("Press Ctrl-C to stop.")
-        let signal = await waiter.wait()
+        let signal = await waiter.wait() ?? 0
         for card in cards { await card.shutDown() }
         messages.note("Stopped (signal \(signal)).")
         for (card, port) in zip(cards, ports) {
@@ -158,7 +158,7 @@ enum SimServeCommand {
             }
         }
         messages.note("Press Ctrl-C to stop.")
-        let signal = await waiter.wait()
+        let signal = await waiter.wait() ?? 0
         for chip in chips { await chip.shutDown() }
         messages.note("Stopped (signal \(signal)).")
         for (chip, link) in zip(chips, links) {

@@ -36,8 +36,10 @@ protocol CommandIO: AnyObject {
     var pcsc: PCSCDirectory { get }
     /// libnfc's devices.
     var libnfc: LibNFCDirectory { get }
-    /// A wait that returns when the user interrupts a long-running command (Ctrl-C, SIGTERM).
-    func interruption() -> @Sendable () async -> Void
+    /// A wait that returns when the user interrupts a long-running command (Ctrl-C, SIGTERM),
+    /// with the signal's number; nil when the waiting task was cancelled (the command ended
+    /// first: from then on the signals end the process again).
+    func interruption() -> @Sendable () async -> Int32?
 }
 
 /// The three standard streams, by their file descriptors.
@@ -89,8 +91,11 @@ extension CommandIO {
     var libnfc: LibNFCDirectory { .system }
 
     /// No interruption: the wait lasts until its task is cancelled.
-    func interruption() -> @Sendable () async -> Void {
-        { while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) } }
+    func interruption() -> @Sendable () async -> Int32? {
+        {
+            while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
+            return nil
+        }
     }
 
     /// Writes text to standard output as UTF-8.
@@ -127,10 +132,11 @@ final class StandardIO: CommandIO {
         getenv(name).map { String(cString: $0) }
     }
 
-    /// The first SIGINT or SIGTERM; from the call on, they no longer end the process.
-    func interruption() -> @Sendable () async -> Void {
+    /// The first SIGINT or SIGTERM; from the call on until the wait is cancelled, the first
+    /// one no longer ends the process (a second one does, at once).
+    func interruption() -> @Sendable () async -> Int32? {
         let waiter = SignalWaiter()
-        return { _ = await waiter.wait() }
+        return { await waiter.wait() }
     }
 
     func isTerminal(_ stream: StandardStream) -> Bool {

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The exit status of `ndeftool`, following the BSD sysexits convention.
 enum ExitStatus: Int32, Sendable, Hashable, CaseIterable {
     /// The command did what was asked.
@@ -41,6 +49,11 @@ enum ExitStatus: Int32, Sendable, Hashable, CaseIterable {
     case notVerified = 83
     /// Interrupted (Ctrl-C), by the shell's convention 128 + SIGINT.
     case interrupted = 130
+    /// Stopped by SIGTERM (a service stop), by the shell's convention 128 + SIGTERM.
+    case terminated = 143
+
+    /// The status of a command that `signal` (SIGINT or SIGTERM) stopped cleanly.
+    static func stopped(by signal: Int32) -> ExitStatus { signal == SIGTERM ? .terminated : .interrupted }
 
     /// A short description for the exit status table in help.
     var meaning: String {
@@ -62,7 +75,8 @@ enum ExitStatus: Int32, Sendable, Hashable, CaseIterable {
         case .severalTags: "several tags in the field: nothing was changed, keep one at the reader"
         case .notGenuine: "--require-genuine: the tag's originality signature does not verify; nothing was written"
         case .notVerified: "sdm verify: a URL does not verify (changed, another key, or a replayed counter)"
-        case .interrupted: "interrupted"
+        case .interrupted: "interrupted (Ctrl-C)"
+        case .terminated: "stopped by SIGTERM"
         }
     }
 }

@@ -51,13 +51,12 @@ enum FileAccess {
         return stat(path, &info) == 0
     }
 
-    /// The contents of the file at `path` (`FileContents` of SystemSupport); a missing or
-    /// unreadable file, or anything but a regular file with `regularOnly`, is
-    /// ``ExitStatus/noInput``; a file over `limit` bytes is ``ExitStatus/dataError``.
-    static func readFile(path: String, limit: Int = inputLimit, regularOnly: Bool = false) throws(CommandLineError)
-        -> [UInt8]
-    {
-        switch FileContents.read(path: path, limit: limit, regularOnly: regularOnly) {
+    /// The contents of the regular file at `path` (`FileContents` of SystemSupport); a missing
+    /// or unreadable file is ``ExitStatus/noInput``; anything but a regular file (a FIFO, a
+    /// device: refused before it could block) and a file over `limit` bytes are
+    /// ``ExitStatus/dataError``.
+    static func readFile(path: String, limit: Int = inputLimit) throws(CommandLineError) -> [UInt8] {
+        switch FileContents.read(path: path, limit: limit) {
         case .success(let bytes): return bytes
         case .failure(let failure): throw CommandLineError(status(of: failure), "cannot read '\(path)': \(failure)")
         }
@@ -71,22 +70,77 @@ enum FileAccess {
         }
     }
 
-    /// The exit status of a failed read: too much input is bad data, anything else no input.
+    /// The exit status of a failed read: too much input and what is not a regular file are bad
+    /// data, anything else no input.
     static func status(of failure: FileContents.Failure) -> ExitStatus {
-        if case .tooLarge = failure { return .dataError }
-        return .noInput
+        switch failure {
+        case .tooLarge, .notRegular: .dataError
+        case .open, .read: .noInput
+        }
     }
 
-    /// Writes `bytes` to a new or truncated file at `path`; failure is ``ExitStatus/ioError``.
+    /// Refuses an output path that names something other than a regular file (a FIFO, a
+    /// device), before a command does anything it would then have no place to report:
+    /// ``ExitStatus/dataError`` naming `option`. A path that does not exist yet is fine, and so
+    /// is `-` where it means standard output (`dashIsStandardOutput`).
+    static func checkOutput(_ path: String, option: String, dashIsStandardOutput: Bool = true) throws(CommandLineError)
+    {
+        if dashIsStandardOutput && path == "-" { return }
+        guard let kind = RegularFile.kind(at: path) else { return }
+        let advice = dashIsStandardOutput ? "Name a file, or - for standard output" : "Name a file"
+        throw CommandLineError(.dataError, "\(option) '\(path)': it is \(kind), not a regular file. \(advice)")
+    }
+
+    /// Writes `bytes` to a new or truncated regular file at `path`; a path naming anything else
+    /// (a FIFO, a device) is ``ExitStatus/dataError``, before it could block; other failures are
+    /// ``ExitStatus/ioError``.
     static func writeFile(_ bytes: [UInt8], path: String) throws(CommandLineError) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o666)
-        guard descriptor >= 0 else {
-            throw CommandLineError(.ioError, "cannot write '\(path)': \(systemError())")
+        let descriptor: Int32
+        switch RegularFile.open(path, O_WRONLY | O_CREAT | O_TRUNC) {
+        case .success(let opened): descriptor = opened
+        case .failure(.notRegular(let kind)):
+            throw CommandLineError(.dataError, "cannot write '\(path)': it is \(kind), not a regular file")
+        case .failure(.open(let error)): throw CommandLineError(.ioError, "cannot write '\(path)': \(error)")
         }
         let failure = writeAll(bytes, descriptor: descriptor)
         let closed = close(descriptor)
         if let failure { throw CommandLineError(.ioError, "cannot write '\(path)': \(failure)") }
         if closed != 0 { throw CommandLineError(.ioError, "cannot write '\(path)': \(systemError())") }
+    }
+
+    /// Replaces the file at `path` in folder `directory` with `bytes`, so that a crash leaves
+    /// the old file or the new one, never a torn one: the folder and its parents are made (mode
+    /// 0700, the XDG Base Directory specification's), the bytes go to a temporary regular file
+    /// beside it (`O_NOFOLLOW`, synced), which is renamed over `path`, and the folder is synced.
+    /// Blocking: call it through `BlockingCall.run`.
+    ///
+    /// - Returns: nil, or why the file could not be replaced (the temporary file is removed).
+    static func replaceFile(_ bytes: [UInt8], path: String, in directory: String, mode: mode_t) -> String? {
+        var prefix = ""
+        for component in directory.split(separator: "/") {
+            prefix += "/" + component
+            if mkdir(prefix, 0o700) != 0, errno != EEXIST { return "cannot create '\(prefix)': \(systemError())" }
+        }
+        let temporary = path + ".tmp-\(getpid())"
+        let descriptor: Int32
+        switch RegularFile.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, mode: mode) {
+        case .success(let opened): descriptor = opened
+        case .failure(let failure): return "cannot write '\(temporary)': \(failure)"
+        }
+        var failure = writeAll(bytes, descriptor: descriptor)
+        if failure == nil, fsync(descriptor) != 0 { failure = systemError() }
+        if close(descriptor) != 0, failure == nil { failure = systemError() }
+        if failure == nil, rename(temporary, path) != 0 { failure = systemError() }
+        if let failure {
+            unlink(temporary)
+            return "cannot write '\(path)': \(failure)"
+        }
+        let folder = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if folder >= 0 {
+            fsync(folder)
+            close(folder)
+        }
+        return nil
     }
 
     /// Writes all of `bytes`; returns the system's reason on failure.

@@ -15,12 +15,10 @@ final class InputReader: RecordInputs {
         self.io = io
     }
 
-    /// The bytes of `path` (`-` for standard input), read for the argument named `user`; with
-    /// `regularOnly` a path must name a regular file (``FileAccess/readFile(path:limit:regularOnly:)``).
-    func bytes(of path: String, for user: String, regularOnly: Bool = false) throws(CommandLineError)
-        -> [UInt8]
-    {
-        guard path == "-" else { return try FileAccess.readFile(path: path, regularOnly: regularOnly) }
+    /// The bytes of `path` (`-` for standard input), read for the argument named `user`; a path
+    /// must name a regular file (``FileAccess/readFile(path:limit:)``).
+    func bytes(of path: String, for user: String) throws(CommandLineError) -> [UInt8] {
+        guard path == "-" else { return try FileAccess.readFile(path: path) }
         if let standardInputUser {
             throw .usage(
                 "Standard input ('-') can be read only once, but both \(standardInputUser) and \(user) ask for it")

@@ -63,15 +63,18 @@ enum InterruptGuard {
         stop(number)
     }
 
-    /// Ends the process by `number` with its default action, as if it had not been caught: sent to
-    /// the process (any thread that does not block it takes it; the calling thread may be one of
-    /// the pool's, which block signals), with exit status 128 + `number` if it is not taken
-    /// within a second.
-    private static func stop(_ number: Int32) {
+    /// Ends the process by `number` with its default action, as if it had not been caught, at
+    /// once: the default action back, the signal unblocked in the calling thread (blocked there
+    /// while its handler runs, or by a thread of the pool) and raised in it. Only
+    /// async-signal-safe calls: a signal handler calls it. Exit status 128 + `number` should
+    /// the signal still not end the process.
+    static func stop(_ number: Int32) {
         signal(number, SIG_DFL)
-        kill(getpid(), number)
-        var pause = timespec(tv_sec: 1, tv_nsec: 0)
-        nanosleep(&pause, nil)
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        sigaddset(&unblocked, number)
+        pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
+        raise(number)
         _exit(128 + number)
     }
 

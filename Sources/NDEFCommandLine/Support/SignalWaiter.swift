@@ -10,7 +10,13 @@ import Synchronization
 #endif
 
 /// Waits for SIGINT or SIGTERM, which no longer end the process once the waiter exists: a
-/// long-running command uses it to stop cleanly and exit with status 0.
+/// long-running command uses it to stop cleanly (a batch after the tags in progress, 130 or
+/// 143; `sim serve` with 0).
+///
+/// Only the first signal is waited for: a second one ends the process at once, as if it had
+/// not been caught (the journal of a batch survives that, as it survives kill -9). When the
+/// wait is cancelled (the command's work ended first), the handlers that were there before
+/// are put back, so a signal during what follows (writing reports) ends the process.
 ///
 /// The handler is installed with `sigaction` before `init` returns, so a signal that arrives
 /// right after (a test or a shell that signals as soon as the command says it is ready) is never
@@ -38,11 +44,18 @@ final class SignalWaiter: Sendable {
     private let queue = DispatchQueue(label: "ndeftool.signals")
     private let state = Mutex<State>(State())
 
+    /// How many signals came since the last waiter was made. Read and counted by the handler (a
+    /// lock-free atomic: async-signal-safe).
+    private static let count = Atomic<Int32>(0)
+
     private struct State: @unchecked Sendable {
         /// Kept alive while waiting (dispatch sources are not Sendable).
         var source: (any DispatchSourceRead)?
         var received: Int32?
-        var continuation: CheckedContinuation<Int32, Never>?
+        var continuation: CheckedContinuation<Int32?, Never>?
+        /// The handlers before this waiter's, put back when the wait is cancelled.
+        var previous: [Int32: sigaction] = [:]
+        var isCancelled = false
     }
 
     /// Starts catching the signals.
@@ -57,27 +70,35 @@ final class SignalWaiter: Sendable {
         }
         source.resume()
         state.withLock { $0.source = source }
+        Self.count.store(0, ordering: .sequentiallyConsistent)
         for number in Self.signals {
             var action = sigaction()
             #if canImport(Darwin)
-                action.__sigaction_u.__sa_handler = { signalNumber in
-                    var byte = UInt8(truncatingIfNeeded: signalNumber)
-                    _ = write(SignalWaiter.writeDescriptor.load(ordering: .sequentiallyConsistent), &byte, 1)
-                }
+                action.__sigaction_u.__sa_handler = { signalNumber in SignalWaiter.handle(signalNumber) }
             #else
-                action.__sigaction_handler.sa_handler = { signalNumber in
-                    var byte = UInt8(truncatingIfNeeded: signalNumber)
-                    _ = write(SignalWaiter.writeDescriptor.load(ordering: .sequentiallyConsistent), &byte, 1)
-                }
+                action.__sigaction_handler.sa_handler = { signalNumber in SignalWaiter.handle(signalNumber) }
             #endif
             sigemptyset(&action.sa_mask)
             action.sa_flags = SA_RESTART
-            sigaction(number, &action, nil)
+            var previous = sigaction()
+            sigaction(number, &action, &previous)
+            state.withLock { $0.previous[number] = previous }
         }
     }
 
+    /// The handler: only async-signal-safe calls. The first signal goes to the pipe; a second
+    /// one ends the process (``InterruptGuard/stop(_:)``).
+    private static func handle(_ number: Int32) {
+        guard count.add(1, ordering: .sequentiallyConsistent).oldValue == 0 else {
+            InterruptGuard.stop(number)
+            return
+        }
+        var byte = UInt8(truncatingIfNeeded: number)
+        _ = write(writeDescriptor.load(ordering: .sequentiallyConsistent), &byte, 1)
+    }
+
     private func received(_ number: Int32) {
-        let continuation = state.withLock { state -> CheckedContinuation<Int32, Never>? in
+        let continuation = state.withLock { state -> CheckedContinuation<Int32?, Never>? in
             if state.received == nil { state.received = number }
             defer { state.continuation = nil }
             return state.continuation
@@ -85,15 +106,38 @@ final class SignalWaiter: Sendable {
         continuation?.resume(returning: number)
     }
 
-    /// Waits for the first signal (returns at once if one came already) and returns its number.
-    func wait() async -> Int32 {
-        await withCheckedContinuation { continuation in
-            let early = state.withLock { state -> Int32? in
-                if let received = state.received { return received }
-                state.continuation = continuation
-                return nil
+    /// Waits for the first signal (returns at once if one came already) and returns its number;
+    /// nil when the waiting task is cancelled, which puts the earlier handlers back.
+    func wait() async -> Int32? {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let early = state.withLock { state -> Int32?? in
+                    if let received = state.received { return .some(received) }
+                    if state.isCancelled { return .some(nil) }
+                    state.continuation = continuation
+                    return nil
+                }
+                if let early { continuation.resume(returning: early) }
             }
-            if let early { continuation.resume(returning: early) }
+        } onCancel: {
+            cancel()
         }
+    }
+
+    /// Ends the wait with nil and puts the handlers that were there before back (once).
+    private func cancel() {
+        typealias Ending = (continuation: CheckedContinuation<Int32?, Never>?, previous: [Int32: sigaction])
+        let ending = state.withLock { state -> Ending in
+            guard !state.isCancelled else { return (nil, [:]) }
+            state.isCancelled = true
+            defer { state.continuation = nil }
+            return (state.continuation, state.previous)
+        }
+        let (continuation, previous) = ending
+        for (number, action) in previous {
+            var action = action
+            sigaction(number, &action, nil)
+        }
+        continuation?.resume(returning: nil)
     }
 }

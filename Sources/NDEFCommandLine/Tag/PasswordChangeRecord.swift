@@ -122,7 +122,7 @@ struct PasswordChangeRecords: Sendable {
     /// The record of `uid`, if there is one that can be read and is about that tag.
     func load(uid: [UInt8]) -> PasswordChangeRecord? {
         guard let path = path(uid: uid),
-            let bytes = try? FileAccess.readFile(path: path, limit: 64 * 1024, regularOnly: true),
+            let bytes = try? FileAccess.readFile(path: path, limit: 64 * 1024),
             let record = try? JSONDecoder().decode(PasswordChangeRecord.self, from: Data(bytes)),
             record.uid == NDEFHex.encode(uid)
         else { return nil }
@@ -144,7 +144,7 @@ struct PasswordChangeRecords: Sendable {
         } catch {
             throw CommandLineError(.ioError, "cannot encode the record of the password change: \(error)")
         }
-        let failure = await BlockingCall.run { Self.write(bytes, to: path, in: directory) }
+        let failure = await BlockingCall.run { FileAccess.replaceFile(bytes, path: path, in: directory, mode: 0o600) }
         if let failure {
             throw CommandLineError(
                 .ioError,
@@ -157,30 +157,5 @@ struct PasswordChangeRecords: Sendable {
     func remove(uid: [UInt8]) async {
         guard let path = path(uid: uid) else { return }
         _ = await BlockingCall.run { unlink(path) }
-    }
-
-    private static func write(_ bytes: [UInt8], to path: String, in directory: String) -> String? {
-        var prefix = ""
-        for component in directory.split(separator: "/") {
-            prefix += "/" + component
-            if mkdir(prefix, 0o700) != 0, errno != EEXIST { return "cannot create '\(prefix)': \(Errno.current)" }
-        }
-        let temporary = path + ".tmp-\(getpid())"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { return "cannot write '\(temporary)': \(Errno.current)" }
-        var failure = FileAccess.writeAll(bytes, descriptor: descriptor)
-        if failure == nil, fsync(descriptor) != 0 { failure = "\(Errno.current)" }
-        if close(descriptor) != 0, failure == nil { failure = "\(Errno.current)" }
-        if failure == nil, rename(temporary, path) != 0 { failure = "\(Errno.current)" }
-        if let failure {
-            unlink(temporary)
-            return failure
-        }
-        let folder = open(directory, O_RDONLY | O_DIRECTORY)
-        if folder >= 0 {
-            fsync(folder)
-            close(folder)
-        }
-        return nil
     }
 }

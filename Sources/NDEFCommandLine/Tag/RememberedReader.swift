@@ -1,3 +1,5 @@
+import SystemSupport
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -39,7 +41,7 @@ struct RememberedReader: Sendable {
 
     /// The remembered URL; nil when there is none (a missing, unreadable or empty file).
     func load() -> String? {
-        guard let path, let bytes = try? FileAccess.readFile(path: path, limit: 4096, regularOnly: true) else {
+        guard let path, let bytes = try? FileAccess.readFile(path: path, limit: 4096) else {
             return nil
         }
         let text = String(decoding: bytes, as: UTF8.self)
@@ -48,36 +50,14 @@ struct RememberedReader: Sendable {
         return trimmed.isEmpty ? nil : trimmed
     }
 
-    /// Remembers `url`, creating the folder when needed.
+    /// Remembers `url`, creating the folder when needed (``FileAccess/replaceFile(_:path:in:mode:)``,
+    /// off the cooperative pool).
     ///
     /// - Returns: nil, or why the file could not be written (the command still succeeded).
     @discardableResult
-    func save(_ url: String) -> String? {
+    func save(_ url: String) async -> String? {
         guard let directory, let path else { return "neither XDG_CONFIG_HOME nor HOME is set" }
-        if let failure = Self.makeDirectories(directory) { return failure }
-        let temporary = path + ".tmp-\(getpid())"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        guard descriptor >= 0 else { return "cannot write '\(temporary)': \(FileAccess.systemError())" }
-        var failure = FileAccess.writeAll(Array((url + "\n").utf8), descriptor: descriptor)
-        if failure == nil, fsync(descriptor) != 0 { failure = FileAccess.systemError() }
-        if close(descriptor) != 0, failure == nil { failure = FileAccess.systemError() }
-        if failure == nil, rename(temporary, path) != 0 { failure = FileAccess.systemError() }
-        if let failure {
-            unlink(temporary)
-            return "cannot write '\(path)': \(failure)"
-        }
-        return nil
-    }
-
-    /// Creates `directory` and its parents (mode 0700, as the XDG specification asks).
-    private static func makeDirectories(_ directory: String) -> String? {
-        var prefix = ""
-        for component in directory.split(separator: "/") {
-            prefix += "/" + component
-            if mkdir(prefix, 0o700) != 0, errno != EEXIST {
-                return "cannot create '\(prefix)': \(FileAccess.systemError())"
-            }
-        }
-        return nil
+        let bytes = Array((url + "\n").utf8)
+        return await BlockingCall.run { FileAccess.replaceFile(bytes, path: path, in: directory, mode: 0o644) }
     }
 }

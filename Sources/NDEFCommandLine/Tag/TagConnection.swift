@@ -128,14 +128,14 @@ struct TagConnection {
             throw CommandLineError(.tagError, "\(activity): \(error)")
         }
         await close(session, reader)
-        remember(address, reader)
+        await remember(address, reader)
         console.done("Done: remove the tag.")
         return status
     }
 
     /// Remembers the reader used: a PC/SC reader by its full name (with the URL's options), a
     /// libnfc device by its connection string; never a simulated one.
-    private func remember(_ address: ReaderAddress, _ reader: TracingReader) {
+    private func remember(_ address: ReaderAddress, _ reader: TracingReader) async {
         let used: String
         switch address {
         case .pcsc(let url, _):
@@ -147,7 +147,7 @@ struct TagConnection {
         case .simulated:
             return
         }
-        if let failure = remembered.save(used) {
+        if let failure = await remembered.save(used) {
             console.trace("The reader was not remembered: \(failure)")
         }
     }

@@ -76,8 +76,7 @@ public final class ProvisioningJournal: Sendable {
 
     /// Creates the journal of a new job at `path` (which must not exist) and writes its header.
     public static func create(at path: String, header: JournalHeader) throws(ProvisioningError) -> ProvisioningJournal {
-        let opened = SystemCall.open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, mode: 0o600)
-        guard case .success(let fd) = opened else { throw FileSystem.failure("cannot create", path) }
+        let fd = try FileSystem.openRegular(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND, mode: 0o600, "cannot create")
         let bytes = Array((header.line + "\n").utf8)
         do throws(ProvisioningError) {
             try FileSystem.lockExclusively(fd, path: path)
@@ -99,9 +98,7 @@ public final class ProvisioningJournal: Sendable {
     /// the same job, in another process, is refused with `journalInUse` instead of handing out
     /// the rows the first one is writing.
     public static func resume(at path: String, header: JournalHeader) throws(ProvisioningError) -> ProvisioningJournal {
-        guard case .success(let fd) = SystemCall.open(path, O_WRONLY | O_APPEND | O_CLOEXEC) else {
-            throw FileSystem.failure("cannot open", path)
-        }
+        let fd = try FileSystem.openRegular(path, O_WRONLY | O_APPEND, "cannot open")
         let journal: ProvisioningJournal
         do throws(ProvisioningError) {
             try FileSystem.lockExclusively(fd, path: path)
@@ -137,9 +134,7 @@ public final class ProvisioningJournal: Sendable {
             return try create(at: path, header: header)
         }
         // Held while deciding, so that a run creating or using the journal now is not undone.
-        guard case .success(let guardDescriptor) = SystemCall.open(path, O_RDONLY | O_CLOEXEC) else {
-            throw FileSystem.failure("cannot open", path)
-        }
+        let guardDescriptor = try FileSystem.openRegular(path, O_RDONLY, "cannot open")
         defer { SystemCall.close(guardDescriptor) }
         try FileSystem.lockExclusively(guardDescriptor, path: path)
         let bytes = try FileSystem.read(path, limit: maximumFileBytes)

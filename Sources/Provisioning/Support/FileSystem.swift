@@ -16,11 +16,30 @@ enum FileSystem {
         ProvisioningError(.io, "\(operation) \(path): \(error)")
     }
 
-    /// The whole content of the file at `path`, refusing files larger than `limit` bytes.
+    /// Opens the regular file at `path` (``SystemSupport/RegularFile``: never a FIFO or a
+    /// device, never a wait in `open(2)`), close-on-exec.
+    ///
+    /// - Throws: `notAJournal` for a path naming something other than a regular file (it is
+    ///   left as it is); `io` naming `operation` for other failures.
+    static func openRegular(
+        _ path: String, _ flags: Int32, mode: mode_t = 0o666, _ operation: String
+    ) throws(ProvisioningError) -> Int32 {
+        switch RegularFile.open(path, flags, mode: mode) {
+        case .success(let descriptor): return descriptor
+        case .failure(.notRegular(let kind)):
+            throw ProvisioningError(.notAJournal, "\(path): it is \(kind), not a regular file: it is not a journal")
+        case .failure(.open(let error)): throw failure(operation, path, error)
+        }
+    }
+
+    /// The whole content of the regular file at `path`, refusing files larger than `limit`
+    /// bytes and anything but a regular file.
     static func read(_ path: String, limit: Int) throws(ProvisioningError) -> [UInt8] {
         switch FileContents.read(path: path, limit: limit) {
         case .success(let bytes): return bytes
         case .failure(.open(let error)): throw failure("cannot open", path, error)
+        case .failure(.notRegular(let kind)):
+            throw ProvisioningError(.notAJournal, "\(path): it is \(kind), not a regular file: it is not a journal")
         case .failure(.tooLarge): throw ProvisioningError(.limitExceeded, "\(path) is larger than \(limit) bytes")
         case .failure(let other): throw ProvisioningError(.io, "cannot read \(path): \(other)")
         }
