@@ -56,6 +56,18 @@ public enum NFCReaderAddress: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The name that identifies the reader however its URL is spelled: a simulated reader's
+    /// canonical URL without its fault injection (the same tag file or supply, options in any
+    /// order), a PC/SC reader's or libnfc device's canonical URL. A batch station is known by
+    /// it, in the journal and in a database job, from one run to the next.
+    public var identity: String {
+        switch self {
+        case .simulated(let url, _): url.withoutFaults.description
+        case .pcsc(let url, _): url.description
+        case .libnfc(let url): url.description
+        }
+    }
+
     /// Opens the reader.
     ///
     /// A simulated reader with `unplug-after` is wrapped in a ``NFCSession/ReconnectingReader``

@@ -216,6 +216,16 @@ public struct SimulatedReaderURL: Sendable, Hashable, CustomStringConvertible {
             ?? Type2ChipCatalogue.all.first { $0.typeCode.lowercased() == lower }
     }
 
+    /// The same reader without its fault injection (faults, unplugging, process signals): the
+    /// tag or supply it serves, as a resume names it again and as a batch station is known.
+    public var withoutFaults: SimulatedReaderURL {
+        var plain = self
+        plain.faults = .none
+        plain.unplug = nil
+        plain.processSignal = nil
+        return plain
+    }
+
     /// The URL in canonical form: the first name of the chip, then the options given (the
     /// faults only where they differ from none), values percent-encoded where needed.
     public var description: String {

@@ -59,7 +59,8 @@ extension BatchBinaryTests {
             #expect(
                 Set(summary.keys)
                     == [
-                        "rows", "done", "doneThisRun", "locked", "passwords", "refusedTags", "pending",
+                        "rows", "done", "doneThisRun", "locked", "passwords", "refusedTags", "alreadyDoneTags",
+                        "pending",
                         "unfinishedRows",
                         "failedRows", "journal", "report", "reportJSON", "seconds", "tagsPerMinute",
                     ])

@@ -25,7 +25,8 @@ import Testing
         #expect(io.error.contains("/3 done | "))
         #expect(io.error.contains(" | ETA "))
         #expect(io.error.contains("r1 ") && io.error.contains("r2 "))
-        #expect(io.error.contains("r1 = sim:ntag215?supply=3&seed=1"))
+        // Each reader by its identity (the canonical URL: seed 1 is the default).
+        #expect(io.error.contains("r1 = sim:ntag215?supply=3\n"))
         #expect(io.error.contains("remove the tag"))
         // The summary is the command's output, not part of the status line.
         #expect(io.outputText.hasPrefix("Done: 3 of 3 rows"))

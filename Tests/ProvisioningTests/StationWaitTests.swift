@@ -56,7 +56,7 @@ import Testing
         let (summary, events, _) = try await job.run([station], settings: Self.settings(clock))
         #expect(summary.isComplete)
         #expect(summary.doneThisRun == 1)
-        #expect(Self.stopReason(events, "r1") == "the job is complete")
+        #expect(Self.stopReason(events, "r1") == "no row is left to write")
         await reader.close()
     }
 

@@ -55,6 +55,10 @@ enum BatchCommand {
         "report", value: "file", help: "The CSV report (default: the journal's name with .report.csv).")
     static let reportJSON = OptionSpec.option(
         "report-json", value: "file", help: "The JSON report (default: the journal's name with .report.json).")
+    static let retryFailed = OptionSpec.flag(
+        "retry-failed",
+        help: "With --resume or --join: rows that failed for good (too large for every tag, values that cannot be "
+            + "rendered) go back to the pool and are tried again.")
     static let dryRun = OptionSpec.flag(
         "dry-run", help: "Check the plan and template, show the first message and the job code; touch no reader.")
     static let json = OptionSpec.flag("json", help: "Print the summary as JSON.")
@@ -131,7 +135,7 @@ enum BatchCommand {
         options: [
             plan, from, to, width, journal, resume, reader, wait, lock, confirm, derivePasswords,
             MasterSecretInput.file, sdmMasterKeyFile, sdmLockNDEF, fromPage, PasswordSetCommand.readProtect,
-            attemptLimit, report, reportJSON, BatchDatabaseOptions.job,
+            attemptLimit, report, reportJSON, retryFailed, BatchDatabaseOptions.job,
             BatchDatabaseOptions.join, BatchDatabaseOptions.database, BatchDatabaseOptions.lease,
             SignatureKeyOptions.requireGenuine, SignatureKeyOptions.signatureKey, dryRun, json,
             MessageOptions.quiet, MessageOptions.verbose("Show each reader's state changes."),
@@ -153,6 +157,9 @@ enum BatchCommand {
             && values.value(resume.long) == nil
         {
             throw .usage("--confirm goes with --lock or --sdm-master-key-file")
+        }
+        if values.flag(retryFailed.long) && values.value(resume.long) == nil {
+            throw .usage("--retry-failed goes with --resume JOURNAL (or --join NAME): a new job has no failed rows")
         }
         let setup = try BatchJobSetup.make(invocation)
         let (first, lengths) = try setup.template.checkSizes(setup.plan)
@@ -192,6 +199,16 @@ enum BatchCommand {
                         + "was written. Let that run finish or stop it (Ctrl-C), then resume")
             }
             throw CommandLineError(.ioError, "the journal \(name): \(error)")
+        }
+        if values.flag(retryFailed.long) {
+            do {
+                let rows = try await BlockingCall.run { () throws(ProvisioningError) in try journal.retryFailedRows() }
+                console.note(BatchOutput.retriedNote(rows))
+            } catch {
+                journal.close()
+                await opened.close()
+                throw CommandLineError(.ioError, "the journal \(InputReader.name(of: setup.journalPath)): \(error)")
+            }
         }
         let status = BatchStatus(
             io: invocation.io, level: level, total: setup.plan.count, done: journal.state.doneCount,

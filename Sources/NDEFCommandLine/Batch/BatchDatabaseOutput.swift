@@ -6,8 +6,8 @@ import ProvisioningDatabase
 /// with `--json`) and the exit status.
 enum BatchDatabaseOutput {
     /// Prints the summary of a run that ended with `summary` and gives its exit status: 0 the
-    /// job is complete, 75 stopped with rows left (join again), 80 rows wait for their tags,
-    /// 69 the database failed, 130 interrupted.
+    /// job is complete, 84 every row done or failed for good, 75 stopped with rows left (join
+    /// again), 80 rows wait for their tags, 69 the database failed, 130/143 interrupted.
     static func finish(
         _ summary: ProvisioningJobSummary, setup: BatchDatabaseRun.Setup, jobs: JobDatabase, interrupted: Int32?,
         invocation: CommandInvocation
@@ -20,7 +20,8 @@ enum BatchDatabaseOutput {
             let json = BatchOutput.Summary(
                 job: setup.job.name, rows: summary.rowCount, done: summary.doneRows, doneThisRun: summary.doneThisRun,
                 locked: summary.lockedThisRun, passwords: summary.passwordsThisRun, refusedTags: summary.refusedTags,
-                pending: summary.pendingRows, unfinishedRows: summary.unfinishedRows, failedRows: summary.failedRows,
+                alreadyDoneTags: summary.alreadyDoneTags, pending: summary.pendingRows,
+                unfinishedRows: summary.unfinishedRows, failedRows: summary.failedRows,
                 stopReason: summary.stopReason, journal: nil, report: nil, reportJSON: nil,
                 seconds: (seconds * 1000).rounded() / 1000,
                 tagsPerMinute: (perMinute * 10).rounded() / 10)
@@ -38,9 +39,7 @@ enum BatchDatabaseOutput {
             try invocation.io.writeOutput(text(summary, setup: setup, perMinute: perMinute, again: again))
         }
         if summary.journalFailure != nil { return .unavailable }
-        if let interrupted { return .stopped(by: interrupted) }
-        if summary.isComplete { return .success }
-        return summary.unfinishedRows.isEmpty ? .tryAgain : .incompleteWrite
+        return BatchOutput.status(of: summary, interrupted: interrupted)
     }
 
     /// The summary as text.
@@ -54,9 +53,11 @@ enum BatchDatabaseOutput {
             "Job \(setup.job.name): \(summary.doneRows) of \(summary.rowCount) rows done (\(summary.doneThisRun) by "
                 + "this machine" + (steps.isEmpty ? "" : "; " + steps.joined(separator: ", ")) + ", "
                 + "\(Int(perMinute.rounded())) tags/min); \(summary.refusedTags) tag"
-                + (summary.refusedTags == 1 ? "" : "s") + " refused."
+                + (summary.refusedTags == 1 ? "" : "s") + " refused" + BatchOutput.alreadyDone(summary) + "."
         ]
-        if !summary.isComplete {
+        if !summary.isComplete && summary.isSettled {
+            lines += BatchOutput.failedLines(summary, again: again)
+        } else if !summary.isComplete {
             var left = ["\(summary.pendingRows) not started"]
             if !summary.unfinishedRows.isEmpty {
                 let rows = summary.unfinishedRows.prefix(20).map(String.init).joined(separator: ", ")

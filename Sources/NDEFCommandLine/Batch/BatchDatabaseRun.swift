@@ -44,6 +44,17 @@ enum BatchDatabaseRun {
         console.note(
             (setup.created ? "Created" : "Joined") + " job \(setup.job.name) in the \(target.display): "
                 + "\(setup.job.header.planRowCount) rows")
+        if values.flag(BatchCommand.retryFailed.long) {
+            do {
+                let job = setup.job
+                let rows = try await patiently(invocation) { () async throws(DatabaseError) in
+                    try await jobs.retryFailedRows(of: job)
+                }
+                console.note(BatchOutput.retriedNote(rows))
+            } catch {
+                throw BatchDatabaseOptions.error(error)
+            }
+        }
         var opened = try await BatchStations.open(invocation, console: console)
         let host = BatchDatabaseOptions.hostName()
         for index in opened.stations.indices {

@@ -19,6 +19,7 @@ enum BatchOutput {
         var locked: Int
         var passwords: Int
         var refusedTags: Int
+        var alreadyDoneTags: Int
         var pending: Int
         var unfinishedRows: [Int]
         var failedRows: [Int]
@@ -154,7 +155,8 @@ enum BatchOutput {
             let json = Summary(
                 job: nil, rows: summary.rowCount, done: summary.doneRows, doneThisRun: summary.doneThisRun,
                 locked: summary.lockedThisRun, passwords: summary.passwordsThisRun, refusedTags: summary.refusedTags,
-                pending: summary.pendingRows, unfinishedRows: summary.unfinishedRows, failedRows: summary.failedRows,
+                alreadyDoneTags: summary.alreadyDoneTags, pending: summary.pendingRows,
+                unfinishedRows: summary.unfinishedRows, failedRows: summary.failedRows,
                 stopReason: summary.stopReason, journal: setup.journalPath, report: csvPath, reportJSON: jsonPath,
                 seconds: (seconds * 1000).rounded() / 1000, tagsPerMinute: (perMinute * 10).rounded() / 10)
             try invocation.io.writeOutput(try MessageJSON.text(of: json) + "\n")
@@ -175,9 +177,34 @@ enum BatchOutput {
                 text(summary, setup: setup, csv: csvPath, json: jsonPath, perMinute: perMinute, again: again))
         }
         if summary.journalFailure != nil { return .ioError }
+        return status(of: summary, interrupted: interrupted)
+    }
+
+    /// The exit status of a run that ended with `summary` (its ledger written): 0 every row
+    /// done, 84 every row done or failed for good, 130/143 stopped by a signal, 80 rows wait for
+    /// their tags, else 75.
+    static func status(of summary: ProvisioningJobSummary, interrupted: Int32?) -> ExitStatus {
         if let interrupted { return .stopped(by: interrupted) }
         if summary.isComplete { return .success }
+        if summary.isSettled { return .rowsFailed }
         return summary.unfinishedRows.isEmpty ? .tryAgain : .incompleteWrite
+    }
+
+    /// The lines of a summary whose rows are all done or failed for good: which failed, and
+    /// the command that tries them again (`again` with `--retry-failed`).
+    static func failedLines(_ summary: ProvisioningJobSummary, again: String) -> [String] {
+        [
+            "Failed: rows \(list(summary.failedRows)) cannot be built or fit no tag (the report says why); every "
+                + "other row is done.",
+            "Retry them with: \(again) --retry-failed",
+        ]
+    }
+
+    /// What `--retry-failed` did: the rows it gave back.
+    static func retriedNote(_ rows: [Int]) -> String {
+        rows.isEmpty
+            ? "--retry-failed: no row has failed for good; nothing to retry."
+            : "--retry-failed: rows \(list(rows)) go back to the pool and are tried again."
     }
 
     /// The summary as text.
@@ -193,9 +220,11 @@ enum BatchOutput {
             "Done: \(summary.doneRows) of \(summary.rowCount) rows (\(summary.doneThisRun) in this run"
                 + (steps.isEmpty ? "" : "; " + steps.joined(separator: ", ")) + ", "
                 + "\(Int(perMinute.rounded())) tags/min); \(summary.refusedTags) tag"
-                + (summary.refusedTags == 1 ? "" : "s") + " refused."
+                + (summary.refusedTags == 1 ? "" : "s") + " refused" + alreadyDone(summary) + "."
         ]
-        if !summary.isComplete {
+        if !summary.isComplete && summary.isSettled {
+            lines += failedLines(summary, again: again)
+        } else if !summary.isComplete {
             var left = ["\(summary.pendingRows) not started"]
             if !summary.unfinishedRows.isEmpty {
                 left.append("rows \(list(summary.unfinishedRows)) wait for the tag they were started on")
@@ -214,7 +243,17 @@ enum BatchOutput {
     }
 
     /// `1, 2, 5` (at most 20, then `...`).
-    private static func list(_ rows: [Int]) -> String {
+    /// `; 36 tags already done, left as they were` when a run met tags of rows done earlier (a
+    /// resume over the same supply): skipped, not refusals.
+    static func alreadyDone(_ summary: ProvisioningJobSummary) -> String {
+        switch summary.alreadyDoneTags {
+        case 0: ""
+        case 1: "; 1 tag already done, left as it was"
+        case let count: "; \(count) tags already done, left as they were"
+        }
+    }
+
+    static func list(_ rows: [Int]) -> String {
         rows.prefix(20).map(String.init).joined(separator: ", ") + (rows.count > 20 ? ", ..." : "")
     }
 

@@ -37,7 +37,7 @@ enum BatchStations {
                 let (device, hasNoMoreTags) = try await open(address, console: console)
                 opened.devices.append(device)
                 opened.stations.append(
-                    ProvisioningStation(name: address.description, reader: device, hasNoMoreTags: hasNoMoreTags))
+                    ProvisioningStation(name: address.identity, reader: device, hasNoMoreTags: hasNoMoreTags))
             } catch {
                 await opened.close()
                 throw error
@@ -101,7 +101,7 @@ enum BatchStations {
                     remembered: RememberedReader(io: io), pcsc: io.pcsc, libnfc: io.libnfc, console: console))
         }
         var seen: Set<String> = []
-        for address in addresses where !seen.insert(address.description).inserted {
+        for address in addresses where !seen.insert(address.identity).inserted {
             throw .usage("The reader \(address) is named twice: each reader is one station")
         }
         return addresses

@@ -81,7 +81,11 @@ final class BatchStatus: @unchecked Sendable {
             case .rowFailed(let row, let station, let reason):
                 state.lastError = "row \(row): \(reason)"
                 line("Row \(row) at \(label(station, state)) cannot be written: \(reason)", kind: .error, &state)
-            case .tagRefused(let uid, let station, let reason, _):
+            case .tagRefused(let uid, let station, _, let doneRow?):
+                line(
+                    "Tag \(UIDText.json(uid)) at \(label(station, state)): already done in this job (row \(doneRow)), "
+                        + "left as it is: take it away", kind: .note, &state)
+            case .tagRefused(let uid, let station, let reason, nil):
                 state.lastError = "tag \(UIDText.json(uid)): \(reason)"
                 line(
                     "Tag \(UIDText.json(uid)) at \(label(station, state)) refused: \(reason): take it away",

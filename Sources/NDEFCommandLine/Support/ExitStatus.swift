@@ -47,6 +47,9 @@ enum ExitStatus: Int32, Sendable, Hashable, CaseIterable {
     case notGenuine = 82
     /// `sdm verify`: a URL does not verify.
     case notVerified = 83
+    /// `batch`: every row is done or failed for good, and some failed (the report says why;
+    /// `--retry-failed` tries them again).
+    case rowsFailed = 84
     /// Interrupted (Ctrl-C), by the shell's convention 128 + SIGINT.
     case interrupted = 130
     /// Stopped by SIGTERM (a service stop), by the shell's convention 128 + SIGTERM.
@@ -75,6 +78,7 @@ enum ExitStatus: Int32, Sendable, Hashable, CaseIterable {
         case .severalTags: "several tags in the field: nothing was changed, keep one at the reader"
         case .notGenuine: "--require-genuine: the tag's originality signature does not verify; nothing was written"
         case .notVerified: "sdm verify: a URL does not verify (changed, another key, or a replayed counter)"
+        case .rowsFailed: "batch: every row is done or failed for good, some failed (see the report; --retry-failed)"
         case .interrupted: "interrupted (Ctrl-C)"
         case .terminated: "stopped by SIGTERM"
         }

@@ -49,12 +49,11 @@ enum RepeatCommand {
         return ShellQuoting.line(["ndeftool"] + command + words + adding)
     }
 
-    /// A `sim:` reader URL without its fault injection options (the unplug too), or `text` as it is.
+    /// A `sim:` reader URL without its fault injection options (the unplug and process signals
+    /// too), or `text` as it is.
     static func withoutFaults(_ text: String) -> String {
         guard let url = try? SimulatedReaderURL(parsing: text) else { return text }
-        var plain = url
-        plain.faults = .none
-        plain.unplug = nil
+        let plain = url.withoutFaults
         return plain == url ? text : plain.description
     }
 }

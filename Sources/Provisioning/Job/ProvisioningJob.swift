@@ -48,6 +48,7 @@ public final class ProvisioningJob: Sendable {
         var locked = 0
         var passwords = 0
         var refusedTags = 0
+        var alreadyDoneTags = 0
     }
 
     /// A job over `journal` (created or resumed for `plan`), building each row's message with
@@ -126,6 +127,7 @@ public final class ProvisioningJob: Sendable {
         return ProvisioningJobSummary(
             rowCount: ledger.rowCount, doneRows: counts.doneRows, doneThisRun: tally.done,
             lockedThisRun: tally.locked, passwordsThisRun: tally.passwords, refusedTags: tally.refusedTags,
+            alreadyDoneTags: tally.alreadyDoneTags,
             failedRows: counts.failedRows, unfinishedRows: counts.unfinishedRows, pendingRows: counts.pendingRows,
             stopReason: reason, journalFailure: failure, elapsed: start.duration(to: clock.now))
     }

@@ -10,8 +10,11 @@ public struct ProvisioningJobSummary: Sendable, Hashable {
     public var lockedThisRun: Int
     /// The tags this run gave a password.
     public var passwordsThisRun: Int
-    /// Tags this run refused (already done, refused the write, no row left).
+    /// Tags this run refused (refused the write, not genuine, no row left for them).
     public var refusedTags: Int
+    /// Tags this run found already done in this job (brought back after their row was
+    /// finished, as a resume over the same supply does): left as they are, not refusals.
+    public var alreadyDoneTags: Int = 0
     /// Rows whose message cannot be built, in order.
     public var failedRows: [Int]
     /// Rows bound to a tag and not done: that tag must come back to finish them.
@@ -27,4 +30,9 @@ public struct ProvisioningJobSummary: Sendable, Hashable {
 
     /// Whether every row is done.
     public var isComplete: Bool { doneRows == rowCount }
+
+    /// Whether every row is done or failed for good (``failedRows``): no run can write anything
+    /// more unless the failed rows are given back (`retryFailedRows()` of the journal or the
+    /// database).
+    public var isSettled: Bool { pendingRows == 0 && unfinishedRows.isEmpty }
 }

@@ -31,7 +31,9 @@ struct ProvisioningTagRun: Sendable {
         do {
             switch assignment {
             case .refuse(let reason, let doneRow):
-                job.count { $0.refusedTags += 1 }
+                job.count { tally in
+                    if doneRow == nil { tally.refusedTags += 1 } else { tally.alreadyDoneTags += 1 }
+                }
                 job.onEvent(.tagRefused(uid: uid, station: station, reason: reason, doneRow: doneRow))
                 return false
             case .provision(let claim):

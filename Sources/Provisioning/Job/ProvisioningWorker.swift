@@ -91,7 +91,7 @@ struct ProvisioningWorker: Sendable {
         let waited = ElapsedTime(on: settings.clock)
         while true {
             if await job.shouldStop() {
-                return .stop(await job.isStopping ? "stopped" : "the job is complete")
+                return .stop(await job.isStopping ? "stopped" : "no row is left to write")
             }
             if let hasNoMoreTags = station.hasNoMoreTags, await hasNoMoreTags() {
                 return .stop("no more tags at this reader")
@@ -125,7 +125,7 @@ struct ProvisioningWorker: Sendable {
         let settings = job.settings
         let waited = ElapsedTime(on: settings.clock)
         while true {
-            if await job.shouldStop() { return await job.isStopping ? "stopped" : "the job is complete" }
+            if await job.shouldStop() { return await job.isStopping ? "stopped" : "no row is left to write" }
             if reconnects.value != reconnectsBefore { return nil }
             do {
                 try await session.waitForRemoval(of: tag, timeout: slice(settings.tagWait, waited))

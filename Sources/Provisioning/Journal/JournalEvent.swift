@@ -117,6 +117,9 @@ public enum JournalEvent: Sendable, Hashable {
     case refused(row: Int, uid: [UInt8], reason: String, time: String)
     /// A new run started over this journal: every claim of the previous run is given back.
     case resumed(time: String)
+    /// The operator asked to try a row that failed for good again (`--retry-failed`): it
+    /// failed before any tag was bound to it, and returns to the pool.
+    case retried(row: Int, time: String)
 
     /// The event's name, its `event` member.
     public var name: String {
@@ -131,18 +134,20 @@ public enum JournalEvent: Sendable, Hashable {
         case .released: "released"
         case .refused: "refused"
         case .resumed: "resumed"
+        case .retried: "retried"
         }
     }
 
     /// Whether the event must be on disk before the caller goes on (`fsync`): `writing` before the
     /// first write to the tag (write-ahead), `done` before the person is told to take the tag
     /// away, and the rare `failed`, `refused` and `resumed`. The others (`claimed`, `written`,
-    /// `locked`, `password`, `released`) become durable with the next synced event; a crash that
-    /// loses them loses nothing a resume cannot find again on the tag.
+    /// `locked`, `password`, `released`, `retried`) become durable with the next synced event; a
+    /// crash that loses them loses nothing a resume cannot find again on the tag (a lost `retried`
+    /// leaves its row failed, as it was).
     public var needsSync: Bool {
         switch self {
         case .writing, .done, .failed, .refused, .resumed: true
-        case .claimed, .written, .locked, .password, .released: false
+        case .claimed, .written, .locked, .password, .released, .retried: false
         }
     }
 
@@ -151,7 +156,7 @@ public enum JournalEvent: Sendable, Hashable {
         switch self {
         case .claimed(let row, _, _), .writing(let row, _, _, _), .written(let row, _, _), .locked(let row, _, _),
             .password(let row, _, _), .done(let row, _, _, _), .failed(let row, _, _, _), .released(let row, _),
-            .refused(let row, _, _, _):
+            .refused(let row, _, _, _), .retried(let row, _):
             row
         case .resumed: nil
         }
@@ -183,7 +188,7 @@ public enum JournalEvent: Sendable, Hashable {
         case .refused(_, let uid, let reason, let at):
             members += [uidMember(uid), ("reason", JSONText.quoted(reason))]
             time = at
-        case .released(_, let at), .resumed(let at):
+        case .released(_, let at), .resumed(let at), .retried(_, let at):
             time = at
         }
         members.append(("time", JSONText.quoted(time)))
@@ -225,6 +230,7 @@ public enum JournalEvent: Sendable, Hashable {
             let tag = value["uid"] == nil ? nil : try uid()
             self = .failed(row: row, uid: tag, reason: try text("reason"), time: time)
         case "released": self = .released(row: row, time: time)
+        case "retried": self = .retried(row: row, time: time)
         case "refused": self = .refused(row: row, uid: try uid(), reason: try text("reason"), time: time)
         default: throw fail("unknown event '\(printable(name))'")
         }

@@ -202,6 +202,22 @@ public final class ProvisioningJournal: Sendable {
         }
     }
 
+    /// Gives every row that failed for good before a tag was bound to it (too large for every
+    /// tag, or its message could not be built) back to the pool, with one `retried` event each,
+    /// so that this run tries them again (`batch --resume --retry-failed`). Rows that failed on
+    /// a tag stay bound to it: only that tag finishes them.
+    ///
+    /// - Returns: the rows given back, in order.
+    @discardableResult
+    public func retryFailedRows() throws(ProvisioningError) -> [Int] {
+        let rows = state.failedRows.filter { row in
+            let status = state.status(of: row)
+            return status.uid == nil && status.reader == nil
+        }
+        for row in rows { try append(.retried(row: row, time: JournalClock.now())) }
+        return rows
+    }
+
     /// Closes the file; later appends fail.
     public func close() {
         inner.withLock { inner in

@@ -273,6 +273,13 @@ public struct ProvisioningState: Sendable {
             status.reason = reason
             status.reader = nil
             status.time = time
+        case .retried(_, let time):
+            guard status.stage == .failed, status.uid == nil, status.reader == nil else {
+                throw refuse("row \(row) did not fail before a tag was bound to it: it cannot be retried")
+            }
+            status.stage = .pending
+            status.reason = nil
+            status.time = time
         case .released(_, let time):
             guard status.reader != nil else { throw refuse("row \(row) is not claimed") }
             status.reader = nil

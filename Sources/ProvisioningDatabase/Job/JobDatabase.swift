@@ -119,6 +119,24 @@ public struct JobDatabase: Sendable {
         }
     }
 
+    /// Gives every row of `job` that failed for good before a tag was bound to it (too large for
+    /// every tag, values that cannot be rendered) back to the pool, for the stations to try again
+    /// (`batch --join NAME --retry-failed`). Rows failed on a tag stay bound to it.
+    ///
+    /// - Returns: the rows given back, in order.
+    public func retryFailedRows(of job: DatabaseJob) async throws(DatabaseError) -> [Int] {
+        let rows = try await withConnection("retry") { connection throws(DatabaseError) in
+            try connection.execute(
+                """
+                UPDATE ndeftool_rows SET state = 'pending', reason = NULL, station = NULL, lease_expires_at = NULL,
+                    updated_at = now()
+                WHERE job_id = $1 AND state = 'failed' AND uid IS NULL
+                RETURNING row_number
+                """, [String(job.id)])
+        }
+        return rows.rows.compactMap { $0.int("row_number") }.sorted()
+    }
+
     /// The job's report: one entry per row (row, UID, outcome, time, station, reason), with the
     /// plan values of `fields`.
     public func report(of job: DatabaseJob, fields: [String] = []) async throws(DatabaseError) -> ProvisioningReport {

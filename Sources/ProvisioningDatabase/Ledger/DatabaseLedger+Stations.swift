@@ -182,29 +182,49 @@ extension DatabaseLedger {
                 + "its row when it is brought back to a reader of the job")
     }
 
-    /// The claim of a row the claim function returned.
+    /// What the claim function returned for row `number`: a claim, or a row whose values cannot
+    /// be used (edited by hand into something other than an object of the job's fields, each a
+    /// string), with its fencing token and why.
+    enum ClaimedRow {
+        case claim(ProvisioningClaim)
+        case unusable(ProvisioningClaim, reason: String)
+    }
+
+    /// The claim of a row the claim function returned; a row whose `plan_values` is not an
+    /// object holding each of `fields` as a string is `unusable`, with the reason.
     static func claim(
-        _ row: DatabaseRows.Row, number: Int, station: String
-    ) throws(ProvisioningError) -> ProvisioningClaim {
+        _ row: DatabaseRows.Row, number: Int, station: String, fields: [String]
+    ) throws(ProvisioningError) -> ClaimedRow {
         guard let generation = row.text("claim_generation").flatMap({ Int64($0) }),
             let line = row.int("claim_line"), let text = row.text("claim_values")
         else {
             throw ProvisioningError(.database, "the claim of row \(number) lacks its token or values")
         }
+        let empty = ProvisioningClaim(
+            row: number, values: ProvisioningRow(number: number, line: line, values: [:]), station: station,
+            generation: generation)
         let object: JSONValue
         do {
             object = try DatabaseJob.parse(text, "plan_values")
         } catch {
-            throw ProvisioningError(.database, error.reason, underlying: error)
+            return .unusable(empty, reason: "its plan_values are not JSON: \(error.reason)")
         }
         guard case .object(let members) = object else {
-            throw ProvisioningError(.database, "plan_values of row \(number) is not an object")
+            return .unusable(empty, reason: "its plan_values are not an object of the plan's fields")
         }
         var values: [String: String] = [:]
-        for member in members { values[member.key] = member.value.string ?? "" }
-        return ProvisioningClaim(
-            row: number, values: ProvisioningRow(number: number, line: line, values: values), station: station,
-            generation: generation)
+        for member in members {
+            guard let value = member.value.string else {
+                return .unusable(empty, reason: "its plan_values hold a \(member.key) that is not a string")
+            }
+            values[member.key] = value
+        }
+        if let missing = fields.first(where: { values[$0] == nil }) {
+            return .unusable(empty, reason: "its plan_values have no \(missing)")
+        }
+        var claim = empty
+        claim.values = ProvisioningRow(number: number, line: line, values: values)
+        return .claim(claim)
     }
 
     /// The elements of a one-dimensional array in PostgreSQL's text form (`{a,b}`) whose

@@ -99,44 +99,63 @@ public final class DatabaseLedger: ProvisioningLedger {
     public func assign(uid: [UInt8], station: String) async throws(ProvisioningError) -> ProvisioningAssignment {
         let link = try await link(for: station)
         let (job, lease) = (self.job, self.job.leaseSeconds)
-        let rows = try await perform(link) { connection throws(DatabaseError) in
-            try connection.execute(
-                "SELECT * FROM ndeftool_claim($1, $2, $3, $4)",
-                [String(job.id), DatabaseBytes.encode(uid), station, String(lease)])
-        }
-        guard let row = rows.first else {
-            let waiting = try await perform(link) { connection throws(DatabaseError) in
+        // Each pass fails one unusable row for good, so the loop ends when the rows do.
+        while true {
+            let rows = try await perform(link) { connection throws(DatabaseError) in
                 try connection.execute(
-                    "SELECT EXISTS (SELECT 1 FROM ndeftool_rows WHERE job_id = $1 AND uid IS NOT NULL AND state <> 'done') "
-                        + "AS waiting", [String(job.id)])
+                    "SELECT * FROM ndeftool_claim($1, $2, $3, $4)",
+                    [String(job.id), DatabaseBytes.encode(uid), station, String(lease)])
             }
-            let reason =
-                waiting.first?.bool("waiting") == true
-                ? "every row left is waiting for the tag it was started on" : "every row of the job has a tag"
-            return .refuse(reason: reason + ": this tag was not written", doneRow: nil)
+            guard let row = rows.first else { return try await noRowLeft(link) }
+            guard let kind = row.text("claim_kind"), let number = row.int("claim_row") else {
+                throw ProvisioningError(.database, "the claim function answered without a row")
+            }
+            switch kind {
+            case "done":
+                return .refuse(reason: "it is already done in this job (row \(number))", doneRow: number)
+            case "busy":
+                let holder = row.text("claim_holder") ?? "another station"
+                return .refuse(reason: "its row \(number) is being finished at \(holder)", doneRow: nil)
+            default:
+                switch try Self.claim(row, number: number, station: station, fields: job.fields) {
+                case .unusable(let claim, let reason) where kind == "finish":
+                    link.hold(claim)
+                    try await interrupted(claim, uid: uid, reason: "row \(number) cannot be finished: \(reason)")
+                    return .refuse(reason: "its row \(number) cannot be finished: \(reason)", doneRow: nil)
+                case .unusable(let claim, let reason):
+                    // Nothing was written for it: the row fails for the report, the tag takes the next.
+                    link.hold(claim)
+                    try await cannotBuild(claim, reason: "row \(number) cannot be rendered: \(reason)")
+                    continue
+                case .claim(let claim):
+                    link.hold(claim)
+                    claimedSinceCheck.store(true, ordering: .relaxed)
+                    guard kind == "finish" else { return .provision(claim) }
+                    let steps = (row.text("claim_steps").map(Self.textArray) ?? []).compactMap(
+                        ProvisioningState.Stage.init)
+                    let stage = row.text("claim_state").flatMap(ProvisioningState.Stage.init) ?? .writing
+                    return .finish(
+                        claim,
+                        progress: ProvisioningState.RowStatus(
+                            row: number, stage: stage, reader: station, uid: uid, digest: row.bytes("claim_digest"),
+                            steps: steps))
+                }
+            }
         }
-        guard let kind = row.text("claim_kind"), let number = row.int("claim_row") else {
-            throw ProvisioningError(.database, "the claim function answered without a row")
+    }
+
+    /// The refusal of a tag when the claim function found no row for it.
+    private func noRowLeft(_ link: StationLink) async throws(ProvisioningError) -> ProvisioningAssignment {
+        let job = self.job
+        let waiting = try await perform(link) { connection throws(DatabaseError) in
+            try connection.execute(
+                "SELECT EXISTS (SELECT 1 FROM ndeftool_rows WHERE job_id = $1 AND uid IS NOT NULL AND state <> 'done') "
+                    + "AS waiting", [String(job.id)])
         }
-        switch kind {
-        case "done":
-            return .refuse(reason: "it is already done in this job (row \(number))", doneRow: number)
-        case "busy":
-            let holder = row.text("claim_holder") ?? "another station"
-            return .refuse(reason: "its row \(number) is being finished at \(holder)", doneRow: nil)
-        default:
-            let claim = try Self.claim(row, number: number, station: station)
-            link.hold(claim)
-            claimedSinceCheck.store(true, ordering: .relaxed)
-            guard kind == "finish" else { return .provision(claim) }
-            let steps = (row.text("claim_steps").map(Self.textArray) ?? []).compactMap(ProvisioningState.Stage.init)
-            let stage = row.text("claim_state").flatMap(ProvisioningState.Stage.init) ?? .writing
-            return .finish(
-                claim,
-                progress: ProvisioningState.RowStatus(
-                    row: number, stage: stage, reader: station, uid: uid, digest: row.bytes("claim_digest"),
-                    steps: steps))
-        }
+        let reason =
+            waiting.first?.bool("waiting") == true
+            ? "every row left is waiting for the tag it was started on" : "every row of the job has a tag"
+        return .refuse(reason: reason + ": this tag was not written", doneRow: nil)
     }
 
     public func bind(_ claim: ProvisioningClaim, uid: [UInt8], digest: [UInt8]) async throws(ProvisioningError) {
