@@ -44,12 +44,18 @@ package enum FileContents {
         case .failure(.notRegular(let kind)): return .failure(.notRegular(kind))
         }
         defer { SystemCall.close(descriptor) }
-        return read(descriptor: descriptor, limit: limit)
+        // The file's size, when it tells, is the buffer's from the start: a 250 MB plan then
+        // never sits in memory twice while the buffer grows.
+        var status = stat()
+        let size = fstat(descriptor, &status) == 0 ? Int(status.st_size) : 0
+        return read(descriptor: descriptor, limit: limit, expectedSize: size)
     }
 
-    /// Everything readable from `descriptor` until its end, at most `limit` bytes.
-    package static func read(descriptor: Int32, limit: Int) -> Result<[UInt8], Failure> {
+    /// Everything readable from `descriptor` until its end, at most `limit` bytes; room for
+    /// `expectedSize` bytes (capped at the limit) is made at once.
+    package static func read(descriptor: Int32, limit: Int, expectedSize: Int = 0) -> Result<[UInt8], Failure> {
         var bytes: [UInt8] = []
+        bytes.reserveCapacity(min(max(expectedSize, 0), limit) + 1)
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
             let count: Int

@@ -94,12 +94,13 @@ extension BatchDatabaseTests {
             ]
             // The stations work only between the driver's steps (paused while it kills, restarts
             // and ends connections), so however slowly the driver is scheduled the 50 kills land
-            // within the job: 50 windows of 20-80 ms are a fraction of its 400 rows.
+            // within the job: 50 windows of 20-80 ms are a fraction of its 400 rows. Each window
+            // ends on a dispatch timer, not on a task of the cooperative pool, which a busy run
+            // may wake seconds late.
             stations.pause(true)
             while kills < Self.kills {
                 stations.pause(false)
-                try await Task.sleep(for: .milliseconds(Int.random(in: 20...80, using: &random)))
-                stations.pause(true)
+                await after(.milliseconds(Int.random(in: 20...80, using: &random))) { stations.pause(true) }
                 if try await stations.killAndRestart(Int.random(in: 0..<4, using: &random)) { kills += 1 }
                 if stations.runs.allSatisfy({ !$0.isRunning }) { break }
                 switch faults.removeValue(forKey: kills) {

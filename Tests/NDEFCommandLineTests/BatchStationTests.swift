@@ -62,8 +62,9 @@ extension BatchBinaryTests {
             for index in 1...count {
                 let directory = try job.tagDirectory("tags\(index)")
                 directories.append(directory)
-                // Enough tags in all, fewer than the rows at each reader: the stations must share.
-                let supply = rows / count + 4
+                // Enough tags in all, and fewer than the rows at any count - 1 readers together:
+                // every station must take part, however the machine schedules them.
+                let supply = (rows - 1) / (count - 1)
                 readers.append("sim:ntag215?supply=\(supply)&seed=\(100 + index)&file=\(directory)")
                 // A station is known by its reader's canonical URL, however it is spelled.
                 identities.append("sim:ntag215?file=\(directory)&supply=\(supply)&seed=\(100 + index)")

@@ -38,7 +38,7 @@ import Testing
             executable,
             [
                 "write", "-v", "uri", "https://x.example", "--reader",
-                "sim:ntag215?file=\(directory.path("tag.nfc"))&remove-after=0", "--wait", "30",
+                "sim:ntag215?file=\(directory.path("tag.nfc"))&remove-after=0", "--wait", "600",
             ])
         #expect(await process.waitForOutput { _, error in error.contains("Using reader") })
         process.send(SIGINT)

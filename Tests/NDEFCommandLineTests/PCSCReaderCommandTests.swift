@@ -31,6 +31,9 @@ extension SharedVPCDPortTests {
                 "sim", "serve", "--vpcd", String(SecondVPCDPort.port), "sim:ntag215?file=\(file)",
             ])
             #expect(await server.waitForError(containing: "the tag is in the reader's field"))
+            // The card connected to vpcd; pcscd notices it at its next check (0.4 s, on a machine
+            // that may be busy): the commands' default 15 s wait must not have to cover that.
+            await SecondVPCDPort.waitUntilPresent()
             return server
         }
 
@@ -48,6 +51,7 @@ extension SharedVPCDPortTests {
                     "sim", "serve", "--vpcd", String(SecondVPCDPort.port), try OriginalityCommandTests.genuineReader(),
                 ])
                 #expect(await server.waitForError(containing: "the tag is in the reader's field"))
+                await SecondVPCDPort.waitUntilPresent()
                 let info = try await BinaryRunner.run(
                     ["info", "--reader", reader + "?profile=acr122u"], environment: environment(directory))
                 #expect(info.status == 0, "\(info.error)")
@@ -93,6 +97,7 @@ extension SharedVPCDPortTests {
                     "sim:ntag424?uid=04518DFAA96180&file=\(directory.path("t424.t4t"))",
                 ])
                 #expect(await server.waitForError(containing: "the tag is in the reader's field"))
+                await SecondVPCDPort.waitUntilPresent()
                 let raw = try await BinaryRunner.run(
                     [
                         "raw", "00A4040C07D276000085010100", "9060000000", "90AF000000", "90AF000000", "9051000000",
@@ -118,6 +123,7 @@ extension SharedVPCDPortTests {
                 defer { setting.folder.remove() }
                 let server = try ServeProcess(["sim", "serve", "--vpcd", String(SecondVPCDPort.port), setting.reader])
                 #expect(await server.waitForError(containing: "the tag is in the reader's field"))
+                await SecondVPCDPort.waitUntilPresent()
                 try await SDMSetupCommandTests.twentyTaps(
                     setting, reader: reader, environment: environment(setting.folder))
                 try await stop(server)
@@ -270,10 +276,10 @@ extension SharedVPCDPortTests {
                 await SecondVPCDPort.waitUntilEmpty()
                 let executable = try #require(BinaryRunner.executable)
                 let waiting = try ChildProcess(
-                    executable, ["read", "-v", "--reader", reader, "--wait", "30"], environment: env)
+                    executable, ["read", "-v", "--reader", reader, "--wait", "120"], environment: env)
                 #expect(await waiting.waitForOutput { _, error in error.contains("Using reader") })
                 server = try await serve(file)
-                let read = await waiting.finish(timeout: .seconds(60))
+                let read = await waiting.finish(timeout: .seconds(180))
                 try await stop(server)
                 #expect(read.status == 0, "\(read.error)")
                 #expect(read.outputText.contains("back again"))

@@ -135,7 +135,9 @@ import Testing
     @Test("cancelReconnect ends a reconnect in progress with cancelled", .timeLimit(.minutes(1)))
     func cancelling() async throws {
         let socket = makeSocket()
-        let reader = try reconnecting(socket, policy: ReconnectPolicy(initialDelay: .milliseconds(50)))
+        // A reconnect that would go on for 10 minutes: only cancelReconnect ends it.
+        let reader = try reconnecting(
+            socket, policy: ReconnectPolicy(initialDelay: .milliseconds(50), timeout: .seconds(600)))
         socket.unplug()
         let poll = Task { await caught { _ = try await reader.pollTargets() } }
         try #require(await eventually { reader.isReconnecting })

@@ -19,9 +19,11 @@ extension PCSCStoppedDaemonChild {
         var all: [NFCReaderLifecycleEvent] { events.withLock { $0 } }
     }
 
-    /// Type 2 tag access of the next tag `session` finds.
+    /// Type 2 tag access of the next tag `session` finds. The card must first be seen by a
+    /// pcscd that may have just started (its 0.4 s checks, on a machine that may be busy): the
+    /// limit is a safety net, never the verdict.
     static func nextMiFare(_ session: NFCTagReaderSession) async throws -> NFCMiFareTag {
-        guard case .miFare(let tag) = try await session.nextTag(timeout: .seconds(20)) else {
+        guard case .miFare(let tag) = try await session.nextTag(timeout: .seconds(120)) else {
             throw NFCReaderError(.tagNotSupported, "not a Type 2 tag")
         }
         return tag
@@ -38,7 +40,7 @@ extension PCSCStoppedDaemonChild {
         try card.start()
         defer { card.stop() }
         let policy = ReconnectPolicy(
-            initialDelay: .milliseconds(50), maximumDelay: .milliseconds(400), timeout: .seconds(20))
+            initialDelay: .milliseconds(50), maximumDelay: .milliseconds(400), timeout: .seconds(120))
         let reader = ReconnectingReader(PCSCReaderDevice(readerName: readerName), policy: policy) {
             () throws(NFCReaderError) in PCSCReaderDevice(readerName: readerName)
         }

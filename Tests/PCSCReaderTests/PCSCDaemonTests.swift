@@ -13,7 +13,7 @@ import Testing
 /// process of its own, ``PCSCStoppedDaemonTests``).
 @Suite(
     "PC/SC through the real pcscd", .serialized, .enabled(if: PCSCTestReaders.isAvailable, PCSCTestReaders.skipNote),
-    .timeLimit(.minutes(3)))
+    .timeLimit(.minutes(8)))
 struct PCSCDaemonTests {
     @Test("pcscd lists the vpcd readers; a URL opens one with the acr122u profile")
     func listing() async throws {

@@ -31,7 +31,7 @@ extension PCSCDaemonTests {
                 environment: [
                     "NDEFTOOL_PCSCD": nil, "PCSCLITE_CSOCK_NAME": nil, PCSCStoppedDaemonChild.variable: "1",
                 ])
-            let result = await child.finish(timeout: .seconds(150))
+            let result = await child.finish(timeout: .seconds(420))
             let text = result.outputText + result.error
             #expect(result.shellStatus == 0, "the child test failed:\n\(text)")
             #expect(text.contains(marker), "the child test did not run:\n\(text)")
@@ -42,7 +42,7 @@ extension PCSCDaemonTests {
 /// The part of ``PCSCStoppedDaemonTests`` that runs in the child process, next to a pcscd of its
 /// own (stock /etc/reader.conf.d, private namespaces). Enabled only there; each child process
 /// runs one of its tests, as each starts and stops the one pcscd of its namespace.
-@Suite(.enabled(if: ProcessInfo.processInfo.environment["NDEFTOOL_PCSCD_STOP_CHILD"] == "1"), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: ProcessInfo.processInfo.environment["NDEFTOOL_PCSCD_STOP_CHILD"] == "1"), .timeLimit(.minutes(6)))
 struct PCSCStoppedDaemonChild {
     static let variable = "NDEFTOOL_PCSCD_STOP_CHILD"
     static let marker = "stopped-pcscd checks ran"

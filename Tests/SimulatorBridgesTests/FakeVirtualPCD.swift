@@ -64,7 +64,7 @@ final class FakeVirtualPCD: @unchecked Sendable {
     }
 
     /// Waits up to `milliseconds` for the card to connect.
-    func accept(within milliseconds: Int32 = 30_000) async throws {
+    func accept(within milliseconds: Int32 = 120_000) async throws {
         try await offPool { () throws(Failure) in
             guard self.isReadable(self.listener, milliseconds) else {
                 throw Failure(description: "no card connected in time")
@@ -76,7 +76,7 @@ final class FakeVirtualPCD: @unchecked Sendable {
     }
 
     /// Sends one message and returns the answer (nil: the card closed the connection).
-    func exchange(_ payload: [UInt8], within milliseconds: Int32 = 30_000) async throws -> [UInt8]? {
+    func exchange(_ payload: [UInt8], within milliseconds: Int32 = 120_000) async throws -> [UInt8]? {
         try send(payload)
         return try await receive(within: milliseconds)
     }
@@ -94,7 +94,7 @@ final class FakeVirtualPCD: @unchecked Sendable {
     }
 
     /// The next message from the card; nil when it closed the connection.
-    func receive(within milliseconds: Int32 = 30_000) async throws -> [UInt8]? {
+    func receive(within milliseconds: Int32 = 120_000) async throws -> [UInt8]? {
         try await offPool { () throws(Failure) -> [UInt8]? in
             guard let header = try self.read(2, milliseconds) else { return nil }
             let length = Int(header[0]) << 8 | Int(header[1])
@@ -103,7 +103,7 @@ final class FakeVirtualPCD: @unchecked Sendable {
     }
 
     /// Whether the card closes the connection within `milliseconds` (without sending anything).
-    func sawClose(within milliseconds: Int32 = 30_000) async throws -> Bool {
+    func sawClose(within milliseconds: Int32 = 120_000) async throws -> Bool {
         try await offPool { () throws(Failure) -> Bool in try self.read(1, milliseconds) == nil }
     }
 

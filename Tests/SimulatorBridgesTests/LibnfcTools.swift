@@ -107,9 +107,14 @@ enum LibnfcTools {
         /// What the tool printed so far.
         var output: String { process.outputText() }
 
-        /// Waits until the output contains `text`, at most `timeout`; whether it did.
+        /// Waits until the output contains `text`, at most `timeout` (or until the tool ended);
+        /// whether it did.
         func waitFor(_ text: String, within timeout: Duration = .seconds(60)) async -> Bool {
-            await process.waitForOutput(within: timeout) { output, _ in output.contains(text) }
+            let process = self.process
+            _ = await process.waitForOutput(within: timeout) { output, _ in
+                output.contains(text) || !process.isRunning
+            }
+            return process.outputText().contains(text)
         }
 
         /// Waits for the tool to exit, at most `timeout` (then it is killed and the test fails);

@@ -109,7 +109,7 @@ final class PCSCClient: Sendable {
 
     /// Whether pcscd reports to the client, within `milliseconds`, that the reader has a card
     /// (`present`) or none (`absent`).
-    func sees(_ state: String, reader: String = firstReader, milliseconds: Int = 20_000) async throws -> Bool {
+    func sees(_ state: String, reader: String = firstReader, milliseconds: Int = 120_000) async throws -> Bool {
         try await call(
             "wait \(state) \(reader) \(milliseconds)", within: .milliseconds(milliseconds) + .seconds(60)
         ).hasPrefix("ok")

@@ -14,7 +14,7 @@ import Testing
 /// reason in the output. Uses the reader on port 35963 ("Virtual PCD 00 00") only, one test at a
 /// time: every suite of this target that uses that reader nests in this one (the CLI tests use
 /// 35964, the PCSCReader tests 35965 and 35966).
-@Suite(.serialized, .enabled(if: PCSCClient.isAvailable, PCSCClient.skipNote), .timeLimit(.minutes(3)))
+@Suite(.serialized, .enabled(if: PCSCClient.isAvailable, PCSCClient.skipNote), .timeLimit(.minutes(8)))
 struct PCSCDaemonTests {
     /// Starts a card for `reader` on port 35963 once the reader is empty, and a client that
     /// waits for it; runs `body` with both, then ends the client and stops the card.

@@ -18,7 +18,7 @@ import Testing
 /// ``PN532SerialSimulator`` driven over its pseudo-terminal by a raw serial client
 /// (``PN532TestClient``): the HSU dialogue of UM0701 6.2.2, the link, removal and faults,
 /// the tag file, stopping.
-@Suite(.timeLimit(.minutes(2))) struct PN532SerialSimulatorTests {
+@Suite(.timeLimit(.minutes(6))) struct PN532SerialSimulatorTests {
     static let ack = "0000FF00FF00"
     /// SAMConfiguration normal mode (14 01) as libnfc sends it, and its answer.
     static let samConfiguration = "0000FF03FDD414011700"

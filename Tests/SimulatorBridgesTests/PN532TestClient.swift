@@ -48,7 +48,7 @@ final class PN532TestClient {
 
     /// Reads until `count` bytes came or `timeout` passed; the bytes as hex. Bytes that are
     /// expected get a long time (they come as soon as the simulator's thread runs).
-    func read(_ count: Int, within timeout: Duration = .seconds(30)) async -> String {
+    func read(_ count: Int, within timeout: Duration = .seconds(120)) async -> String {
         var bytes: [UInt8] = []
         _ = await eventually(within: timeout, every: .milliseconds(1)) {
             bytes += readAvailable(count - bytes.count)

@@ -10,7 +10,7 @@ import Testing
 
 /// ``VirtualPCDCard`` against a fake vpcd driver (``FakeVirtualPCD``): the wire protocol,
 /// card removal and reinsertion, faults, the tag file, stopping. No pcscd needed.
-@Suite(.timeLimit(.minutes(2))) struct VirtualPCDCardTests {
+@Suite(.timeLimit(.minutes(6))) struct VirtualPCDCardTests {
     static let getATR: [UInt8] = [0x04]
     static let powerOn: [UInt8] = [0x01]
     static let type2ATR = "3B8F8001804F0CA0000003060300030000000068"

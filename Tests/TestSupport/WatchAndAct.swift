@@ -36,3 +36,19 @@ public func watch<Result: Sendable>(
         timer.resume()
     }
 }
+
+/// Runs `action` `delay` from now on a dispatch queue of its own and returns its result: a
+/// window of a child process's work that ends on time however busy Swift's cooperative pool
+/// is (a task sleeping there may be resumed seconds late), as ``watch(every:within:until:then:)``
+/// does for a condition.
+public func after<Result: Sendable>(
+    _ delay: Duration, then action: @escaping @Sendable () -> Result
+) async -> Result {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Result, Never>) in
+        let (seconds, attoseconds) = delay.components
+        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+        DispatchQueue(label: "TestSupport.after").asyncAfter(deadline: .now() + .nanoseconds(max(nanoseconds, 0))) {
+            continuation.resume(returning: action())
+        }
+    }
+}

@@ -146,8 +146,11 @@ enum BatchOutput {
         let values = invocation.values
         let (csvPath, jsonPath) = reportPaths(setup, values: values)
         let report = ProvisioningReport(state: journal.state, plan: setup.plan, fields: setup.plan.fields)
-        try FileAccess.writeFile(Array(report.csv.utf8), path: csvPath)
-        try FileAccess.writeFile(Array((report.json + "\n").utf8), path: jsonPath)
+        try FileAccess.writeFile(path: csvPath) { write throws(CommandLineError) in try report.writeCSV(write) }
+        try FileAccess.writeFile(path: jsonPath) { write throws(CommandLineError) in
+            try report.writeJSON(write)
+            try write([0x0A])
+        }
         let seconds = BatchStatus.seconds(summary.elapsed)
         let perMinute = BatchStatus.pace(doneThisRun: summary.doneThisRun, remaining: 0, elapsed: summary.elapsed)
             .perMinute

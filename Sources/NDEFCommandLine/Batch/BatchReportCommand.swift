@@ -50,11 +50,20 @@ enum BatchReportCommand {
         } catch {
             throw BatchDatabaseOptions.error(error)
         }
-        let bytes = Array((values.flag(json.long) ? report.json + "\n" : report.csv).utf8)
+        let asJSON = values.flag(json.long)
+        let produce = { (write: ([UInt8]) throws(CommandLineError) -> Void) throws(CommandLineError) in
+            if asJSON {
+                try report.writeJSON(write)
+                try write([0x0A])
+            } else {
+                try report.writeCSV(write)
+            }
+        }
         if let path = values.value(output.long), path != "-" {
-            try FileAccess.writeFile(bytes, path: path)
+            try FileAccess.writeFile(path: path, produce)
         } else {
-            try invocation.io.writeOutput(bytes)
+            let io = invocation.io
+            try produce { bytes throws(CommandLineError) in try io.writeOutput(bytes) }
         }
         return .success
     }

@@ -95,6 +95,16 @@ enum FileAccess {
     /// (a FIFO, a device) is ``ExitStatus/dataError``, before it could block; other failures are
     /// ``ExitStatus/ioError``.
     static func writeFile(_ bytes: [UInt8], path: String) throws(CommandLineError) {
+        try writeFile(path: path) { write throws(CommandLineError) in try write(bytes) }
+    }
+
+    /// Writes to a new or truncated regular file at `path` what `produce` hands the writer it
+    /// gets, a piece at a time (a report of a million rows is never in memory as a whole);
+    /// failures as ``writeFile(_:path:)``.
+    static func writeFile(
+        path: String,
+        _ produce: (_ write: ([UInt8]) throws(CommandLineError) -> Void) throws(CommandLineError) -> Void
+    ) throws(CommandLineError) {
         let descriptor: Int32
         switch RegularFile.open(path, O_WRONLY | O_CREAT | O_TRUNC) {
         case .success(let opened): descriptor = opened
@@ -102,10 +112,17 @@ enum FileAccess {
             throw CommandLineError(.dataError, "cannot write '\(path)': it is \(kind), not a regular file")
         case .failure(.open(let error)): throw CommandLineError(.ioError, "cannot write '\(path)': \(error)")
         }
-        let failure = writeAll(bytes, descriptor: descriptor)
-        let closed = close(descriptor)
-        if let failure { throw CommandLineError(.ioError, "cannot write '\(path)': \(failure)") }
-        if closed != 0 { throw CommandLineError(.ioError, "cannot write '\(path)': \(systemError())") }
+        do {
+            try produce { bytes throws(CommandLineError) in
+                if let failure = writeAll(bytes, descriptor: descriptor) {
+                    throw CommandLineError(.ioError, "cannot write '\(path)': \(failure)")
+                }
+            }
+        } catch {
+            close(descriptor)
+            throw error
+        }
+        if close(descriptor) != 0 { throw CommandLineError(.ioError, "cannot write '\(path)': \(systemError())") }
     }
 
     /// Replaces the file at `path` in folder `directory` with `bytes`, so that a crash leaves

@@ -16,6 +16,14 @@ struct CSVPlanParser {
         }
     }
 
+    /// A parser at the start of a record found before (`location`).
+    init(bytes: [UInt8], at location: PlanRowLocations.Location) {
+        self.bytes = bytes
+        index = location.offset
+        lineStart = location.offset
+        line = location.line
+    }
+
     private var column: Int { index - lineStart + 1 }
 
     private func failure(_ reason: String) -> ProvisioningError {
@@ -26,8 +34,9 @@ struct CSVPlanParser {
         ProvisioningError(code, line: line, column: column, reason)
     }
 
-    /// The field names and the rows.
-    mutating func parse() throws(ProvisioningError) -> (fields: [String], rows: [ProvisioningRow]) {
+    /// The field names and where each row starts: every record is checked (field count, quoting,
+    /// UTF-8, lengths) and none is kept, so a plan costs its bytes and eight bytes a row.
+    mutating func parse() throws(ProvisioningError) -> (fields: [String], rows: PlanRowLocations) {
         guard let header = try record() else { throw ProvisioningError(.emptyPlan, "the CSV plan is empty") }
         var fields: [String] = []
         for (position, name) in header.fields.enumerated() {
@@ -43,8 +52,11 @@ struct CSVPlanParser {
             throw ProvisioningError(
                 .limitExceeded, line: header.line, "more than \(ProvisioningPlan.maximumFieldCount) fields")
         }
-        var rows: [ProvisioningRow] = []
-        while let next = try record() {
+        var rows = PlanRowLocations()
+        while true {
+            while index < bytes.count, try lineEnd() {}
+            let start = PlanRowLocations.Location(offset: index, line: line)
+            guard let next = try record() else { break }
             guard next.fields.count == fields.count else {
                 throw ProvisioningError(
                     .fieldCountMismatch, line: next.line,
@@ -54,12 +66,19 @@ struct CSVPlanParser {
                 throw ProvisioningError(
                     .limitExceeded, line: next.line, "more than \(ProvisioningPlan.maximumRowCount) rows")
             }
-            var values: [String: String] = [:]
-            for (name, field) in zip(fields, next.fields) { values[name] = field.text }
-            rows.append(ProvisioningRow(number: rows.count + 1, line: next.line, values: values))
+            rows.append(start)
         }
-        guard !rows.isEmpty else { throw ProvisioningError(.emptyPlan, line: header.line, "the plan has no rows") }
+        guard rows.count > 0 else { throw ProvisioningError(.emptyPlan, line: header.line, "the plan has no rows") }
         return (fields, rows)
+    }
+
+    /// The row numbered `number` whose record starts at `location` (found by ``parse()``, so
+    /// it parses again without error; nil if it does not).
+    mutating func row(_ number: Int, fields: [String]) -> ProvisioningRow? {
+        guard let record = try? record(), record.fields.count == fields.count else { return nil }
+        var values: [String: String] = [:]
+        for (name, field) in zip(fields, record.fields) { values[name] = field.text }
+        return ProvisioningRow(number: number, line: record.line, values: values)
     }
 
     private struct Field {

@@ -38,7 +38,10 @@ public struct ProvisioningPlan: Sendable {
 
     /// Where the rows come from.
     enum Source: Sendable {
-        case rows([ProvisioningRow])
+        /// A CSV file's bytes and where its rows start.
+        case csv([UInt8], PlanRowLocations)
+        /// A JSON Lines file's bytes and where its rows start.
+        case jsonLines([UInt8], PlanRowLocations)
         case counter(CounterRange)
     }
 
@@ -58,16 +61,23 @@ public struct ProvisioningPlan: Sendable {
     /// The number of rows.
     public var count: Int {
         switch source {
-        case .rows(let rows): rows.count
+        case .csv(_, let rows), .jsonLines(_, let rows): rows.count
         case .counter(let range): range.count
         }
     }
 
-    /// The row numbered `number` (1-based), or nil when out of range.
+    /// The row numbered `number` (1-based), or nil when out of range. A file's row is parsed
+    /// again from where it starts (the plan keeps no strings per row).
     public func row(_ number: Int) -> ProvisioningRow? {
         guard number >= 1 && number <= count else { return nil }
         switch source {
-        case .rows(let rows): return rows[number - 1]
+        case .csv(let bytes, let rows):
+            guard let location = rows.location(ofRow: number) else { return nil }
+            var parser = CSVPlanParser(bytes: bytes, at: location)
+            return parser.row(number, fields: fields)
+        case .jsonLines(let bytes, let rows):
+            guard let location = rows.location(ofRow: number) else { return nil }
+            return JSONLinesPlanParser.row(number, in: bytes, at: location)
         case .counter(let range): return range.row(number)
         }
     }
@@ -82,7 +92,8 @@ public struct ProvisioningPlan: Sendable {
         try checkSize(bytes)
         var parser = CSVPlanParser(bytes: bytes)
         let (fields, rows) = try parser.parse()
-        return ProvisioningPlan(fields: fields, digest: try ProvisioningDigest.sha256(bytes), source: .rows(rows))
+        return ProvisioningPlan(
+            fields: fields, digest: try ProvisioningDigest.sha256(bytes), source: .csv(bytes, rows))
     }
 
     /// Parses a JSON Lines plan: one flat JSON object per line whose values are strings or
@@ -91,7 +102,8 @@ public struct ProvisioningPlan: Sendable {
     public static func jsonLines(_ bytes: [UInt8]) throws(ProvisioningError) -> ProvisioningPlan {
         try checkSize(bytes)
         let (fields, rows) = try JSONLinesPlanParser.parse(bytes)
-        return ProvisioningPlan(fields: fields, digest: try ProvisioningDigest.sha256(bytes), source: .rows(rows))
+        return ProvisioningPlan(
+            fields: fields, digest: try ProvisioningDigest.sha256(bytes), source: .jsonLines(bytes, rows))
     }
 
     /// A plan of the counter values `from...to`, one row each, in the field `counter`,

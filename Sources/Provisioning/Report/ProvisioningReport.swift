@@ -36,72 +36,124 @@ public struct ProvisioningReport: Sendable, Hashable {
         }
     }
 
+    /// Where the entries come from: given, or made one at a time from a journal's state and
+    /// the plan (a million-row report is then never in memory as a whole).
+    private enum Source: Sendable {
+        case entries([Entry])
+        case journal(ProvisioningState, ProvisioningPlan?)
+    }
+
     /// The plan fields included in each entry.
     public var fields: [String]
-    /// The entries in row order.
-    public var entries: [Entry]
+    private var source: Source
     /// Whether the report names each row's station (a job of many stations: a database's).
     public var includesStations: Bool = false
 
     /// A report of `entries` (in row order) with the plan `fields` their values give; with
     /// `includesStations`, the CSV and JSON name each row's station.
     public init(entries: [Entry], fields: [String] = [], includesStations: Bool = false) {
-        self.entries = entries
+        self.source = .entries(entries)
         self.fields = fields
         self.includesStations = includesStations
     }
 
-    /// The report of `state`; with `plan`, each entry also holds the values of `fields`.
+    /// The report of `state`; with `plan`, each entry also holds the values of `fields`. The
+    /// entries are made when they are read (``entry(at:)``, ``writeCSV(_:)``,
+    /// ``writeJSON(_:)``), not kept.
     public init(state: ProvisioningState, plan: ProvisioningPlan? = nil, fields: [String] = []) {
-        let fields = plan == nil ? [] : fields
-        self.fields = fields
-        var entries: [Entry] = []
-        let count = state.rowCount
-        entries.reserveCapacity(count)
-        for number in 0..<count {
-            let status = state.status(of: number + 1)
+        self.fields = plan == nil ? [] : fields
+        self.source = .journal(state, plan)
+    }
+
+    /// The number of entries: one per row.
+    public var count: Int {
+        switch source {
+        case .entries(let entries): entries.count
+        case .journal(let state, _): state.rowCount
+        }
+    }
+
+    /// The entry at `index` (0-based: row `index + 1` of a journal's report).
+    public func entry(at index: Int) -> Entry {
+        switch source {
+        case .entries(let entries): return entries[index]
+        case .journal(let state, let plan):
+            let number = index + 1
+            let status = state.status(of: number)
             let outcome: String =
                 switch status.stage {
                 case .done: status.outcome ?? "done"
                 case .claimed: "pending"
                 default: status.stage.rawValue
                 }
-            let row = plan?.row(number + 1)
-            entries.append(
-                Entry(
-                    row: number + 1, uid: status.uid.map { hexString($0) } ?? "", outcome: outcome,
-                    time: status.time ?? "", reason: status.reason ?? "", values: fields.map { row?.values[$0] ?? "" }
-                ))
+            let row = fields.isEmpty ? nil : plan?.row(number)
+            return Entry(
+                row: number, uid: status.uid.map { hexString($0) } ?? "", outcome: outcome, time: status.time ?? "",
+                reason: status.reason ?? "", values: fields.map { row?.values[$0] ?? "" })
         }
-        self.entries = entries
+    }
+
+    /// The entries in row order (all of them made at once: ``writeCSV(_:)`` and
+    /// ``writeJSON(_:)`` do not).
+    public var entries: [Entry] {
+        get {
+            if case .entries(let entries) = source { return entries }
+            return (0..<count).map(entry(at:))
+        }
+        set { source = .entries(newValue) }
     }
 
     /// The number of entries whose outcome is each value.
-    public var tally: [String: Int] { entries.reduce(into: [:]) { $0[$1.outcome, default: 0] += 1 } }
+    public var tally: [String: Int] {
+        var tally: [String: Int] = [:]
+        for index in 0..<count { tally[entry(at: index).outcome, default: 0] += 1 }
+        return tally
+    }
 
     /// The report as CSV (RFC 4180, CRLF line ends): `row,uid,outcome,time,reason` (with
     /// ``includesStations``, `station` before `reason`) then the plan fields asked for; cells that
     /// would start a spreadsheet formula are written `"'..."` (see `csvField`).
     public var csv: String {
+        var bytes: [UInt8] = []
+        writeCSV { bytes += $0 }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The CSV report (``csv``) given to `write` a piece at a time (about 64 KiB each, whole
+    /// lines), so that a large report is never in memory as a whole.
+    public func writeCSV<Failure: Error>(_ write: ([UInt8]) throws(Failure) -> Void) throws(Failure) {
+        var buffer = ChunkBuffer()
         let station = includesStations ? ["station"] : []
-        var lines = [
-            (["row", "uid", "outcome", "time"] + station + ["reason"] + fields).map(Self.csvField).joined(
-                separator: ",")
-        ]
-        for entry in entries {
+        let header = (["row", "uid", "outcome", "time"] + station + ["reason"] + fields).map(Self.csvField)
+        buffer.append(header.joined(separator: ",") + "\r\n")
+        for index in 0..<count {
+            let entry = entry(at: index)
             let cells =
                 [String(entry.row), entry.uid, entry.outcome, entry.time] + (includesStations ? [entry.station] : [])
                 + [entry.reason] + entry.values
-            lines.append(cells.map(Self.csvField).joined(separator: ","))
+            buffer.append(cells.map(Self.csvField).joined(separator: ",") + "\r\n")
+            if buffer.isFull { try write(buffer.take()) }
         }
-        return lines.joined(separator: "\r\n") + "\r\n"
+        try write(buffer.take())
     }
 
     /// The report as JSON: `{"rows":[{"row":1,"uid":"...","outcome":"...","time":"...",
     /// "reason":"...","values":{...}}],"tags":{"UID":row,...},"tally":{"outcome":count,...}}`;
     /// with ``includesStations`` each row also has `"station"`.
     public var json: String {
-        let rows = entries.map { entry in
+        var bytes: [UInt8] = []
+        writeJSON { bytes += $0 }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The JSON report (``json``) given to `write` a piece at a time, as ``writeCSV(_:)``.
+    public func writeJSON<Failure: Error>(_ write: ([UInt8]) throws(Failure) -> Void) throws(Failure) {
+        var buffer = ChunkBuffer()
+        var tally: [String: Int] = [:]
+        buffer.append("{\"rows\":[")
+        for index in 0..<count {
+            let entry = entry(at: index)
+            tally[entry.outcome, default: 0] += 1
             var members: [(String, String)] = [
                 ("row", String(entry.row)), ("uid", JSONText.quoted(entry.uid)),
                 ("outcome", JSONText.quoted(entry.outcome)), ("time", JSONText.quoted(entry.time)),
@@ -111,14 +163,49 @@ public struct ProvisioningReport: Sendable, Hashable {
             if !fields.isEmpty {
                 members.append(("values", JSONText.object(zip(fields, entry.values).map { ($0, JSONText.quoted($1)) })))
             }
-            return JSONText.object(members)
+            buffer.append((index == 0 ? "" : ",") + JSONText.object(members))
+            if buffer.isFull { try write(buffer.take()) }
         }
-        let tags = entries.filter { !$0.uid.isEmpty }.map { ($0.uid, String($0.row)) }
-        let tally = self.tally.sorted { $0.key < $1.key }.map { ($0.key, String($0.value)) }
-        return JSONText.object([
-            ("rows", "[" + rows.joined(separator: ",") + "]"), ("tags", JSONText.object(tags)),
-            ("tally", JSONText.object(tally)),
-        ])
+        buffer.append("],\"tags\":{")
+        var first = true
+        for index in 0..<count {
+            let entry = entry(at: index)
+            guard !entry.uid.isEmpty else { continue }
+            buffer.append((first ? "" : ",") + JSONText.quoted(entry.uid) + ":" + String(entry.row))
+            first = false
+            if buffer.isFull { try write(buffer.take()) }
+        }
+        let counts = tally.sorted { $0.key < $1.key }.map { ($0.key, String($0.value)) }
+        buffer.append("},\"tally\":" + JSONText.object(counts) + "}")
+        try write(buffer.take())
+    }
+
+    /// Two reports are equal when they hold the same entries, fields and station column, however
+    /// their entries are kept.
+    public static func == (left: ProvisioningReport, right: ProvisioningReport) -> Bool {
+        left.fields == right.fields && left.includesStations == right.includesStations && left.count == right.count
+            && (0..<left.count).allSatisfy { left.entry(at: $0) == right.entry(at: $0) }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(fields)
+        hasher.combine(includesStations)
+        for index in 0..<count { hasher.combine(entry(at: index)) }
+    }
+
+    /// Bytes gathered for one `write` of ``writeCSV(_:)`` or ``writeJSON(_:)``.
+    private struct ChunkBuffer {
+        private var bytes: [UInt8] = []
+
+        var isFull: Bool { bytes.count >= 65_536 }
+
+        mutating func append(_ text: String) { bytes += text.utf8 }
+
+        /// The bytes gathered, and an empty buffer.
+        mutating func take() -> [UInt8] {
+            defer { bytes.removeAll(keepingCapacity: true) }
+            return bytes
+        }
     }
 
     /// `text` as a CSV field, quoted when it holds a comma, quote or line break (RFC 4180, 2).
