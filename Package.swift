@@ -178,6 +178,10 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // Seeded random sequences of operator commands through the built ndeftool, with invariants
+        // checked after each (Scripts/explore).
+        .executableTarget(
+            name: "OperatorExploration", dependencies: ["TagMemory", "SystemSupport"], swiftSettings: strictSettings),
         // The software overhead per tag and the memory of batch provisioning over simulated tags.
         .executableTarget(
             name: "ProvisioningBenchmarks",

@@ -67,7 +67,11 @@ struct PasswordSequenceTests {
     func limitTwoAfterAWrongAttempt() async throws {
         let tag = try await Self.protected(["--attempt-limit", "2"])
         _ = try tag.passwordFile("01020304", name: "wrong.txt")
-        #expect(try await !Self.opens(tag, "wrong.txt"))
+        // The wrong attempt from another machine (this one refuses a password its record says
+        // the tag does not hold, before sending it).
+        let wrong = try await tag.run(
+            ["password", "auth", "--password-file", tag.resolving("wrong.txt")], environment: tag.elsewhere)
+        #expect(wrong.status == 78)
         #expect(tag.failedAttempts == 1)
         let change = try await Self.change(tag, ["--attempt-limit", "2"])
         #expect(change.status == 0, "\(change.error)")
@@ -112,6 +116,50 @@ struct PasswordSequenceTests {
             ])
             #expect(back.status == 0, "\(back.error)")
         }
+    }
+
+    @Test(
+        "A change cut after it lifted AUTHLIM (the tag shows 0 for its time), rerun without the options: the record's AUTHLIM and PACK are set back"
+    )
+    func rerunTakesSettingsFromTheRecord() async throws {
+        // Found by the exploration (Scripts/explore --seed 1): the rerun kept the passing AUTHLIM 0.
+        let tag = try await Self.protected(["--attempt-limit", "2", "--pack", "8080"])
+        for cut in 1...9 {
+            let first = try await Self.change(tag, faults: "&remove-after=\(4 + cut)&in-flight=none")
+            #expect([0, 75, 80].contains(first.status), "\(first.error)")
+            let rerun = try await Self.change(tag)
+            #expect(rerun.status == 0, "cut \(cut): \(rerun.error)")
+            let cfg1 = tag.page(132)?.split(separator: " ").first.flatMap { Int($0, radix: 16) }
+            #expect(cfg1 == 0x02, "cut \(cut): AUTHLIM 2 back: \(tag.page(132) ?? "?")")
+            #expect(tag.page(134)?.hasPrefix("80 80") == true, "cut \(cut): PACK: \(tag.page(134) ?? "?")")
+            let back = try await tag.run([
+                "password", "set", "--password-file", tag.resolving("old.txt"), "--old-password-file",
+                tag.resolving("new.txt"),
+            ])
+            #expect(back.status == 0, "\(back.error)")
+        }
+    }
+
+    @Test("A wrong password file for auth, write or remove on an AUTHLIM 1 tag with a record: 78, no PWD_AUTH sent")
+    func wrongFileRefusedByTheRecord() async throws {
+        // Found by the exploration (Scripts/explore --seed 2): auth with another file disabled the tag.
+        let tag = try await Self.protected(["--attempt-limit", "1"])
+        for command in [
+            ["password", "auth", "--password-file", tag.resolving("new.txt")],
+            ["write", "uri", "https://example.com/b", "--password-file", tag.resolving("new.txt")],
+            ["password", "remove", "--password-file", tag.resolving("new.txt")],
+        ] {
+            let before = tag.contents()
+            let result = try await tag.run(command)
+            #expect(result.status == 78, "\(command): \(result.error)")
+            #expect(result.error.contains("Nothing was sent to the tag"), "\(result.error)")
+            #expect(tag.failedAttempts == 0 && tag.contents() == before, "\(command)")
+        }
+        #expect(try await Self.opens(tag, "old.txt"))
+        // Without the record (the tag changed elsewhere, say), the password is sent, once.
+        try FileManager.default.removeItem(atPath: tag.folder.path("state"))
+        let sent = try await tag.run(["password", "auth", "--password-file", tag.resolving("new.txt")])
+        #expect(sent.status == 78 && tag.failedAttempts == 1, "\(sent.error)")
     }
 
     @Test("Item 4: a change keeps AUTHLIM, PROT and the PACK it was not given, and says so")

@@ -44,6 +44,10 @@ final class PasswordTagFile {
             environment: base.merging(environment) { $1 })
     }
 
+    /// The environment of a command run on another machine: no record of this tag's password
+    /// changes, so a wrong password is sent (once), as the tests of attempt counting need.
+    var elsewhere: [String: String] { ["XDG_STATE_HOME": folder.path("elsewhere")] }
+
     /// The tag file's text (empty when it does not exist yet).
     func contents() -> String {
         (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""

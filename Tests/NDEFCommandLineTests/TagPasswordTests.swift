@@ -63,7 +63,8 @@ import Testing
             ["password", "set", "--attempt-limit", "3"], environment: ["NDEFTOOL_PASSWORD": "DEADBEEF"])
         #expect(set.status == 0, "\(set.error)")
         #expect(set.error.contains("Warning: after 3 wrong passwords the password is disabled for good"))
-        let wrong = try await tag.run(["password", "auth", "-v"], environment: ["NDEFTOOL_PASSWORD": "00000000"])
+        let wrong = try await tag.run(
+            ["password", "auth", "-v"], environment: tag.elsewhere.merging(["NDEFTOOL_PASSWORD": "00000000"]) { $1 })
         #expect(wrong.status == 78)
         #expect(PasswordTagFile.passwordAuthCount(wrong) == 1)
         #expect(wrong.error.contains("not retried"))
@@ -79,7 +80,8 @@ import Testing
         let tag = try PasswordTagFile(chip: chip)
         let file = try tag.passwordFile("n0tE")
         #expect(try await tag.run(["password", "set", "--password-file", file, "--attempt-limit", "1"]).status == 0)
-        #expect(try await tag.run(["password", "auth"], environment: ["NDEFTOOL_PASSWORD": "n0te"]).status == 78)
+        let wrong = tag.elsewhere.merging(["NDEFTOOL_PASSWORD": "n0te"]) { $1 }
+        #expect(try await tag.run(["password", "auth"], environment: wrong).status == 78)
         let right = try await tag.run(["password", "auth", "--password-file", file, "--json", "-v"])
         #expect(right.status == 78)
         #expect(PasswordTagFile.passwordAuthCount(right) == 1)

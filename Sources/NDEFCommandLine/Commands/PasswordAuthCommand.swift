@@ -31,7 +31,10 @@ enum PasswordAuthCommand {
         let json = values.flag(PasswordCommand.json.long)
         let connection = try TagConnection(invocation)
         return try await connection.run("authenticating") { tag in
-            var report = PasswordReport(tag: tag, status: try await PasswordCommand.passwordStatus(tag))
+            let status = try await PasswordCommand.passwordStatus(tag)
+            var report = PasswordReport(tag: tag, status: status)
+            try PasswordAttempts.checkAgainstRecord(
+                password, uid: tag.identifier, status: status, invocation: invocation)
             let acknowledge: [UInt8]
             do {
                 acknowledge = try await tag.authenticate(password: password)

@@ -44,13 +44,21 @@ enum PasswordRemoveCommand {
             if password == nil, before.isProtected {
                 password = try await PasswordInput.password(.current, invocation)
             }
+            if let password, before.isProtected {
+                try PasswordAttempts.checkAgainstRecord(
+                    password, uid: tag.identifier, status: before, invocation: invocation)
+            }
+            // A removal makes the record of the last change untrue from its first write on: it
+            // goes first, and comes back only when nothing was written.
+            let records = PasswordChangeRecords(io: invocation.io)
+            let record = records.load(uid: tag.identifier)
+            await records.remove(uid: tag.identifier)
             do {
                 try await tag.removePassword(currentPassword: password, expectedAcknowledge: expected)
             } catch let error as NFCReaderError {
+                if !error.mayBeHalfWritten { await records.restore(record, uid: tag.identifier) }
                 throw PasswordAttempts.counted(error, limit: before.authenticationLimit)
             }
-            // The tag holds the factory password again: no record of a change is needed now.
-            await PasswordChangeRecords(io: invocation.io).remove(uid: tag.identifier)
             // removePassword read CFG0 and CFG1 back: no other read, which a tag leaving now could
             // not turn into a failure of a change that is complete.
             let after = NFCPasswordStatus(

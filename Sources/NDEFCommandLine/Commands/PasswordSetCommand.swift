@@ -123,8 +123,13 @@ enum PasswordSetCommand {
             let wanted = Type2PasswordSettings(
                 password: password, passwordAcknowledge: resolved.pack, firstProtectedPage: resolved.page,
                 protectsReading: resolved.readProtect, authenticationLimit: resolved.limit)
-            if !resolved.kept.isEmpty {
-                connection.console.note("Kept from the tag: " + resolved.kept.joined(separator: ", ") + ".")
+            if !resolved.keptFromTag.isEmpty {
+                connection.console.note("Kept from the tag: " + resolved.keptFromTag.joined(separator: ", ") + ".")
+            }
+            if !resolved.keptFromRecord.isEmpty {
+                connection.console.note(
+                    "As the change that was cut meant them (its record on this machine): "
+                        + resolved.keptFromRecord.joined(separator: ", ") + ".")
             }
             if resolved.limit > 0 {
                 connection.console.warn(
@@ -156,14 +161,21 @@ enum PasswordSetCommand {
             try await records.save(change, uid: tag.identifier)
             let uid = tag.identifier
             let checked = change
-            try await tag.setPassword(wanted) { (_: NFCPasswordChangeProgress) throws(NFCReaderError) in
-                var now = checked
-                now.stage = .checked
-                do {
-                    try await records.save(now, uid: uid)
-                } catch {
-                    throw NFCReaderError(.tagUpdateFailure, "\(error)")
+            do {
+                try await tag.setPassword(wanted) { (_: NFCPasswordChangeProgress) throws(NFCReaderError) in
+                    var now = checked
+                    now.stage = .checked
+                    do {
+                        try await records.save(now, uid: uid)
+                    } catch {
+                        throw NFCReaderError(.tagUpdateFailure, "\(error)")
+                    }
                 }
+            } catch let error as NFCReaderError where !error.mayBeHalfWritten {
+                // Nothing was written: this change's record would tell a later run of a change
+                // that never began. The record as it was comes back.
+                await records.restore(record, uid: uid)
+                throw error
             }
             change.stage = .done
             try await records.save(change, uid: tag.identifier)
@@ -185,56 +197,68 @@ enum PasswordSetCommand {
         }
     }
 
-    /// The settings a run sets: each as given, else as the tag has it (a change keeps what its
-    /// command line leaves out), else as an unfinished change of this machine's record meant it,
-    /// else the default of a first set; with the list of those kept from the tag or the record.
+    /// The settings a run sets, and where those the command line leaves out came from.
+    struct ResolvedSettings {
+        var page: Int
+        var readProtect: Bool
+        var limit: Int
+        var pack: [UInt8]
+        /// Those kept as the tag has them.
+        var keptFromTag: [String] = []
+        /// Those taken from the record of a change that was cut (the tag may hold them only in
+        /// part: a cut change lifts AUTHLIM and AUTH0 for its time).
+        var keptFromRecord: [String] = []
+    }
+
+    /// The settings a run sets: each as given; else as an unfinished change of this machine's
+    /// record meant it (the tag may show the cut change's passing values: AUTHLIM 0, AUTH0 FFh);
+    /// else as the tag has it (a change keeps what its command line leaves out); else the default
+    /// of a first set.
     static func resolve(
         _ given: (page: Int?, readProtect: Bool?, limit: Int?), pack givenPack: [UInt8]?,
         current: NFCPasswordStatus, opened: PasswordAttempts.Opened?, record: PasswordChangeRecord?, chip: Type2Chip?
-    ) -> (page: Int, readProtect: Bool, limit: Int, pack: [UInt8], kept: [String]) {
+    ) -> ResolvedSettings {
         let firstUserPage = chip?.userPages.lowerBound ?? 4
-        // A change cut while the tag was open: its record holds what it meant to set.
-        let unfinished = current.isProtected ? nil : record.flatMap { $0.stage == .done ? nil : $0.settings }
-        var kept: [String] = []
-        let page: Int
-        if let value = given.page {
-            page = value
-        } else if let value = current.protectedPage ?? unfinished?.firstProtectedPage {
-            page = value
-            if value != firstUserPage { kept.append("protected from page \(value)") }
-        } else {
-            page = firstUserPage
+        let unfinished = record.flatMap { $0.stage == .done ? nil : $0.settings }
+        let onTag = current.isProtected
+        var keptFromTag: [String] = []
+        var keptFromRecord: [String] = []
+        /// The value given, else the record's, else the tag's, else `fallback`; noted unless it
+        /// is `quiet`.
+        func pick<Value: Equatable>(
+            _ given: Value?, record: Value?, tag: Value?, fallback: Value, quiet: Value, _ name: (Value) -> String
+        ) -> Value {
+            if let given { return given }
+            if let record {
+                if record != quiet { keptFromRecord.append(name(record)) }
+                return record
+            }
+            if let tag {
+                if tag != quiet { keptFromTag.append(name(tag)) }
+                return tag
+            }
+            return fallback
         }
-        let readProtect: Bool
-        if let value = given.readProtect {
-            readProtect = value
-        } else if let value = current.isProtected ? current.readProtected : unfinished?.protectsReading {
-            readProtect = value
-            if value { kept.append("read protection (PROT)") }
-        } else {
-            readProtect = false
+        let page = pick(
+            given.page, record: unfinished?.firstProtectedPage, tag: current.protectedPage, fallback: firstUserPage,
+            quiet: firstUserPage
+        ) { "protected from page \($0)" }
+        let readProtect = pick(
+            given.readProtect, record: unfinished?.protectsReading, tag: onTag ? current.readProtected : nil,
+            fallback: false, quiet: false
+        ) { _ in "read protection (PROT)" }
+        let limit = pick(
+            given.limit, record: unfinished?.authenticationLimit, tag: onTag ? current.authenticationLimit : nil,
+            fallback: 0, quiet: 0
+        ) { "attempt limit \($0) (AUTHLIM)" }
+        let recordPack = unfinished.flatMap { try? NDEFHex.decode($0.pack) }.flatMap { $0.count == 2 ? $0 : nil }
+        let tagPack = opened.flatMap { $0.acknowledge.count == 2 ? $0.acknowledge : nil }
+        let pack = pick(givenPack, record: recordPack, tag: tagPack, fallback: [0x00, 0x00], quiet: [0x00, 0x00]) {
+            _ in "PACK"
         }
-        let limit: Int
-        if let value = given.limit {
-            limit = value
-        } else if let value = current.isProtected ? current.authenticationLimit : unfinished?.authenticationLimit {
-            limit = value
-            if value != 0 { kept.append("attempt limit \(value) (AUTHLIM)") }
-        } else {
-            limit = 0
-        }
-        let pack: [UInt8]
-        if let givenPack {
-            pack = givenPack
-        } else if let value = opened?.acknowledge ?? unfinished.flatMap({ try? NDEFHex.decode($0.pack) }),
-            value.count == 2
-        {
-            pack = value
-            if value != [0x00, 0x00] { kept.append("PACK (the one the tag answered)") }
-        } else {
-            pack = [0x00, 0x00]
-        }
-        return (page, readProtect, limit, pack, kept)
+        return ResolvedSettings(
+            page: page, readProtect: readProtect, limit: limit, pack: pack, keptFromTag: keptFromTag,
+            keptFromRecord: keptFromRecord)
     }
 
     /// `--tag-holds`, if given.

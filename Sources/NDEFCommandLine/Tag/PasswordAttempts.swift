@@ -50,6 +50,31 @@ enum PasswordAttempts {
         var acknowledge: [UInt8]
     }
 
+    /// Refuses to send `password` in a PWD_AUTH when this machine's record of the tag's last
+    /// password change says the tag holds another one (its check value differs from every
+    /// password the tag may hold), unless the tag shows unlimited attempts (AUTHLIM 0): a wrong
+    /// password would count toward losing the password for good, so nothing is sent.
+    ///
+    /// - Throws: ``ExitStatus/authenticationFailed`` naming the record's file.
+    static func checkAgainstRecord(
+        _ password: [UInt8], uid: [UInt8], status: NFCPasswordStatus, invocation: CommandInvocation
+    ) throws(CommandLineError) {
+        guard status.authenticationLimit != 0 else { return }
+        let records = PasswordChangeRecords(io: invocation.io)
+        guard let record = records.load(uid: uid), record.agrees(with: status) else { return }
+        let holds = record.stage == .started ? [record.from, record.to] : [record.to]
+        guard !holds.contains(where: { record.matches(password, $0) }) else { return }
+        let file = records.path(uid: uid) ?? "the record"
+        throw CommandLineError(
+            .authenticationFailed,
+            "this machine's record of the tag's last password change says the tag holds another password than the "
+                + "one given (their check values differ), and with "
+                + (status.authenticationLimit.map { "an attempt limit of \($0)" }
+                    ?? "an attempt limit that cannot be read") + " a wrong one counts toward losing the password for "
+                + "good. Nothing was sent to the tag. Give the password of that change; if the tag was changed "
+                + "elsewhere since, remove the record (\(file))")
+    }
+
     /// Opens a tag that `password set` finds protected, sending PWD_AUTH only with a password
     /// known to be the one the tag holds, unless failed attempts are not counted (AUTHLIM 0
     /// as read): then each of the two passwords may be tried, once.

@@ -153,6 +153,17 @@ struct PasswordChangeRecords: Sendable {
         }
     }
 
+    /// Puts `record` back as `uid`'s record, or removes it when there was none (after a command
+    /// that wrote nothing); a failure is left unsaid (the record then tells of a change that may
+    /// have begun, which a later run treats with care).
+    func restore(_ record: PasswordChangeRecord?, uid: [UInt8]) async {
+        if let record {
+            try? await save(record, uid: uid)
+        } else {
+            await remove(uid: uid)
+        }
+    }
+
     /// Removes `uid`'s record (after the password was removed); a failure is left unsaid.
     func remove(uid: [UInt8]) async {
         guard let path = path(uid: uid) else { return }

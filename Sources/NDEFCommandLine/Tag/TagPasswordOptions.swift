@@ -76,6 +76,8 @@ enum TagPasswordOptions {
             io.writeError("The tag is password-protected. ")
             password = try await PasswordInput.password(.current, given.invocation)
         }
+        try PasswordAttempts.checkAgainstRecord(
+            password, uid: type2.identifier, status: status, invocation: given.invocation)
         do {
             try await type2.authenticate(password: password, expectedAcknowledge: given.acknowledge)
         } catch {

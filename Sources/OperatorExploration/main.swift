@@ -1,0 +1,78 @@
+import Foundation
+
+// OperatorExploration [--seconds N] [--seed S] [--steps N] [--sequences N] [--ndeftool PATH]
+//     [--scratch DIR]
+//
+// Seeded random sequences of operator commands on simulated tags, through the built ndeftool,
+// with invariants checked after every command (PasswordExploration). Runs sequences of --steps
+// commands (25) until --seconds have passed or --sequences ran (45 s when neither is given; with
+// --sequences alone, as long as they take: the same commands on any machine); sequence k uses
+// seed S + k.
+// Prints the figures at the end, or the first failure with the seed that replays it:
+//     Scripts/explore --seed SEED --sequences 1
+// Exit status: 0 no invariant failed, 1 one did, 2 usage.
+
+var seconds: Double?
+var seed = UInt64(UInt32.random(in: 1...UInt32.max))
+var steps = 25
+var sequences = Int.max
+var scratch = NSTemporaryDirectory()
+var executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    .appendingPathComponent("ndeftool").path
+var arguments = CommandLine.arguments.dropFirst()
+func usage() -> Never {
+    FileHandle.standardError.write(
+        Data(
+            ("usage: OperatorExploration [--seconds N] [--seed S] [--steps N] [--sequences N] [--ndeftool PATH] "
+                + "[--scratch DIR]\n").utf8))
+    exit(2)
+}
+while let argument = arguments.popFirst() {
+    guard let value = arguments.popFirst() else { usage() }
+    switch argument {
+    case "--seconds": seconds = Double(value) ?? -1
+    case "--seed": seed = UInt64(value) ?? 0
+    case "--steps": steps = Int(value) ?? -1
+    case "--sequences": sequences = Int(value) ?? -1
+    case "--ndeftool": executable = value
+    case "--scratch": scratch = value
+    default: usage()
+    }
+    if (seconds ?? 0) < 0 || steps < 1 || sequences < 1 || seed == 0 { usage() }
+}
+if seconds == nil && sequences == Int.max { seconds = 45 }
+let budget = seconds ?? .infinity
+guard FileManager.default.isExecutableFile(atPath: executable) else {
+    FileHandle.standardError.write(Data("OperatorExploration: no ndeftool at \(executable)\n".utf8))
+    exit(2)
+}
+
+print(
+    "Exploring operator sequences: seed \(seed), \(steps) commands a sequence, "
+        + (sequences == Int.max ? "for \(Int(budget)) s" : "\(sequences) sequences"))
+let start = Date()
+var done = 0
+var commands = 0
+var checks = 0
+while done < sequences && (done == 0 || Date().timeIntervalSince(start) < budget) {
+    let sequenceSeed = seed &+ UInt64(done)
+    let folder = (scratch as NSString).appendingPathComponent("ndeftool-explore-\(getpid())-\(done)")
+    try? FileManager.default.removeItem(atPath: folder)
+    do {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        var exploration = try PasswordExploration(
+            runner: CommandRunner(executable: executable, folder: folder), seed: sequenceSeed)
+        checks += try exploration.explore(steps: steps)
+        commands += steps
+        try? FileManager.default.removeItem(atPath: folder)
+    } catch {
+        print("FAILED in the sequence of seed \(sequenceSeed) (its folder is kept: \(folder)):\n\(error)")
+        print("Replay: Scripts/explore --seed \(sequenceSeed) --sequences 1 --steps \(steps)")
+        exit(1)
+    }
+    done += 1
+}
+let elapsed = Date().timeIntervalSince(start)
+print(
+    "Done: \(done) sequences, \(commands) commands, \(checks) invariant checks, 0 failures, "
+        + String(format: "%.0f s", elapsed))
