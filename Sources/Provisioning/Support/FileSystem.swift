@@ -16,7 +16,7 @@ enum FileSystem {
         ProvisioningError(.io, "\(operation) \(path): \(error)")
     }
 
-    /// Opens the regular file at `path` (``SystemSupport/RegularFile``: never a FIFO or a
+    /// Opens the regular file at `path` (SystemSupport's `RegularFile`: never a FIFO or a
     /// device, never a wait in `open(2)`), close-on-exec.
     ///
     /// - Throws: `notAJournal` for a path naming something other than a regular file (it is
