@@ -269,15 +269,19 @@ extension SDMSetupCommandTests {
         while cut < 30 {
             let first = try Setting("sdm-mix")
             let second = try Self.secondKeys(first)
+            // One machine's state for the runs: the record of the set-up names its keys file.
+            let machine = Self.environment.merging(["XDG_STATE_HOME": first.folder.path("state")]) { $1 }
             let code = try await Self.code(first, reader: first.reader)
             let interrupted = try await Self.run(
-                first.setUp + ["--confirm", code], reader: first.reader + "&remove-after=\(cut)&in-flight=tear")
+                first.setUp + ["--confirm", code], reader: first.reader + "&remove-after=\(cut)&in-flight=tear",
+                environment: machine)
             if interrupted.status == 0 { break }
             let context = "cut at command \(cut)"
             let versionsBefore = try await Self.keyVersions(first)
             let dry = try await Self.run(second.setUp + ["--dry-run"], reader: first.reader)
             let otherCode = try await Self.code(second, reader: first.reader)
-            let other = try await Self.run(second.setUp + ["--confirm", otherCode], reader: first.reader)
+            let other = try await Self.run(
+                second.setUp + ["--confirm", otherCode], reader: first.reader, environment: machine)
             if other.status == 0 {
                 // Nothing of the first plan's keys was on the tag: the second file set it up alone.
                 #expect(try await Self.verifies(second), "\(context)")
@@ -286,6 +290,9 @@ extension SDMSetupCommandTests {
                 refusals += 1
                 #expect(other.status == 78, "\(context): \(other.error)")
                 #expect(other.error.contains("another set-up's key"), "\(context): \(other.error)")
+                #expect(
+                    other.error.contains("last set the tag up with --keys-file \(first.keysFile) (cut part way"),
+                    "\(context): \(other.error)")
                 #expect(dry.outputText.contains("another set-up's keys"), "\(context): \(dry.outputText)")
                 #expect(!dry.outputText.contains("Done already: the message; SDM on the NDEF file; keys"), "\(context)")
                 #expect(try await Self.keyVersions(first) == versionsBefore, "\(context): the refused run changed keys")

@@ -102,6 +102,9 @@ enum SDMSetupCommand {
         var fileReadKey: Int
         var keyVersion: UInt8
         var locksNDEF: Bool
+        /// The option the keys came from (`--keys-file` or `--master-key-file`) and its file.
+        var keysOption = ""
+        var keysPath = ""
 
         init(_ values: ParsedValues) throws(CommandLineError) {
             guard let text = values.value(SDMSetupCommand.url.long) else {
@@ -120,8 +123,10 @@ enum SDMSetupCommand {
             switch (values.value(keysFile.long), values.value(masterKeyFile.long)) {
             case (let path?, nil):
                 keys = .file(try SDMKeysFile.read(path, option: keysFile))
+                (keysOption, keysPath) = ("--" + keysFile.long, path)
             case (nil, let path?):
                 let key = try SDMKeyFile.read(path, option: masterKeyFile)
+                (keysOption, keysPath) = ("--" + masterKeyFile.long, path)
                 do {
                     keys = .master(try NTAG424MasterKey(key, metaReadKey: metaReadKey, fileReadKey: fileReadKey))
                 } catch {
@@ -191,12 +196,23 @@ enum SDMSetupCommand {
                         : "Nothing was changed (--dry-run). To set up this tag:\n  \(again)\n")
                 return .success
             }
+            let records = SDMSetupRecords(io: invocation.io)
+            let keys = try request.keys.keys(for: ntag.identifier)
+            if !progress.foreignKeys.isEmpty {
+                throw foreignKeys(progress.foreignKeys, record: records.load(uid: ntag.identifier), keys: keys)
+            }
             try await confirm(confirmation, code: code, console: connection.console, again: again)
+            // The record first: a later run with another file is told which one finishes the tag.
+            var record = SDMSetupRecords.started(
+                uid: ntag.identifier, keys: keys, option: request.keysOption, path: request.keysPath)
+            try await records.save(record, uid: ntag.identifier)
             do {
                 report.steps = try await ntag.setUpSDM(plan, confirmation: confirmation, progress: report.progress)
             } catch let error as NFCReaderError {
                 throw failure(error, again: again)
             }
+            record.stage = .done
+            try? await records.save(record, uid: ntag.identifier)
             report.isComplete = true
             if values.flag(json.long) {
                 try invocation.io.writeOutput(try MessageJSON.text(of: report) + "\n")
@@ -205,6 +221,25 @@ enum SDMSetupCommand {
             }
             return .success
         }
+    }
+
+    /// The refusal of a tag whose keys `numbers` hold another set-up's keys, naming the file of
+    /// this machine's record of that set-up when it is not this run's (`keys`).
+    static func foreignKeys(_ numbers: [Int], record: SDMSetupRecord?, keys: [[UInt8]]) -> CommandLineError {
+        var message =
+            "key\(numbers.count == 1 ? "" : "s") \(numbers.map(String.init).joined(separator: ", ")) "
+            + (numbers.count == 1 ? "holds" : "hold")
+            + " another set-up's key (its version says changed, this plan's key does not open it): this plan cannot "
+            + "finish that set-up, and nothing was written. "
+        if let record, record.keyCheck != SDMSetupRecord.keyCheck(keys) {
+            message +=
+                "This machine last set the tag up with \(record.option) \(record.path) ("
+                + (record.stage == .done ? "complete" : "cut part way") + ", \(record.time)): run the command with "
+                + "that file to finish it"
+        } else {
+            message += "Finish it with the keys file or master key it was started with"
+        }
+        return CommandLineError(.authenticationFailed, message)
     }
 
     /// The failure of a confirmed set-up. Once confirmed, any step may have been taken before the
