@@ -162,6 +162,21 @@ struct PasswordSequenceTests {
         #expect(sent.status == 78 && tag.failedAttempts == 1, "\(sent.error)")
     }
 
+    @Test(
+        "remove with its AUTH0 write lost: 80, the tag keeps the old password (never the factory one); the rerun removes it"
+    )
+    func removalWithTheProtectionWriteLost() async throws {
+        // Found by the exploration (seed 777052): PWD went back to FFFFFFFF on a tag still protected.
+        let tag = try await Self.protected([])
+        let cut = try await tag.run(
+            ["password", "remove", "--password-file", tag.resolving("old.txt")], faults: "&lose-write=1")
+        #expect(cut.status == 80, "\(cut.error)")
+        #expect(tag.page(133) == "DE AD BE EF", "PWD: \(tag.page(133) ?? "?")")
+        let rerun = try await tag.run(["password", "remove", "--password-file", tag.resolving("old.txt")])
+        #expect(rerun.status == 0, "\(rerun.error)")
+        #expect(tag.page(131)?.hasSuffix("FF") == true, "AUTH0: \(tag.page(131) ?? "?")")
+    }
+
     @Test("Item 4: a change keeps AUTHLIM, PROT and the PACK it was not given, and says so")
     func changeKeepsSettings() async throws {
         let tag = try await Self.protected(["--attempt-limit", "3", "--read-protect", "--pack", "8080"])

@@ -179,7 +179,16 @@ extension NFCMiFareTag {
             try await authenticateOnce(password: currentPassword, expectedAcknowledge: expectedAcknowledge)
         }
         let expected = try expectedImage(memory, plan.steps)
-        try await execute(plan.steps, purpose: "removing the password")
+        // AUTH0 FFh is read back before PWD goes back to the factory value: were that write
+        // lost, the tag would stay protected, by a password its owner never chose. With the
+        // write checked, a cut leaves the old password or no protection.
+        if let first = plan.steps.first, first.address == chip.configurationPages?.cfg0, plan.steps.count > 1 {
+            try await execute([first], purpose: "removing the password")
+            try await verify([first], expected: try expectedImage(memory, [first]), purpose: "removing the password")
+            try await execute(Array(plan.steps.dropFirst()), purpose: "removing the password")
+        } else {
+            try await execute(plan.steps, purpose: "removing the password")
+        }
         try await verify(plan.steps, expected: expected, purpose: "removing the password")
     }
 
