@@ -63,7 +63,8 @@ enum ExitStatus: Int32, Sendable, Hashable, CaseIterable {
         switch self {
         case .success: "success"
         case .usage: "usage error: unknown option, missing or invalid argument"
-        case .dataError: "malformed input data (NDEF, hex, JSON or a tag dump)"
+        case .dataError:
+            "malformed input data (NDEF, hex, JSON or a tag dump), or a named file that is not a regular file"
         case .noInput: "input file missing or unreadable"
         case .unavailable: "no reader, or the reader cannot do this"
         case .internalError: "internal error in ndeftool (please report it)"
