@@ -181,7 +181,9 @@ let package = Package(
         // Seeded random sequences of operator commands through the built ndeftool, with invariants
         // checked after each (Scripts/explore).
         .executableTarget(
-            name: "OperatorExploration", dependencies: ["TagMemory", "SystemSupport"], swiftSettings: strictSettings),
+            name: "OperatorExploration",
+            dependencies: ["TagMemory", "SystemSupport", "NDEF", "NTAG424", "NFCCrypto", "Provisioning"],
+            swiftSettings: strictSettings),
         // The software overhead per tag and the memory of batch provisioning over simulated tags.
         .executableTarget(
             name: "ProvisioningBenchmarks",

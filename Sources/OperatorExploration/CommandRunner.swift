@@ -29,7 +29,7 @@ struct CommandRunner {
         environment["XDG_CONFIG_HOME"] = folder + "/config"
         process.environment = environment
         let log = folder + "/.command-output"
-        FileManager.default.createFile(atPath: log, contents: nil)
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
         defer { try? handle.close() }
         process.standardOutput = handle

@@ -14,7 +14,7 @@
 /// 4. A change that ends with 0 sets the password given, the settings given, and keeps every
 ///    setting it was not given (AUTH0, PROT, AUTHLIM, PACK) as the operator last asked for them.
 /// 5. A removal that ends with 0 leaves no page protected.
-struct PasswordExploration {
+struct PasswordExploration: OperatorSequence {
     /// The operator's password files: p0.txt ... p3.txt.
     static let passwords: [[UInt8]] = [
         [0xDE, 0xAD, 0xBE, 0xEF], [0xCA, 0xFE, 0xBA, 0xBE], [0x12, 0x34, 0x56, 0x78],
@@ -76,7 +76,6 @@ struct PasswordExploration {
         }
     }
 
-    /// Runs `steps` commands; throws the first invariant that does not hold.
     mutating func explore(steps: Int) throws -> Int {
         var checked = 0
         let first = try runner.run(["write", "uri", "https://example.com/0", "--reader", reader(""), "--wait", "0"])

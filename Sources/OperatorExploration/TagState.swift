@@ -1,3 +1,4 @@
+import NDEF
 import SystemSupport
 import TagMemory
 
@@ -21,6 +22,13 @@ struct TagState: Equatable, CustomStringConvertible {
     var failedAttempts: Int
     /// The chip's pages.
     var pageCount: Int
+    /// The URI of the NDEF message's first record, when it is a URI record.
+    var uri: String?
+    /// Whether the tag is read-only: the CC's write access is 0Fh and page 4 is locked (NFC Forum
+    /// Type 2 Tag 4.6, NTAG213/215/216 8.5).
+    var isReadOnly: Bool
+    /// The UID from the dump.
+    var uid: [UInt8]
 
     /// Whether a password protects pages now.
     var isProtected: Bool { auth0 < pageCount }
@@ -61,6 +69,9 @@ struct TagState: Equatable, CustomStringConvertible {
         attemptLimit = configuration.authenticationLimit
         failedAttempts = Int(dump.failedAuthenticationAttempts ?? 0)
         pageCount = chip.pageCount
+        uri = memory.message?.records.first?.wellKnownTypeURIPayload
+        isReadOnly = dump.memory.count > 15 && dump.memory[15] == 0x0F && memory.isPageLocked(4)
+        uid = dump.uid ?? []
     }
 
     var description: String {

@@ -1,13 +1,15 @@
 import Foundation
 
-// OperatorExploration [--seconds N] [--seed S] [--steps N] [--sequences N] [--ndeftool PATH]
-//     [--scratch DIR]
+// OperatorExploration [--seconds N] [--seed S] [--steps N] [--sequences N] [--kind K] [--show]
+//     [--ndeftool PATH] [--scratch DIR]
 //
 // Seeded random sequences of operator commands on simulated tags, through the built ndeftool,
-// with invariants checked after every command (PasswordExploration). Runs sequences of --steps
+// with invariants checked after every command: Type 2 passwords (PasswordExploration), NTAG 424
+// DNA set-ups (SDMExploration) and batch jobs (BatchExploration). Runs sequences of --steps
 // commands (25) until --seconds have passed or --sequences ran (45 s when neither is given; with
 // --sequences alone, as long as they take: the same commands on any machine); sequence k uses
-// seed S + k.
+// seed S + k, and the seed decides its kind (SequenceKind); --kind runs only the seeds of one;
+// --show prints each sequence's commands and their exit statuses.
 // Prints the figures at the end, or the first failure with the seed that replays it:
 //     Scripts/explore --seed SEED --sequences 1
 // Exit status: 0 no invariant failed, 1 one did, 2 usage.
@@ -17,17 +19,23 @@ var seed = UInt64(UInt32.random(in: 1...UInt32.max))
 var steps = 25
 var sequences = Int.max
 var scratch = NSTemporaryDirectory()
+var kind: SequenceKind?
+var showsCommands = false
 var executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     .appendingPathComponent("ndeftool").path
 var arguments = CommandLine.arguments.dropFirst()
 func usage() -> Never {
     FileHandle.standardError.write(
         Data(
-            ("usage: OperatorExploration [--seconds N] [--seed S] [--steps N] [--sequences N] [--ndeftool PATH] "
-                + "[--scratch DIR]\n").utf8))
+            ("usage: OperatorExploration [--seconds N] [--seed S] [--steps N] [--sequences N] "
+                + "[--kind password|sdm|batch] [--show] [--ndeftool PATH] [--scratch DIR]\n").utf8))
     exit(2)
 }
 while let argument = arguments.popFirst() {
+    if argument == "--show" {
+        showsCommands = true
+        continue
+    }
     guard let value = arguments.popFirst() else { usage() }
     switch argument {
     case "--seconds": seconds = Double(value) ?? -1
@@ -36,6 +44,9 @@ while let argument = arguments.popFirst() {
     case "--sequences": sequences = Int(value) ?? -1
     case "--ndeftool": executable = value
     case "--scratch": scratch = value
+    case "--kind":
+        guard let one = SequenceKind(rawValue: value) else { usage() }
+        kind = one
     default: usage()
     }
     if (seconds ?? 0) < 0 || steps < 1 || sequences < 1 || seed == 0 { usage() }
@@ -54,25 +65,41 @@ let start = Date()
 var done = 0
 var commands = 0
 var checks = 0
+var byKind: [SequenceKind: (sequences: Int, checks: Int)] = [:]
+var sequenceSeed = seed
 while done < sequences && (done == 0 || Date().timeIntervalSince(start) < budget) {
-    let sequenceSeed = seed &+ UInt64(done)
+    defer { sequenceSeed &+= 1 }
+    let sequenceKind = SequenceKind(seed: sequenceSeed)
+    if let kind, kind != sequenceKind { continue }
     let folder = (scratch as NSString).appendingPathComponent("ndeftool-explore-\(getpid())-\(done)")
     try? FileManager.default.removeItem(atPath: folder)
     do {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        var exploration = try PasswordExploration(
+        var exploration = try sequenceKind.sequence(
             runner: CommandRunner(executable: executable, folder: folder), seed: sequenceSeed)
-        checks += try exploration.explore(steps: steps)
+        let checked = try exploration.explore(steps: steps)
+        if showsCommands {
+            print("Sequence \(done) (\(sequenceKind.rawValue), seed \(sequenceSeed)):")
+            for line in exploration.history { print("  " + line) }
+        }
+        checks += checked
         commands += steps
+        byKind[sequenceKind, default: (0, 0)].sequences += 1
+        byKind[sequenceKind, default: (0, 0)].checks += checked
         try? FileManager.default.removeItem(atPath: folder)
     } catch {
-        print("FAILED in the sequence of seed \(sequenceSeed) (its folder is kept: \(folder)):\n\(error)")
+        print(
+            "FAILED in the \(sequenceKind.rawValue) sequence of seed \(sequenceSeed) (its folder is kept: \(folder)):"
+                + "\n\(error)")
         print("Replay: Scripts/explore --seed \(sequenceSeed) --sequences 1 --steps \(steps)")
         exit(1)
     }
     done += 1
 }
 let elapsed = Date().timeIntervalSince(start)
+let kinds = SequenceKind.allCases.compactMap { kind in
+    byKind[kind].map { "\(kind.rawValue) \($0.sequences) sequences, \($0.checks) checks" }
+}
 print(
     "Done: \(done) sequences, \(commands) commands, \(checks) invariant checks, 0 failures, "
-        + String(format: "%.0f s", elapsed))
+        + String(format: "%.0f s", elapsed) + " (" + kinds.joined(separator: "; ") + ")")

@@ -307,6 +307,32 @@ extension SDMSetupCommandTests {
         #expect(refusals > 5, "\(refusals) refusals")
     }
 
+    @Test("A tag set up, given other SDM settings with the same keys: changed in one run, its URL verifies")
+    func otherSettingsOnASetUpTag() async throws {
+        let setting = try Setting("sdm-settings")
+        let code = try await Self.code(setting, reader: setting.reader)
+        #expect(try await Self.run(setting.setUp + ["--confirm", code], reader: setting.reader).status == 0)
+        // Only ChangeFileSettings is left to do: key 0 opens a session that no ChangeKey of key 0
+        // ends, so the read-back must end it first.
+        let again = setting.setUp + ["--file-read-key", "3"]
+        let dry = try await Self.run(again + ["--dry-run"], reader: setting.reader)
+        #expect(dry.outputText.contains("To do: set SDM on the NDEF file\n"), "\(dry.outputText)")
+        let line = dry.outputText.split(separator: "\n").first { $0.hasPrefix("Set-up code: ") }
+        let newCode = try #require(line.map { String($0.dropFirst("Set-up code: ".count)) })
+        let changed = try await Self.run(again + ["--confirm", newCode], reader: setting.reader)
+        #expect(changed.status == 0, "\(changed.error)")
+        let read = try await Self.run(["read"], reader: setting.reader)
+        let url = try #require(
+            read.outputText.split(separator: "\n").first { $0.contains("URI: ") }?.split(separator: "URI: ").last)
+        let verify = try await BinaryRunner.run(
+            [
+                "sdm", "verify", "--meta-read-key-file", setting.metaReadKeyFile, "--file-read-key-file",
+                try setting.folder.file("k3.hex", text: hexText(Self.keys[3]) + "\n"),
+                String(url),
+            ])
+        #expect(verify.status == 0, "\(verify.outputText)\(verify.error)")
+    }
+
     @Test("A set-up cut, then run again with another --key-version: it finishes, every key at the new version")
     func otherKeyVersionFinishes() async throws {
         for cut in [16, 19, 22] {

@@ -1,3 +1,4 @@
+import CommandLineKit
 import LibNFCReader
 import NFCReaders
 import NFCSession
@@ -77,6 +78,35 @@ import Testing
                 == "ndeftool lock '--reader=pcsc:ACR 122'")
         #expect(RepeatCommand.withoutFaults("sim:ntag213?second-tag=1") == "sim:ntag213")
         #expect(RepeatCommand.withoutFaults("sim:NTAG213?file=a.nfc") == "sim:NTAG213?file=a.nfc")
+    }
+
+    @Test("A line shown keeps each option with its value: --signature-key FILE, every command's value options")
+    func repeatedLinesKeepValues() {
+        let line = RepeatCommand.line(
+            [
+                "batch", "uri", "https://x.test/{counter}", "--from", "1", "--to", "3", "--require-genuine",
+                "--signature-key", "key.der", "--reader", "sim:ntag215?supply=1&signal-after=9", "--journal",
+                "j.journal",
+            ], command: ["batch", "--resume", "j.journal"],
+            keeping: ["--reader", "--signature-key"])
+        #expect(line == "ndeftool batch --resume j.journal --signature-key key.der --reader 'sim:ntag215?supply=1'")
+        // `--resume` is a flag of write and takes a value in batch.
+        let write = RepeatCommand.line(["write", "--resume", "uri", "https://x.test", "--reader", "sim:ntag215"])
+        #expect(write == "ndeftool write --resume uri https://x.test --reader sim:ntag215")
+        let resume = RepeatCommand.line(["batch", "--resume", "j.journal", "--wait", "2"], keeping: ["--wait"])
+        #expect(resume == "ndeftool --wait 2")
+        // Every value option of every command, from its definition.
+        func check(_ command: CommandSpec, _ words: [String]) {
+            let names = RepeatCommand.valueOptions(in: words)
+            for option in command.options where option.valueName != nil {
+                #expect(names.contains("--" + option.long), "\(words): --\(option.long)")
+            }
+            for option in command.options where option.valueName == nil {
+                #expect(!names.contains("--" + option.long), "\(words): --\(option.long) is a flag")
+            }
+            for subcommand in command.subcommands { check(subcommand, words + [subcommand.name]) }
+        }
+        check(RootCommand.spec, [])
     }
 
     @Test func messageInputDetection() throws {

@@ -383,8 +383,17 @@ struct BatchJobSetup {
         where recorded.options[key] != given.options[key] {
             differences.append("\(key) is \(recorded.options[key] ?? "unset"), not \(given.options[key] ?? "unset")")
         }
+        // What a resume needs besides the journal: the secret and the key files it does not keep.
+        var needs: [String] = []
+        if recorded.options["password"] == "derived" { needs.append("the job's master secret") }
+        if recorded.options["lock"] == "yes" { needs.append("the job's --confirm code") }
+        if recorded.options["sdm"] == "master-key" { needs.append("its --sdm-master-key-file") }
+        if recorded.options[ProvisioningJobSettings.signatureKeysOption] != nil {
+            needs.append("its --signature-key files")
+        }
         return "the journal records another job: " + differences.joined(separator: "; ")
-            + ". Resume with the journal alone (ndeftool batch --resume JOURNAL), or start a new journal"
+            + ". Resume with the journal and no other job options (ndeftool batch --resume JOURNAL"
+            + (needs.isEmpty ? "" : ", with " + needs.joined(separator: ", ")) + "), or start a new journal"
     }
 
     /// `tags.csv` → `tags.journal`; a counter range → `batch-FROM-TO.journal`.

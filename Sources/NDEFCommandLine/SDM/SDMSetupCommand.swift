@@ -56,8 +56,9 @@ enum SDMSetupCommand {
             on a tag set up already changes nothing.
 
             Exit status: 0; 79 when not confirmed; 78 when the tag holds keys that are neither \
-            the factory's nor the plan's; 80 when the set-up stopped part way (run it again); \
-            76 when the tag is not an NTAG 424 DNA; 64 for a URL without both placeholders.
+            the factory's nor the plan's; 80 when the set-up stopped part way (run it again); 75 \
+            when the tag left before anything was changed; 76 when the tag is not an NTAG 424 \
+            DNA; 64 for a URL without both placeholders.
 
             Examples:
               ndeftool sdm setup --reader 'sim:ntag424?file=t424.t4t' --dry-run \\

@@ -8,7 +8,7 @@ import SystemSupport
 /// with a check value of the tag's keys. A set-up that was cut leaves the tag with keys of that
 /// file; a later run with another file is refused, and the record names the file that finishes
 /// it.
-struct SDMSetupRecord: Codable, Sendable, Equatable {
+struct SDMSetupRecord: TagStateRecord, Equatable {
     /// How far the set-up came.
     enum Stage: String, Codable, Sendable {
         /// Confirmed and begun: the tag may hold some of the keys.
@@ -37,51 +37,19 @@ struct SDMSetupRecord: Codable, Sendable, Equatable {
     }
 }
 
-/// Where the records of SDM set-ups are kept: `$XDG_STATE_HOME/ndeftool/sdm-setups/UID.json`
-/// (default `~/.local/state/...`), one per tag, written crash-safe before the first change.
-struct SDMSetupRecords: Sendable {
-    let directory: String?
+/// The records of SDM set-ups: `.../ndeftool/sdm-setups/UID.json` (``TagStateRecords``), one per
+/// tag, written before the first change.
+typealias SDMSetupRecords = TagStateRecords<SDMSetupRecord>
 
+extension TagStateRecords where Record == SDMSetupRecord {
+    /// The records of SDM set-ups in the folder `io`'s environment gives.
     init(io: any CommandIO) {
-        if let state = io.environment("XDG_STATE_HOME"), state.hasPrefix("/") {
-            directory = state + "/ndeftool/sdm-setups"
-        } else if let home = io.environment("HOME"), home.hasPrefix("/") {
-            directory = home + "/.local/state/ndeftool/sdm-setups"
-        } else {
-            directory = nil
-        }
+        self.init(kind: "sdm-setups", subject: "the SDM set-up", io: io)
     }
 
-    func path(uid: [UInt8]) -> String? { directory.map { $0 + "/" + NDEFHex.encode(uid) + ".json" } }
-
-    /// The record of `uid`, if there is a readable one about that tag.
-    func load(uid: [UInt8]) -> SDMSetupRecord? {
-        guard let path = path(uid: uid),
-            let bytes = try? FileAccess.readFile(path: path, limit: 64 * 1024),
-            let record = try? JSONDecoder().decode(SDMSetupRecord.self, from: Data(bytes)),
-            record.uid == NDEFHex.encode(uid)
-        else { return nil }
-        return record
-    }
-
-    /// Writes `record`, off the cooperative pool.
-    ///
-    /// - Throws: ``ExitStatus/ioError`` when it cannot be written: the set-up must not begin
-    ///   without it.
+    /// Writes `record`: the set-up must not begin without it.
     func save(_ record: SDMSetupRecord, uid: [UInt8]) async throws(CommandLineError) {
-        guard let directory, let path = path(uid: uid) else { return }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        guard let data = try? encoder.encode(record) else {
-            throw CommandLineError(.ioError, "cannot encode the record of the SDM set-up")
-        }
-        let bytes = Array(data) + [0x0A]
-        if let failure = await BlockingCall.run({
-            FileAccess.replaceFile(bytes, path: path, in: directory, mode: 0o600)
-        }) {
-            throw CommandLineError(
-                .ioError, "cannot keep the record of the SDM set-up in '\(path)': \(failure). Nothing was sent")
-        }
+        try await save(record, uid: uid, untouched: "Nothing was sent")
     }
 
     /// The record of a set-up of `uid` with the keys `keys` from `option` `path`, begun now.

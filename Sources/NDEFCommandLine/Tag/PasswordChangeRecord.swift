@@ -10,12 +10,6 @@ import TagMemory
     import Foundation
 #endif
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
-
 /// What this machine knows of the last password change of a tag: which password the tag held
 /// when the change began, which one it was given, and how far the change came, kept in
 /// `$XDG_STATE_HOME/ndeftool/password-changes/UID.json` (default `~/.local/state/...`, XDG Base
@@ -33,7 +27,7 @@ import TagMemory
 /// instead of guessing), and searching the 2^32 passwords for one that matches costs years of
 /// computing and still leaves 65,536 candidates. The PACK and the settings are kept as they are:
 /// a rerun that was cut with the tag unprotected sets what the first run meant.
-struct PasswordChangeRecord: Codable, Sendable, Equatable {
+struct PasswordChangeRecord: TagStateRecord, Equatable {
     /// How far the change came.
     enum Stage: String, Codable, Sendable {
         /// Nothing written, or some writes of the first part: the tag holds ``from`` (or no
@@ -99,58 +93,19 @@ struct PasswordChangeRecord: Codable, Sendable, Equatable {
     }
 }
 
-/// Where the records of password changes are kept, and how they are read and written.
-struct PasswordChangeRecords: Sendable {
-    /// `$XDG_STATE_HOME/ndeftool/password-changes` or `$HOME/.local/state/ndeftool/password-changes`;
-    /// nil when neither is set (no record is kept: a rerun that needs one then asks).
-    let directory: String?
+/// The records of password changes: `.../ndeftool/password-changes/UID.json`
+/// (``TagStateRecords``).
+typealias PasswordChangeRecords = TagStateRecords<PasswordChangeRecord>
 
-    /// The location `io`'s environment gives.
+extension TagStateRecords where Record == PasswordChangeRecord {
+    /// The records of password changes in the folder `io`'s environment gives.
     init(io: any CommandIO) {
-        if let state = io.environment("XDG_STATE_HOME"), state.hasPrefix("/") {
-            directory = state + "/ndeftool/password-changes"
-        } else if let home = io.environment("HOME"), home.hasPrefix("/") {
-            directory = home + "/.local/state/ndeftool/password-changes"
-        } else {
-            directory = nil
-        }
+        self.init(kind: "password-changes", subject: "the password change", io: io)
     }
 
-    /// The file of `uid`'s record.
-    func path(uid: [UInt8]) -> String? { directory.map { $0 + "/" + NDEFHex.encode(uid) + ".json" } }
-
-    /// The record of `uid`, if there is one that can be read and is about that tag.
-    func load(uid: [UInt8]) -> PasswordChangeRecord? {
-        guard let path = path(uid: uid),
-            let bytes = try? FileAccess.readFile(path: path, limit: 64 * 1024),
-            let record = try? JSONDecoder().decode(PasswordChangeRecord.self, from: Data(bytes)),
-            record.uid == NDEFHex.encode(uid)
-        else { return nil }
-        return record
-    }
-
-    /// Writes `record` crash-safe (a temporary file, synced, renamed over the old one, the folder
-    /// synced), off the cooperative pool.
-    ///
-    /// - Throws: ``CommandLineError`` with ``CommandLineError/Code/ioError`` when it cannot be
-    ///   written: the change must not go on without it.
+    /// Writes `record`: the change must not go on without it.
     func save(_ record: PasswordChangeRecord, uid: [UInt8]) async throws(CommandLineError) {
-        guard let directory, let path = path(uid: uid) else { return }
-        let bytes: [UInt8]
-        do {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            bytes = Array(try encoder.encode(record)) + [0x0A]
-        } catch {
-            throw CommandLineError(.ioError, "cannot encode the record of the password change: \(error)")
-        }
-        let failure = await BlockingCall.run { FileAccess.replaceFile(bytes, path: path, in: directory, mode: 0o600) }
-        if let failure {
-            throw CommandLineError(
-                .ioError,
-                "cannot keep the record of the password change in '\(path)': \(failure). Nothing more was written "
-                    + "to the tag")
-        }
+        try await save(record, uid: uid, untouched: "Nothing more was written to the tag")
     }
 
     /// Puts `record` back as `uid`'s record, or removes it when there was none (after a command
@@ -162,11 +117,5 @@ struct PasswordChangeRecords: Sendable {
         } else {
             await remove(uid: uid)
         }
-    }
-
-    /// Removes `uid`'s record (after the password was removed); a failure is left unsaid.
-    func remove(uid: [UInt8]) async {
-        guard let path = path(uid: uid) else { return }
-        _ = await BlockingCall.run { unlink(path) }
     }
 }

@@ -1,3 +1,4 @@
+import CommandLineKit
 import SimulatedReader
 import TagSimulator
 
@@ -7,11 +8,27 @@ import TagSimulator
 /// Fault injection in a simulated reader URL (`remove-after=`, `second-tag=`, ...) is left out
 /// of the reader shown, so the command shown reaches the same tag file without the fault.
 enum RepeatCommand {
-    /// The options of tag commands whose value is the next word.
-    static let valueOptions: Set<String> = [
-        "--reader", "--wait", "--confirm", "--from", "-o", "--output", "--master-secret-file", "--uid", "--database",
-        "--job", "--join", "--sdm-master-key-file", "--keys-file", "--master-key-file", "--url",
-    ]
+    /// The options whose value is the next word (`--reader URL`, `-o FILE`) in the command line
+    /// `arguments` (without the program name), from the definition of the command its first
+    /// words name: a line shown never separates an option from its value. Each command's own,
+    /// as one name may be a flag of one command and take a value in another (`write --resume`,
+    /// `batch --resume JOURNAL`).
+    static func valueOptions(in arguments: [String]) -> Set<String> {
+        var command = RootCommand.spec
+        var options = command.options + command.hiddenOptions
+        for word in arguments {
+            guard let subcommand = command.subcommands.first(where: { $0.name == word }) else { break }
+            command = subcommand
+            options += command.options + command.hiddenOptions
+        }
+        var names: Set<String> = []
+        for option in options where option.valueName != nil {
+            names.insert("--" + option.long)
+            if let short = option.short { names.insert("-" + String(short)) }
+            for other in option.aliases + option.synonyms { names.insert("--" + other) }
+        }
+        return names
+    }
 
     /// `ndeftool` and `arguments` without the options in `dropping` (with their values),
     /// then `adding`; `keeping`, when given, keeps only those options (and no other words).
@@ -19,6 +36,7 @@ enum RepeatCommand {
         _ arguments: [String], command: [String] = [], dropping: Set<String> = [], keeping: Set<String>? = nil,
         adding: [String] = []
     ) -> String {
+        let valueOptions = valueOptions(in: arguments)
         var words: [String] = []
         var index = arguments.startIndex
         while index < arguments.endIndex {

@@ -222,8 +222,12 @@ extension NFCNTAG424Tag {
             if !progress.changedKeys[0] {
                 try await changeKey(0, to: plan.keys[0], version: plan.keyVersion, oldKey: nil)
                 steps.append("changed key 0")
+                endSession()
+            } else {
+                // The chip is still authenticated with key 0, and ISOReadBinary is refused in a
+                // session (10.9.2): selecting the application again ends it.
+                try await selectApplication()
             }
-            endSession()
         }
         // Each change was checked as it was made: the message read back, ChangeFileSettings and
         // ChangeKey of keys 1-4 by their MACed answers. ChangeKey of key 0 answers without a MAC
