@@ -177,6 +177,32 @@ struct PasswordSequenceTests {
         #expect(tag.page(131)?.hasSuffix("FF") == true, "AUTH0: \(tag.page(131) ?? "?")")
     }
 
+    @Test(
+        "A removal cut with AUTHLIM left set, then auth with any file: nothing sent to a tag that protects no page"
+    )
+    func authOnAnUnprotectedTagWithALimit() async throws {
+        // Found by the exploration (seed 7000056): a removal lost its CFG1 write, leaving AUTH0 FFh
+        // and AUTHLIM 2; two auths with files that were not the factory password disabled it.
+        let tag = try await Self.protected(["--attempt-limit", "2"])
+        let cut = try await tag.run(
+            ["password", "remove", "--password-file", tag.resolving("old.txt")], faults: "&lose-write=2")
+        #expect(cut.status == 80, "\(cut.error)")
+        #expect(tag.page(131)?.hasSuffix("FF") == true, "AUTH0: \(tag.page(131) ?? "?")")
+        #expect(tag.page(132)?.hasPrefix("02") == true, "AUTHLIM: \(tag.page(132) ?? "?")")
+        for name in ["new.txt", "old.txt", "new.txt"] {
+            let auth = try await tag.run([
+                "password", "auth", "--password-file", tag.resolving(name), "--json", "-v",
+            ])
+            #expect(auth.status == 0, "\(auth.error)")
+            #expect(auth.outputText.contains("\"action\" : \"notNeeded\""), "\(auth.outputText)")
+            #expect(PasswordTagFile.passwordAuthCount(auth) == 0)
+        }
+        #expect(tag.failedAttempts == 0)
+        let rerun = try await tag.run(["password", "remove", "--password-file", tag.resolving("old.txt")])
+        #expect(rerun.status == 0, "\(rerun.error)")
+        #expect(tag.page(132)?.hasPrefix("00") == true, "AUTHLIM: \(tag.page(132) ?? "?")")
+    }
+
     @Test("Item 4: a change keeps AUTHLIM, PROT and the PACK it was not given, and says so")
     func changeKeepsSettings() async throws {
         let tag = try await Self.protected(["--attempt-limit", "3", "--read-protect", "--pack", "8080"])

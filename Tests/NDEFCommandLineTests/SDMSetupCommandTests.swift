@@ -333,6 +333,44 @@ extension SDMSetupCommandTests {
         #expect(verify.status == 0, "\(verify.outputText)\(verify.error)")
     }
 
+    @Test(
+        "A tag set up with --lock-ndef, given another URL: written with key 0, cut anywhere and finished by the same command"
+    )
+    func otherURLOnALockedTag() async throws {
+        let other = "https://z.example/a/longer/path?picc_data={picc}&cmac={mac}"
+        var cut = 1
+        while cut < 40 {
+            let setting = try Setting("sdm-locked-url")
+            let locked = setting.setUp + ["--lock-ndef"]
+            let dry = try await Self.run(locked + ["--dry-run"], reader: setting.reader)
+            let code = try #require(
+                dry.outputText.split(separator: "\n").first { $0.hasPrefix("Set-up code: ") }
+                    .map { String($0.dropFirst("Set-up code: ".count)) })
+            #expect(try await Self.run(locked + ["--confirm", code], reader: setting.reader).status == 0)
+            // The URL changes: ISOUpdateBinary is refused (the write right is key 0's), so the
+            // message goes in with WriteData in a session with key 0.
+            let again = ["sdm", "setup", "--url", other, "--keys-file", setting.keysFile, "--lock-ndef"]
+            let otherDry = try await Self.run(again + ["--dry-run"], reader: setting.reader)
+            let otherCode = try #require(
+                otherDry.outputText.split(separator: "\n").first { $0.hasPrefix("Set-up code: ") }
+                    .map { String($0.dropFirst("Set-up code: ".count)) })
+            let interrupted = try await Self.run(
+                again + ["--confirm", otherCode], reader: setting.reader + "&remove-after=\(cut)&in-flight=tear")
+            if interrupted.status == 0 {
+                #expect(try await Self.verifies(setting))
+                break
+            }
+            #expect([75, 80].contains(interrupted.status), "cut \(cut): \(interrupted.error)")
+            let finished = try await Self.run(again + ["--confirm", otherCode], reader: setting.reader)
+            #expect(finished.status == 0, "cut \(cut): \(finished.error)")
+            let read = try await Self.run(["read"], reader: setting.reader)
+            #expect(read.outputText.contains("URI: https://z.example/a/longer/path?picc_data="), "cut \(cut)")
+            #expect(try await Self.verifies(setting), "cut \(cut)")
+            cut += 1
+        }
+        #expect(cut > 10, "the change was cut \(cut - 1) times")
+    }
+
     @Test("A set-up cut, then run again with another --key-version: it finishes, every key at the new version")
     func otherKeyVersionFinishes() async throws {
         for cut in [16, 19, 22] {

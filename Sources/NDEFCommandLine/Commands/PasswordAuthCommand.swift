@@ -12,7 +12,9 @@ enum PasswordAuthCommand {
             status 78 and says whether the attempt counted against the attempt limit; the \
             chip does not tell how many attempts are left. A password disabled for good \
             (the attempt limit reached: PWD_AUTH answers NAK 4h) exits with status 78 too, \
-            saying so. The authentication ends with the command.
+            saying so. On a tag that protects no page (AUTH0 past its last page) with an \
+            attempt limit set, nothing is sent: no password is needed, and a wrong one would \
+            still count (exit status 0, saying so). The authentication ends with the command.
 
             Examples:
               ndeftool password set --password-file pw.txt --pack 8080
@@ -33,6 +35,16 @@ enum PasswordAuthCommand {
         return try await connection.run("authenticating") { tag in
             let status = try await PasswordCommand.passwordStatus(tag)
             var report = PasswordReport(tag: tag, status: status)
+            if status.protection == .off, let limit = status.authenticationLimit, limit > 0 {
+                // Nothing to unlock, and a wrong password would still count toward AUTHLIM.
+                report.action = "notNeeded"
+                try PasswordCommand.show(
+                    report, json: json,
+                    closing: "The tag protects no page (AUTH0 is past its last page): no password is needed, and "
+                        + "none was sent (a wrong one would count toward the attempt limit, \(limit)).",
+                    io: invocation.io)
+                return .success
+            }
             try PasswordAttempts.checkAgainstRecord(
                 password, uid: tag.identifier, status: status, invocation: invocation)
             let acknowledge: [UInt8]

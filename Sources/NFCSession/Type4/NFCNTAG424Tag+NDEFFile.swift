@@ -1,4 +1,5 @@
 import NDEF
+import NTAG424
 
 /// The NDEF file (E104h) of an NTAG 424 DNA through the ISO commands of its NDEF application
 /// (NT4H2421Gx 10.9), for a caller that knows the file: no CC is read.
@@ -84,6 +85,41 @@ extension NFCNTAG424Tag {
         guard readBack == expected else {
             throw NFCReaderError(
                 .tagUpdateFailure, "the NDEF file does not read back as written", mayBeHalfWritten: true)
+        }
+    }
+
+    /// Writes `file` (NLEN, then the message) to the NDEF file (02) with WriteData (10.8.2) in
+    /// the session with key 0 this tag holds, in `mode` (the file's CommMode), in the order of
+    /// ``writeNDEFFile(_:emptyAlready:mirroredRanges:)``: NLEN 0 (left out when `emptyAlready`),
+    /// the message in pieces, NLEN last. The caller reads it back once the session has ended
+    /// (ISOReadBinary is refused in one).
+    ///
+    /// - Throws: the errors of WriteData; any after the first may leave the file half-written.
+    public func writeNDEFFileWithKey0(
+        _ file: [UInt8], mode: NTAG424CommunicationMode, emptyAlready: Bool = false
+    ) async throws(NFCReaderError) {
+        guard file.count >= 2, file.count <= 256 else {
+            throw NFCReaderError(.tagSizeTooSmall, "the NDEF file holds 256 bytes, not \(file.count)", capacity: 254)
+        }
+        // WriteData in CommMode Full pads and MACs the data: pieces of 128 bytes fit any frame.
+        let piece = 128
+        var written = false
+        do {
+            if !emptyAlready {
+                try await writeData(file: 0x02, offset: 0, data: [0x00, 0x00], mode: mode)
+                written = true
+            }
+            var offset = 2
+            while offset < file.count {
+                let end = min(file.count, offset + piece)
+                try await writeData(file: 0x02, offset: offset, data: Array(file[offset..<end]), mode: mode)
+                written = true
+                offset = end
+            }
+            try await writeData(file: 0x02, offset: 0, data: Array(file[0..<2]), mode: mode)
+        } catch {
+            guard written else { throw error }
+            throw NFCReaderError(error.code, error.reason, mayBeHalfWritten: true)
         }
     }
 

@@ -75,6 +75,11 @@ public struct NTAG424SDMProgress: Sendable, Hashable {
     /// read shows other bytes there than the file holds.
     public var mirroredRanges: [Range<Int>] = []
 
+    /// How the NDEF file's message can be written now: nil when ISOUpdateBinary may (its Write
+    /// or ReadWrite right is free), else the CommMode of WriteData in a session with key 0 (a
+    /// tag set up with ``NTAG424SDMPlan/locksNDEF``), or `.plain` when no right is key 0's either.
+    public var messageWriteMode: NTAG424CommunicationMode?
+
     /// Whether nothing is left to do.
     public var isComplete: Bool { messageWritten && settingsApplied && changedKeys.allSatisfy { $0 } }
 }
@@ -128,6 +133,9 @@ extension NFCNTAG424Tag {
         progress.keyVersions = versions
         progress.holdsMessage = mirrored != nil
         progress.mirroredRanges = ranges
+        if settings.write != .free && settings.readWrite != .free {
+            progress.messageWriteMode = settings.communicationMode
+        }
         return progress
     }
 
@@ -154,7 +162,9 @@ extension NFCNTAG424Tag {
     /// ``sdmProgress(_:)`` shows it missing, in an order where every cut leaves a tag whose keys
     /// are known (the factory key or the plan's, as proven by authenticating with it); a tag
     /// holding keys of another set-up is refused before anything is sent:
-    /// 1. the message (``writeNDEFFile(_:emptyAlready:mirroredRanges:)``: NLEN 0 first and last, read back);
+    /// 1. the message (``writeNDEFFile(_:emptyAlready:mirroredRanges:)``: NLEN 0 first and last, read back;
+    ///    on a file whose write right is key 0's, WriteData in a session with key 0, read back by
+    ///    the check of step 5);
     /// 2. AuthenticateEV2First with key 0: the plan's key when its version says it changed, else
     ///    the factory key; the other one once more only when that is refused;
     /// 3. ChangeFileSettings of file 02 with SDM;
@@ -201,13 +211,22 @@ extension NFCNTAG424Tag {
                     + "cannot finish that set-up. Finish it with the keys it was started with; nothing was written")
         }
         var steps: [String] = []
+        var authenticated = false
         if !progress.messageWritten {
-            try await writeNDEFFile(
-                plan.template.file, emptyAlready: !progress.holdsMessage, mirroredRanges: progress.mirroredRanges)
+            if let mode = progress.messageWriteMode {
+                // The file's write right is key 0's (set up with --lock-ndef before): the message
+                // goes in with WriteData in a session with key 0, read back by the URL check.
+                try await authenticateKey0(plan, changed: progress.planKeys[0])
+                authenticated = true
+                try await writeNDEFFileWithKey0(plan.template.file, mode: mode, emptyAlready: !progress.holdsMessage)
+            } else {
+                try await writeNDEFFile(
+                    plan.template.file, emptyAlready: !progress.holdsMessage, mirroredRanges: progress.mirroredRanges)
+            }
             steps.append("wrote the message")
         }
         if !progress.settingsApplied || !progress.changedKeys.allSatisfy({ $0 }) {
-            try await authenticateKey0(plan, changed: progress.planKeys[0])
+            if !authenticated { try await authenticateKey0(plan, changed: progress.planKeys[0]) }
             if !progress.settingsApplied {
                 try await changeFileSettings(2, to: plan.settings)
                 steps.append("set SDM on the NDEF file")
@@ -228,6 +247,8 @@ extension NFCNTAG424Tag {
                 // session (10.9.2): selecting the application again ends it.
                 try await selectApplication()
             }
+        } else if authenticated {
+            try await selectApplication()
         }
         // Each change was checked as it was made: the message read back, ChangeFileSettings and
         // ChangeKey of keys 1-4 by their MACed answers. ChangeKey of key 0 answers without a MAC
@@ -280,6 +301,17 @@ extension NFCNTAG424Tag {
         }
         let picc = plan.template.piccDataOffset - 2
         let mac = plan.template.macOffset - 2
+        // Every byte but the mirrored ones is the plan's message (a message written with key 0
+        // is read back here).
+        var shown = bytes
+        let file = Array(plan.template.file.dropFirst(2))
+        for range in [picc..<(picc + 32), mac..<(mac + 16)] where range.upperBound <= shown.count {
+            shown.replaceSubrange(range, with: file[range])
+        }
+        guard shown == file else {
+            throw NFCReaderError(
+                .tagUpdateFailure, "the tag's message is not the plan's after the set-up", mayBeHalfWritten: true)
+        }
         guard let piccData = try? NDEFHex.decode(String(decoding: bytes[picc..<(picc + 32)], as: UTF8.self)),
             let sdmMAC = try? NDEFHex.decode(String(decoding: bytes[mac..<(mac + 16)], as: UTF8.self))
         else {
