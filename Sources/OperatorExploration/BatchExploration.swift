@@ -2,8 +2,8 @@ import Foundation
 import NFCCrypto
 import Provisioning
 
-/// Random sequences of `ndeftool batch` runs of one job kept in a journal, as an operator runs
-/// them: the start with guarding options (`--lock`, `--derive-passwords` with its settings,
+/// Random sequences of `ndeftool batch` runs of one job kept in a journal (or, with a database,
+/// half of the time in a database job: `--job`, `--join`), as an operator runs them: the start with guarding options (`--lock`, `--derive-passwords` with its settings,
 /// `--require-genuine`), killed (SIGKILL), interrupted (SIGINT, SIGTERM) or losing a write at a
 /// random tag command, then resumed with fewer, the same or contradicting options, another
 /// master secret, a forgotten code or secret, the start command again, supplies of signed and
@@ -14,7 +14,7 @@ import Provisioning
 /// 1. Every command ends with a status the batch help documents (a kill ends with SIGKILL).
 /// 2. A refusal (64, 65, 66, 79) leaves the journal and every tag file byte for byte.
 /// 3. The journal's header keeps every guarding option the job started with, and never the
-///    master secret.
+///    master secret (a database job's options are checked by invariant 5 alone).
 /// 4. Every row the journal says done stays done, on the same tag, holding its message.
 /// 5. Every tag of a done row carries every guard of the job: read-only with `--lock`, the
 ///    password derived from the job's secret with the job's AUTHLIM, PROT and AUTH0 with
@@ -60,6 +60,9 @@ struct BatchExploration: OperatorSequence {
     var done: [Int: [UInt8]] = [:]
     /// The master secret the job's passwords are derived from (s0.bin).
     let secret: [UInt8]
+    /// The database job's name when the job is kept in the runner's database (`--job`, `--join`)
+    /// rather than a journal.
+    let job: String?
     /// The command line the last run printed to go on with, when it printed one.
     var suggested: [String]?
     var history: [String] = []
@@ -86,6 +89,7 @@ struct BatchExploration: OperatorSequence {
             try secrets[index].write(to: runner.folder + "/s\(index).bin")
         }
         secret = secrets[0]
+        job = runner.database != nil && random.below(2) == 0 ? "explore-\(getpid())-\(seed)" : nil
         self.random = random
         let key = try ECDSAPrivateKey(generatingOn: "secp128r1")
         try Array(try key.pemRepresentation.utf8).write(to: runner.folder + "/key.pem")
@@ -97,7 +101,7 @@ struct BatchExploration: OperatorSequence {
     }
 
     mutating func explore(steps: Int) throws -> Int {
-        history.append("job: \(rows) rows, \(guards)")
+        history.append("job: \(rows) rows, \(guards)" + (job.map { " (database job \($0))" } ?? ""))
         if guards.lock {
             let dry = try runner.run(startArguments(guards) + ["--dry-run"])
             guard dry.status == 0,
@@ -117,7 +121,12 @@ struct BatchExploration: OperatorSequence {
             }
             let before = try snapshot()
             let result = try runner.run(line)
-            if FileManager.default.fileExists(atPath: journal) { started = true }
+            if job == nil
+                ? FileManager.default.fileExists(atPath: journal)
+                : result.output.contains("Created job ") || result.output.contains("Joined job ")
+            {
+                started = true
+            }
             history.append("\(line.joined(separator: " ")) -> \(result.status)")
             suggested = Self.suggestedLine(in: result.output)
             checked += try check(result, expectation: expectation, before: before)
@@ -127,8 +136,20 @@ struct BatchExploration: OperatorSequence {
 
     /// The start command with `guards`, without a reader.
     private func startArguments(_ guards: Guards) -> [String] {
-        ["batch", "uri", Self.template, "--from", "1", "--to", String(rows), "--journal", "job.journal"]
+        ["batch", "uri", Self.template, "--from", "1", "--to", String(rows)] + jobLocation
             + Self.options(guards, secret: "s0.bin", code: code)
+    }
+
+    /// Where the job is kept: the journal, or the database job.
+    private var jobLocation: [String] {
+        guard let job, let database = runner.database else { return ["--journal", "job.journal"] }
+        return ["--job", job, "--database", database]
+    }
+
+    /// The command that goes on with the job: `--resume JOURNAL` or `--join NAME`.
+    private var goOn: [String] {
+        guard let job, let database = runner.database else { return ["batch", "--resume", "job.journal"] }
+        return ["batch", "--join", job, "--database", database]
     }
 
     private static func options(_ guards: Guards, secret: String, code: String) -> [String] {
@@ -159,7 +180,7 @@ struct BatchExploration: OperatorSequence {
         if let suggested, random.below(3) == 0 { return (suggested, .accepted) }
         // What a resume needs: the secret of a password job, the code of a locking job, the
         // signature key of a job that accepts it.
-        var needed = ["batch", "--resume", "job.journal"]
+        var needed = goOn
         if guards.password != nil { needed += ["--master-secret-file", "s0.bin"] }
         if guards.lock { needed += ["--confirm", code] }
         if guards.requireGenuine { needed += ["--signature-key", "key.der"] }
@@ -168,14 +189,16 @@ struct BatchExploration: OperatorSequence {
         case 4..<6:
             // The same options again: accepted.
             return (
-                ["batch", "--resume", "job.journal"] + Self.options(guards, secret: "s0.bin", code: code), .accepted
+                goOn + Self.options(guards, secret: "s0.bin", code: code), .accepted
             )
         case 6: return (needed + ["--retry-failed"], .accepted)
-        case 7: return (startArguments(guards), .refused)
+        // The start again: a journal exists (refused); a database job of the same plan and
+        // options is joined.
+        case 7: return (startArguments(guards), job == nil ? .refused : .accepted)
         case 8:
             // Forgotten: the secret, the code or the signature key.
             if guards.password != nil || guards.lock || guards.requireGenuine {
-                return (["batch", "--resume", "job.journal"], .refused)
+                return (goOn, .refused)
             }
             return (needed, .accepted)
         default:
@@ -203,7 +226,7 @@ struct BatchExploration: OperatorSequence {
             // A contradicting --lock also needs its code, which the job's dry run did not give.
             let code = other.lock && !guards.lock ? "000-000" : self.code
             return (
-                ["batch", "--resume", "job.journal"] + Self.options(other, secret: secret, code: code), expectation
+                goOn + Self.options(other, secret: secret, code: code), expectation
             )
         }
     }
@@ -257,7 +280,7 @@ struct BatchExploration: OperatorSequence {
 
     /// The journal's bytes and every tag file's, to tell what a command changed.
     struct Snapshot: Equatable {
-        var journal: [UInt8]?
+        var ledger: [UInt8]?
         var tags: [String: [UInt8]]
     }
 
@@ -268,7 +291,49 @@ struct BatchExploration: OperatorSequence {
                 tags[folder + "/" + name] = FileBytes.read(runner.folder + "/" + folder + "/" + name)
             }
         }
-        return Snapshot(journal: FileBytes.read(journal), tags: tags)
+        return Snapshot(ledger: job == nil ? FileBytes.read(journal) : try databaseReport(), tags: tags)
+    }
+
+    /// The database job's JSON report (`batch report --json`); nil before the job exists.
+    private func databaseReport() throws -> [UInt8]? {
+        guard let job, let database = runner.database, started else { return nil }
+        let result = try runner.run(["batch", "report", "--job", job, "--database", database, "--json", "-o", "-"])
+        guard result.status == 0 else { throw ExplorationFailure("batch report failed: \(result.output)") }
+        return Array(result.output.utf8)
+    }
+
+    /// The rows the database job's report says are done (their outcome is the job's whole
+    /// outcome), with their tags' UIDs.
+    private func databaseDoneRows(_ report: [UInt8]) throws -> [Int: [UInt8]] {
+        var outcome = ["written"]
+        if guards.lock { outcome.append("locked") }
+        if guards.password != nil { outcome.append("password") }
+        let whole = outcome.joined(separator: "+")
+        guard let object = try JSONSerialization.jsonObject(with: Data(report)) as? [String: Any],
+            let rows = object["rows"] as? [[String: Any]]
+        else { throw ExplorationFailure("the job's report is not a JSON object with rows") }
+        var done: [Int: [UInt8]] = [:]
+        for row in rows where row["outcome"] as? String == whole {
+            guard let number = row["row"] as? Int, let uid = (row["uid"] as? String).flatMap(Self.bytes) else {
+                throw ExplorationFailure("a done row of the job's report has no row number or UID: \(row)")
+            }
+            done[number] = uid
+        }
+        return done
+    }
+
+    /// The bytes of hex text; nil when it is not.
+    static func bytes(_ text: String) -> [UInt8]? {
+        let digits = Array(text.utf8)
+        guard digits.count % 2 == 0, !digits.isEmpty else { return nil }
+        var bytes: [UInt8] = []
+        for index in stride(from: 0, to: digits.count, by: 2) {
+            guard let byte = UInt8(String(decoding: digits[index..<(index + 2)], as: UTF8.self), radix: 16) else {
+                return nil
+            }
+            bytes.append(byte)
+        }
+        return bytes
     }
 
     /// Checks the invariants after a command; returns how many were checked.
@@ -294,12 +359,19 @@ struct BatchExploration: OperatorSequence {
             if after != before { throw fail("invariant 2: a refusal (\(result.status)) changed the journal or a tag") }
         }
         guard started else { return checked }
-        let state = try ProvisioningJournal.recover(journal)
-        checked += try checkHeader(state.header, fail)
         var now: [Int: [UInt8]] = [:]
-        for row in state.doneRows {
-            guard let uid = state.status(of: row).uid else { throw fail("invariant 4: row \(row) is done on no tag") }
-            now[row] = uid
+        if job != nil {
+            guard let report = after.ledger else { throw fail("the database job has no report") }
+            now = try databaseDoneRows(report)
+        } else {
+            let state = try ProvisioningJournal.recover(journal)
+            checked += try checkHeader(state.header, fail)
+            for row in state.doneRows {
+                guard let uid = state.status(of: row).uid else {
+                    throw fail("invariant 4: row \(row) is done on no tag")
+                }
+                now[row] = uid
+            }
         }
         for (row, uid) in done where now[row] != uid {
             throw fail("invariant 4: row \(row), told done on \(hex(uid)), is no longer done on it")

@@ -1,7 +1,7 @@
 import Foundation
 
 // OperatorExploration [--seconds N] [--seed S] [--steps N] [--sequences N] [--kind K] [--show]
-//     [--ndeftool PATH] [--scratch DIR]
+//     [--database URL] [--ndeftool PATH] [--scratch DIR]
 //
 // Seeded random sequences of operator commands on simulated tags, through the built ndeftool,
 // with invariants checked after every command: Type 2 passwords (PasswordExploration), NTAG 424
@@ -9,7 +9,9 @@ import Foundation
 // commands (25) until --seconds have passed or --sequences ran (45 s when neither is given; with
 // --sequences alone, as long as they take: the same commands on any machine); sequence k uses
 // seed S + k, and the seed decides its kind (SequenceKind); --kind runs only the seeds of one;
-// --show prints each sequence's commands and their exit statuses.
+// --show prints each sequence's commands and their exit statuses; with --database (a libpq
+// connection string of a database the exploration may fill), half the batch sequences keep
+// their job in it (--job, --join) instead of a journal.
 // Prints the figures at the end, or the first failure with the seed that replays it:
 //     Scripts/explore --seed SEED --sequences 1
 // Exit status: 0 no invariant failed, 1 one did, 2 usage.
@@ -21,6 +23,7 @@ var sequences = Int.max
 var scratch = NSTemporaryDirectory()
 var kind: SequenceKind?
 var showsCommands = false
+var database: String?
 var executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     .appendingPathComponent("ndeftool").path
 var arguments = CommandLine.arguments.dropFirst()
@@ -28,7 +31,7 @@ func usage() -> Never {
     FileHandle.standardError.write(
         Data(
             ("usage: OperatorExploration [--seconds N] [--seed S] [--steps N] [--sequences N] "
-                + "[--kind password|sdm|batch] [--show] [--ndeftool PATH] [--scratch DIR]\n").utf8))
+                + "[--kind password|sdm|batch] [--show] [--database URL] [--ndeftool PATH] [--scratch DIR]\n").utf8))
     exit(2)
 }
 while let argument = arguments.popFirst() {
@@ -44,6 +47,7 @@ while let argument = arguments.popFirst() {
     case "--sequences": sequences = Int(value) ?? -1
     case "--ndeftool": executable = value
     case "--scratch": scratch = value
+    case "--database": database = value
     case "--kind":
         guard let one = SequenceKind(rawValue: value) else { usage() }
         kind = one
@@ -76,7 +80,7 @@ while done < sequences && (done == 0 || Date().timeIntervalSince(start) < budget
     do {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         var exploration = try sequenceKind.sequence(
-            runner: CommandRunner(executable: executable, folder: folder), seed: sequenceSeed)
+            runner: CommandRunner(executable: executable, folder: folder, database: database), seed: sequenceSeed)
         let checked = try exploration.explore(steps: steps)
         if showsCommands {
             print("Sequence \(done) (\(sequenceKind.rawValue), seed \(sequenceSeed)):")
