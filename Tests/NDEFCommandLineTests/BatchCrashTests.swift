@@ -222,5 +222,52 @@ extension BatchBinaryTests {
             try BatchFiles.expectEveryRowDoneOnce(journal, rows: 3)
             #expect(try BatchFiles.events(journal).first?["event"] as? String == "job")
         }
+
+        @Test(
+            "A row cut in its password step is not finished on another tag with its UID that lacks its message (a clone)"
+        )
+        func passwordStepNeedsTheRowsMessage() async throws {
+            let job = try BatchFolder()
+            let secret = try job.file("secret.bin", "0123456789abcdef0123")
+            let start = [
+                "batch", "uri", Self.template, "--from", "1", "--to", "1", "--journal", "clone.journal",
+                "--derive-passwords", "--master-secret-file", secret, "-q", "--wait", "0.3",
+            ]
+            let resume = ["batch", "--resume", "clone.journal", "--master-secret-file", secret, "-q", "--wait", "0.3"]
+            // The first kill after the row's `written` event: the password step is next.
+            var cut = 1
+            var original = ""
+            while cut < 60 {
+                try? FileManager.default.removeItem(atPath: job.path("clone.journal"))
+                try? FileManager.default.removeItem(atPath: job.path("original"))
+                original = try job.tagDirectory("original")
+                let killed = try await job.run(
+                    start + ["--reader", "sim:ntag215?supply=1&seed=7&file=\(original)&signal-after=\(cut)"])
+                #expect(killed.signalled, "the job ended before the kill at \(cut)")
+                let state = try ProvisioningJournal.recover(job.path("clone.journal"))
+                if state.status(of: 1).steps.contains(.written) { break }
+                cut += 1
+            }
+            let uid = try #require(try BatchFiles.tagFiles(in: original).keys.first)
+            // Another tag with the same UID (seed 7 again), blank: the row is not finished on it.
+            let clones = try job.tagDirectory("clones")
+            let onClone = try await job.run(
+                resume.filter { $0 != "-q" } + ["--reader", "sim:ntag215?supply=1&seed=7&file=\(clones)"])
+            #expect(onClone.status == 80, "cut \(cut): \(onClone.error)")
+            #expect(
+                (onClone.output + onClone.error).contains("no longer holds row 1's message"),
+                "\(onClone.output)\(onClone.error)")
+            let clone = try #require(try BatchFiles.tagFiles(in: clones)[uid])
+            let cloneMemory = try BatchFiles.memory(ofTagFile: clone)
+            // PWD, page 85h of an NTAG215: still the factory's.
+            #expect(cloneMemory.page(0x85) == [0xFF, 0xFF, 0xFF, 0xFF], "the clone got a password")
+            #expect(try ProvisioningJournal.recover(job.path("clone.journal")).doneRows.isEmpty)
+            // The tag it was started on finishes it.
+            let finished = try await job.run(resume + ["--reader", "sim:ntag215?supply=1&seed=7&file=\(original)"])
+            #expect(finished.status == 0, "\(finished.error)")
+            #expect(try ProvisioningJournal.recover(job.path("clone.journal")).doneRows == [1])
+            let memory = try BatchFiles.memory(ofTagFile: original + uid + ".nfc")
+            #expect(memory.page(0x85).map { $0.count == 4 && $0 != [0xFF, 0xFF, 0xFF, 0xFF] } == true)
+        }
     }
 }

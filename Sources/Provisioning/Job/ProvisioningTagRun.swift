@@ -121,9 +121,20 @@ struct ProvisioningTagRun: Sendable {
             }
             return try await steps(claim, completed: [], recording: .written, resumed: true)
         case .continueSteps(let completed):
-            // Before a lock, the tag must still hold the row's message (it was away meanwhile).
-            let verifies = job.settings.locks && !completed.contains(.locked)
-            if verifies, await currentDigest() != digest {
+            // The tag was away meanwhile: it must still hold the row's message before the steps
+            // that make it final. Before a lock, read back without fail; before a password step,
+            // where a cut one may have left the pages read-protected, whenever it can be read (a
+            // tag whose message was changed in between, or another tag with the same UID, is
+            // never given the row's password as if it were done).
+            let held = await heldMessage()
+            let holdsRow: Bool? =
+                switch held {
+                case .read(let current): current == digest
+                case .other: false
+                case .unknown: nil
+                }
+            let mustRead = job.settings.locks && !completed.contains(.locked)
+            if holdsRow == false || (mustRead && holdsRow != true) {
                 try await interrupted(claim, "the tag no longer holds row \(row)'s message: not finished")
                 return false
             }
@@ -317,17 +328,39 @@ struct ProvisioningTagRun: Sendable {
     /// too for a job of secure messages, whose tags show another URL at every read: the set-up
     /// run again tells what is left.
     private func currentDigest() async -> [UInt8]? {
-        guard job.settings.sdm == nil else { return nil }
-        let message: NFCNDEFMessage
+        guard case .read(let digest) = await heldMessage() else { return nil }
+        return digest
+    }
+
+    /// What reading the tag's message told.
+    private enum HeldMessage {
+        /// The SHA-256 of the message, as written.
+        case read([UInt8])
+        /// The tag holds no message, or one that does not decode: not the row's.
+        case other
+        /// The tag could not tell: its pages are read-protected (a cut password step may have
+        /// set PROT), the read failed, or the job's tags mirror SDM data.
+        case unknown
+    }
+
+    /// Reads the tag's message as it was written (the text a UID or counter mirror shows put
+    /// back to its placeholder).
+    private func heldMessage() async -> HeldMessage {
+        guard job.settings.sdm == nil else { return .unknown }
         do {
+            let message: NFCNDEFMessage
             switch tag {
-            // As written: the text a UID or counter mirror shows put back to its placeholder.
             case .miFare(let type2): message = try await type2.readNDEFAsWritten()
             case .iso7816(let type4): message = try await type4.readNDEF()
             }
-            return try ProvisioningDigest.sha256(try message.encoded())
+            return .read(try ProvisioningDigest.sha256(try message.encoded()))
+        } catch let error as NFCReaderError {
+            switch error.code {
+            case .zeroLengthMessage, .invalidMessage: return .other
+            default: return .unknown
+            }
         } catch {
-            return nil
+            return .unknown
         }
     }
 
