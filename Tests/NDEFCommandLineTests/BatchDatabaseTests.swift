@@ -139,6 +139,41 @@ struct BatchDatabaseTests {
         }
     }
 
+    @Test(
+        "A station that ends while another still writes a row: 75, the row said to be written at another station, not 80"
+    )
+    func rowWrittenElsewhere() async throws {
+        // Seen on a loaded machine: a station ended 80 ("rows 400 wait for their tags") while
+        // another station was writing row 400 under its live lease.
+        try await withBatch { batch in
+            let tags = try batch.folder.tagDirectory()
+            // Station A takes row 1 and halts (SIGSTOP) in the middle of writing it; its lease holds.
+            let first = try batch.start([
+                "batch", "uri", Self.template, "--from", "1", "--to", "3", "--job", "elsewhere", "-q", "--reader",
+                "sim:ntag215?supply=1&seed=51&file=\(tags)&signal-after=8&signal=STOP",
+            ])
+            #expect(await eventually { first.child.isStopped || !first.isRunning }, "station A did not halt")
+            let bound = try await batch.database.psql(
+                """
+                SELECT r.state FROM ndeftool_rows r JOIN ndeftool_jobs j ON j.id = r.job_id
+                WHERE j.name = 'elsewhere' AND r.row_number = 1 AND r.uid IS NOT NULL AND r.state <> 'done'
+                """)
+            #expect(bound.count == 1, "row 1 is not being written at station A: \(bound)")
+            // Station B does rows 2 and 3 and ends while A holds row 1.
+            let second = try await batch.run([
+                "batch", "--join", "elsewhere", "--reader", "sim:ntag215?supply=3&seed=52&file=\(tags)", "--wait",
+                "0.3",
+            ])
+            #expect(second.status == 75, "\(second.output)\(second.error)")
+            #expect(second.output.contains("row 1 is being written at another station"), "\(second.output)")
+            #expect(!second.output.contains("wait for their tags"), "\(second.output)")
+            first.send(SIGCONT)
+            let resumed = await first.finish()
+            #expect(resumed.status == 0, "\(resumed.output)\(resumed.error)")
+            #expect(try await batch.doneRows(job: "elsewhere").count == 3)
+        }
+    }
+
     @Test("Four station processes on one 400-row job with lock and derived passwords: every row on exactly one tag")
     func fourStations() async throws {
         try await withBatch { batch in

@@ -63,6 +63,14 @@ enum BatchDatabaseOutput {
                 let rows = summary.unfinishedRows.prefix(20).map(String.init).joined(separator: ", ")
                 left.append("rows \(rows)\(summary.unfinishedRows.count > 20 ? ", ..." : "") wait for their tags")
             }
+            let elsewhere = summary.rowsInProgressElsewhere
+            if !elsewhere.isEmpty {
+                let rows = elsewhere.prefix(20).map(String.init).joined(separator: ", ")
+                left.append(
+                    elsewhere.count == 1
+                        ? "row \(rows) is being written at another station"
+                        : "rows \(rows)\(elsewhere.count > 20 ? ", ..." : "") are being written at other stations")
+            }
             if !summary.failedRows.isEmpty { left.append("\(summary.failedRows.count) failed (see the report)") }
             lines.append("Left: " + left.joined(separator: "; ") + ".")
             if let reason = summary.stopReason { lines.append("Stopped: \(reason).") }

@@ -14,7 +14,23 @@ enum MasterSecretInput {
     static let file = OptionSpec.option(
         "master-secret-file", value: "file",
         help: "The master secret each tag's password is derived from (HMAC-SHA256 of the UID); else "
-            + "$\(variable). At least \(minimumLength) bytes; a final line break is not part of it.")
+            + "$\(variable). At least \(minimumLength) bytes; the final line break of a text secret is not part "
+            + "of it, a binary one is used whole.")
+
+    /// The length of the final line break (`\n` or `\r\n`) to leave out of `secret`: only when
+    /// the rest is text (UTF-8 without control characters), as an editor or `echo` leaves it. A
+    /// binary secret (`head -c 32 /dev/urandom`) is used whole, whatever its last bytes: one
+    /// in 128 such files ends in 0Ah or 0Dh, and dropping that byte would derive passwords that
+    /// no other program reading the same file derives.
+    static func finalLineBreak(of secret: [UInt8]) -> Int {
+        guard secret.last == UInt8(ascii: "\n") else { return 0 }
+        let length = secret.dropLast().last == UInt8(ascii: "\r") ? 2 : 1
+        let text = secret.dropLast(length)
+        guard let string = String(validating: text, as: UTF8.self),
+            !string.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else { return 0 }
+        return length
+    }
 
     /// The derivation from the secret given.
     ///
@@ -37,8 +53,7 @@ enum MasterSecretInput {
                 "--derive-passwords needs the master secret: --\(file.long) FILE or $\(variable) "
                     + "(never on the command line)")
         }
-        if secret.last == UInt8(ascii: "\n") { secret.removeLast() }
-        if secret.last == UInt8(ascii: "\r") { secret.removeLast() }
+        secret.removeLast(finalLineBreak(of: secret))
         guard secret.count >= minimumLength else {
             throw .usage(
                 "The master secret in \(origin) has \(secret.count) bytes: use at least \(minimumLength) "

@@ -124,12 +124,14 @@ public final class ProvisioningJob: Sendable {
             : failure.map { "the \(journal == nil ? "database" : "journal") failed: \($0.reason)" }
                 ?? stopRequest.withLock { $0 } ?? "every reader stopped"
         let tally = self.tally.withLock { $0 }
-        return ProvisioningJobSummary(
+        var summary = ProvisioningJobSummary(
             rowCount: ledger.rowCount, doneRows: counts.doneRows, doneThisRun: tally.done,
             lockedThisRun: tally.locked, passwordsThisRun: tally.passwords, refusedTags: tally.refusedTags,
             alreadyDoneTags: tally.alreadyDoneTags,
             failedRows: counts.failedRows, unfinishedRows: counts.unfinishedRows, pendingRows: counts.pendingRows,
             stopReason: reason, journalFailure: failure, elapsed: start.duration(to: clock.now))
+        summary.rowsInProgressElsewhere = counts.rowsInProgressElsewhere
+        return summary
     }
 
     /// Stops the job: every station finishes the tag in hand, records it, and stops; stations

@@ -21,6 +21,9 @@ public struct ProvisioningJobSummary: Sendable, Hashable {
     public var unfinishedRows: [Int]
     /// Rows never given to a tag.
     public var pendingRows: Int
+    /// Rows another station is writing as this run ends (a database job): neither waiting for
+    /// their tag nor left to a resume.
+    public var rowsInProgressElsewhere: [Int] = []
     /// Why the run stopped before every row was done (nil when the job is complete).
     public var stopReason: String?
     /// The journal failure that stopped the run, if one did.
@@ -34,5 +37,5 @@ public struct ProvisioningJobSummary: Sendable, Hashable {
     /// Whether every row is done or failed for good (``failedRows``): no run can write anything
     /// more unless the failed rows are given back (`retryFailedRows()` of the journal or the
     /// database).
-    public var isSettled: Bool { pendingRows == 0 && unfinishedRows.isEmpty }
+    public var isSettled: Bool { pendingRows == 0 && unfinishedRows.isEmpty && rowsInProgressElsewhere.isEmpty }
 }

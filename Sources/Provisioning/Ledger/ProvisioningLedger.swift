@@ -136,6 +136,9 @@ public struct ProvisioningLedgerCounts: Sendable, Hashable {
     public var unfinishedRows: [Int]
     /// Rows never given to a tag.
     public var pendingRows: Int
+    /// Rows bound to a tag at another station that still holds them (a database job's live
+    /// lease): being written now, not waiting for their tag.
+    public var rowsInProgressElsewhere: [Int] = []
 
     /// Counts from their parts.
     public init(doneRows: Int, failedRows: [Int], unfinishedRows: [Int], pendingRows: Int) {

@@ -41,10 +41,12 @@ extension DatabaseLedger {
         guard let row = rows?.first else {
             return ProvisioningLedgerCounts(doneRows: 0, failedRows: [], unfinishedRows: [], pendingRows: 0)
         }
-        return ProvisioningLedgerCounts(
+        var counts = ProvisioningLedgerCounts(
             doneRows: row.int("done") ?? 0, failedRows: Self.textArray(row.text("failed") ?? "").compactMap { Int($0) },
             unfinishedRows: Self.textArray(row.text("unfinished") ?? "").compactMap { Int($0) },
             pendingRows: row.int("pending") ?? 0)
+        counts.rowsInProgressElsewhere = Self.textArray(row.text("in_progress") ?? "").compactMap { Int($0) }
+        return counts
     }
 
     /// The row of counts ``counts()`` reads.
@@ -58,7 +60,11 @@ extension DatabaseLedger {
                        coalesce(array_agg(row_number ORDER BY row_number)
                            FILTER (WHERE state = 'failed' AND uid IS NULL), '{}') AS failed,
                        coalesce(array_agg(row_number ORDER BY row_number)
-                           FILTER (WHERE uid IS NOT NULL AND state <> 'done'), '{}') AS unfinished
+                           FILTER (WHERE uid IS NOT NULL AND state <> 'done'
+                                   AND (lease_expires_at IS NULL OR lease_expires_at <= now())), '{}') AS unfinished,
+                       coalesce(array_agg(row_number ORDER BY row_number)
+                           FILTER (WHERE uid IS NOT NULL AND state <> 'done' AND lease_expires_at > now()),
+                           '{}') AS in_progress
                 FROM ndeftool_rows WHERE job_id = $1
                 """, [String(job.id)])
         }
