@@ -167,6 +167,17 @@ struct BatchDatabaseTests {
             #expect(second.status == 75, "\(second.output)\(second.error)")
             #expect(second.output.contains("row 1 is being written at another station"), "\(second.output)")
             #expect(!second.output.contains("wait for their tags"), "\(second.output)")
+            // The same in JSON, valid under the summary's schema.
+            let json = try await batch.run([
+                "batch", "--join", "elsewhere", "--json", "--reader", "sim:ntag215?supply=1&seed=53&file=\(tags)",
+                "--wait", "0.3",
+            ])
+            #expect(json.status == 75, "\(json.error)")
+            var validator = JSONSchemaValidator()
+            #expect(try validator.problems(json.output, schema: "batch.schema.json").isEmpty, "\(json.output)")
+            let object = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any]
+            #expect(object?["rowsInProgressElsewhere"] as? [Int] == [1], "\(json.output)")
+            #expect(object?["unfinishedRows"] as? [Int] == [], "\(json.output)")
             first.send(SIGCONT)
             let resumed = await first.finish()
             #expect(resumed.status == 0, "\(resumed.output)\(resumed.error)")

@@ -17,7 +17,7 @@ enum BatchDatabaseOutput {
         let perMinute = BatchStatus.pace(doneThisRun: summary.doneThisRun, remaining: 0, elapsed: summary.elapsed)
             .perMinute
         if values.flag(BatchCommand.json.long) {
-            let json = BatchOutput.Summary(
+            var json = BatchOutput.Summary(
                 job: setup.job.name, rows: summary.rowCount, done: summary.doneRows, doneThisRun: summary.doneThisRun,
                 locked: summary.lockedThisRun, passwords: summary.passwordsThisRun, refusedTags: summary.refusedTags,
                 alreadyDoneTags: summary.alreadyDoneTags, pending: summary.pendingRows,
@@ -25,6 +25,7 @@ enum BatchDatabaseOutput {
                 stopReason: summary.stopReason, journal: nil, report: nil, reportJSON: nil,
                 seconds: (seconds * 1000).rounded() / 1000,
                 tagsPerMinute: (perMinute * 10).rounded() / 10)
+            json.rowsInProgressElsewhere = summary.rowsInProgressElsewhere
             try invocation.io.writeOutput(try MessageJSON.text(of: json) + "\n")
         } else {
             var again = RepeatCommand.line(

@@ -22,6 +22,8 @@ enum BatchOutput {
         var alreadyDoneTags: Int
         var pending: Int
         var unfinishedRows: [Int]
+        /// Rows another station is writing as this one ends (a database job only).
+        var rowsInProgressElsewhere: [Int]? = nil
         var failedRows: [Int]
         var stopReason: String?
         var journal: String?
