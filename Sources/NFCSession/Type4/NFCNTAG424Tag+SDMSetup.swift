@@ -76,8 +76,9 @@ public struct NTAG424SDMProgress: Sendable, Hashable {
     public var mirroredRanges: [Range<Int>] = []
 
     /// How the NDEF file's message can be written now: nil when ISOUpdateBinary may (its Write
-    /// or ReadWrite right is free), else the CommMode of WriteData in a session with key 0 (a
-    /// tag set up with ``NTAG424SDMPlan/locksNDEF``), or `.plain` when no right is key 0's either.
+    /// or ReadWrite right is free); else the file's CommMode, for WriteData in a session with
+    /// key 0, which a tag set up with ``NTAG424SDMPlan/locksNDEF`` gives the write right (a file
+    /// whose write right is another key's refuses it, and the set-up says so).
     public var messageWriteMode: NTAG424CommunicationMode?
 
     /// Whether nothing is left to do.
