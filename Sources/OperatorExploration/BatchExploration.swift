@@ -1,4 +1,5 @@
 import Foundation
+import NDEF
 import NFCCrypto
 import Provisioning
 
@@ -314,26 +315,14 @@ struct BatchExploration: OperatorSequence {
         else { throw ExplorationFailure("the job's report is not a JSON object with rows") }
         var done: [Int: [UInt8]] = [:]
         for row in rows where row["outcome"] as? String == whole {
-            guard let number = row["row"] as? Int, let uid = (row["uid"] as? String).flatMap(Self.bytes) else {
+            guard let number = row["row"] as? Int,
+                let uid = (row["uid"] as? String).flatMap({ try? NDEFHex.decode($0) })
+            else {
                 throw ExplorationFailure("a done row of the job's report has no row number or UID: \(row)")
             }
             done[number] = uid
         }
         return done
-    }
-
-    /// The bytes of hex text; nil when it is not.
-    static func bytes(_ text: String) -> [UInt8]? {
-        let digits = Array(text.utf8)
-        guard digits.count % 2 == 0, !digits.isEmpty else { return nil }
-        var bytes: [UInt8] = []
-        for index in stride(from: 0, to: digits.count, by: 2) {
-            guard let byte = UInt8(String(decoding: digits[index..<(index + 2)], as: UTF8.self), radix: 16) else {
-                return nil
-            }
-            bytes.append(byte)
-        }
-        return bytes
     }
 
     /// Checks the invariants after a command; returns how many were checked.
