@@ -1,8 +1,8 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-/// Settings every target shares: Swift 6 language mode (strict concurrency) plus the
-/// upcoming features the project has adopted.
+/// Settings every Swift target shares, applied below in one loop over the targets: Swift 6
+/// language mode (strict concurrency) plus the upcoming features the project has adopted.
 let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("MemberImportVisibility"),
@@ -32,46 +32,41 @@ let package = Package(
     ],
     targets: [
         // Pure NDEF codec: Swift standard library only (no Foundation, no C).
-        .target(name: "NDEF", swiftSettings: strictSettings),
+        .target(name: "NDEF"),
         // Conveniences for Foundation's Data on top of NDEF.
-        .target(name: "NDEFFoundation", dependencies: ["NDEF"], swiftSettings: strictSettings),
+        .target(name: "NDEFFoundation", dependencies: ["NDEF"]),
         // Bytes on the wire between hosts, readers and cards: ISO/IEC 7816-4 APDUs and status words, BER-TLV,
         // CRC_A, PC/SC part 3 storage-card APDUs, the ACR122U's pseudo-APDUs and PN532 frames. Pure Swift.
-        .target(name: "NFCWireFormat", dependencies: ["NDEF"], swiftSettings: strictSettings),
+        .target(name: "NFCWireFormat", dependencies: ["NDEF"]),
         // The one JSON parser of the modules that stay free of Foundation (dumps, journals, plans).
-        .target(name: "JSONSupport", swiftSettings: strictSettings),
+        .target(name: "JSONSupport"),
         // Tag memory layouts (Type 2, Type 4, MIFARE Classic), plans and dumps: pure Swift, no I/O.
         .target(
-            name: "TagMemory", dependencies: ["NDEF", "JSONSupport", "NFCWireFormat"], swiftSettings: strictSettings),
+            name: "TagMemory", dependencies: ["NDEF", "JSONSupport", "NFCWireFormat"]),
         // Reports for people and JSON on tag images and NDEF messages: what `ndeftool inspect` and
         // `decode` print, for any tool that reads dumps. Pure Swift.
-        .target(name: "TagInspection", dependencies: ["NDEF", "TagMemory"], swiftSettings: strictSettings),
+        .target(name: "TagInspection", dependencies: ["NDEF", "TagMemory"]),
         // Simulated tags answering raw commands as the datasheets describe: pure Swift, no I/O.
         .target(
-            name: "TagSimulator", dependencies: ["TagMemory", "NDEF", "NFCWireFormat", "NTAG424", "NFCCrypto"],
-            swiftSettings: strictSettings),
+            name: "TagSimulator", dependencies: ["TagMemory", "NDEF", "NFCWireFormat", "NTAG424", "NFCCrypto"]),
         // What the modules that call the operating system share: the EINTR-retrying call wrapper and errno
         // text, serial and task executors over dispatch queues, blocking calls run off the cooperative pool.
-        .target(name: "SystemSupport", swiftSettings: strictSettings),
+        .target(name: "SystemSupport"),
         // OpenSSL's libcrypto, the one source of cryptographic primitives.
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // The cryptography the package needs, over libcrypto: SHA-256, HMAC, AES, CMAC, ECDSA, random bytes.
-        .target(name: "NFCCrypto", dependencies: ["CCrypto"], swiftSettings: strictSettings),
+        .target(name: "NFCCrypto", dependencies: ["CCrypto", "NDEF"]),
         // NTAG 424 DNA: EV2 authentication, secure messaging, SDM settings and SUN verification
         // (AES; libcrypto through NFCCrypto), usable by a server with no reader library.
-        .target(name: "NTAG424", dependencies: ["NDEF", "NFCCrypto"], swiftSettings: strictSettings),
+        .target(name: "NTAG424", dependencies: ["NDEF", "NFCCrypto"]),
         // Sessions over readers: the reader contract, tag objects with CoreNFC-shaped operations.
         .target(
             name: "NFCSession",
-            dependencies: ["NDEF", "TagMemory", "NFCCrypto", "NFCWireFormat", "NTAG424"],
-            swiftSettings: strictSettings
-        ),
+            dependencies: ["NDEF", "TagMemory", "NFCCrypto", "NFCWireFormat", "NTAG424"]),
         // A reader backend over simulated tags, with fault injection and tags kept in dump files.
         .target(
             name: "SimulatedReader",
-            dependencies: ["NFCSession", "TagSimulator", "TagMemory", "NDEF", "SystemSupport", "NFCCrypto"],
-            swiftSettings: strictSettings
-        ),
+            dependencies: ["NFCSession", "TagSimulator", "TagMemory", "NDEF", "SystemSupport", "NFCCrypto"]),
         // The C library's pseudo-terminal calls, which Swift's Glibc module leaves out.
         .systemLibrary(name: "CPseudoTerminal"),
         // The C library's process calls Swift's Glibc module leaves out (posix_spawn file
@@ -86,9 +81,7 @@ let package = Package(
                 "SimulatedReader", "NFCSession", "TagSimulator", "TagMemory", "NDEF", "NFCWireFormat",
                 "CPseudoTerminal",
                 "SystemSupport",
-            ],
-            swiftSettings: strictSettings
-        ),
+            ]),
         // pcsc-lite's client library, the PC/SC API of pcscd (Debian: libpcsclite-dev). A C target
         // rather than a system library: libpcsclite.pc would add -pthread, which SwiftPM rejects
         // in every build (see Sources/CPCSC/include/CPCSC.h).
@@ -96,31 +89,25 @@ let package = Package(
         // A reader backend over PC/SC: contactless readers served by pcscd (ACR122U, ACR1252U, ...).
         .target(
             name: "PCSCReader",
-            dependencies: ["NFCSession", "NFCWireFormat", "CPCSC", "SystemSupport"],
-            swiftSettings: strictSettings
-        ),
+            dependencies: ["NDEF", "NFCSession", "NFCWireFormat", "CPCSC", "SystemSupport"]),
         // libnfc, the free NFC library: its drivers for PN532 boards (UART, SPI, I2C), PN533 and
         // ACR122 USB readers. libnfc.pc requires libusb, hence libusb-dev.
         .systemLibrary(name: "CLibNFC", pkgConfig: "libnfc", providers: [.apt(["libnfc-dev", "libusb-dev"])]),
         // A reader backend over libnfc: PN532 boards on a serial port, PN533 and ACR122 readers on USB.
         .target(
             name: "LibNFCReader",
-            dependencies: ["NFCSession", "CLibNFC", "SystemSupport"],
-            swiftSettings: strictSettings
-        ),
+            dependencies: ["NDEF", "NFCSession", "CLibNFC", "SystemSupport"]),
         // One entry point for every backend: a reader URL (sim:, pcsc:, libnfc:) to an open reader.
         .target(
-            name: "NFCReaders", dependencies: ["NFCSession", "SimulatedReader", "PCSCReader", "LibNFCReader"],
-            swiftSettings: strictSettings),
+            name: "NFCReaders", dependencies: ["NFCSession", "SimulatedReader", "PCSCReader", "LibNFCReader"]),
         // The command-line kit under the CLI and the record specifications: commands, options and
         // sequence grammars as data, the parser, help and usage errors (standard library only).
-        .target(name: "CommandLineKit", swiftSettings: strictSettings),
+        .target(name: "CommandLineKit"),
         // Record specifications (`text Hello --lang en uri https://...`) to NDEF records: the
         // grammar the CLI and batch templates share (standard library only, as Provisioning).
         .target(
             name: "RecordSpecifications",
-            dependencies: ["NDEF", "JSONSupport", "CommandLineKit", "SystemSupport"],
-            swiftSettings: strictSettings),
+            dependencies: ["NDEF", "JSONSupport", "CommandLineKit", "SystemSupport"]),
         // Batch provisioning: plans, message templates, the crash-safe journal, row dispensing,
         // per-tag password derivation and reports (Glibc file I/O; SHA-256 and HMAC from NFCCrypto).
         .target(
@@ -128,8 +115,7 @@ let package = Package(
             dependencies: [
                 "NDEF", "NFCCrypto", "NFCSession", "NTAG424", "TagMemory", "JSONSupport", "SystemSupport",
                 "RecordSpecifications",
-            ],
-            swiftSettings: strictSettings),
+            ]),
         // libpq, PostgreSQL's client library (Debian: libpq-dev).
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // Batch jobs that stations on many machines share, in PostgreSQL: the schema and its
@@ -138,8 +124,7 @@ let package = Package(
             name: "ProvisioningDatabase",
             dependencies: [
                 "Provisioning", "NDEF", "NFCSession", "NFCCrypto", "JSONSupport", "SystemSupport", "CLibPQ",
-            ],
-            swiftSettings: strictSettings),
+            ]),
         // The command-line surface as a library, so its parser can be tested directly.
         .target(
             name: "NDEFCommandLine",
@@ -148,26 +133,21 @@ let package = Package(
                 "PCSCReader", "LibNFCReader", "NFCReaders", "TagInspection", "Provisioning", "ProvisioningDatabase",
                 "CProcessControl",
                 "SystemSupport", "CommandLineKit", "RecordSpecifications", "NTAG424", "JSONSupport", "NFCCrypto",
-            ],
-            swiftSettings: strictSettings
-        ),
-        .executableTarget(name: "ndeftool", dependencies: ["NDEFCommandLine"], swiftSettings: strictSettings),
+            ]),
+        .executableTarget(name: "ndeftool", dependencies: ["NDEFCommandLine"]),
         // What both benchmark executables need from the operating system.
         .target(
-            name: "BenchmarkSupport", dependencies: ["NDEF", "TagSimulator", "SystemSupport"],
-            swiftSettings: strictSettings),
+            name: "BenchmarkSupport", dependencies: ["NDEF", "TagSimulator", "SystemSupport"]),
         .executableTarget(
-            name: "NDEFBenchmarks", dependencies: ["NDEF", "BenchmarkSupport"], swiftSettings: strictSettings),
+            name: "NDEFBenchmarks", dependencies: ["NDEF", "BenchmarkSupport"]),
         // Commands and wall time of tag operations through the simulated reader.
         .executableTarget(
-            name: "SDMBenchmarks", dependencies: ["NTAG424", "NFCCrypto"], swiftSettings: strictSettings),
+            name: "SDMBenchmarks", dependencies: ["NTAG424", "NFCCrypto"]),
         .executableTarget(
             name: "TagBenchmarks",
             dependencies: [
                 "BenchmarkSupport", "NFCSession", "SimulatedReader", "TagSimulator", "TagMemory", "NDEF", "NTAG424",
-            ],
-            swiftSettings: strictSettings
-        ),
+            ]),
         // Tag commands and wall time of tag operations through the real pcscd (vpcd) and libnfc (simulated
         // PN532), with nfcpy's figures beside ours.
         .executableTarget(
@@ -175,132 +155,109 @@ let package = Package(
             dependencies: [
                 "BenchmarkSupport", "PCSCReader", "LibNFCReader", "SimulatorBridges", "SimulatedReader", "NFCSession",
                 "TagSimulator", "TagMemory", "NDEF",
-            ],
-            swiftSettings: strictSettings
-        ),
+            ]),
         // Seeded random sequences of operator commands through the built ndeftool, with invariants
         // checked after each (Scripts/explore).
         .executableTarget(
             name: "OperatorExploration",
-            dependencies: ["TagMemory", "SystemSupport", "NDEF", "NTAG424", "NFCCrypto", "Provisioning"],
-            swiftSettings: strictSettings),
+            dependencies: ["TagMemory", "SystemSupport", "NDEF", "NTAG424", "NFCCrypto", "Provisioning"]),
         // The software overhead per tag and the memory of batch provisioning over simulated tags.
         .executableTarget(
             name: "ProvisioningBenchmarks",
             dependencies: [
                 "BenchmarkSupport", "Provisioning", "ProvisioningDatabase", "NFCSession", "SimulatedReader",
                 "TagSimulator", "TagMemory", "NDEF",
-            ],
-            swiftSettings: strictSettings
-        ),
+            ]),
         // What the test targets share: child processes waited for without blocking a thread, temporary
         // folders, hex literals, seeded random numbers, a clock for tests, golden files, PostgreSQL
         // servers and databases, batch stations and their events.
         .target(
             name: "TestSupport",
             dependencies: ["NDEF", "CProcessControl", "SystemSupport", "Provisioning", "SimulatedReader"],
-            path: "Tests/TestSupport",
-            swiftSettings: strictSettings),
-        .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"], swiftSettings: strictSettings),
+            path: "Tests/TestSupport"),
+        .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
         .testTarget(
             name: "NDEFTests",
             dependencies: [
                 "TestSupport", "NDEF", "NDEFFoundation",
-            ], swiftSettings: strictSettings),
+            ]),
         .testTarget(
-            name: "NFCWireFormatTests", dependencies: ["TestSupport", "NFCWireFormat"], swiftSettings: strictSettings),
+            name: "NFCWireFormatTests", dependencies: ["TestSupport", "NFCWireFormat"]),
         .testTarget(
-            name: "NFCReadersTests", dependencies: ["NFCReaders", "NFCSession", "NDEF"], swiftSettings: strictSettings),
+            name: "NFCReadersTests", dependencies: ["NFCReaders", "NFCSession", "NDEF"]),
         .testTarget(
-            name: "TagInspectionTests", dependencies: ["TestSupport", "TagInspection", "TagMemory", "NDEF"],
-            swiftSettings: strictSettings),
+            name: "TagInspectionTests", dependencies: ["TestSupport", "TagInspection", "TagMemory", "NDEF"]),
         .testTarget(
-            name: "RecordSpecificationsTests", dependencies: ["TestSupport", "RecordSpecifications", "NDEF"],
-            swiftSettings: strictSettings),
-        .testTarget(name: "JSONSupportTests", dependencies: ["JSONSupport"], swiftSettings: strictSettings),
-        .testTarget(name: "NFCCryptoTests", dependencies: ["TestSupport", "NFCCrypto"], swiftSettings: strictSettings),
+            name: "RecordSpecificationsTests", dependencies: ["TestSupport", "RecordSpecifications", "NDEF"]),
+        .testTarget(name: "JSONSupportTests", dependencies: ["JSONSupport"]),
+        .testTarget(name: "NFCCryptoTests", dependencies: ["TestSupport", "NFCCrypto"]),
         .testTarget(
-            name: "NTAG424Tests", dependencies: ["TestSupport", "NTAG424", "NFCCrypto", "NDEF"],
-            swiftSettings: strictSettings),
+            name: "NTAG424Tests", dependencies: ["TestSupport", "NTAG424", "NFCCrypto", "NDEF"]),
         .testTarget(
             name: "TagMemoryTests",
             dependencies: [
                 "TestSupport", "TagMemory", "NDEF",
-            ], swiftSettings: strictSettings),
+            ]),
         .testTarget(
             name: "TagSimulatorTests",
             dependencies: [
                 "TestSupport", "TagSimulator", "TagMemory", "NDEF", "NTAG424", "NFCCrypto",
-            ],
-            swiftSettings: strictSettings
-        ),
+            ]),
         .testTarget(
             name: "NFCSessionTests",
             dependencies: [
                 "TestSupport", "NFCSession", "SimulatedReader", "TagSimulator", "TagMemory", "NDEF", "NTAG424",
-            ],
-            swiftSettings: strictSettings
-        ),
+            ]),
         .testTarget(
             name: "SimulatedReaderTests",
             dependencies: [
                 "TestSupport", "SimulatedReader", "NFCSession", "TagSimulator", "TagMemory", "NDEF",
-            ],
-            swiftSettings: strictSettings
-        ),
+            ]),
         .testTarget(
             name: "SimulatorBridgesTests",
             dependencies: [
                 "TestSupport", "NFCWireFormat", "SystemSupport", "SimulatorBridges", "SimulatedReader", "NFCSession",
                 "TagSimulator",
                 "TagMemory", "NDEF",
-            ],
-            swiftSettings: strictSettings
-        ),
+            ]),
         .testTarget(
             name: "PCSCReaderTests",
             dependencies: [
                 "TestSupport", "NFCWireFormat",
                 "PCSCReader", "NFCSession", "CPCSC", "NDEF", "TagMemory", "SimulatorBridges", "SimulatedReader",
                 "TagSimulator",
-            ],
-            swiftSettings: strictSettings
-        ),
+            ]),
         .testTarget(
             name: "LibNFCReaderTests",
             dependencies: [
                 "TestSupport",
                 "LibNFCReader", "NFCSession", "CLibNFC", "NDEF", "TagMemory", "SimulatorBridges", "SimulatedReader",
                 "TagSimulator",
-            ],
-            swiftSettings: strictSettings
-        ),
+            ]),
         .testTarget(
             name: "ProvisioningTests",
             dependencies: [
                 "TestSupport", "Provisioning", "NFCCrypto", "SystemSupport", "NDEF", "NFCSession", "SimulatedReader",
                 "TagSimulator", "TagMemory", "RecordSpecifications",
-            ],
-            swiftSettings: strictSettings
-        ),
+            ]),
         .testTarget(
             name: "ProvisioningDatabaseTests",
             dependencies: [
                 "TestSupport", "ProvisioningDatabase", "Provisioning", "NFCSession", "SimulatedReader", "NDEF",
                 "RecordSpecifications", "TagSimulator", "TagMemory",
-            ],
-            swiftSettings: strictSettings
-        ),
+            ]),
         .testTarget(
             name: "NDEFCommandLineTests",
             dependencies: [
                 "TestSupport",
                 "NDEFCommandLine", "NDEF", "TagMemory", "NFCSession", "SimulatedReader", "PCSCReader", "LibNFCReader",
                 "NFCReaders", "TagInspection", "Provisioning", "CommandLineKit", "RecordSpecifications", "NFCCrypto",
-                "NTAG424",
-            ],
-            swiftSettings: strictSettings
-        ),
+                "NTAG424", "ProvisioningDatabase", "SimulatorBridges",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )
+
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + strictSettings
+}

@@ -39,6 +39,10 @@ ensure_packages() {
 # libnfc.pc requires libusb's pkg-config file.
 # libpcsclite-dev: pcsc-lite's client library and headers for the CPCSC system library.
 # libpq-dev: PostgreSQL's client library for the CLibPQ system library (batch jobs on a database).
+# How Scripts/test and Scripts/explore build: a warning fails the build, and a module that imports
+# one it does not list among its dependencies in Package.swift is an error, not a warning.
+swift_build_flags=(-Xswiftc -warnings-as-errors --explicit-target-dependency-import-check error)
+
 swift_build_packages=(binutils libc6-dev libgcc-12-dev libstdc++-12-dev libedit2 libsqlite3-0 libxml2-dev zlib1g-dev tzdata pkg-config libssl-dev libnfc-dev libusb-dev libpcsclite-dev libpq-dev)
 # libnfc 1.8.0: nfc-list (libnfc-bin), nfc-mfultralight and nfc-poll (libnfc-examples), the
 # library and its pkg-config file (libnfc-dev, which needs libusb-dev).

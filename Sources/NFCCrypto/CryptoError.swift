@@ -1,24 +1,32 @@
 internal import CCrypto
+public import NDEF
 
 /// An error from a cryptographic operation: a key or input this module cannot use, or a
 /// failure inside OpenSSL's libcrypto.
 ///
 /// ``code`` is what equality compares; ``reason`` says what happened, with libcrypto's own
 /// message where it gave one.
-public struct CryptoError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// What went wrong: an extensible set of codes (new ones may be added in any release, so a
-    /// `switch` over them needs a `default`).
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        private enum Kind: String, Sendable, Hashable {
+public struct CryptoError: NDEFToolError, Hashable {
+    /// What went wrong: an open set of stable identifiers (``NDEF/StableErrorCode``).
+    public struct Code: StableErrorCode {
+        /// The stable identifier, such as `invalid-key`.
+        public let rawValue: String
+
+        /// The code `rawValue` names; a code this version does not know keeps its identifier.
+        public init(rawValue: String) { self.rawValue = Known.identifier(rawValue) }
+
+        private init(_ known: Known) { rawValue = known.rawValue }
+
+        /// Every code this version knows, in the order below.
+        public static var allCases: [Code] { Known.allCases.map(Code.init) }
+
+        /// The codes this version knows, by the identifiers below.
+        private enum Known: String, KnownErrorCodes {
             case invalidKey = "invalid-key"
             case invalidInput = "invalid-input"
             case unsupportedAlgorithm = "unsupported-algorithm"
             case library = "library"
         }
-
-        private let kind: Kind
-
-        private init(_ kind: Kind) { self.kind = kind }
 
         /// A key of the wrong length, a PEM or DER text that holds no key of the expected kind,
         /// or a point that is not on the curve.
@@ -29,9 +37,6 @@ public struct CryptoError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let unsupportedAlgorithm = Code(.unsupportedAlgorithm)
         /// libcrypto failed for a reason of its own (out of memory, an internal error).
         public static let library = Code(.library)
-
-        /// The code's stable identifier, such as `invalid-key`.
-        public var description: String { kind.rawValue }
     }
 
     /// The stable error code.

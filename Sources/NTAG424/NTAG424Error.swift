@@ -6,33 +6,43 @@ import NFCCrypto
 ///
 /// ``code`` is stable and is what equality compares; ``reason`` says what happened, and never
 /// holds a key or a session key.
-public struct NTAG424Error: Error, Sendable, Hashable, CustomStringConvertible {
+public struct NTAG424Error: NDEFToolError, Hashable {
     /// What went wrong: an open set of stable identifiers (``NDEF/StableErrorCode``).
     public struct Code: StableErrorCode {
         /// The stable identifier, such as `integrity-error`.
         public let rawValue: String
 
-        private init(_ rawValue: String) { self.rawValue = rawValue }
+        /// The code `rawValue` names; a code this version does not know keeps its identifier.
+        public init(rawValue: String) { self.rawValue = Known.identifier(rawValue) }
+
+        private init(_ known: Known) { rawValue = known.rawValue }
+
+        /// Every code this version knows, in the order below.
+        public static var allCases: [Code] { Known.allCases.map(Code.init) }
 
         /// Input of the wrong length or form: a key that is not 16 bytes, a response that is not
         /// whole blocks, hex that is not hex.
-        public static let invalidInput = Code("invalid-input")
+        public static let invalidInput = Code(.invalidInput)
         /// A MAC that does not verify (NT4H2421Gx 9.1.9: INTEGRITY_ERROR), or a SUN message whose
         /// SDMMAC does not.
-        public static let integrityError = Code("integrity-error")
+        public static let integrityError = Code(.integrityError)
         /// An authentication whose proof does not match: RndA' from the tag is not RndA rotated
         /// (a wrong key), or RndB' from the reader is not RndB rotated.
-        public static let authenticationError = Code("authentication-error")
+        public static let authenticationError = Code(.authenticationError)
         /// File settings that are not valid: an offset outside the file, overlapping mirrors,
         /// options that do not go together (NT4H2421Gx 10.7.1).
-        public static let invalidSettings = Code("invalid-settings")
+        public static let invalidSettings = Code(.invalidSettings)
         /// libcrypto failed.
-        public static let crypto = Code("crypto")
+        public static let crypto = Code(.crypto)
 
-        /// Every code this version knows, in the order above.
-        public static let allCases: [Code] = [
-            .invalidInput, .integrityError, .authenticationError, .invalidSettings, .crypto,
-        ]
+        /// The codes this version knows, by the identifiers above.
+        private enum Known: String, KnownErrorCodes {
+            case invalidInput = "invalid-input"
+            case integrityError = "integrity-error"
+            case authenticationError = "authentication-error"
+            case invalidSettings = "invalid-settings"
+            case crypto = "crypto"
+        }
     }
 
     /// The stable error code.

@@ -429,7 +429,7 @@ struct BatchExploration: OperatorSequence {
                 let derived = try derivation.derive(uid: uid)
                 let wanted = TagState.Settings(
                     auth0: password.fromPage ?? 4, readProtected: password.readProtect,
-                    attemptLimit: password.attemptLimit ?? 0, pack: derived.pack)
+                    attemptLimit: password.attemptLimit ?? 0, pack: derived.passwordAcknowledge)
                 if state.password != derived.password || state.settings != wanted {
                     throw fail("invariant 5: \(path) (row \(row)) has \(state), the job asks for \(wanted)")
                 }

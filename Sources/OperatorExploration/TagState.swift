@@ -69,7 +69,7 @@ struct TagState: Equatable, CustomStringConvertible {
         attemptLimit = configuration.authenticationLimit
         failedAttempts = Int(dump.failedAuthenticationAttempts ?? 0)
         pageCount = chip.pageCount
-        uri = memory.message?.records.first?.wellKnownTypeURIPayload
+        uri = memory.message?.records.first?.wellKnownURI
         isReadOnly = dump.memory.count > 15 && dump.memory[15] == 0x0F && memory.isPageLocked(4)
         uid = dump.uid ?? []
     }

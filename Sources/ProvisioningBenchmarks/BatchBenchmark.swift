@@ -55,7 +55,7 @@ struct BatchBenchmark {
         let start = clock.now
         for row in 1...tags {
             let tag = try await session.nextTag(timeout: .seconds(5))
-            guard case .miFare(let type2) = tag else { throw NFCReaderError(.tagNotSupported, "not Type 2") }
+            guard let type2 = tag as? NFCMiFareTag else { throw NFCReaderError(.tagNotSupported, "not Type 2") }
             try await type2.writeNDEF(Self.message(row: row))
             try await session.waitForRemoval(of: tag, timeout: .seconds(5))
             if row % max(1, tags / 10) == 0 { memory.append(ResidentMemory.kibibytes()) }

@@ -101,7 +101,7 @@ struct LibNFCBenchmark {
             do {
                 let device = try await LibNFCReaderDevice.open(connstring: simulator.connstring)
                 let session = NFCTagReaderSession(reader: device)
-                guard case .miFare(let tag) = try await session.nextTag(timeout: .seconds(5)) else {
+                guard let tag = try await session.nextTag(timeout: .seconds(5)) as? NFCMiFareTag else {
                     throw NFCReaderError(.tagNotSupported, "not a Type 2 tag")
                 }
                 let activated = clock.now

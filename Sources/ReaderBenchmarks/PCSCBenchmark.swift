@@ -151,7 +151,7 @@ struct PCSCBenchmark {
         var tag: NFCMiFareTag?
         do {
             try await measure(reader, card, into: &samples) {
-                guard case .miFare(let found) = try await session.nextTag(timeout: .seconds(5)) else {
+                guard let found = try await session.nextTag(timeout: .seconds(5)) as? NFCMiFareTag else {
                     throw NFCReaderError(.tagNotSupported, "the tag is not a Type 2 tag")
                 }
                 tag = found

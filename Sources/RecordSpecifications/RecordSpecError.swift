@@ -6,29 +6,39 @@ import NDEF
 ///
 /// ``message`` names the specification and the word, option or value at fault (`record 1
 /// (uri)`, `--lang`); ``help`` is the synopsis or option help a tool prints under it.
-public struct RecordSpecError: Error, Sendable, CustomStringConvertible {
+public struct RecordSpecError: NDEFToolError {
     /// What went wrong, independent of where: an open set of stable identifiers
     /// (``NDEF/StableErrorCode``).
     public struct Code: StableErrorCode {
-        /// The stable identifier, such as `invalidSpecification`.
+        /// The stable identifier, such as `invalid-specification`.
         public let rawValue: String
 
-        private init(_ rawValue: String) { self.rawValue = rawValue }
+        /// The code `rawValue` names; a code this version does not know keeps its identifier.
+        public init(rawValue: String) { self.rawValue = Known.identifier(rawValue) }
+
+        private init(_ known: Known) { rawValue = known.rawValue }
+
+        /// Every code this version knows, in the order below.
+        public static var allCases: [Code] { Known.allCases.map(Code.init) }
 
         /// The words are not specifications (an unknown kind or option, a missing value, two
         /// alternatives given), or a value is not what its record holds (an empty URI, a
         /// malformed language tag, a type that breaks the syntax of its TNF).
-        public static let invalidSpecification = Code("invalidSpecification")
+        public static let invalidSpecification = Code(.invalidSpecification)
         /// A file, standard input or an environment variable a specification names could not
         /// be read; ``RecordSpecError/underlying`` is the input source's own error.
-        public static let unreadableInput = Code("unreadableInput")
+        public static let unreadableInput = Code(.unreadableInput)
         /// The file of a `message` specification is not a valid NDEF message (or not valid hex
         /// with `--hex`); ``RecordSpecError/underlying`` is the ``NDEF/NDEFError`` when it
         /// decoded as hex.
-        public static let invalidMessage = Code("invalidMessage")
+        public static let invalidMessage = Code(.invalidMessage)
 
-        /// Every code this version knows, in the order above.
-        public static let allCases: [Code] = [.invalidSpecification, .unreadableInput, .invalidMessage]
+        /// The codes this version knows, by the identifiers above.
+        private enum Known: String, KnownErrorCodes {
+            case invalidSpecification = "invalid-specification"
+            case unreadableInput = "unreadable-input"
+            case invalidMessage = "invalid-message"
+        }
     }
 
     /// The stable code.
@@ -47,6 +57,12 @@ public struct RecordSpecError: Error, Sendable, CustomStringConvertible {
         self.help = help
         self.underlying = underlying
     }
+
+    /// ``message``.
+    public var reason: String { message }
+
+    /// ``underlying``.
+    public var underlyingError: (any Error & Sendable)? { underlying }
 
     /// An ``Code/invalidSpecification`` error from the grammar's usage error.
     package init(_ usage: UsageError) {

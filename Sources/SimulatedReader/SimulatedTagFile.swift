@@ -91,25 +91,25 @@ struct SimulatedTagFile: Sendable {
     /// format found.
     ///
     /// - Throws: ``NFCSession/NFCReaderError/Code/readerUnavailable`` when the file exists but
-    ///   cannot be read; ``NFCSession/NFCReaderError/Code/invalidParameter`` when its content
+    ///   cannot be read; ``NFCSession/NFCReaderError/Code/invalidTagFile`` when its content
     ///   is neither a dump of a Type 2 tag the simulator knows nor a Type 4 tag's state text
     ///   (the reason names the file).
     static func load(path: String) throws(NFCReaderError) -> (tag: SimulatedTag, file: SimulatedTagFile)? {
         guard let bytes = try readBytes(path: path) else { return nil }
         if SimulatedType4Tag.looksLikeStateText(bytes) {
             guard let text = String(validating: bytes, as: UTF8.self) else {
-                throw NFCReaderError(.invalidParameter, "the tag file \(path) cannot be used: it is not UTF-8 text")
+                throw NFCReaderError(.invalidTagFile, "the tag file \(path) cannot be used: it is not UTF-8 text")
             }
             do {
                 let tag = try SimulatedType4Tag(stateText: text)
                 return (.type4(tag), SimulatedTagFile(path: path, format: .type4StateText))
             } catch {
-                throw NFCReaderError(.invalidParameter, "the tag file \(path) cannot be used: \(error)")
+                throw NFCReaderError(.invalidTagFile, "the tag file \(path) cannot be used: \(error)")
             }
         }
         guard bytes.count <= TagDump.maximumFileSize else {
             throw NFCReaderError(
-                .invalidParameter,
+                .invalidTagFile,
                 "the tag file \(path) is larger than the \(TagDump.maximumFileSize) bytes any dump format needs")
         }
         do {
@@ -117,7 +117,7 @@ struct SimulatedTagFile: Sendable {
             let dump = try TagDump(decoding: bytes, format: format)
             return (.type2(try SimulatedType2Tag(dump: dump)), SimulatedTagFile(path: path, format: .dump(format)))
         } catch {
-            throw NFCReaderError(.invalidParameter, "the tag file \(path) cannot be used: \(error)")
+            throw NFCReaderError(.invalidTagFile, "the tag file \(path) cannot be used: \(error)")
         }
     }
 
@@ -194,7 +194,7 @@ struct SimulatedTagFile: Sendable {
         }
         guard status.st_mode & S_IFMT == S_IFREG else {
             throw NFCReaderError(
-                .invalidParameter, "the tag file \(path) is not a regular file (a FIFO or a device): refused")
+                .invalidTagFile, "the tag file \(path) is not a regular file (a FIFO or a device): refused")
         }
         let limit = maximumFileSize
         var bytes: [UInt8] = []
@@ -209,7 +209,7 @@ struct SimulatedTagFile: Sendable {
             bytes.append(contentsOf: chunk.prefix(count))
         }
         throw NFCReaderError(
-            .invalidParameter, "the tag file \(path) is larger than the \(limit) bytes any tag file needs")
+            .invalidTagFile, "the tag file \(path) is larger than the \(limit) bytes any tag file needs")
     }
 
     /// Creates `path` (which must not exist) with `bytes`, the permissions of `model` if it

@@ -75,8 +75,8 @@ final class SimulatedTagStore: Sendable {
     /// Checks off the cooperative pool that `path` is an existing folder, where a supply keeps the
     /// files of its tags (or, with `tagFile`, where that tag file is kept).
     ///
-    /// - Throws: ``NFCSession/NFCReaderError/Code/readerUnavailable``, the reason starting "the
-    ///   supply folder" (or "the folder of the tag file"), when it does not exist or is not a folder.
+    /// - Throws: ``NFCSession/NFCReaderError/Code/tagFolderMissing`` when it does not exist or is
+    ///   not a folder.
     static func checkFolder(path: String, tagFile: String? = nil) async throws(NFCReaderError) {
         let problem: String? = await withCheckedContinuation { continuation in
             queue.async {
@@ -93,12 +93,12 @@ final class SimulatedTagStore: Sendable {
         guard let problem else { return }
         if let tagFile {
             throw NFCReaderError(
-                .readerUnavailable,
+                .tagFolderMissing,
                 "the folder of the tag file \(tagFile), \(path), \(problem): create it, or name another file with file="
             )
         }
         throw NFCReaderError(
-            .readerUnavailable, "the supply folder \(path) \(problem): create it, or name another with file=")
+            .tagFolderMissing, "the supply folder \(path) \(problem): create it, or name another with file=")
     }
 
     /// Loads each of `paths` off the cooperative pool, in one turn of the files queue: nil for a

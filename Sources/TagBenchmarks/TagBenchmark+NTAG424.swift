@@ -14,7 +14,7 @@ extension TagBenchmark {
     static var sdmSetUp: TagBenchmark {
         TagBenchmark(
             id: "sdm-setup", label: "NTAG 424 DNA SDM set-up (81-byte URL, 5 keys)", url: "sim:ntag424",
-            operation: { (tag: NFCTag) async throws -> Void in
+            operation: { (tag: any NFCNDEFTag) async throws -> Void in
                 let keys = (0..<5).map { number in [UInt8](repeating: UInt8(0x10 + number), count: 16) }
                 let plan = try NTAG424SDMPlan(template: try NTAG424SDMTemplate(url: sdmURL), keys: keys)
                 let ntag = NFCNTAG424Tag(try tag.type4())

@@ -38,7 +38,7 @@ extension TagBenchmark {
     /// Identification and `queryNDEFStatus` of a factory NTAG215.
     static let status = TagBenchmark(
         id: "status-ntag215", label: "identify + queryNDEFStatus, NTAG215", url: "sim:ntag215",
-        operation: { (tag: NFCTag) async throws -> Void in
+        operation: { (tag: any NFCNDEFTag) async throws -> Void in
             let (status, capacity) = try await tag.type2().queryNDEFStatus()
             guard status == .readWrite, capacity == 492 else {
                 throw BenchmarkFailure("a factory NTAG215 reported \(status), \(capacity) bytes")
@@ -52,8 +52,9 @@ extension TagBenchmark {
     static func read(length: Int, chip: Type2Chip) -> TagBenchmark {
         let message = BenchmarkMessages.uri(length: length)
         let name = chip.name.lowercased()
-        let prepare: @Sendable (NFCTag) async throws -> Void = { tag in try await tag.type2().writeNDEF(message) }
-        let operation: @Sendable (NFCTag) async throws -> Void = { tag in
+        let prepare: @Sendable (any NFCNDEFTag) async throws -> Void = { tag in try await tag.type2().writeNDEF(message)
+        }
+        let operation: @Sendable (any NFCNDEFTag) async throws -> Void = { tag in
             let read = try await tag.type2().readNDEF()
             guard read == message else { throw BenchmarkFailure("read another message") }
         }
@@ -69,11 +70,13 @@ extension TagBenchmark {
         id: String, label: String, old: NFCNDEFMessage?, capabilities: NFCReaderCapabilities? = nil
     ) -> TagBenchmark {
         let message = BenchmarkMessages.uri(length: 100)
-        var prepare: (@Sendable (NFCTag) async throws -> Void)?
+        var prepare: (@Sendable (any NFCNDEFTag) async throws -> Void)?
         if let old {
             prepare = { tag in try await tag.type2().writeNDEF(old) }
         }
-        let operation: @Sendable (NFCTag) async throws -> Void = { tag in try await tag.type2().writeNDEF(message) }
+        let operation: @Sendable (any NFCNDEFTag) async throws -> Void = { tag in
+            try await tag.type2().writeNDEF(message)
+        }
         let verify: @Sendable (SimulatedField) -> String? = { field in
             field.firstType2Memory?.message == message ? nil : "the tag does not hold the message"
         }
@@ -101,7 +104,7 @@ extension TagBenchmark {
     /// mirror's configuration.
     static let mirroredWrite = TagBenchmark(
         id: "write-ntag215-mirror", label: "write+verify 100 bytes with UID+counter mirror", url: "sim:ntag215",
-        operation: { (tag: NFCTag) async throws -> Void in
+        operation: { (tag: any NFCNDEFTag) async throws -> Void in
             try await tag.type2().writeNDEF(mirrored.message, mirror: mirrored.request)
         },
         verify: { (field: SimulatedField) -> String? in
@@ -116,10 +119,10 @@ extension TagBenchmark {
     /// `prepareLock` and `writeLock` of an NTAG215 holding a 100-byte URI message.
     static let lock = TagBenchmark(
         id: "lock-ntag215", label: "prepareLock + writeLock, NTAG215", url: "sim:ntag215",
-        prepare: { (tag: NFCTag) async throws -> Void in
+        prepare: { (tag: any NFCNDEFTag) async throws -> Void in
             try await tag.type2().writeNDEF(BenchmarkMessages.uri(length: 100))
         },
-        operation: { (tag: NFCTag) async throws -> Void in
+        operation: { (tag: any NFCNDEFTag) async throws -> Void in
             let type2 = try tag.type2()
             let confirmation = try await type2.prepareLock()
             try await type2.writeLock(confirmation)
@@ -133,7 +136,7 @@ extension TagBenchmark {
     /// `setPassword` on a factory NTAG215: protection from page 4, writes only.
     static let setPassword = TagBenchmark(
         id: "password-ntag215", label: "setPassword, NTAG215", url: "sim:ntag215",
-        operation: { (tag: NFCTag) async throws -> Void in try await tag.type2().setPassword(password) },
+        operation: { (tag: any NFCNDEFTag) async throws -> Void in try await tag.type2().setPassword(password) },
         verify: { (field: SimulatedField) -> String? in
             field.firstType2Memory?.configuration?.firstProtectedPage == 4 ? nil : "AUTH0 is not page 4"
         },

@@ -17,9 +17,9 @@ struct TagBenchmark: Sendable {
     var capabilities: NFCReaderCapabilities?
     /// Brings the tag to the state the operation starts from, through the library, before the
     /// counts are reset and the clock starts (nil: a factory tag).
-    var prepare: (@Sendable (NFCTag) async throws -> Void)?
+    var prepare: (@Sendable (any NFCNDEFTag) async throws -> Void)?
     /// The operation: runs on the tag the session hands out, after identification.
-    var operation: @Sendable (NFCTag) async throws -> Void
+    var operation: @Sendable (any NFCNDEFTag) async throws -> Void
     /// Checks the tag afterwards, from the simulator's state; returns what is wrong, or nil.
     var verify: @Sendable (SimulatedField) -> String?
     /// The theoretical minimum, with its derivation.
@@ -29,16 +29,16 @@ struct TagBenchmark: Sendable {
     var reference: CommandBudget?
 }
 
-extension NFCTag {
+extension NFCNDEFTag {
     /// The Type 2 tag, or a failure.
     func type2() throws(BenchmarkFailure) -> NFCMiFareTag {
-        guard case .miFare(let tag) = self else { throw BenchmarkFailure("expected a Type 2 tag") }
+        guard let tag = self as? NFCMiFareTag else { throw BenchmarkFailure("expected a Type 2 tag") }
         return tag
     }
 
     /// The Type 4 tag, or a failure.
     func type4() throws(BenchmarkFailure) -> NFCISO7816Tag {
-        guard case .iso7816(let tag) = self else { throw BenchmarkFailure("expected a Type 4 tag") }
+        guard let tag = self as? NFCISO7816Tag else { throw BenchmarkFailure("expected a Type 4 tag") }
         return tag
     }
 }
@@ -71,7 +71,7 @@ extension TagBenchmark {
         let message = BenchmarkMessages.uri(length: 100)
         return TagBenchmark(
             id: id, label: label, url: url,
-            operation: { (tag: NFCTag) async throws -> Void in try await tag.type4().writeNDEF(message) },
+            operation: { (tag: any NFCNDEFTag) async throws -> Void in try await tag.type4().writeNDEF(message) },
             verify: { (field: SimulatedField) -> String? in
                 field.firstType4Message == message ? nil : "the NDEF file does not hold the message"
             },

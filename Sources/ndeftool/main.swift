@@ -8,10 +8,8 @@ import NDEFCommandLine
     import Darwin
 #endif
 
-// libnfc writes its own log lines to standard error at level 1 (errors), such as "Unable to find
-// USB busses" on machines without USB; ndeftool reports libnfc's failures itself, with advice. Its
-// log stays off unless LIBNFC_LOG_LEVEL asks for it (1 errors, 2 and 3 more, 3 every frame).
-setenv("LIBNFC_LOG_LEVEL", "0", 0)
+// libnfc's own log on standard error stays off unless LIBNFC_LOG_LEVEL asks for it: the
+// LibNFCReader library's default (LibNFCLog), as ndeftool reports libnfc's failures itself.
 
 let status = await NDEFCommandLine.main(CommandLine.arguments)
 // Ends without running the libraries' destructors: pcsc-lite's frees its list of contexts, and a

@@ -16,7 +16,7 @@ import Testing
             let reader = try await LibNFCDevices.open(url: url)
             let session = NFCTagReaderSession(reader: reader)
             var name = "no tag"
-            if case .miFare(let tag) = try await session.nextTag(timeout: .seconds(10)) {
+            if let tag = try await session.nextTag(timeout: .seconds(10)) as? NFCMiFareTag {
                 let version = try await tag.readVersion()  // GET_VERSION, 8 bytes
                 name = tag.chip?.name ?? "unknown chip"
                 print(name, version)

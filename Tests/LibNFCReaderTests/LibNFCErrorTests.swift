@@ -32,8 +32,8 @@ struct LibNFCErrorTests {
         for (name, value, code) in Self.headerCodes {
             let status = LibNFCStatusCode(rawValue: value)
             #expect(status.name == name, "\(name)")
-            let error = LibNFCError(code: status, operation: "nfc_test", device: "pn532_uart:/dev/ttyS9")
-            #expect(error.code.name == name)
+            let error = LibNFCError(status: status, operation: "nfc_test", device: "pn532_uart:/dev/ttyS9")
+            #expect(error.status.name == name)
             #expect(error.readerError.code == code, "\(name)")
             #expect(error.readerError.reason.contains(name), "\(name): the reason names the code")
             #expect(error.readerError.reason.contains("nfc_test on pn532_uart:/dev/ttyS9"))
@@ -47,10 +47,10 @@ struct LibNFCErrorTests {
 
     @Test("a code libnfc does not define is kept and said to be unknown; it becomes reader-unavailable")
     func unknownCode() {
-        let error = LibNFCError(code: LibNFCStatusCode(rawValue: -42), operation: "nfc_initiator_transceive_bytes")
-        #expect(error.code.name == nil)
-        #expect(error.code.rawValue == -42)
-        #expect("\(error.code)" == "-42")
+        let error = LibNFCError(status: LibNFCStatusCode(rawValue: -42), operation: "nfc_initiator_transceive_bytes")
+        #expect(error.status.name == nil)
+        #expect(error.status.rawValue == -42)
+        #expect("\(error.status)" == "-42")
         #expect(error.message.contains("does not define"))
         #expect(error.readerError.code == .readerUnavailable)
         #expect(error.readerError.reason.contains("-42"))
@@ -60,22 +60,22 @@ struct LibNFCErrorTests {
     func check() throws {
         #expect(try LibNFCError.check(0, "nfc_test") == 0)
         #expect(try LibNFCError.check(18, "nfc_test") == 18)
-        #expect(throws: LibNFCError(code: LibNFCStatusCode(rawValue: NFC_ERFTRANS), operation: "")) {
+        #expect(throws: LibNFCError(status: LibNFCStatusCode(rawValue: NFC_ERFTRANS), operation: "")) {
             try LibNFCError.check(NFC_ERFTRANS, "nfc_initiator_transceive_bytes", device: "pn532_uart:/dev/ttyS9")
         }
     }
 
     @Test("errors are equal by code; the description names call, device and code")
     func equalityAndDescription() {
-        let one = LibNFCError(code: LibNFCStatusCode(rawValue: NFC_EIO), operation: "a")
-        let other = LibNFCError(code: LibNFCStatusCode(rawValue: NFC_EIO), operation: "b", device: "x")
+        let one = LibNFCError(status: LibNFCStatusCode(rawValue: NFC_EIO), operation: "a")
+        let other = LibNFCError(status: LibNFCStatusCode(rawValue: NFC_EIO), operation: "b", device: "x")
         #expect(one == other)
         #expect(one.hashValue == other.hashValue)
-        #expect(one != LibNFCError(code: LibNFCStatusCode(rawValue: NFC_ECHIP), operation: "a"))
+        #expect(one != LibNFCError(status: LibNFCStatusCode(rawValue: NFC_ECHIP), operation: "a"))
         #expect(other.description.hasSuffix("(NFC_EIO (-1) from b on x)"))
         // A client's switch over codes needs a default: codes are an open set.
         let lost: Bool =
-            switch one.code {
+            switch one.status {
             case .rfTransmission, .targetReleased: true
             default: false
             }

@@ -133,10 +133,10 @@ struct LibNFCSessionTests {
         #expect(wrong?.code == .authenticationFailed)
         #expect(wrong?.reason.contains("NAK 0h") == true)
         #expect(bench.reader.count(of: .passwordAuthentication) == 1)
-        #expect(try await tag.authenticate(password: password, expectedAcknowledge: pack) == pack)
+        #expect(try await tag.authenticate(password: password, expectedPasswordAcknowledge: pack) == pack)
         #expect(bench.reader.count(of: .passwordAuthentication) == 2)
         // Authenticated already: the removal sends no further PWD_AUTH.
-        try await tag.removePassword(currentPassword: password, expectedAcknowledge: pack)
+        try await tag.removePassword(currentPassword: password, expectedPasswordAcknowledge: pack)
         #expect(bench.reader.count(of: .passwordAuthentication) == 2)
         await session.invalidate()
         // A new session reads the tag without a password: protection is off.
@@ -273,7 +273,7 @@ struct LibNFCSessionTests {
         for (reader, simulated) in [(device as any NFCReaderDevice, bench.reader), (direct, direct)] {
             simulated.withField { $0.resetCommandCounts() }
             let session = NFCTagReaderSession(reader: reader)
-            guard case .iso7816(let tag) = try await session.nextTag(timeout: .seconds(5)) else {
+            guard let tag = try await session.nextTag(timeout: .seconds(5)) as? NFCISO7816Tag else {
                 Issue.record("not a Type 4 tag")
                 return
             }
@@ -317,7 +317,7 @@ struct LibNFCSessionTests {
         defer { bench.stop() }
         let device = try await bench.open()
         var session = NFCTagReaderSession(reader: device)
-        guard case .iso7816(let tag) = try await session.nextTag(timeout: .seconds(5)) else {
+        guard let tag = try await session.nextTag(timeout: .seconds(5)) as? NFCISO7816Tag else {
             Issue.record("not a Type 4 tag")
             return
         }
@@ -330,7 +330,7 @@ struct LibNFCSessionTests {
         bench.reader.withField { $0.disarm() }
         bench.simulator.insertTag()
         session = NFCTagReaderSession(reader: device)
-        guard case .iso7816(let again) = try await session.nextTag(timeout: .seconds(5)) else {
+        guard let again = try await session.nextTag(timeout: .seconds(5)) as? NFCISO7816Tag else {
             Issue.record("not a Type 4 tag")
             return
         }
@@ -374,7 +374,7 @@ struct LibNFCSessionTests {
         defer { bench.stop() }
         let device = try await bench.open()
         let session = NFCTagReaderSession(reader: device)
-        guard case .iso7816(let tag) = try await session.nextTag(timeout: .seconds(5)) else {
+        guard let tag = try await session.nextTag(timeout: .seconds(5)) as? NFCISO7816Tag else {
             Issue.record("not a Type 4 tag")
             return
         }

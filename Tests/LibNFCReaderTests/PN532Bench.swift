@@ -36,7 +36,7 @@ final class PN532Bench: Sendable {
     }
 
     /// A session on `device` and its first tag.
-    func session(_ device: LibNFCReaderDevice) async throws -> (NFCTagReaderSession, NFCTag) {
+    func session(_ device: LibNFCReaderDevice) async throws -> (NFCTagReaderSession, any NFCNDEFTag) {
         let session = NFCTagReaderSession(reader: device)
         return (session, try await session.nextTag(timeout: .seconds(5)))
     }
@@ -67,8 +67,8 @@ func uriMessage(length: Int, seed: UInt8 = 0) -> NFCNDEFMessage {
 }
 
 /// The Type 2 tag of a session.
-func miFare(_ tag: NFCTag) throws -> NFCMiFareTag {
-    guard case .miFare(let type2) = tag else { throw BenchError("not a Type 2 tag") }
+func miFare(_ tag: any NFCNDEFTag) throws -> NFCMiFareTag {
+    guard let type2 = tag as? NFCMiFareTag else { throw BenchError("not a Type 2 tag") }
     return type2
 }
 

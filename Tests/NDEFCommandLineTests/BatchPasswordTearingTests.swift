@@ -45,7 +45,9 @@ extension BatchBinaryTests {
                 let after = try BatchFiles.dump(ofTagFile: tag)
                 let derived = try derivation.derive(uid: try #require(after.uid))
                 let configuration = Type2Memory(bytes: after.memory, chip: .ntag215).configuration
-                #expect(after.password == derived.password && after.passwordAcknowledge == derived.pack, "\(context)")
+                #expect(
+                    after.password == derived.password && after.passwordAcknowledge == derived.passwordAcknowledge,
+                    "\(context)")
                 #expect(configuration?.firstProtectedPage == 4, "\(context)")
                 #expect(configuration?.authenticationLimit == 3, "\(context)")
                 #expect(after.failedAuthenticationAttempts ?? 0 == 0, "\(context)")

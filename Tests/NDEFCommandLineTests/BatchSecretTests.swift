@@ -28,10 +28,12 @@ extension BatchBinaryTests {
             var needles = [secret] + forms(Array(secret.utf8))
             for uid in uids {
                 let derived = try derivation.derive(uid: hex(uid))
-                needles += forms(derived.password) + forms(derived.pack)
+                needles += forms(derived.password) + forms(derived.passwordAcknowledge)
                 let dump = try BatchFiles.dump(ofTagFile: tags + uid + ".nfc")
                 #expect(dump.password == derived.password, "tag \(uid) does not have its derived password")
-                #expect(dump.passwordAcknowledge == derived.pack, "tag \(uid) does not have its derived PACK")
+                #expect(
+                    dump.passwordAcknowledge == derived.passwordAcknowledge, "tag \(uid) does not have its derived PACK"
+                )
                 // The search finds a password where one is: the tag file's PWD page.
                 let tagFile = try String(contentsOfFile: tags + uid + ".nfc", encoding: .utf8)
                 #expect(
@@ -247,7 +249,8 @@ extension BatchBinaryTests {
                 let derived = try TagPasswordDerivation(masterSecret: item.secret).derive(uid: hex(uid))
                 let memory = try BatchFiles.memory(ofTagFile: file)
                 #expect(memory.page(0x85) == derived.password, "case \(index): PWD")
-                #expect(memory.page(0x86).map { Array($0.prefix(2)) } == derived.pack, "case \(index): PACK")
+                #expect(
+                    memory.page(0x86).map { Array($0.prefix(2)) } == derived.passwordAcknowledge, "case \(index): PACK")
             }
         }
 

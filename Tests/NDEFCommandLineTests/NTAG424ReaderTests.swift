@@ -46,7 +46,7 @@ import Testing
     static func prepared(_ path: String) async throws {
         let reader = try await SimulatedReader(url: "sim:ntag424?uid=04518DFAA96180&file=\(path)")
         let session = NFCTagReaderSession(reader: reader)
-        guard case .iso7816(let iso) = try await session.nextTag(timeout: .seconds(5)) else {
+        guard let iso = try await session.nextTag(timeout: .seconds(5)) as? NFCISO7816Tag else {
             throw NFCReaderError(.tagNotSupported, "no Type 4 tag")
         }
         let template = try NTAG424SDMTemplate(url: "https://x.example/t?picc_data={picc}&cmac={mac}")

@@ -12,8 +12,8 @@ import Testing
 /// The pieces of the tag commands that need no tag: exit statuses, command lines shown for the
 /// next step, message input detection, reader addresses.
 @Suite struct TagSupportTests {
-    /// Every session error code has its exit status (the one table of ``TagFailure``).
-    @Test(arguments: [
+    /// Every session error code and the exit status it has (the one table of ``TagFailure``).
+    static let exitStatuses: [(NFCReaderError.Code, Int32)] = [
         (NFCReaderError.Code.readerUnavailable, Int32(69)),
         (.unsupportedFeature, 69),
         (.invalidParameter, 64),
@@ -32,14 +32,19 @@ import Testing
         (.authenticationFailed, 78),
         (.passwordDisabled, 78),
         (.confirmationMismatch, 79),
-    ])
+        (.passwordAcknowledgeMismatch, 78),
+        (.invalidTagFile, 65),
+        (.tagFolderMissing, 66),
+    ]
+
+    @Test(arguments: exitStatuses)
     func exitStatus(code: NFCReaderError.Code, status: Int32) {
         #expect(TagFailure.status(for: code).rawValue == status)
         #expect(TagFailure.error(NFCReaderError(code, "x"), while: "reading").status.rawValue == status)
     }
 
     @Test func everyCodeIsInTheTable() {
-        #expect(NFCReaderError.Code.allCases.count == 18)
+        #expect(Set(Self.exitStatuses.map(\.0)) == Set(NFCReaderError.Code.allCases))
     }
 
     @Test func halfWrittenIsIncompleteWhateverTheCode() {

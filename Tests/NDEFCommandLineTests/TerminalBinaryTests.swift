@@ -31,9 +31,9 @@ import Testing
         #expect(result.status == 0, "\(result.outputText)")
         let text = result.outputText
         #expect(
-            text.hasPrefix("\rWriting: 8 of 80 pages written\u{1B}[K\rWriting: 9 of 80 pages written\u{1B}[K"),
+            text.hasPrefix("\rWriting: 8 of 80 page writes\u{1B}[K\rWriting: 9 of 80 page writes\u{1B}[K"),
             "\(Array(text.utf8.prefix(40)))")
-        #expect(text.contains("Writing: 80 of 80 pages written\u{1B}[K\r\nWrote tag "))
+        #expect(text.contains("Writing: 80 of 80 page writes\u{1B}[K\r\nWrote tag "))
         #expect(text.contains("\u{1B}[32mDone: remove the tag.\u{1B}[0m"))
 
         let plain = try #require(

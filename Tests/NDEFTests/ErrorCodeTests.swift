@@ -13,7 +13,7 @@ import Testing
         }
     }
 
-    @Test("A switch with default; identifiers round-trip; an unknown identifier is no code")
+    @Test("A switch with default; identifiers round-trip; an unknown identifier is kept, not known")
     func extensible() throws {
         #expect(category(.truncated) == "structure")
         #expect(category(.invalidType) == "type")
@@ -23,7 +23,12 @@ import Testing
             #expect("\(code)" == code.rawValue)
         }
         #expect(Set(NDEFError.Code.allCases.map(\.rawValue)).count == NDEFError.Code.allCases.count)
-        #expect(NDEFError.Code(rawValue: "no-such-code") == nil)
+        #expect(
+            !NDEFError.Code(rawValue: "no-such-code").isKnown
+                && NDEFError.Code(rawValue: "no-such-code").rawValue == "no-such-code")
+        #expect(
+            try JSONDecoder().decode(NDEFError.Code.self, from: Data(#""code-of-a-newer-version""#.utf8)).rawValue
+                == "code-of-a-newer-version")
         #expect(NDEFError.Code.invalidType.rawValue == "invalid-type")
         let json = try JSONEncoder().encode([NDEFError.Code.tooManyRecords])
         #expect(String(decoding: json, as: UTF8.self) == #"["too-many-records"]"#)

@@ -10,7 +10,7 @@ import Testing
         let reader = try await openReader("sim:ntag215")
         let session = NFCTagReaderSession(reader: reader)
         await session.begin()
-        guard case .miFare(let tag) = try await session.nextTag(timeout: .seconds(30)) else {
+        guard let tag = try await session.nextTag(timeout: .seconds(30)) as? NFCMiFareTag else {
             Issue.record("not a Type 2 tag")
             return
         }
@@ -22,20 +22,28 @@ import Testing
     }
 
     /// The library example of README.md, as printed there, then a check of what it wrote.
-    @Test("README: a link written and read through the tag of any kind")
+    @Test("README: a link written and read through the tag of any kind; errors of two modules in one catch")
     func readmeExample() async throws {
+        var printed: [String] = []
+        let print: (Any) -> Void = { printed.append("\($0)") }
         // Example begin
         let reader = try await openReader("sim:ntag215")  // or "pcsc:0", "libnfc:pn532_uart:/dev/ttyUSB0"
         let session = NFCTagReaderSession(reader: reader)
-        let tag = try await session.nextTag(timeout: .seconds(5))  // polls, selects, identifies
-        let link = try URIRecord(uri: "https://example.com").makeRecord()
-        try await tag.writeNDEF(NFCNDEFMessage(records: [link]))  // capacity-checked, tear-safe, verified
-        let stored = try await tag.readNDEF()  // == the message written
-        print(stored.records.count)  // 1
+        do {
+            let tag = try await session.nextTag(timeout: .seconds(5))  // any NFCNDEFTag: polls, selects, identifies
+            let link = try URIRecord(uri: "https://example.com").makeRecord()  // throws NDEFError
+            try await tag.writeNDEF(NFCNDEFMessage(records: [link]))  // capacity-checked, tear-safe, verified
+            print(try await tag.readNDEF())  // NDEF message, 1 record: ...
+        } catch let error as any NDEFToolError {  // the errors of every module
+            print("\(error.code): \(error.reason)")  // tag-size-too-small: ..., timeout: ...
+        }
         await session.invalidate()
         // Example end
-        #expect(stored == NFCNDEFMessage(records: [link]))
         await reader.close()
+        // The message read back, as print shows it; no error was caught.
+        let link = try URIRecord(uri: "https://example.com").makeRecord()
+        #expect(printed == ["\(NFCNDEFMessage(records: [link]))"])
+        #expect(printed.first?.hasPrefix("NDEF message, 1 record:\n  1. ") == true)
     }
 
     @Test("URLs are parsed by their backend; an unknown scheme names none of them")

@@ -16,7 +16,7 @@ import Testing
     static func open() async throws -> (NFCTagReaderSession, NFCNTAG424Tag, SimulatedReader) {
         let reader = try await SimulatedReader(url: "sim:ntag424?uid=04518DFAA96180")
         let session = NFCTagReaderSession(reader: reader)
-        guard case .iso7816(let iso) = try await session.nextTag(timeout: .seconds(5)) else {
+        guard let iso = try await session.nextTag(timeout: .seconds(5)) as? NFCISO7816Tag else {
             throw NFCReaderError(.tagNotSupported, "not a Type 4 tag")
         }
         let tag = NFCNTAG424Tag(iso)

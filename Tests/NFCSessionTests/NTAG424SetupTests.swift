@@ -24,7 +24,7 @@ struct NTAG424SetupTests {
         let reader = try await SimulatedReader(url: url)
         let session = NFCTagReaderSession(reader: reader)
         do {
-            guard case .iso7816(let iso) = try await session.nextTag(timeout: .seconds(5)) else {
+            guard let iso = try await session.nextTag(timeout: .seconds(5)) as? NFCISO7816Tag else {
                 throw NFCReaderError(.tagNotSupported, "no Type 4 tag")
             }
             let result = try await body(NFCNTAG424Tag(iso))

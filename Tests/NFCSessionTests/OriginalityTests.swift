@@ -68,7 +68,7 @@ import Testing
 
         let signed = try await SimulatedReader(url: "sim:ntag215?signing-key=\(keyFile)")
         let session = NFCTagReaderSession(reader: signed)
-        guard case .miFare(let tag) = try await session.nextTag(timeout: .seconds(5)) else {
+        guard let tag = try await session.nextTag(timeout: .seconds(5)) as? NFCMiFareTag else {
             Issue.record("no Type 2 tag")
             return
         }
@@ -80,7 +80,7 @@ import Testing
 
         let plain = try await SimulatedReader(url: "sim:ntag215")
         let plainSession = NFCTagReaderSession(reader: plain)
-        guard case .miFare(let plainTag) = try await plainSession.nextTag(timeout: .seconds(5)) else {
+        guard let plainTag = try await plainSession.nextTag(timeout: .seconds(5)) as? NFCMiFareTag else {
             Issue.record("no Type 2 tag")
             return
         }
@@ -95,7 +95,7 @@ import Testing
         let url = "sim:ntag215?uid=\(hexText(uid))&signature=\(hexText(signature))"
         let reader = try await SimulatedReader(url: url)
         let session = NFCTagReaderSession(reader: reader)
-        guard case .miFare(let tag) = try await session.nextTag(timeout: .seconds(5)) else {
+        guard let tag = try await session.nextTag(timeout: .seconds(5)) as? NFCMiFareTag else {
             Issue.record("no Type 2 tag")
             return
         }

@@ -57,21 +57,23 @@ struct PasswordTests {
         let message = uriMessage(length: 50)
         #expect(await caught { try await tag.writeNDEF(message) }?.code == .authenticationRequired)
         #expect(reader.count(of: .write) == 0)
-        let pack = try await tag.authenticate(password: Self.password, expectedAcknowledge: Self.acknowledge)
+        let pack = try await tag.authenticate(password: Self.password, expectedPasswordAcknowledge: Self.acknowledge)
         #expect(pack == Self.acknowledge)
         #expect(await tag.isAuthenticated)
         try await tag.writeNDEF(message)
         #expect(stored(reader.type2Tag).message == message)
     }
 
-    @Test("A PACK other than expected: authenticationFailed, and the authentication is not kept")
+    @Test(
+        "A PACK other than expected: passwordAcknowledgeMismatch (no attempt counted), and the authentication is not kept"
+    )
     func packMismatch() async throws {
         let reader = makeReader([try protectedTag()])
         let (_, tag) = try await openTag(reader)
         let error = await caught {
-            try await tag.authenticate(password: Self.password, expectedAcknowledge: hex("99 99"))
+            try await tag.authenticate(password: Self.password, expectedPasswordAcknowledge: hex("99 99"))
         }
-        #expect(error?.code == .authenticationFailed)
+        #expect(error?.code == .passwordAcknowledgeMismatch)
         #expect(await !tag.isAuthenticated)
         #expect(await caught { try await tag.writeNDEF(uriMessage(length: 20)) }?.code == .authenticationRequired)
         #expect(reader.count(of: .write) == 0)
@@ -136,7 +138,7 @@ struct PasswordTests {
         let reader = makeReader([try protectedTag(protectsReading: true)])
         let (_, tag) = try await openTag(reader)
         reader.clearLog()
-        try await tag.removePassword(currentPassword: Self.password, expectedAcknowledge: Self.acknowledge)
+        try await tag.removePassword(currentPassword: Self.password, expectedPasswordAcknowledge: Self.acknowledge)
         #expect(reader.count(of: .passwordAuthentication) == 1)
         let writes = reader.log.filter { $0.kind == .write }.map(\.frame)
         #expect(writes.first == [0xA2, 0x83, 0x04, 0x00, 0x00, 0xFF])
@@ -154,7 +156,7 @@ struct PasswordTests {
         reader.clearLog()
         #expect(await caught { try await tag.authenticate(password: [1, 2, 3]) }?.code == .invalidParameter)
         #expect(
-            await caught { try await tag.authenticate(password: [1, 2, 3, 4], expectedAcknowledge: [1]) }?.code
+            await caught { try await tag.authenticate(password: [1, 2, 3, 4], expectedPasswordAcknowledge: [1]) }?.code
                 == .invalidParameter)
         let bad = Type2PasswordSettings(
             password: Self.password, passwordAcknowledge: Self.acknowledge, authenticationLimit: 9)

@@ -17,7 +17,7 @@ import Testing
     func extensible() {
         #expect(retryable(.timeout) && !retryable(.tagNotWritable))
         #expect(NFCReaderError.Code(rawValue: "tag-size-too-small") == .tagSizeTooSmall)
-        #expect(NFCReaderError.Code(rawValue: "tag-size-too-large") == nil)
+        #expect(!NFCReaderError.Code(rawValue: "tag-size-too-large").isKnown)
         let memory: String =
             switch TagMemoryError.Code.notFormatted {
             case .notFormatted: "format it"

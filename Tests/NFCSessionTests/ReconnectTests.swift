@@ -63,7 +63,7 @@ import Testing
         }
         let tag = try await session.nextTag(timeout: .seconds(60))
         #expect(await replug.value)
-        guard case .miFare(let type2) = tag else { throw NFCReaderError(.tagNotSupported, "not Type 2") }
+        guard let type2 = tag as? NFCMiFareTag else { throw NFCReaderError(.tagNotSupported, "not Type 2") }
         #expect(try await type2.readNDEF() == uriMessage(length: 20))
         let reconnects = log.reconnects
         #expect(reconnects.count == 2)
@@ -86,7 +86,7 @@ import Testing
         let reader = try reconnecting(socket, policy: fast)
         let log = EventLog()
         let session = NFCTagReaderSession(reader: reader) { log.add($0) }
-        guard case .miFare(let tag) = try await session.nextTag(timeout: .seconds(2)) else {
+        guard let tag = try await session.nextTag(timeout: .seconds(2)) as? NFCMiFareTag else {
             throw NFCReaderError(.tagNotSupported, "not Type 2")
         }
         let message = uriMessage(length: 120)
@@ -99,7 +99,7 @@ import Testing
         let writesBefore = socket.base.log.count
         socket.plug()
         // The next poll reconnects; resume then completes the write on the same tag.
-        guard case .miFare(let again) = try await session.nextTag(timeout: .seconds(2)) else {
+        guard let again = try await session.nextTag(timeout: .seconds(2)) as? NFCMiFareTag else {
             throw NFCReaderError(.tagNotSupported, "not Type 2")
         }
         #expect(log.reconnects.count == 2)

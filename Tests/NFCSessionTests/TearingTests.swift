@@ -78,7 +78,7 @@ struct TearingTests {
             if index < clean.firstWrite { #expect(after.bytes == original.bytes, "command \(index)") }
 
             reader.putBack()
-            guard case .miFare(let again) = try await session.nextTag(timeout: .seconds(1)) else {
+            guard let again = try await session.nextTag(timeout: .seconds(1)) as? NFCMiFareTag else {
                 Issue.record("no tag")
                 return
             }
@@ -143,7 +143,7 @@ struct TearingTests {
             #expect(status == .readWrite || status == .readOnly)
 
             reader.putBack()
-            guard case .miFare(let again) = try await session.nextTag(timeout: .seconds(1)) else { return }
+            guard let again = try await session.nextTag(timeout: .seconds(1)) as? NFCMiFareTag else { return }
             #expect(try await again.ndefStatus().status == status, "command \(index)")
             if status == .readWrite {
                 try await again.writeLock(confirmation)
@@ -192,14 +192,15 @@ struct TearingTests {
             #expect(error?.code == .tagConnectionLost, "command \(index)")
             let configuration = try #require(stored(reader.type2Tag).configuration)
             reader.putBack()
-            guard case .miFare(let again) = try await session.nextTag(timeout: .seconds(1)) else { return }
+            guard let again = try await session.nextTag(timeout: .seconds(1)) as? NFCMiFareTag else { return }
             if configuration.firstProtectedPage == nil {
                 #expect(try await again.passwordStatus().protection == .off, "command \(index)")
                 try await again.setPassword(settings)
             } else {
                 #expect(configuration.firstProtectedPage == 4)
                 #expect(try await again.passwordStatus().protection == .from(page: 4, readProtected: false))
-                let pack = try await again.authenticate(password: settings.password, expectedAcknowledge: hex("12 34"))
+                let pack = try await again.authenticate(
+                    password: settings.password, expectedPasswordAcknowledge: hex("12 34"))
                 #expect(pack == hex("12 34"), "command \(index)")
             }
             #expect(reader.type2Tag.failedAuthenticationCount == 0)

@@ -141,7 +141,7 @@ struct Type4TearingTests {
             #expect(isLocked == (index > update || index == update && outcome == .completes), "APDU \(index)")
 
             reader.putBack()
-            guard case .iso7816(let again) = try await session.nextTag(timeout: .seconds(1)) else {
+            guard let again = try await session.nextTag(timeout: .seconds(1)) as? NFCISO7816Tag else {
                 Issue.record("no tag")
                 return
             }

@@ -160,7 +160,7 @@ struct WriteTests {
         #expect(reader.selectCount == 0)
         #expect(recorder.all.contains(.multipleTagsFound(count: 2)))
         let removed = reader.remove(uid: SimulatedType2Tag.defaultUID)
-        guard case .miFare(let tag) = try await session.nextTag(timeout: .seconds(1)) else {
+        guard let tag = try await session.nextTag(timeout: .seconds(1)) as? NFCMiFareTag else {
             Issue.record("no Type 2 tag")
             return
         }

@@ -20,7 +20,7 @@ extension PCSCDaemonTests {
             let reader = try await PCSCReaders.open(url: url)
             let session = NFCTagReaderSession(reader: reader)
             var count = 0
-            if case .miFare(let tag) = try await session.nextTag(timeout: .seconds(10)) {
+            if let tag = try await session.nextTag(timeout: .seconds(10)) as? NFCMiFareTag {
                 count = try await tag.readNDEF().records.count
                 await reader.signal(.success)
             }

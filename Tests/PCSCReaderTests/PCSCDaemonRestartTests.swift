@@ -23,7 +23,7 @@ extension PCSCStoppedDaemonChild {
     /// pcscd that may have just started (its 0.4 s checks, on a machine that may be busy): the
     /// limit is a safety net, never the verdict.
     static func nextMiFare(_ session: NFCTagReaderSession) async throws -> NFCMiFareTag {
-        guard case .miFare(let tag) = try await session.nextTag(timeout: .seconds(120)) else {
+        guard let tag = try await session.nextTag(timeout: .seconds(120)) as? NFCMiFareTag else {
             throw NFCReaderError(.tagNotSupported, "not a Type 2 tag")
         }
         return tag

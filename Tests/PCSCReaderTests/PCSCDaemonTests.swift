@@ -119,7 +119,7 @@ struct PCSCDaemonTests {
                         try context.statusChange(&states, timeoutMilliseconds: 600_000)
                         return .waitEnded(code: nil)
                     } catch {
-                        return .waitEnded(code: error.code)
+                        return .waitEnded(code: error.status)
                     }
                 }
             }

@@ -51,8 +51,8 @@ struct PCSCErrorTests {
         for (name, value) in Self.headerCodes {
             let code = UInt32(truncatingIfNeeded: value)
             #expect(PCSCStatusCode(rawValue: code).name == name, "\(name)")
-            let error = PCSCError(code: PCSCStatusCode(rawValue: code), operation: "SCardTest")
-            #expect(error.code.name == name)
+            let error = PCSCError(status: PCSCStatusCode(rawValue: code), operation: "SCardTest")
+            #expect(error.status.name == name)
             #expect(!error.message.isEmpty)
         }
         #expect(PCSCStatusCode.allKnown.count == Self.headerCodes.count)
@@ -98,30 +98,30 @@ struct PCSCErrorTests {
             (0x8010_001F, .unsupportedFeature), (0x8010_0004, .invalidParameter),
         ] as [(UInt32, NFCReaderError.Code)])
     func mapping(code: UInt32, expected: NFCReaderError.Code) {
-        #expect(PCSCError(code: PCSCStatusCode(rawValue: code), operation: "SCardTest").readerError.code == expected)
+        #expect(PCSCError(status: PCSCStatusCode(rawValue: code), operation: "SCardTest").readerError.code == expected)
     }
 
     @Test("check passes success and throws every other code, keeping its 32 bits")
     func checkFunction() throws {
         try PCSCError.check(0, "SCardTest")
-        #expect(throws: PCSCError(code: PCSCStatusCode(rawValue: 0x8010_001D), operation: "")) {
+        #expect(throws: PCSCError(status: PCSCStatusCode(rawValue: 0x8010_001D), operation: "")) {
             try PCSCError.check(Int(bitPattern: 0x8010_001D), "SCardEstablishContext")
         }
-        #expect(throws: PCSCError(code: PCSCStatusCode(rawValue: 0x8010_0069), operation: "")) {
+        #expect(throws: PCSCError(status: PCSCStatusCode(rawValue: 0x8010_0069), operation: "")) {
             try PCSCError.check(Int32(bitPattern: 0x8010_0069), "SCardTransmit")
         }
         do {
             try PCSCError.check(SCARD_E_NO_SERVICE, "SCardEstablishContext")
             Issue.record("no error thrown")
         } catch {
-            #expect(error.code == .noService)
+            #expect(error.status == .noService)
             #expect(error.operation == "SCardEstablishContext")
         }
     }
 
     @Test("pcscd not running: the message says how to start it")
     func noServiceMessage() {
-        let error = PCSCError(code: PCSCStatusCode(rawValue: 0x8010_001D), operation: "SCardEstablishContext")
+        let error = PCSCError(status: PCSCStatusCode(rawValue: 0x8010_001D), operation: "SCardEstablishContext")
             .readerError
         #expect(error.code == .readerUnavailable)
         #expect(
@@ -131,7 +131,7 @@ struct PCSCErrorTests {
 
     @Test("no readers: the message explains the pn533 blacklist")
     func noReadersHint() {
-        let error = PCSCError(code: PCSCStatusCode(rawValue: 0x8010_002E), operation: "SCardListReaders").readerError
+        let error = PCSCError(status: PCSCStatusCode(rawValue: 0x8010_002E), operation: "SCardListReaders").readerError
         #expect(error.code == .readerUnavailable)
         for line in ["blacklist pn533_usb", "blacklist pn533", "blacklist nfc", "/etc/modprobe.d/blacklist-pn533.conf"]
         {
@@ -142,11 +142,11 @@ struct PCSCErrorTests {
     @Test("sharing violation names another program; removal names the reader")
     func busyAndRemoved() {
         let busy = PCSCError(
-            code: PCSCStatusCode(rawValue: 0x8010_000B), operation: "SCardConnect", readerName: "ACS ACR122U 00 00")
+            status: PCSCStatusCode(rawValue: 0x8010_000B), operation: "SCardConnect", readerName: "ACS ACR122U 00 00")
         #expect(busy.readerError.reason.contains("another program holds it exclusively"))
         #expect(busy.readerError.reason.contains("\"ACS ACR122U 00 00\""))
         let removed = PCSCError(
-            code: PCSCStatusCode(rawValue: 0x8010_0069), operation: "SCardTransmit", readerName: "R")
+            status: PCSCStatusCode(rawValue: 0x8010_0069), operation: "SCardTransmit", readerName: "R")
         #expect(removed.readerError.code == .tagConnectionLost)
         #expect(
             removed.description
@@ -155,9 +155,9 @@ struct PCSCErrorTests {
 
     @Test("an unknown code is kept in hex")
     func unknownCode() {
-        let error = PCSCError(code: PCSCStatusCode(rawValue: 0x8010_0099), operation: "SCardTransmit")
-        #expect(error.code.name == nil && !error.code.isKnown)
-        #expect(error.code.hexValue == "0x80100099")
+        let error = PCSCError(status: PCSCStatusCode(rawValue: 0x8010_0099), operation: "SCardTransmit")
+        #expect(error.status.name == nil && !error.status.isKnown)
+        #expect(error.status.hexValue == "0x80100099")
         #expect(error.message.contains("0x80100099"))
         #expect(error.readerError.code == .readerUnavailable)
         #expect(error.readerError.reason.contains("0x80100099"))

@@ -27,7 +27,7 @@ extension PCSCDaemonTests.Sessions {
             readerName: PCSCTestReaders.cardReader, profile: .generic, apduLength: apduLength)
         _ = try await bench.poll(device)
         let session = NFCTagReaderSession(reader: device)
-        guard case .iso7816(let tag) = try await session.nextTag(timeout: .seconds(5)) else {
+        guard let tag = try await session.nextTag(timeout: .seconds(5)) as? NFCISO7816Tag else {
             throw PCSCTestReaders.BenchError(description: "not a Type 4 tag")
         }
         let message = uriMessage(length: 3000, seed: 5)

@@ -37,15 +37,15 @@ extension PCSCDaemonTests {
         /// A session's first tag on the card reader.
         static func open(
             _ bench: CardBench, _ pair: ProfilePair
-        ) async throws -> (PCSCReaderDevice, NFCTagReaderSession, NFCTag) {
+        ) async throws -> (PCSCReaderDevice, NFCTagReaderSession, any NFCNDEFTag) {
             let device = PCSCReaderDevice(readerName: PCSCTestReaders.cardReader, profile: pair.profile)
             _ = try await bench.poll(device)
             let session = NFCTagReaderSession(reader: device)
             return (device, session, try await session.nextTag(timeout: .seconds(5)))
         }
 
-        static func miFare(_ tag: NFCTag) throws -> NFCMiFareTag {
-            guard case .miFare(let type2) = tag else { throw PCSCTestReaders.BenchError(description: "not Type 2") }
+        static func miFare(_ tag: any NFCNDEFTag) throws -> NFCMiFareTag {
+            guard let type2 = tag as? NFCMiFareTag else { throw PCSCTestReaders.BenchError(description: "not Type 2") }
             return type2
         }
 
@@ -144,8 +144,8 @@ extension PCSCDaemonTests {
             let wrong = await asyncReaderError { _ = try await tag.authenticate(password: hex("01 02 03 04")) }
             #expect(wrong?.code == .authenticationFailed)
             #expect(bench.reader.count(of: .passwordAuthentication) == 1)
-            #expect(try await tag.authenticate(password: password, expectedAcknowledge: pack) == pack)
-            try await tag.removePassword(currentPassword: password, expectedAcknowledge: pack)
+            #expect(try await tag.authenticate(password: password, expectedPasswordAcknowledge: pack) == pack)
+            try await tag.removePassword(currentPassword: password, expectedPasswordAcknowledge: pack)
             #expect(bench.reader.count(of: .passwordAuthentication) == 2)
             await session.invalidate()
             await device.close()
@@ -230,7 +230,7 @@ extension PCSCDaemonTests {
                 SimulatedReader(tag: .type4(try SimulatedType4Tag(configuration: .init()))), profile: pair.reader)
             defer { bench.card.stop() }
             let (device, session, found) = try await Self.open(bench, pair)
-            guard case .iso7816(let tag) = found else {
+            guard let tag = found as? NFCISO7816Tag else {
                 Issue.record("not a Type 4 tag")
                 return
             }
@@ -258,7 +258,7 @@ extension PCSCDaemonTests {
                 SimulatedReader(tag: .type4(try SimulatedType4Tag(configuration: configuration))), profile: pair.reader)
             defer { bench.card.stop() }
             let (device, session, found) = try await Self.open(bench, pair)
-            guard case .iso7816(let tag) = found else {
+            guard let tag = found as? NFCISO7816Tag else {
                 Issue.record("not a Type 4 tag")
                 return
             }

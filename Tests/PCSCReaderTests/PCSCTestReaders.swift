@@ -89,18 +89,3 @@ final class CardBench: Sendable {
         try? await PCSCTestReaders.waitFor(.empty)
     }
 }
-
-/// Says loudly, once per run, whether the PC/SC reader tests run.
-@Suite struct PCSCReaderAvailabilityTests {
-    @Test("Whether the PC/SC reader tests against the real pcscd run in this test run")
-    func report() {
-        if PCSCTestReaders.isAvailable {
-            print("PC/SC reader tests: enabled (NDEFTOOL_PCSCD=1), against the real pcscd and the vpcd card bridge")
-        } else {
-            let line =
-                "WARNING: the PCSCReader tests against the real pcscd are SKIPPED: NDEFTOOL_PCSCD is not 1 "
-                + "(run Scripts/test as root to start a private pcscd)\n"
-            FileHandle.standardError.write(Data(line.utf8))
-        }
-    }
-}

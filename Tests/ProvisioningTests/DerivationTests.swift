@@ -13,11 +13,11 @@ struct DerivationTests {
         let first = try TagPasswordDerivation(masterSecret: hex("000102030405060708090a0b0c0d0e0f"))
         let derived = try first.derive(uid: hex("04A2B3C4D5E680"))
         #expect(derived.password == hex("e240edc0"))
-        #expect(derived.pack == hex("e524"))
+        #expect(derived.passwordAcknowledge == hex("e524"))
         let second = try TagPasswordDerivation(masterSecret: Array("batch-2025-secret".utf8))
         let other = try second.derive(uid: hex("04112233445566"))
         #expect(other.password == hex("5c149061"))
-        #expect(other.pack == hex("11ea"))
+        #expect(other.passwordAcknowledge == hex("11ea"))
     }
 
     /// The journal's check value of a master secret: HMAC-SHA256(master, "ndeftool job secret

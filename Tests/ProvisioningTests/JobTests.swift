@@ -120,7 +120,7 @@ import Testing
             .writing(row: 1, uid: uid, digest: try SHA256.hash(bytes), time: "t"))
         journal.close()
         let session = NFCTagReaderSession(reader: reader)
-        guard case .miFare(let tag) = try await session.nextTag(timeout: .seconds(1)) else {
+        guard let tag = try await session.nextTag(timeout: .seconds(1)) as? NFCMiFareTag else {
             Issue.record("not a Type 2 tag")
             return
         }

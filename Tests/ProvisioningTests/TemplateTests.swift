@@ -90,8 +90,8 @@ struct TemplateTests {
         let row = try #require(plan.row(2))
         let message = try template.message(for: row, uid: uid)
         #expect(message.records.count == 2)
-        #expect(message.records[0].wellKnownTypeURIPayload == "https://example.com/t/0002?u=04A2B3C4D5E680")
-        #expect(message.records[1].wellKnownTypeTextPayload?.text == "Desk 2")
+        #expect(message.records[0].wellKnownURI == "https://example.com/t/0002?u=04A2B3C4D5E680")
+        #expect(message.records[1].wellKnownText?.text == "Desk 2")
         let lengths = try template.check(plan)
         #expect(lengths.map(\.row) == [1, 2, 3])
         #expect(lengths.allSatisfy { $0.bytes == lengths[0].bytes })
@@ -118,6 +118,6 @@ struct TemplateTests {
         // A value is always a value: a field holding an option or a kind word stays text.
         let sneaky = ProvisioningRow(number: 1, line: 2, values: ["serial": "--utf16"])
         let textTemplate = try MessageTemplate("text {serial}", fields: ["serial"])
-        #expect(try textTemplate.message(for: sneaky, uid: uid).records[0].wellKnownTypeTextPayload?.text == "--utf16")
+        #expect(try textTemplate.message(for: sneaky, uid: uid).records[0].wellKnownText?.text == "--utf16")
     }
 }

@@ -14,7 +14,7 @@ import Testing
         let reader = try await SimulatedReader(url: "sim:ntag215")  // add ?file=tag.nfc to keep the tag
         let session = NFCTagReaderSession(reader: reader)
         let link = try URIRecord(uri: "https://example.com").makeRecord()
-        if case .miFare(let tag) = try await session.nextTag(timeout: .seconds(1)) {
+        if let tag = try await session.nextTag(timeout: .seconds(1)) as? NFCMiFareTag {
             try await tag.writeNDEF(NFCNDEFMessage(records: [link]))
         }
         print(reader.count(of: SimulatedType2Command.write))  // the WRITE frames the tag received
@@ -63,10 +63,8 @@ import Testing
         func writeLink(with reader: any NFCReaderDevice) async throws {
             let session = NFCTagReaderSession(reader: reader)
             let message = NFCNDEFMessage(records: [try URIRecord(uri: "https://example.com").makeRecord()])
-            switch try await session.nextTag(timeout: .seconds(10)) {
-            case .miFare(let tag): try await tag.writeNDEF(message)
-            case .iso7816(let tag): try await tag.writeNDEF(message)
-            }
+            let tag = try await session.nextTag(timeout: .seconds(10))  // any NFCNDEFTag
+            try await tag.writeNDEF(message)
             await session.invalidate()
         }
         // Example end

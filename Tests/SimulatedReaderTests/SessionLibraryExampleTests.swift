@@ -18,20 +18,20 @@ struct SessionLibraryExampleTests {
         let uri = NFCNDEFPayload(format: .nfcWellKnown, type: "U", payload: [0x04] + Array("example.com/menu".utf8))
         let message = NFCNDEFMessage(records: [uri])
 
-        switch try await session.nextTag(timeout: .seconds(10)) {  // polls, selects, identifies
-        case .miFare(let tag):  // NFC Forum Type 2: NTAG21x, MIFARE Ultralight
-            let (status, capacity) = try await tag.queryNDEFStatus()  // .readWrite, 492 on a factory NTAG215
-            guard status == .readWrite, capacity >= 21 else { break }
+        let tag = try await session.nextTag(timeout: .seconds(10))  // polls, selects, identifies
+        let (status, capacity) = try await tag.queryNDEFStatus()  // .readWrite, 492 on a factory NTAG215
+        if status == .readWrite, capacity >= message.length {
             try await tag.writeNDEF(message)  // tear-safe order, every page read back
             let stored = try await tag.readNDEF()  // == message
-            print("\(tag.chip?.name ?? "tag") holds \(stored.records.count) record(s)")
+            print("\(tag.chipName ?? "tag") holds \(stored.records.count) record(s)")
 
             let confirmation = try await tag.prepareLock()  // reads and plans, writes nothing
-            for step in confirmation.plan.steps { print("page \(step.address): \(step.reason)") }
+            for step in confirmation.plan.steps { print("\(tag.writeCommandName) at \(step.address): \(step.reason)") }
             print("lock code \(confirmation.code)")  // for example 123-456
             try await tag.writeLock(confirmation)  // re-reads the tag, checks the digest, locks
-        case .iso7816(let tag):  // ISO-DEP: NFC Forum Type 4
-            try await tag.writeNDEF(message)
+        }
+        if let type2 = tag as? NFCMiFareTag {  // NFC Forum Type 2: NTAG21x, MIFARE Ultralight
+            print(try await type2.passwordStatus())  // the chip's own commands
         }
         await session.invalidate()
         // Example end
@@ -85,7 +85,7 @@ struct SessionLibraryExampleTests {
         let acknowledge: [UInt8] = [0xAB, 0xCD]
         try await tag.setPassword(Type2PasswordSettings(password: password, passwordAcknowledge: acknowledge))
         // In a later session: one PWD_AUTH, never repeated by the library.
-        try await tag.authenticate(password: password, expectedAcknowledge: acknowledge)
+        try await tag.authenticate(password: password, expectedPasswordAcknowledge: acknowledge)
         try await tag.writeNDEF(message)
 
         let version = try await tag.sendMiFareCommand([0x60])  // GET_VERSION: 00 04 04 02 01 00 11 03
@@ -110,12 +110,9 @@ struct SessionLibraryExampleTests {
     }
 }
 
-extension NFCTag {
+extension NFCNDEFTag {
     /// The Type 2 tag, if this is one.
-    fileprivate var miFareTag: NFCMiFareTag? {
-        if case .miFare(let tag) = self { return tag }
-        return nil
-    }
+    fileprivate var miFareTag: NFCMiFareTag? { self as? NFCMiFareTag }
 }
 
 extension SimulatedField {

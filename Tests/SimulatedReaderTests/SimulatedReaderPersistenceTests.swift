@@ -147,7 +147,7 @@ struct SimulatedReaderPersistenceTests {
         ("over 1 MiB", [UInt8](repeating: 0x30, count: (1 << 20) + 1)),
     ]
 
-    @Test("Hostile tag files are refused with invalid-parameter naming the file, without trapping", arguments: 0..<7)
+    @Test("Hostile tag files are refused with invalid-tag-file naming the file, without trapping", arguments: 0..<7)
     func hostileFile(index: Int) async throws {
         let directory = try TemporaryDirectory("simreader")
         defer { directory.remove() }
@@ -157,7 +157,7 @@ struct SimulatedReaderPersistenceTests {
             _ = try await SimulatedReader(url: "sim:ntag215?file=" + directory.path("bad.nfc"))
             Issue.record("\(name) was accepted")
         } catch {
-            #expect(error.code == .invalidParameter, "\(name)")
+            #expect(error.code == .invalidTagFile, "\(name)")
             #expect(error.reason.contains(directory.path("bad.nfc")), "\(name): \(error.reason)")
         }
     }
@@ -208,7 +208,7 @@ struct SimulatedReaderPersistenceTests {
     func missingFolder() async throws {
         let directory = try TemporaryDirectory("simreader")
         defer { directory.remove() }
-        let error = await #expect(throws: NFCReaderError(.readerUnavailable, "")) {
+        let error = await #expect(throws: NFCReaderError(.tagFolderMissing, "")) {
             try await SimulatedReader(url: "sim:ntag213?file=" + directory.path("missing/tag.nfc"))
         }
         #expect(error?.reason.contains("the folder of the tag file") == true)
@@ -244,7 +244,7 @@ struct SimulatedReaderPersistenceTests {
             do {
                 _ = try await SimulatedReader(url: "sim:ntag213?file=" + directory.path("m.nfc"))
             } catch {
-                #expect(error.code == .invalidParameter, "round \(round): \(error)")
+                #expect(error.code == .invalidTagFile, "round \(round): \(error)")
             }
         }
     }

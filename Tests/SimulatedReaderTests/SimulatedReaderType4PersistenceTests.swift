@@ -143,7 +143,7 @@ struct SimulatedReaderType4PersistenceTests {
             url: "sim:type4?version=2&mle=256&uid=043C6A922F6180&file=" + directory.path("type4.txt"))
     }
 
-    @Test("Broken state-text files are refused with invalid-parameter naming the file, never trap", arguments: 0..<5)
+    @Test("Broken state-text files are refused with invalid-tag-file naming the file, never trap", arguments: 0..<5)
     func brokenStateText(index: Int) async throws {
         let fixture = String(decoding: try Type4ReaderFixtures.bytes("simulated-ntag424-uri-state.txt"), as: UTF8.self)
         let broken = [
@@ -160,7 +160,7 @@ struct SimulatedReaderType4PersistenceTests {
             _ = try await SimulatedReader(url: "sim:type4?file=" + directory.path("bad.t4t"))
             Issue.record("case \(index) was accepted")
         } catch {
-            #expect(error.code == .invalidParameter)
+            #expect(error.code == .invalidTagFile)
             #expect(error.reason.contains(directory.path("bad.t4t")), "\(error.reason)")
         }
     }

@@ -134,7 +134,7 @@ struct SimulatedReaderUnplugTests {
         let session = NFCTagReaderSession(
             reader: reconnecting, options: NFCTagReaderSession.Options(pollInterval: .milliseconds(1))
         ) { log.add($0) }
-        guard case .miFare(let tag) = try await session.nextTag(timeout: .seconds(2)) else {
+        guard let tag = try await session.nextTag(timeout: .seconds(2)) as? NFCMiFareTag else {
             throw NFCReaderError(.tagNotSupported, "not Type 2")
         }
         let message = SimulatedTagSupplyTests.message(40)
@@ -151,7 +151,7 @@ struct SimulatedReaderUnplugTests {
         #expect(reader.count(of: .write) == 3)
         #expect(log.reconnects.isEmpty)  // nothing happens behind the caller's back
         // The next poll reconnects, once the reader is back; the tag is still in the field.
-        guard case .miFare(let again) = try await session.nextTag(timeout: .seconds(5)) else {
+        guard let again = try await session.nextTag(timeout: .seconds(5)) as? NFCMiFareTag else {
             throw NFCReaderError(.tagNotSupported, "not Type 2")
         }
         #expect(again.targetInfo.uid == uids[0])
@@ -166,7 +166,7 @@ struct SimulatedReaderUnplugTests {
         try await again.resumeWrite(message)
         #expect(try await again.readNDEF() == message)
         // The operator takes it away only now, and the next tag goes in.
-        try await session.waitForRemoval(of: .miFare(again), timeout: .seconds(2))
+        try await session.waitForRemoval(of: again, timeout: .seconds(2))
         let next = try await session.nextTag(timeout: .seconds(2))
         #expect(next.targetInfo.uid == uids[1])
         #expect(reader.presentedUIDs == uids)
@@ -204,12 +204,7 @@ struct SimulatedReaderUnplugTests {
                 let message = SimulatedTagSupplyTests.message(row)
                 let isFirst = started.insert(uid).inserted
                 let finished: Void? = try await Self.unlessUnplugged {
-                    switch (tag, isFirst) {
-                    case (.miFare(let miFare), true): try await miFare.writeNDEF(message)
-                    case (.miFare(let miFare), false): try await miFare.resumeWrite(message)
-                    case (.iso7816(let iso), true): try await iso.writeNDEF(message)
-                    case (.iso7816(let iso), false): try await iso.resumeWrite(message)
-                    }
+                    if isFirst { try await tag.writeNDEF(message) } else { try await tag.resumeWrite(message) }
                 }
                 guard finished != nil else { continue }
                 done.insert(uid)
@@ -282,12 +277,12 @@ struct SimulatedReaderUnplugTests {
         let reconnecting = Self.reconnecting(reader)
         let session = NFCTagReaderSession(
             reader: reconnecting, options: NFCTagReaderSession.Options(pollInterval: .milliseconds(1)))
-        guard case .miFare(let tag) = try await session.nextTag(timeout: .seconds(2)) else {
+        guard let tag = try await session.nextTag(timeout: .seconds(2)) as? NFCMiFareTag else {
             throw NFCReaderError(.tagNotSupported, "not Type 2")
         }
         try await tag.writeNDEF(SimulatedTagSupplyTests.message(1))
         reader.unplug(for: .milliseconds(40))
-        try await session.waitForRemoval(of: .miFare(tag), timeout: .seconds(5))
+        try await session.waitForRemoval(of: tag, timeout: .seconds(5))
         let next = try await session.nextTag(timeout: .seconds(5))
         #expect(next.targetInfo.uid != tag.targetInfo.uid)
         #expect(reader.presentedUIDs == SimulatedTagSupply.uids(count: 2, seed: 2))

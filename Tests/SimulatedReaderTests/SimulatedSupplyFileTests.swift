@@ -39,11 +39,11 @@ struct SimulatedSupplyFileTests {
         let session = NFCTagReaderSession(
             reader: first, options: NFCTagReaderSession.Options(pollInterval: .milliseconds(1)))
         // Tag 1: a whole message (T2T 1.1 6.4.3), then it is taken away.
-        guard case .miFare(let tag) = try await session.nextTag(timeout: .seconds(2)) else {
+        guard let tag = try await session.nextTag(timeout: .seconds(2)) as? NFCMiFareTag else {
             throw NFCReaderError(.tagNotSupported, "not Type 2")
         }
         try await tag.writeNDEF(SimulatedTagSupplyTests.message(0))
-        try await session.waitForRemoval(of: .miFare(tag), timeout: .seconds(2))
+        try await session.waitForRemoval(of: tag, timeout: .seconds(2))
         // Tag 2: part of a message, WRITE A2h by WRITE (NTAG213/215/216 10.4), then the process
         // "dies": the reader is abandoned without close().
         try await first.selectFirst()
@@ -133,14 +133,14 @@ struct SimulatedSupplyFileTests {
         let session = NFCTagReaderSession(
             reader: reader, options: NFCTagReaderSession.Options(pollInterval: .milliseconds(1)))
         for index in 0..<3 {
-            guard case .miFare(let tag) = try await session.nextTag(timeout: .seconds(2)) else {
+            guard let tag = try await session.nextTag(timeout: .seconds(2)) as? NFCMiFareTag else {
                 throw NFCReaderError(.tagNotSupported, "not Type 2")
             }
             try await tag.writeNDEF(SimulatedTagSupplyTests.message(index))
             try await tag.setPassword(
                 Type2PasswordSettings(
                     password: hex("01 02 03 04"), passwordAcknowledge: hex("AA BB"), firstProtectedPage: 4))
-            try await session.waitForRemoval(of: .miFare(tag), timeout: .seconds(2))
+            try await session.waitForRemoval(of: tag, timeout: .seconds(2))
         }
         await session.invalidate()
         #expect(reader.checks.withLock { $0 } > 30)
@@ -166,7 +166,7 @@ struct SimulatedSupplyFileTests {
         let probe = try await SimulatedReader(url: "sim:ntag215?supply=1")
         probe.withField { $0.isRecordingCommands = true }
         let probeSession = NFCTagReaderSession(reader: probe)
-        guard case .miFare(let probeTag) = try await probeSession.nextTag(timeout: .seconds(2)) else {
+        guard let probeTag = try await probeSession.nextTag(timeout: .seconds(2)) as? NFCMiFareTag else {
             throw NFCReaderError(.tagNotSupported, "not Type 2")
         }
         try await probeTag.writeNDEF(message)
@@ -180,7 +180,7 @@ struct SimulatedSupplyFileTests {
         let first = try await SimulatedReader(url: "\(url)&unplug-after=\(firstWrite + 3)")
         let session = NFCTagReaderSession(
             reader: first, options: NFCTagReaderSession.Options(pollInterval: .milliseconds(1)))
-        guard case .miFare(let tag) = try await session.nextTag(timeout: .seconds(2)) else {
+        guard let tag = try await session.nextTag(timeout: .seconds(2)) as? NFCMiFareTag else {
             throw NFCReaderError(.tagNotSupported, "not Type 2")
         }
         let error = await caughtError { try await tag.writeNDEF(message) }
@@ -190,7 +190,7 @@ struct SimulatedSupplyFileTests {
         let second = try await SimulatedReader(url: url)
         let againSession = NFCTagReaderSession(
             reader: second, options: NFCTagReaderSession.Options(pollInterval: .milliseconds(1)))
-        guard case .miFare(let again) = try await againSession.nextTag(timeout: .seconds(2)) else {
+        guard let again = try await againSession.nextTag(timeout: .seconds(2)) as? NFCMiFareTag else {
             throw NFCReaderError(.tagNotSupported, "not Type 2")
         }
         let stored = try #require(second.withField { $0.tags.first?.type2Tag })
@@ -212,7 +212,7 @@ struct SimulatedSupplyFileTests {
         let first = try await SimulatedReader(url: url)
         let session = NFCTagReaderSession(
             reader: first, options: NFCTagReaderSession.Options(pollInterval: .milliseconds(1)))
-        guard case .iso7816(let tag) = try await session.nextTag(timeout: .seconds(2)) else {
+        guard let tag = try await session.nextTag(timeout: .seconds(2)) as? NFCISO7816Tag else {
             throw NFCReaderError(.tagNotSupported, "not Type 4")
         }
         try await tag.writeNDEF(SimulatedTagSupplyTests.message(3))

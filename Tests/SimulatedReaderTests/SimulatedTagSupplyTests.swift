@@ -28,7 +28,7 @@ struct SimulatedTagSupplyTests {
         var written: [[UInt8]] = []
         var refused: [[UInt8]] = []
         while written.count + refused.count < limit {
-            let tag: NFCTag
+            let tag: any NFCNDEFTag
             do {
                 tag = try await session.nextTag(timeout: .milliseconds(200))
             } catch {
@@ -40,7 +40,7 @@ struct SimulatedTagSupplyTests {
                 refused.append(uid)
                 await reader.signal(.failure)
             } else {
-                guard case .miFare(let miFare) = tag else { throw NFCReaderError(.unsupportedFeature, "not Type 2") }
+                guard let miFare = tag as? NFCMiFareTag else { throw NFCReaderError(.unsupportedFeature, "not Type 2") }
                 try await miFare.writeNDEF(message(written.count))
                 written.append(uid)
                 await reader.signal(.success)
@@ -213,7 +213,7 @@ struct SimulatedTagSupplyTests {
         var uids: [[UInt8]] = []
         for index in 0..<2 {
             let tag = try await session.nextTag(timeout: .seconds(1))
-            guard case .iso7816(let iso) = tag else { throw NFCReaderError(.unsupportedFeature, "not Type 4") }
+            guard let iso = tag as? NFCISO7816Tag else { throw NFCReaderError(.unsupportedFeature, "not Type 4") }
             try await iso.writeNDEF(Self.message(index))
             uids.append(tag.targetInfo.uid)
             try await session.waitForRemoval(of: tag, timeout: .seconds(1))

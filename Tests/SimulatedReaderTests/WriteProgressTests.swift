@@ -12,7 +12,7 @@ import Testing
     func progressCountsEveryWrite() async throws {
         let reader = try await SimulatedReader(url: "sim:ntag215")
         let session = NFCTagReaderSession(reader: reader)
-        guard case .miFare(let tag) = try await session.nextTag(timeout: .seconds(10)) else {
+        guard let tag = try await session.nextTag(timeout: .seconds(10)) as? NFCMiFareTag else {
             Issue.record("not a Type 2 tag")
             return
         }

@@ -182,18 +182,3 @@ struct PCSCDaemonTests {
         #expect(tag.memory.page(5).map { hexText($0) } == "CAFEF00D")
     }
 }
-
-/// Says loudly, once per run, whether the PC/SC tests run.
-@Suite struct PCSCDaemonAvailabilityTests {
-    @Test("Whether the PC/SC tests against the real pcscd run in this test run")
-    func report() {
-        if PCSCClient.isAvailable {
-            print("PC/SC tests: enabled (NDEFTOOL_PCSCD=1), against the real pcscd and vpcd")
-        } else {
-            let line =
-                "WARNING: the PC/SC tests against the real pcscd are SKIPPED: NDEFTOOL_PCSCD is not 1 "
-                + "(run Scripts/test as root to start a private pcscd)\n"
-            FileHandle.standardError.write(Data(line.utf8))
-        }
-    }
-}

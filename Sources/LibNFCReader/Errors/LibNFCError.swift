@@ -1,3 +1,4 @@
+import NDEF
 import NFCSession
 
 /// A failed libnfc call: the result code, the call and the device.
@@ -5,18 +6,18 @@ import NFCSession
 /// ``check(_:_:device:)`` is the one place where libnfc's negative results (`NFC_E*` of
 /// `nfc/nfc.h`) become errors, and ``readerError`` the one place they become the session's
 /// ``NFCSession/NFCReaderError``. A code libnfc does not define is kept as it is (``LibNFCStatusCode``).
-/// Errors are equal when their codes are.
-public struct LibNFCError: Error, Sendable, Hashable, CustomStringConvertible {
+/// Errors are equal when their statuses are.
+public struct LibNFCError: NDEFToolError, Hashable {
     /// The negative libnfc result, ``LibNFCStatusCode/rfTransmission`` (`-20`).
-    public let code: LibNFCStatusCode
+    public let status: LibNFCStatusCode
     /// The libnfc call that failed, `nfc_initiator_transceive_bytes`.
     public let operation: String
     /// The device's connection string, if known.
     public let device: String?
 
-    /// An error for `code`, returned by `operation`.
-    public init(code: LibNFCStatusCode, operation: String, device: String? = nil) {
-        self.code = code
+    /// An error for `status`, returned by `operation`.
+    public init(status: LibNFCStatusCode, operation: String, device: String? = nil) {
+        self.status = status
         self.operation = operation
         self.device = device
     }
@@ -26,30 +27,37 @@ public struct LibNFCError: Error, Sendable, Hashable, CustomStringConvertible {
     @discardableResult
     public static func check(_ result: Int32, _ operation: String, device: String? = nil) throws(LibNFCError) -> Int {
         guard result < 0 else { return Int(result) }
-        throw LibNFCError(code: LibNFCStatusCode(rawValue: result), operation: operation, device: device)
+        throw LibNFCError(status: LibNFCStatusCode(rawValue: result), operation: operation, device: device)
     }
 
     /// What went wrong, for people; unknown codes say so.
     public var message: String {
-        code.meaning ?? "libnfc error \(code.rawValue), a code libnfc 1.8.0 does not define"
+        status.meaning ?? "libnfc error \(status.rawValue), a code libnfc 1.8.0 does not define"
     }
 
     public var description: String {
         var place = operation
         if let device { place += " on \(device)" }
-        return "\(message) (\(code) from \(place))"
+        return "\(message) (\(status) from \(place))"
     }
 
     /// The session error: the code's ``LibNFCStatusCode/readerErrorCode`` (reader-unavailable for
     /// an unknown code), with a reason naming the call, the device and the libnfc code.
     public var readerError: NFCReaderError {
-        NFCReaderError(code.readerErrorCode, description)
+        NFCReaderError(status.readerErrorCode, description)
     }
 
-    /// Errors are equal when their codes are.
-    public static func == (lhs: LibNFCError, rhs: LibNFCError) -> Bool { lhs.code == rhs.code }
+    /// The session error code the status becomes (``readerError``): through ``NDEF/NDEFToolError``
+    /// every error of the package has a kebab-case code.
+    public var code: NFCReaderError.Code { status.readerErrorCode }
 
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+    /// The session error's reason: the message, the call, the device and any hint.
+    public var reason: String { readerError.reason }
+
+    /// Errors are equal when their statuses are.
+    public static func == (lhs: LibNFCError, rhs: LibNFCError) -> Bool { lhs.status == rhs.status }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(status) }
 }
 
 /// One of libnfc's result codes (`NFC_E*` in `nfc/nfc.h`, libnfc 1.8.0): a constant per code, with

@@ -26,13 +26,14 @@ enum LibNFCLibrary {
         _ body: (OpaquePointer) throws(LibNFCError) -> Value
     ) throws(LibNFCError) -> Value {
         try state.withLock { (context: inout OpaquePointer?) throws(LibNFCError) -> Value in
+            LibNFCLog.apply()
             if context == nil {
                 var created: OpaquePointer?
                 nfc_init(&created)
                 context = created
             }
             guard let context else {
-                throw LibNFCError(code: .software, operation: "nfc_init")
+                throw LibNFCError(status: .software, operation: "nfc_init")
             }
             return try body(context)
         }

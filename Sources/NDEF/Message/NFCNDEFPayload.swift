@@ -180,9 +180,10 @@ func printableASCII(_ bytes: ArraySlice<UInt8>) -> String? {
     return String(decoding: bytes, as: UTF8.self)
 }
 
-/// Conveniences for the two most common well-known records, named after CoreNFC's
-/// `NFCNDEFPayload.wellKnownTypeURIPayload(string:)` and
-/// `wellKnownTypeTextPayload(string:locale:)`.
+/// Conveniences for the two most common well-known records: the factories are named after
+/// CoreNFC's `NFCNDEFPayload.wellKnownTypeURIPayload(string:)` and
+/// `wellKnownTypeTextPayload(string:locale:)` (the `URL` and `Locale` forms, and CoreNFC's
+/// reading methods, are in `NDEFFoundation`); ``wellKnownURI`` and ``wellKnownText`` read them.
 extension NFCNDEFPayload {
     /// A URI record for `string`, abbreviated with the longest matching prefix (NFC Forum URI
     /// RTD 1.0, section 3.2), or `nil` when `string` holds a control character.
@@ -197,13 +198,13 @@ extension NFCNDEFPayload {
     }
 
     /// The URI of a valid URI record, prefix expanded; `nil` for any other record.
-    public var wellKnownTypeURIPayload: String? {
+    public var wellKnownURI: String? {
         guard URIRecord.matches(self) else { return nil }
         return try? URIRecord(parsing: self).uri
     }
 
     /// The text and language of a valid text record; `nil` for any other record.
-    public var wellKnownTypeTextPayload: (text: String, language: String)? {
+    public var wellKnownText: (text: String, language: String)? {
         guard TextRecord.matches(self), let record = try? TextRecord(parsing: self) else { return nil }
         return (record.text, record.language)
     }

@@ -1,5 +1,9 @@
 /// A record read through the built-in typed view for its kind: one case per view of
-/// ``NDEFRecordRegistry/standard``, so a `switch` over it is exhaustive.
+/// ``NDEFRecordRegistry/standard``.
+///
+/// Not frozen: a later version may add views for more kinds of record (and cases here), so a
+/// `switch` over it handles the kinds it knows and ends with a branch for the rest, as below
+/// (`case let other?`), which ``value`` serves for any kind.
 ///
 /// ```swift
 /// switch try record.view() {

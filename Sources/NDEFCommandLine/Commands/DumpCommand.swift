@@ -80,11 +80,11 @@ enum DumpCommand {
         let connection = try TagConnection(invocation)
         return try await connection.runOnTag("dumping the tag") { tag in
             try await TagPasswordOptions.unlock(tag, access: .read, given: password)
-            guard case .miFare(let type2) = tag else {
+            guard let type2 = tag as? NFCMiFareTag else {
                 throw CommandLineError(
                     .unavailable,
-                    "tag \(tag.targetInfo.uidDescription) is a Type 4 tag: Type 4 dumps are not supported yet "
-                        + "('ndeftool read --raw' saves its NDEF message)")
+                    "tag \(tag.targetInfo.uidDescription) is an \(tag.chipName ?? "unknown tag"): dumps of tags other "
+                        + "than Type 2 are not supported yet ('ndeftool read --raw' saves its NDEF message)")
             }
             let dump: TagDump
             do {

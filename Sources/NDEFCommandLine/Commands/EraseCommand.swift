@@ -46,7 +46,7 @@ enum EraseCommand {
                 report.status = try await tag.ndefStatus()
             } else {
                 try await tag.erase()
-                report.status = try await tag.statusAfterChange()
+                report.status = try await tag.ndefStatusAfterChange()
             }
             try report.show(json: values.flag(json.long), io: invocation.io)
             return .success

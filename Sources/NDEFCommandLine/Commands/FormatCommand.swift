@@ -52,7 +52,8 @@ enum FormatCommand {
         let connection = try TagConnection(invocation, writes: !values.flag(dryRun.long))
         return try await connection.runOnTag("formatting the tag") { tag in
             try await TagPasswordOptions.unlock(tag, access: values.flag(dryRun.long) ? .read : .write, given: password)
-            guard case .miFare(let tag) = tag else {
+            // A Type 2 tag can be given a CC; other tags are formatted by emptying their message.
+            guard let tag = tag as? NFCMiFareTag else {
                 return try await formatType4(tag, invocation: invocation)
             }
             var report = TagChangeReport(tag: tag, action: "format")
@@ -88,7 +89,7 @@ enum FormatCommand {
                 }
             } else {
                 try await tag.format()
-                report.status = try await tag.statusAfterChange()
+                report.status = try await tag.ndefStatusAfterChange()
             }
             try report.show(json: values.flag(json.long), io: invocation.io)
             return .success
@@ -97,10 +98,10 @@ enum FormatCommand {
 
     /// Format on a Type 4 tag: an empty NDEF file (NLEN 0), refused without --force when the
     /// file holds a message.
-    private static func formatType4(_ type4: NFCTag, invocation: CommandInvocation) async throws -> ExitStatus {
+    private static func formatType4(_ type4: any NFCNDEFTag, invocation: CommandInvocation) async throws -> ExitStatus {
         let values = invocation.values
         var report = TagChangeReport(tag: type4, action: "format")
-        let stored = try await type4.storedMessageBytes() ?? []
+        let stored = try await type4.readNDEFMessageBytes() ?? []
         if !stored.isEmpty, !values.flag(force.long) {
             throw CommandLineError.usage(
                 "The tag's NDEF file holds a \(stored.count)-byte message: formatting would erase it. "
@@ -115,7 +116,7 @@ enum FormatCommand {
             report.status = try await type4.ndefStatus()
         } else {
             try await type4.erase()
-            report.status = try await type4.statusAfterChange()
+            report.status = try await type4.ndefStatusAfterChange()
         }
         try report.show(json: values.flag(json.long), io: invocation.io)
         return .success

@@ -50,12 +50,13 @@ enum InfoCommand {
         let connection = try TagConnection(invocation)
         return try await connection.runOnTag("reading the tag") { tag, address in
             try await TagPasswordOptions.unlock(tag, access: .read, given: password)
-            let report: TagInfoReport
-            switch tag {
-            case .miFare(let tag):
-                report = try await TagInfoReport.read(tag, reader: address.description, keys: keys)
-            case .iso7816(let tag): report = try await TagInfoReport.read(type4: tag, reader: address.description)
+            guard let source = tag as? any TagInfoSource else {
+                throw CommandLineError(
+                    .unavailable,
+                    "tag \(tag.targetInfo.uidDescription) is an \(tag.chipName ?? "unknown tag"): "
+                        + "'info' does not read its kind yet")
             }
+            let report = try await source.infoReport(reader: address.description, keys: keys)
             if invocation.values.flag(json.long) {
                 try invocation.io.writeOutput(try MessageJSON.text(of: report) + "\n")
             } else {
@@ -132,7 +133,7 @@ extension TagInfoReport {
         report.status = cc.ndefStatus
         guard cc.ndefStatus.status != .notSupported else { return report }
         do {
-            let bytes = try await tag.readNDEFMessageBytes()
+            let bytes = try await tag.readNDEFMessageBytes() ?? []
             report.memoryRead = true
             report.ndef = bytes
             report.recordCount = bytes.isEmpty ? 0 : (try? NFCNDEFMessage(decoding: bytes))?.records.count
@@ -159,5 +160,23 @@ extension TagInfoReport {
 
     private static func isFatal(_ error: NFCReaderError) -> Bool {
         [.tagConnectionLost, .cancelled, .readerUnavailable].contains(error.code)
+    }
+}
+
+/// A tag whose facts `info` reads: each kind of tag reads its own (``TagInfoReport``).
+protocol TagInfoSource: NFCNDEFTag {
+    /// The facts of this tag, read through `reader`; `keys` verify an originality signature.
+    func infoReport(reader: String, keys: [NFCOriginalityKey]) async throws -> TagInfoReport
+}
+
+extension NFCMiFareTag: TagInfoSource {
+    func infoReport(reader: String, keys: [NFCOriginalityKey]) async throws -> TagInfoReport {
+        try await TagInfoReport.read(self, reader: reader, keys: keys)
+    }
+}
+
+extension NFCISO7816Tag: TagInfoSource {
+    func infoReport(reader: String, keys: [NFCOriginalityKey]) async throws -> TagInfoReport {
+        try await TagInfoReport.read(type4: self, reader: reader)
     }
 }

@@ -100,7 +100,7 @@ enum LockCommand {
 
     /// The message on the tag: nil for an empty one; a malformed one is reported, not fatal
     /// (locking keeps whatever the tag holds).
-    static func messageSummary(_ tag: NFCTag) async throws -> LockReport.Content {
+    static func messageSummary(_ tag: any NFCNDEFTag) async throws -> LockReport.Content {
         do {
             let message = try await tag.readNDEF()
             let size = (try? message.encoded().count) ?? 0

@@ -54,7 +54,7 @@ enum PasswordRemoveCommand {
             let record = records.load(uid: tag.identifier)
             await records.remove(uid: tag.identifier)
             do {
-                try await tag.removePassword(currentPassword: password, expectedAcknowledge: expected)
+                try await tag.removePassword(currentPassword: password, expectedPasswordAcknowledge: expected)
             } catch let error as NFCReaderError {
                 if !error.mayBeHalfWritten { await records.restore(record, uid: tag.identifier) }
                 throw PasswordAttempts.counted(error, limit: before.authenticationLimit)

@@ -107,11 +107,16 @@ enum RawCommand {
         }
         let connection = try TagConnection(invocation, writes: values.flag(force.long))
         return try await connection.runOnTag("sending raw commands") { tag in
-            try checkForce(commands, tag: tag, forced: values.flag(force.long), console: connection.console)
-            var report = Report(
-                uid: tag.targetInfo.uidJSON, tagType: tag.isType4 ? "type4" : "type2", exchanges: [])
+            guard let target = tag as? any RawCommandTarget else {
+                throw CommandLineError(
+                    .unavailable,
+                    "tag \(tag.targetInfo.uidDescription) is an \(tag.chipName ?? "unknown tag"): "
+                        + "'raw' does not send commands to its kind yet")
+            }
+            try checkForce(commands, tag: target, forced: values.flag(force.long), console: connection.console)
+            var report = Report(uid: tag.targetInfo.uidJSON, tagType: target.rawTagType, exchanges: [])
             for command in commands {
-                let exchange = try await send(command, to: tag)
+                let exchange = try await target.rawExchange(command)
                 report.exchanges.append(exchange)
                 if !values.flag(json.long) {
                     try invocation.io.writeOutput(exchange.lines.joined(separator: "\n") + "\n")
@@ -125,11 +130,11 @@ enum RawCommand {
     /// Refuses (exit status 64) before anything is sent when a command writes and `--force`
     /// was not given; warns when it was.
     private static func checkForce(
-        _ commands: [[UInt8]], tag: NFCTag, forced: Bool, console: TagConsole
+        _ commands: [[UInt8]], tag: any RawCommandTarget, forced: Bool, console: TagConsole
     ) throws(CommandLineError) {
         // A WRITE of the PWD page carries a password on the command line, where other users and
         // the shell's history see it: refused like a PWD_AUTH frame, whatever --force says.
-        if case .miFare(let type2) = tag, let pwd = type2.chip?.configurationPages?.password,
+        if let type2 = tag as? NFCMiFareTag, let pwd = type2.chip?.configurationPages?.password,
             let index = commands.firstIndex(where: {
                 ($0.first == 0xA2 || $0.first == 0xA0) && $0.count > 1 && Int($0[1]) == pwd
             })
@@ -139,12 +144,7 @@ enum RawCommand {
                     + "password never goes on the command line (other users and the shell history see it). Nothing "
                     + "was sent. Use 'ndeftool password set'")
         }
-        let reasons = commands.compactMap { command -> String? in
-            switch tag {
-            case .miFare(let type2): RawFrame.type2ForceReason(command, chip: type2.chip)
-            case .iso7816: RawFrame.apduForceReason(command)
-            }
-        }
+        let reasons = commands.compactMap(tag.forceReason)
         guard let first = reasons.first else { return }
         let bypass =
             "raw writes bypass the safety of 'ndeftool write' (tearing-safe order, capacity and lock checks, "
@@ -154,44 +154,55 @@ enum RawCommand {
         }
         console.note("Sending \(reasons.count == 1 ? "a write" : "writes") as given (--force): \(bypass).")
     }
+}
 
-    /// Sends one command and names its answer.
-    private static func send(_ command: [UInt8], to tag: NFCTag) async throws(NFCReaderError) -> Exchange {
-        switch tag {
-        case .miFare(let type2):
-            let name = command.first.flatMap(RawFrame.type2Name)
-            do {
-                let answer = try await type2.sendMiFareCommand(command)
-                if answer == [0x0A] {
-                    return Exchange(command: command, name: name, answer: RawFrame.fourBitName(0x0A))
-                }
-                return Exchange(command: command, name: name, response: answer, answer: "data")
-            } catch {
-                guard error.code == .tagResponseError, let nak = nakCode(error.reason) else { throw error }
-                return Exchange(command: command, name: name, answer: RawFrame.fourBitName(nak))
-            }
-        case .iso7816(let type4):
-            let answer = try await type4.sendCommand(apdu: command)
-            let status = StatusWord(sw1: answer.sw1, sw2: answer.sw2)
-            return Exchange(
-                command: command, name: RawFrame.apduName(command), response: answer.data,
-                answer: status.description, statusWord: [answer.sw1, answer.sw2])
-        }
+/// A tag `raw` sends commands to: each kind names its frames, says which of them write, and
+/// sends them as they are.
+protocol RawCommandTarget: NFCNDEFTag {
+    /// The `tagType` of the JSON report: `type2`, `type4`.
+    var rawTagType: String { get }
+    /// Why `command` needs `--force` (it writes), or nil.
+    func forceReason(_ command: [UInt8]) -> String?
+    /// Sends `command` and names its answer.
+    func rawExchange(_ command: [UInt8]) async throws(NFCReaderError) -> RawCommand.Exchange
+}
+
+extension NFCMiFareTag: RawCommandTarget {
+    nonisolated var rawTagType: String { "type2" }
+
+    nonisolated func forceReason(_ command: [UInt8]) -> String? {
+        RawFrame.type2ForceReason(command, chip: chip)
     }
 
-    /// The NAK code a ``NFCSession/NFCMiFareTag/sendMiFareCommand(_:)`` error names (`NAK 0h`).
-    static func nakCode(_ reason: String) -> UInt8? {
-        let characters = Array(reason)
-        var index = 0
-        while index + 5 < characters.count {
-            if String(characters[index..<(index + 4)]) == "NAK " {
-                let digits = characters[(index + 4)...].prefix { $0.isHexDigit }
-                let end = index + 4 + digits.count
-                guard !digits.isEmpty, end < characters.count, characters[end] == "h" else { return nil }
-                return UInt8(String(digits), radix: 16)
+    /// A frame through ``NFCSession/NFCMiFareTag/sendMiFareCommand(_:)``: its data, ACK, or NAK.
+    func rawExchange(_ command: [UInt8]) async throws(NFCReaderError) -> RawCommand.Exchange {
+        let name = command.first.flatMap(RawFrame.type2Name)
+        do {
+            let answer = try await sendMiFareCommand(command)
+            if answer == [0x0A] {
+                return RawCommand.Exchange(command: command, name: name, answer: RawFrame.fourBitName(0x0A))
             }
-            index += 1
+            return RawCommand.Exchange(command: command, name: name, response: answer, answer: "data")
+        } catch {
+            guard error.code == .tagResponseError, let nak = error.nakCode else { throw error }
+            return RawCommand.Exchange(command: command, name: name, answer: RawFrame.fourBitName(nak))
         }
-        return nil
+    }
+}
+
+extension NFCISO7816Tag: RawCommandTarget {
+    nonisolated var rawTagType: String { "type4" }
+
+    nonisolated func forceReason(_ command: [UInt8]) -> String? {
+        RawFrame.apduForceReason(command)
+    }
+
+    /// An APDU through ``NFCSession/NFCISO7816Tag/sendCommand(apdu:)``: its data and status word.
+    func rawExchange(_ command: [UInt8]) async throws(NFCReaderError) -> RawCommand.Exchange {
+        let answer = try await sendCommand(apdu: command)
+        let status = StatusWord(sw1: answer.sw1, sw2: answer.sw2)
+        return RawCommand.Exchange(
+            command: command, name: RawFrame.apduName(command), response: answer.data,
+            answer: status.description, statusWord: [answer.sw1, answer.sw2])
     }
 }

@@ -94,7 +94,7 @@ enum ReadCommand {
     /// The bytes are the tag's own (read with the whole memory) when `exactBytes`, so that a
     /// message with chunked records or long-form headers comes out as stored; otherwise they
     /// are the message encoded again, which gives its size.
-    static func read(_ tag: NFCTag, exactBytes: Bool) async throws -> (NFCNDEFMessage, [UInt8])? {
+    static func read(_ tag: any NFCNDEFTag, exactBytes: Bool) async throws -> (NFCNDEFMessage, [UInt8])? {
         let message: NFCNDEFMessage
         do {
             message = try await tag.readNDEF()
@@ -102,7 +102,7 @@ enum ReadCommand {
             if error.code == .zeroLengthMessage { return nil }
             throw error
         }
-        if exactBytes, let stored = try await tag.storedMessageBytes() {
+        if exactBytes, let stored = try await tag.readNDEFMessageBytes() {
             return (message, stored)
         }
         do {

@@ -136,7 +136,7 @@ enum WriteCommand {
 
     /// Writes (or plans, or resumes) `message` on `tag`, then locks it as asked.
     private static func write(
-        _ message: NFCNDEFMessage, bytes: [UInt8], mirror: Type2MirrorRequest?, to tag: NFCTag,
+        _ message: NFCNDEFMessage, bytes: [UInt8], mirror: Type2MirrorRequest?, to tag: any NFCNDEFTag,
         password: TagPasswordOptions.Given,
         code: String?, connection: TagConnection, invocation: CommandInvocation
     ) async throws -> ExitStatus {
@@ -155,7 +155,7 @@ enum WriteCommand {
         try await tag.writeNDEF(message, mirror: mirror, resume: values.flag(resume.long))
         report.mirror = await tag.lastWrittenMirror
         report.resumed = values.flag(resume.long)
-        report.capacity = try await tag.statusAfterChange().capacity
+        report.capacity = try await tag.ndefStatusAfterChange().capacity
         guard values.flag(lock.long) else {
             try show(report, invocation: invocation)
             return .success
@@ -229,7 +229,7 @@ enum WriteCommand {
 
     /// The lock flow after a verified write; returns true once the tag is locked.
     private static func lockAfterWrite(
-        _ tag: NFCTag, code: String?, connection: TagConnection, invocation: CommandInvocation
+        _ tag: any NFCNDEFTag, code: String?, connection: TagConnection, invocation: CommandInvocation
     ) async throws -> Bool {
         var known: String?
         do {

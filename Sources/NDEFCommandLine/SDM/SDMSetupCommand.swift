@@ -171,10 +171,10 @@ enum SDMSetupCommand {
         let request = try Request(values)
         let connection = try TagConnection(invocation, writes: !isDryRun)
         return try await connection.runOnTag("setting up SDM") { tag in
-            guard case .iso7816(let iso) = tag else {
-                throw CommandLineError(.tagError, "this is a Type 2 tag, not an NTAG 424 DNA")
+            guard let ntag = NFCNTAG424Tag.commands(of: tag) else {
+                throw CommandLineError(
+                    .tagError, "this is \(tag.chipName ?? "a tag") without ISO-DEP, not an NTAG 424 DNA")
             }
-            let ntag = NFCNTAG424Tag(iso)
             let plan = try request.plan(for: ntag.identifier)
             let confirmation = try ntag.prepareSDMSetUp(plan)
             let again = RepeatCommand.line(

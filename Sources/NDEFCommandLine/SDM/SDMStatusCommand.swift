@@ -44,10 +44,11 @@ enum SDMStatusCommand {
         }
         let connection = try TagConnection(invocation)
         return try await connection.runOnTag("reading the NTAG 424 DNA") { tag in
-            guard case .iso7816(let iso) = tag else {
-                throw CommandLineError(.tagError, "this is a Type 2 tag, not an NTAG 424 DNA")
+            guard let ntag = NFCNTAG424Tag.commands(of: tag) else {
+                throw CommandLineError(
+                    .tagError, "this is \(tag.chipName ?? "a tag") without ISO-DEP, not an NTAG 424 DNA")
             }
-            let report = try await SDMStatusReport.read(NFCNTAG424Tag(iso), keys: keys)
+            let report = try await SDMStatusReport.read(ntag, keys: keys)
             if values.flag(json.long) {
                 try invocation.io.writeOutput(try MessageJSON.text(of: report) + "\n")
             } else {

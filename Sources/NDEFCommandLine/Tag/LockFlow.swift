@@ -38,10 +38,10 @@ enum LockFlow {
     ///   confirmed; the session's errors (a wrong `--confirm` code is
     ///   ``NFCSession/NFCReaderError/Code/confirmationMismatch``).
     static func lock(
-        _ tag: NFCTag, confirmation: NFCLockConfirmation, code: String?, console: TagConsole, again: String
+        _ tag: any NFCNDEFTag, confirmation: NFCLockConfirmation, code: String?, console: TagConsole, again: String
     ) async throws {
         if let code {
-            try await tag.writeLock(code: code, confirmation: confirmation)
+            try await tag.writeLock(try confirmation.confirmed(byCode: code))
             return
         }
         let question =
@@ -74,9 +74,9 @@ enum LockFlow {
                 lockCommand(arguments, code: nil)
                 + "\n(part of the lock may be written, which changes the lock code: without --confirm the command "
                 + "shows the new code, or asks for it on a terminal)"
-            return TagFailure.error(error, while: "locking the tag", resume: again)
+            return TagFailure.error(error, while: "locking the tag", resume: again, locking: true)
         }
-        var failure = TagFailure.error(error, while: "locking the tag")
+        var failure = TagFailure.error(error, while: "locking the tag", locking: true)
         if let code, [.timeout, .tagConnectionLost, .multipleTagsFound].contains(error.code) {
             failure.message += "\nThe lock code still stands; to lock the tag:\n  " + lockCommand(arguments, code: code)
         }

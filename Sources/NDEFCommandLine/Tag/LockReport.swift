@@ -25,15 +25,11 @@ struct LockReport: Encodable {
     /// What one write of the plan is: `page write` or `UPDATE BINARY`.
     var writeUnit = "page write"
 
-    init(tag: NFCMiFareTag, confirmation: NFCLockConfirmation, message: Content) {
-        self.init(tag: .miFare(tag), confirmation: confirmation, message: message)
-    }
-
-    init(tag: NFCTag, confirmation: NFCLockConfirmation, message: Content) {
+    init(tag: any NFCNDEFTag, confirmation: NFCLockConfirmation, message: Content) {
         uid = tag.targetInfo.uidDescription
         uidJSON = tag.targetInfo.uidJSON
         chip = tag.chipName
-        writeUnit = tag.writeUnit
+        writeUnit = tag.writeCommandName
         content = message
         code = confirmation.code
         plan = PlanReport(confirmation.plan)

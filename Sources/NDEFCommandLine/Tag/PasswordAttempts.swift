@@ -29,8 +29,9 @@ enum PasswordAttempts {
     /// differs); other errors as they are (a lost
     /// or garbled answer to PWD_AUTH says itself that the attempt may have counted).
     static func counted(_ error: NFCReaderError, limit: Int?, used: Int = 1) -> NFCReaderError {
-        // A PACK other than the one expected follows an accepted password: no attempt was spent.
-        guard error.code == .authenticationFailed, !error.reason.hasPrefix("the tag accepted the password") else {
+        // A PACK other than the one expected (password-acknowledge-mismatch) follows an accepted
+        // password: no attempt was spent.
+        guard error.code == .authenticationFailed else {
             return error
         }
         return NFCReaderError(
@@ -159,7 +160,7 @@ enum PasswordAttempts {
             tried.append(candidate)
             do {
                 // No PACK check: the PACK is written again and checked by the set that follows.
-                let acknowledge = try await tag.authenticate(password: candidate, expectedAcknowledge: nil)
+                let acknowledge = try await tag.authenticate(password: candidate, expectedPasswordAcknowledge: nil)
                 return Opened(password: candidate, acknowledge: acknowledge)
             } catch {
                 if error.code != .authenticationFailed { throw error }

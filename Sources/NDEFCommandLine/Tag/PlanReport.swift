@@ -68,8 +68,7 @@ struct PlanReport: Encodable {
 
     /// `3 page writes`, `2 UPDATE BINARY commands`.
     static func count(_ count: Int, _ unit: String) -> String {
-        unit == "page write"
-            ? MessageDescription.count(count, unit) : "\(count) \(unit) command\(count == 1 ? "" : "s")"
+        MessageDescription.count(count, unit)
     }
 
     /// `17 of 492 bytes used`.

@@ -14,8 +14,8 @@ import TagMemory
 /// failed authentication attempts (AUTHLIM counts PWD_AUTH only, 8.8.1).
 enum ReadProtection {
     /// The failure for `error` met while doing `activity` (`reading the tag`), on `tag`.
-    static func failure(_ error: NFCReaderError, tag: NFCTag, activity: String) async -> CommandLineError {
-        guard error.code == .authenticationRequired, case .miFare(let type2) = tag else {
+    static func failure(_ error: NFCReaderError, tag: any NFCNDEFTag, activity: String) async -> CommandLineError {
+        guard error.code == .authenticationRequired, let type2 = tag as? NFCMiFareTag else {
             return TagFailure.error(error, while: activity)
         }
         let status = try? await type2.passwordStatus()

@@ -60,14 +60,8 @@ extension NFCReaderAddress {
         do {
             return try await openSimulated(url, name: text, wait: wait)
         } catch {
-            // A tag file whose content is no tag the simulator knows is bad input data.
-            if error.code == .invalidParameter, error.reason.hasPrefix("the tag file") {
-                throw CommandLineError(.dataError, "opening the reader \(text): \(error.reason)")
-            }
-            // A supply's folder, or a tag file's, is input that is missing.
-            if error.reason.hasPrefix("the supply folder") || error.reason.hasPrefix("the folder of the tag file") {
-                throw CommandLineError(.noInput, "opening the reader \(text): \(error.reason)")
-            }
+            // A tag file whose content is no tag (invalid-tag-file) is bad input data, a missing
+            // folder (tag-folder-missing) missing input: ``TagFailure/status(for:)``.
             throw TagFailure.error(error, while: "opening the reader \(text)")
         }
     }

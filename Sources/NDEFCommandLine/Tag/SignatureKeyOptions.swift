@@ -57,9 +57,9 @@ enum SignatureKeyOptions {
     ///
     /// - Throws: ``ExitStatus/notGenuine`` for a signature no key verifies, an all-zero one, or a
     ///   tag without READ_SIG (a Type 4 tag, an Ultralight C); the errors of READ_SIG.
-    static func requireGenuine(_ tag: NFCTag, keys: [NFCOriginalityKey]) async throws {
+    static func requireGenuine(_ tag: any NFCNDEFTag, keys: [NFCOriginalityKey]) async throws {
         let what = "tag \(tag.targetInfo.uidDescription)"
-        guard case .miFare(let type2) = tag, type2.chip?.features.contains(.readSignature) == true else {
+        guard let type2 = tag as? NFCMiFareTag, type2.chip?.features.contains(.readSignature) == true else {
             throw CommandLineError(
                 .notGenuine,
                 "\(what) has no originality signature this tool can check (READ_SIG: NTAG21x, Ultralight EV1), "

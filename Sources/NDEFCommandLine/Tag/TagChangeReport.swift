@@ -20,15 +20,11 @@ struct TagChangeReport: Encodable {
     /// What one write of the plan is: `page write` or `UPDATE BINARY`.
     var writeUnit = "page write"
 
-    init(tag: NFCMiFareTag, action: String) {
-        self.init(tag: .miFare(tag), action: action)
-    }
-
-    init(tag: NFCTag, action: String) {
+    init(tag: any NFCNDEFTag, action: String) {
         uid = tag.targetInfo.uidDescription
         uidJSON = tag.targetInfo.uidJSON
         chip = tag.chipName
-        writeUnit = tag.writeUnit
+        writeUnit = tag.writeCommandName
         self.action = action
     }
 

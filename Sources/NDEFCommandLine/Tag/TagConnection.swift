@@ -57,13 +57,13 @@ struct TagConnection {
         _ body: (NFCMiFareTag, ReaderAddress) async throws -> ExitStatus
     ) async throws(CommandLineError) -> ExitStatus {
         try await runOnTag(activity, resume: resume) { tag, address in
-            guard case .miFare(let tag) = tag else {
+            guard let type2 = tag as? NFCMiFareTag else {
                 throw CommandLineError(
                     .tagError,
-                    "tag \(tag.targetInfo.uidDescription) is an ISO-DEP (Type 4) tag: this command handles NFC "
-                        + "Forum Type 2 tags (NTAG21x, MIFARE Ultralight) in this version")
+                    "tag \(tag.targetInfo.uidDescription) is an \(tag.chipName ?? "unknown tag"): this command handles "
+                        + "NFC Forum Type 2 tags (NTAG21x, MIFARE Ultralight) in this version")
             }
-            return try await body(tag, address)
+            return try await body(type2, address)
         }
     }
 
@@ -71,7 +71,7 @@ struct TagConnection {
     func runOnTag(
         _ activity: String,
         resume: String? = nil,
-        _ body: (NFCTag) async throws -> ExitStatus
+        _ body: (any NFCNDEFTag) async throws -> ExitStatus
     ) async throws(CommandLineError) -> ExitStatus {
         try await runOnTag(activity, resume: resume) { tag, _ in try await body(tag) }
     }
@@ -82,7 +82,7 @@ struct TagConnection {
     func runOnTag(
         _ activity: String,
         resume: String? = nil,
-        _ body: (NFCTag, ReaderAddress) async throws -> ExitStatus
+        _ body: (any NFCNDEFTag, ReaderAddress) async throws -> ExitStatus
     ) async throws(CommandLineError) -> ExitStatus {
         let address: ReaderAddress
         if let given = settings.reader {
@@ -98,19 +98,18 @@ struct TagConnection {
             try await address.open(console: console, wait: settings.wait, exclusive: writes), console: console)
         let console = self.console
         let session = NFCTagReaderSession(reader: reader) { event in console.show(event) }
-        let tag: NFCTag
+        let tag: any NFCNDEFTag
         do {
             tag = try await waitForTag(session)
         } catch {
             await close(session, reader)
             throw error
         }
-        if case .miFare(let type2) = tag {
-            // On a terminal: `Writing: 12 of 40 pages written`, once a plan has written a few.
-            await type2.observeWriteProgress { progress in
-                guard progress.written >= TracingReader.progressAfter else { return }
-                console.progress("Writing: \(progress.written) of \(progress.planned) pages written")
-            }
+        // On a terminal: `Writing: 12 of 40 page writes`, once a plan has written a few.
+        let unit = tag.writeCommandName
+        await tag.observeWriteProgress { progress in
+            guard progress.written >= TracingReader.progressAfter else { return }
+            console.progress("Writing: \(progress.written) of \(PlanReport.count(progress.planned, unit))")
         }
         let status: ExitStatus
         // A Ctrl-C held during writes (InterruptGuard) stops the process when the operation ends.
@@ -153,8 +152,8 @@ struct TagConnection {
     }
 
     /// The one tag in the field.
-    private func waitForTag(_ session: NFCTagReaderSession) async throws(CommandLineError) -> NFCTag {
-        let tag: NFCTag
+    private func waitForTag(_ session: NFCTagReaderSession) async throws(CommandLineError) -> any NFCNDEFTag {
+        let tag: any NFCNDEFTag
         do {
             tag = try await session.nextTag(timeout: settings.wait)
         } catch {
@@ -175,12 +174,7 @@ struct TagConnection {
             }
             throw TagFailure.error(error, while: "waiting for a tag")
         }
-        switch tag {
-        case .miFare(let type2):
-            console.trace("Tag \(type2.targetInfo.uidDescription): \(type2.identification)")
-        case .iso7816(let type4):
-            console.trace("Tag \(type4.targetInfo.uidDescription): ISO-DEP (Type 4)")
-        }
+        console.trace("Tag \(tag)")
         return tag
     }
 

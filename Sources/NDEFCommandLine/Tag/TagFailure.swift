@@ -16,10 +16,12 @@ enum TagFailure {
         case .cancelled: .interrupted
         case .tagNotSupported, .tagResponseError, .invalidMessage: .tagError
         case .tagNotWritable: .notPermitted
-        case .authenticationRequired, .authenticationFailed, .passwordDisabled: .authenticationFailed
+        case .authenticationRequired, .authenticationFailed, .passwordDisabled, .passwordAcknowledgeMismatch:
+            .authenticationFailed
         case .tagSizeTooSmall: .tooLarge
         case .tagUpdateFailure: .incompleteWrite
-        case .zeroLengthMessage: .dataError
+        case .zeroLengthMessage, .invalidTagFile: .dataError
+        case .tagFolderMissing: .noInput
         case .confirmationMismatch: .confirmationMismatch
         // Every code has its line above (TagSupportTests checks each); a code added later is a tag error.
         default: .tagError
@@ -28,9 +30,13 @@ enum TagFailure {
 
     /// The failure for `error`, met while doing `activity` (`writing the message`).
     ///
-    /// - Parameter resume: what to run to complete an interrupted change (shown when the error
-    ///   says the tag may be half-written); nil for the default advice.
-    static func error(_ error: NFCReaderError, while activity: String, resume: String? = nil) -> CommandLineError {
+    /// - Parameters:
+    ///   - resume: what to run to complete an interrupted change (shown when the error says the
+    ///     tag may be half-written); nil for the default advice.
+    ///   - locking: whether the activity is a lock, whose read-only refusal needs no hint.
+    static func error(
+        _ error: NFCReaderError, while activity: String, resume: String? = nil, locking: Bool = false
+    ) -> CommandLineError {
         var message = "\(activity): \(error.reason) (\(error.code.rawValue))"
         if error.mayBeHalfWritten || error.code == .tagUpdateFailure {
             message += "\nThe tag may be half-written."
@@ -39,7 +45,7 @@ enum TagFailure {
                 ?? " Hold it to the reader again and repeat the command."
             return CommandLineError(.incompleteWrite, message)
         }
-        if let hint = hint(for: error.code), !(error.code == .tagNotWritable && activity.hasPrefix("locking")) {
+        if let hint = hint(for: error.code), !(error.code == .tagNotWritable && locking) {
             message += "\n" + hint
         }
         return CommandLineError(status(for: error.code), message)

@@ -110,7 +110,7 @@ struct TagInfoReport: Encodable {
         try container.encode(NDEFHex.encode([target.sak]), forKey: .sak)
         if let type4 {
             var chip = container.nestedContainer(keyedBy: ChipKeys.self, forKey: .chip)
-            try chip.encode(NFCTag.type4Name, forKey: .name)
+            try chip.encode(NFCISO7816Tag.type4Name, forKey: .name)
             try container.encode(type4, forKey: .type4)
             try container.encode(status.status, forKey: .status)
             try container.encode(status.capacity, forKey: .capacity)

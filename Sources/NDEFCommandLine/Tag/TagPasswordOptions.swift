@@ -60,8 +60,8 @@ enum TagPasswordOptions {
     /// Authenticates once with `tag` when it protects pages of `access` and a password is given
     /// (or typed at a prompt on a terminal); otherwise does nothing, and the operation reports
     /// what it cannot reach (exit status 78 with ``advice``).
-    static func unlock(_ tag: NFCTag, access: Access, given: Given) async throws {
-        guard case .miFare(let type2) = tag, type2.chip?.configurationPages != nil else { return }
+    static func unlock(_ tag: any NFCNDEFTag, access: Access, given: Given) async throws {
+        guard let type2 = tag as? NFCMiFareTag, type2.chip?.configurationPages != nil else { return }
         let io = given.invocation.io
         let canPrompt = io.isTerminal(.input) && io.isTerminal(.error)
         guard given.password != nil || canPrompt else { return }
@@ -79,7 +79,7 @@ enum TagPasswordOptions {
         try PasswordAttempts.checkAgainstRecord(
             password, uid: type2.identifier, status: status, invocation: given.invocation)
         do {
-            try await type2.authenticate(password: password, expectedAcknowledge: given.acknowledge)
+            try await type2.authenticate(password: password, expectedPasswordAcknowledge: given.acknowledge)
         } catch {
             throw PasswordAttempts.counted(error, limit: status.authenticationLimit)
         }

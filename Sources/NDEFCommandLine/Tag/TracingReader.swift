@@ -17,7 +17,6 @@ final class TracingReader: NFCReaderLifecycleReporting {
     private let counts = Mutex<[String: Int]>([:])
     /// Whether the last frame was a COMPATIBILITY_WRITE, whose data frame follows.
     private let compatibilityWritePending = Mutex(false)
-    private let bytesWritten = Mutex(0)
     /// The PWD and PACK pages whose writes are hidden, and whether the next frame is the data
     /// of a COMPATIBILITY_WRITE to one of them.
     private let secrets = Mutex<(pages: Set<Int>, nextFrameSecret: Bool)>((allPasswordPages, false))
@@ -73,8 +72,8 @@ final class TracingReader: NFCReaderLifecycleReporting {
             isWrite: InterruptGuard.isWrite(frame: frame, afterCompatibilityWrite: afterCompatibilityWrite))
         let name = Self.commandName(frame.first)
         counts.withLock { $0[name, default: 0] += 1 }
-        // The progress of page writes comes from the tag (NFCWriteProgress: pages written of
-        // pages planned, ``TagConnection``).
+        // The progress of page writes comes from the tag (NFCWriteProgress: writes done of
+        // writes planned, ``TagConnection``).
         if frame.first != 0xA2 {
             // The writes are over (the verification reads follow): the progress line stays as it is.
             console.endProgress()
@@ -123,15 +122,9 @@ final class TracingReader: NFCReaderLifecycleReporting {
     func sendAPDU(_ apdu: [UInt8]) async throws(NFCReaderError) -> [UInt8] {
         InterruptGuard.commandStarting(isWrite: InterruptGuard.isWrite(apdu: apdu))
         counts.withLock { $0["APDU", default: 0] += 1 }
-        // UPDATE BINARY (ISO/IEC 7816-4, 11.2.5): the bytes written are its Lc.
-        let isUpdate = apdu.count > 5 && apdu[1] == 0xD6
-        let written = bytesWritten.withLock { total in
-            if isUpdate { total += Int(apdu[4]) }
-            return total
-        }
-        if isUpdate, written >= Self.progressAfter * 16 {
-            console.progress("Writing: \(written) bytes written")
-        }
+        // The progress of UPDATE BINARY writes (ISO/IEC 7816-4, 11.2.5) comes from the tag, as
+        // for page writes: another command ends the progress line.
+        if apdu.count < 2 || apdu[1] != 0xD6 { console.endProgress() }
         console.trace("  > APDU " + NDEFHex.encode(apdu, uppercase: true, separator: " "))
         let response = try await base.sendAPDU(apdu)
         console.trace("  < " + NDEFHex.encode(response, uppercase: true, separator: " "))

@@ -36,7 +36,7 @@ struct Type4InfoFacts: Encodable {
 
     /// The chip line: the tag type and the mapping version.
     var chipLine: String {
-        "chip: \(NFCTag.type4Name) (ISO-DEP)"
+        "chip: \(NFCISO7816Tag.type4Name) (ISO-DEP)"
             + (capabilityContainer.map { ", NDEF mapping version \($0.majorVersion).\($0.minorVersion)" } ?? "")
     }
 

@@ -32,17 +32,13 @@ struct WriteReport: Encodable {
     /// What one write of the plan is: `page write` or `UPDATE BINARY`.
     var writeUnit = "page write"
 
-    init(tag: NFCTag, message: NFCNDEFMessage, length: Int) {
+    init(tag: any NFCNDEFTag, message: NFCNDEFMessage, length: Int) {
         uid = tag.targetInfo.uidDescription
         uidJSON = tag.targetInfo.uidJSON
         chip = tag.chipName
-        writeUnit = tag.writeUnit
+        writeUnit = tag.writeCommandName
         self.message = message
         self.length = length
-    }
-
-    init(tag: NFCMiFareTag, message: NFCNDEFMessage, length: Int) {
-        self.init(tag: .miFare(tag), message: message, length: length)
     }
 
     private enum CodingKeys: String, CodingKey {

@@ -7,72 +7,91 @@ import TagMemory
 /// equality compares. Write errors say whether the tag may hold a half-written state
 /// (``mayBeHalfWritten``); such a tag is completed with the `resume` operations, which re-read
 /// it first.
-public struct NFCReaderError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct NFCReaderError: NDEFToolError, Hashable {
     /// What went wrong: an open set of stable identifiers (``NDEF/StableErrorCode``).
     public struct Code: StableErrorCode {
         /// The stable identifier, such as `reader-unavailable`.
         public let rawValue: String
 
-        private init(_ rawValue: String) { self.rawValue = rawValue }
+        /// The code `rawValue` names; a code this version does not know keeps its identifier.
+        public init(rawValue: String) { self.rawValue = Known.identifier(rawValue) }
+
+        private init(_ known: Known) { rawValue = known.rawValue }
+
+        /// Every code this version knows, in the order below.
+        public static var allCases: [Code] { Known.allCases.map(Code.init) }
 
         /// No reader, the reader was unplugged, or its service (pcscd) is not running.
-        public static let readerUnavailable = Code("reader-unavailable")
+        public static let readerUnavailable = Code(.readerUnavailable)
         /// The reader cannot do what was asked (a raw command through a reader without pass-through).
-        public static let unsupportedFeature = Code("unsupported-feature")
+        public static let unsupportedFeature = Code(.unsupportedFeature)
         /// An argument is invalid (a password of the wrong length, a page outside the chip).
-        public static let invalidParameter = Code("invalid-parameter")
+        public static let invalidParameter = Code(.invalidParameter)
         /// No tag came within the time allowed.
-        public static let timeout = Code("timeout")
+        public static let timeout = Code(.timeout)
         /// The caller cancelled the session or the task.
-        public static let cancelled = Code("cancelled")
+        public static let cancelled = Code(.cancelled)
         /// Two or more tags are in the field: nothing was touched.
-        public static let multipleTagsFound = Code("multiple-tags-found")
+        public static let multipleTagsFound = Code(.multipleTagsFound)
         /// The tag is not one this toolkit can handle (or not NDEF formatted for the operation).
-        public static let tagNotSupported = Code("tag-not-supported")
+        public static let tagNotSupported = Code(.tagNotSupported)
         /// The tag stopped answering: it left the field, or the connection to it broke.
-        public static let tagConnectionLost = Code("tag-connection-lost")
+        public static let tagConnectionLost = Code(.tagConnectionLost)
         /// The tag answered with an error (a NAK, an error status word, a garbled frame).
-        public static let tagResponseError = Code("tag-response-error")
+        public static let tagResponseError = Code(.tagResponseError)
         /// The tag is read-only (CC access, lock bits) or the write would touch locked memory.
-        public static let tagNotWritable = Code("tag-not-writable")
+        public static let tagNotWritable = Code(.tagNotWritable)
         /// The message does not fit: ``capacity`` and ``neededSize`` say by how much.
-        public static let tagSizeTooSmall = Code("tag-size-too-small")
+        public static let tagSizeTooSmall = Code(.tagSizeTooSmall)
         /// A write failed part way or its read-back did not match.
-        public static let tagUpdateFailure = Code("tag-update-failure")
+        public static let tagUpdateFailure = Code(.tagUpdateFailure)
         /// An NDEF message with no records cannot be written as such (use erase).
-        public static let zeroLengthMessage = Code("zero-length-message")
+        public static let zeroLengthMessage = Code(.zeroLengthMessage)
         /// The tag holds data that is not a valid NDEF message or TLV structure.
-        public static let invalidMessage = Code("invalid-message")
+        public static let invalidMessage = Code(.invalidMessage)
         /// The memory needed is password-protected: authenticate first.
-        public static let authenticationRequired = Code("authentication-required")
-        /// PWD_AUTH was refused or answered a PACK other than the one expected.
-        public static let authenticationFailed = Code("authentication-failed")
+        public static let authenticationRequired = Code(.authenticationRequired)
+        /// PWD_AUTH was refused (the tag counted the attempt), or an authentication with a key
+        /// failed.
+        public static let authenticationFailed = Code(.authenticationFailed)
+        /// PWD_AUTH was accepted, but the tag answered a PACK other than the one expected: it
+        /// may not be the tag the password was made for (no attempt was counted).
+        public static let passwordAcknowledgeMismatch = Code(.passwordAcknowledgeMismatch)
         /// The attempt limit (AUTHLIM) was reached: the password can never be used again.
-        public static let passwordDisabled = Code("password-disabled")
+        public static let passwordDisabled = Code(.passwordDisabled)
         /// A lock confirmation does not match this tag, its content or its code.
-        public static let confirmationMismatch = Code("confirmation-mismatch")
+        public static let confirmationMismatch = Code(.confirmationMismatch)
+        /// A file a file-backed reader (the simulator) keeps a tag in holds no tag this version
+        /// reads, or is not a regular file: the data is at fault, not the call.
+        public static let invalidTagFile = Code(.invalidTagFile)
+        /// The folder a file-backed reader was told to keep its tags in does not exist, or is
+        /// not a folder.
+        public static let tagFolderMissing = Code(.tagFolderMissing)
 
-        /// Every code this version knows, in the order above.
-        public static let allCases: [Code] = [
-            .readerUnavailable,
-            .unsupportedFeature,
-            .invalidParameter,
-            .timeout,
-            .cancelled,
-            .multipleTagsFound,
-            .tagNotSupported,
-            .tagConnectionLost,
-            .tagResponseError,
-            .tagNotWritable,
-            .tagSizeTooSmall,
-            .tagUpdateFailure,
-            .zeroLengthMessage,
-            .invalidMessage,
-            .authenticationRequired,
-            .authenticationFailed,
-            .passwordDisabled,
-            .confirmationMismatch,
-        ]
+        /// The codes this version knows, by the identifiers above.
+        private enum Known: String, KnownErrorCodes {
+            case readerUnavailable = "reader-unavailable"
+            case unsupportedFeature = "unsupported-feature"
+            case invalidParameter = "invalid-parameter"
+            case timeout = "timeout"
+            case cancelled = "cancelled"
+            case multipleTagsFound = "multiple-tags-found"
+            case tagNotSupported = "tag-not-supported"
+            case tagConnectionLost = "tag-connection-lost"
+            case tagResponseError = "tag-response-error"
+            case tagNotWritable = "tag-not-writable"
+            case tagSizeTooSmall = "tag-size-too-small"
+            case tagUpdateFailure = "tag-update-failure"
+            case zeroLengthMessage = "zero-length-message"
+            case invalidMessage = "invalid-message"
+            case authenticationRequired = "authentication-required"
+            case authenticationFailed = "authentication-failed"
+            case passwordAcknowledgeMismatch = "password-acknowledge-mismatch"
+            case passwordDisabled = "password-disabled"
+            case confirmationMismatch = "confirmation-mismatch"
+            case invalidTagFile = "invalid-tag-file"
+            case tagFolderMissing = "tag-folder-missing"
+        }
     }
 
     /// The stable error code.
@@ -85,6 +104,10 @@ public struct NFCReaderError: Error, Sendable, Hashable, CustomStringConvertible
     public var neededSize: Int?
     /// Whether the tag may now hold a partial write: re-read it, or resume the write.
     public var mayBeHalfWritten: Bool
+    /// The 4-bit NAK a Type 2 tag answered (NTAG213/215/216 9.3: 0h invalid argument, 1h CRC or
+    /// parity error, 4h authentication counter overflow, 5h EEPROM write error), when the error
+    /// is one; nil otherwise.
+    public var nakCode: UInt8?
 
     /// Creates an error.
     public init(
@@ -92,13 +115,15 @@ public struct NFCReaderError: Error, Sendable, Hashable, CustomStringConvertible
         _ reason: String,
         capacity: Int? = nil,
         neededSize: Int? = nil,
-        mayBeHalfWritten: Bool = false
+        mayBeHalfWritten: Bool = false,
+        nakCode: UInt8? = nil
     ) {
         self.code = code
         self.reason = reason
         self.capacity = capacity
         self.neededSize = neededSize
         self.mayBeHalfWritten = mayBeHalfWritten
+        self.nakCode = nakCode
     }
 
     /// Errors are equal when their codes are.

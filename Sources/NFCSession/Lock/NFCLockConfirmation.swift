@@ -164,6 +164,24 @@ public struct NFCLockConfirmation: Sendable, Hashable, Codable, CustomStringConv
 }
 
 extension NFCLockConfirmation {
+    /// This confirmation when `code` (typed by a person, or given as `--confirm 123-456`) is its
+    /// ``code``: pass the result to ``NFCNDEFTag/writeLock(_:)``, which checks against a fresh
+    /// read that the confirmation still describes the tag.
+    ///
+    /// - Throws: ``NFCReaderError/Code/confirmationMismatch`` when `code` is not six digits or
+    ///   not this confirmation's code.
+    public func confirmed(byCode code: String) throws(NFCReaderError) -> NFCLockConfirmation {
+        guard let wanted = Self.normalizedCode(code) else {
+            throw NFCReaderError(.confirmationMismatch, "a lock code has six digits, as 123-456")
+        }
+        guard wanted == self.code else {
+            throw NFCReaderError(
+                .confirmationMismatch,
+                "the code does not match this tag and its content: prepare the lock again to see the current code")
+        }
+        return self
+    }
+
     /// Throws ``NFCReaderError/Code/confirmationMismatch`` unless the confirmation was made for
     /// the tag with `identifier`: checked before any command is sent.
     func checkTag(_ identifier: [UInt8]) throws(NFCReaderError) {

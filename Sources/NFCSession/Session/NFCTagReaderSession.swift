@@ -76,7 +76,10 @@ public actor NFCTagReaderSession {
         emit(.began(readerName: reader.name))
     }
 
-    /// Waits for exactly one tag in the field and returns it, selected and identified.
+    /// Waits for exactly one tag in the field and returns it, selected and identified: an
+    /// ``NFCMiFareTag`` for a Type 2 tag, an ``NFCISO7816Tag`` for an ISO-DEP one (wrap it in an
+    /// ``NFCNTAG424Tag`` for an NTAG 424 DNA's own commands). Later versions hand out more kinds:
+    /// cast to the ones you handle and leave the rest to a default branch.
     ///
     /// A tag that is still in the field from an earlier call is returned again: call
     /// ``waitForRemoval(of:timeout:)`` between tags. A tag that leaves while it is selected or
@@ -93,7 +96,7 @@ public actor NFCTagReaderSession {
     ///   ``NFCReaderError/Code/multipleTagsFound`` with ``Options/failOnMultipleTags``;
     ///   ``NFCReaderError/Code/invalidParameter`` when another `nextTag` is waiting; the reader's
     ///   errors (``NFCReaderError/Code/readerUnavailable``).
-    public func nextTag(timeout: Duration? = nil) async throws(NFCReaderError) -> NFCTag {
+    public func nextTag(timeout: Duration? = nil) async throws(NFCReaderError) -> any NFCNDEFTag {
         begin()
         if options.invalidateAfterFirstRead, tagsHandedOut > 0 {
             throw NFCReaderError(.cancelled, "the session hands out one tag only (invalidateAfterFirstRead)")
@@ -140,7 +143,7 @@ public actor NFCTagReaderSession {
     ///
     /// - Throws: ``NFCReaderError/Code/timeout``, ``NFCReaderError/Code/cancelled`` and the
     ///   reader's errors.
-    public func waitForRemoval(of tag: NFCTag, timeout: Duration? = nil) async throws(NFCReaderError) {
+    public func waitForRemoval(of tag: any NFCNDEFTag, timeout: Duration? = nil) async throws(NFCReaderError) {
         let waited = ElapsedTime(on: clock)
         let uid = tag.identifier
         while true {
@@ -172,7 +175,7 @@ public actor NFCTagReaderSession {
     }
 
     /// Selects and identifies `target`; nil when it left meanwhile (or is not handled).
-    private func open(_ target: NFCTargetInfo) async throws(NFCReaderError) -> NFCTag? {
+    private func open(_ target: NFCTargetInfo) async throws(NFCReaderError) -> (any NFCNDEFTag)? {
         do {
             switch target.kind {
             case .type2:
@@ -180,13 +183,12 @@ public actor NFCTagReaderSession {
                 let identification = try await Type2Identifier(reader: reader, target: target).identify()
                 try checkActive()
                 emit(.tagDetected(target, chip: identification.chip?.name))
-                return .miFare(
-                    NFCMiFareTag(reader: reader, target: target, identification: identification, lifetime: lifetime))
+                return NFCMiFareTag(reader: reader, target: target, identification: identification, lifetime: lifetime)
             case .type4 where reader.capabilities.supportsISODEP:
                 try await reader.select(target)
                 try checkActive()
                 emit(.tagDetected(target, chip: nil))
-                return .iso7816(NFCISO7816Tag(reader: reader, target: target, lifetime: lifetime))
+                return NFCISO7816Tag(reader: reader, target: target, lifetime: lifetime)
             default:
                 return nil
             }
@@ -269,106 +271,6 @@ extension NFCTagReaderSession {
             self.multipleTagPause = multipleTagPause
             self.failOnMultipleTags = failOnMultipleTags
             self.invalidateAfterFirstRead = invalidateAfterFirstRead
-        }
-    }
-}
-
-/// A tag handed out by ``NFCTagReaderSession/nextTag(timeout:)``, by the protocol it speaks, as
-/// CoreNFC's `NFCTag`.
-public enum NFCTag: Sendable {
-    /// An NFC Forum Type 2 tag (ISO/IEC 14443-3 Type A, SAK 00h): NTAG21x, MIFARE Ultralight.
-    case miFare(NFCMiFareTag)
-    /// An ISO-DEP (ISO/IEC 14443-4) tag, which NFC Forum Type 4 tags are.
-    case iso7816(NFCISO7816Tag)
-
-    /// What polling found.
-    public var targetInfo: NFCTargetInfo {
-        switch self {
-        case .miFare(let tag): tag.targetInfo
-        case .iso7816(let tag): tag.targetInfo
-        }
-    }
-
-    /// The UID.
-    public var identifier: [UInt8] { targetInfo.uid }
-
-    /// The NDEF status and capacity, as CoreNFC's `NFCNDEFTag.queryNDEFStatus` gives them, for
-    /// either kind of tag (T2T 1.1 6.4.1; T4T 3.0 5.4).
-    public func queryNDEFStatus() async throws(NFCReaderError) -> (NFCNDEFStatus, Int) {
-        switch self {
-        case .miFare(let tag): try await tag.queryNDEFStatus()
-        case .iso7816(let tag): try await tag.queryNDEFStatus()
-        }
-    }
-
-    /// The message on the tag, as CoreNFC's `NFCNDEFTag.readNDEF`, for either kind of tag.
-    public func readNDEF() async throws(NFCReaderError) -> NFCNDEFMessage {
-        switch self {
-        case .miFare(let tag): try await tag.readNDEF()
-        case .iso7816(let tag): try await tag.readNDEF()
-        }
-    }
-
-    /// Writes `message` as CoreNFC's `NFCNDEFTag.writeNDEF`, for either kind of tag: capacity
-    /// checked, in a tearing-safe order, read back (``NFCMiFareTag/writeNDEF(_:)``,
-    /// ``NFCISO7816Tag/writeNDEF(_:)``).
-    public func writeNDEF(_ message: NFCNDEFMessage) async throws(NFCReaderError) {
-        switch self {
-        case .miFare(let tag): try await tag.writeNDEF(message)
-        case .iso7816(let tag): try await tag.writeNDEF(message)
-        }
-    }
-}
-
-/// What a session reports while it waits for and hands out tags, for a caller to show (a
-/// command line prints ``description``).
-public enum NFCSessionEvent: Sendable, Hashable, CustomStringConvertible {
-    /// The session started polling on the named reader.
-    case began(readerName: String)
-    /// No tag is in the field: the session polls.
-    case waitingForTag
-    /// `count` tags are in the field: none is touched until all but one are removed.
-    case multipleTagsFound(count: Int)
-    /// A tag was selected and identified (`chip` names the chip when known).
-    case tagDetected(NFCTargetInfo, chip: String?)
-    /// A tag of a kind the session does not handle (MIFARE Classic, or ISO-DEP through a reader
-    /// without ISO-DEP) is in the field: it is left alone.
-    case tagNotSupported(NFCTargetInfo)
-    /// The tag left the field.
-    case tagRemoved(NFCTargetInfo)
-    /// The reader went away and is being reconnected (a ``ReconnectingReader``): `reason` says
-    /// what was seen.
-    case reconnectStarted(reason: String)
-    /// The reader is back.
-    case reconnectSucceeded(readerName: String)
-    /// The reader did not come back: `error` is the last failure.
-    case reconnectFailed(NFCReaderError)
-    /// The session was invalidated: no more events.
-    case invalidated
-
-    /// The session event for a reader's connection change.
-    public init(_ event: NFCReaderLifecycleEvent) {
-        switch event {
-        case .reconnectStarted(let reason): self = .reconnectStarted(reason: reason)
-        case .reconnectSucceeded(let name): self = .reconnectSucceeded(readerName: name)
-        case .reconnectFailed(let error): self = .reconnectFailed(error)
-        }
-    }
-
-    public var description: String {
-        switch self {
-        case .began(let name): "Using reader \(name)"
-        case .waitingForTag: "Hold a tag near the reader"
-        case .multipleTagsFound(let count): "\(count) tags in the field: remove all but one"
-        case .tagDetected(let target, let chip):
-            "Tag \(target.uidDescription) detected" + (chip.map { " (\($0))" } ?? "")
-        case .tagNotSupported(let target):
-            "Tag \(target.uidDescription) is not supported (SAK \(hexText([target.sak])))"
-        case .tagRemoved(let target): "Tag \(target.uidDescription) removed"
-        case .reconnectStarted: "Reader disconnected: reconnecting..."
-        case .reconnectSucceeded: "Reader back"
-        case .reconnectFailed(let error): "Reader did not come back: \(error.reason)"
-        case .invalidated: "Session ended"
         }
     }
 }

@@ -14,7 +14,7 @@ extension NFCMiFareTag {
     /// - Throws: ``NFCReaderError/Code/invalidParameter`` for an empty frame;
     ///   ``NFCReaderError/Code/unsupportedFeature`` for a command other than READ (30h) and WRITE
     ///   (A2h) through a reader without raw commands, or FAST_READ (3Ah) without FAST_READ support;
-    ///   ``NFCReaderError/Code/tagResponseError`` for a NAK, whose code the reason gives (0h invalid
+    ///   ``NFCReaderError/Code/tagResponseError`` for a NAK, whose code ``NFCReaderError/nakCode`` and the reason give (0h invalid
     ///   argument, 1h CRC or parity error, 4h authentication counter overflow, 5h EEPROM write
     ///   error; NTAG213/215/216 9.3): the tag went back to IDLE and is selected again before the
     ///   next command, which ends any authentication.
@@ -43,7 +43,7 @@ extension NFCMiFareTag {
             throw NFCReaderError(
                 .tagResponseError,
                 "command \(hexText([opcode])) answered NAK \(String(code, radix: 16, uppercase: true))h; "
-                    + "the tag is selected again before the next command")
+                    + "the tag is selected again before the next command", nakCode: code)
         }
     }
 

@@ -102,21 +102,3 @@ extension NFCMiFareTag {
         }
     }
 }
-
-/// How far a planned write has gone: after each acknowledged WRITE (NFC Forum Type 2 Tag 1.1,
-/// 5.2), the pages written so far and the pages of the plan.
-public struct NFCWriteProgress: Sendable, Hashable {
-    /// The pages written and acknowledged so far, from 1.
-    public var written: Int
-    /// The pages the plan writes.
-    public var planned: Int
-    /// What the writes are for: `the NDEF write`, `the erase`, `the lock`, ...
-    public var purpose: String
-
-    /// A progress report.
-    public init(written: Int, planned: Int, purpose: String) {
-        self.written = written
-        self.planned = planned
-        self.purpose = purpose
-    }
-}

@@ -23,12 +23,16 @@ extension NFCMiFareTag {
     ///   (nothing left to write) or a frozen lock bit keeps part of the data area writable;
     ///   ``NFCReaderError/Code/tagNotSupported`` for a tag that is not NDEF formatted or an unknown
     ///   chip whose lock bits cannot be located; the read errors.
-    public func prepareLock(options: Type2LockOptions = Type2LockOptions()) async throws(NFCReaderError)
-        -> NFCLockConfirmation
-    {
+    public func prepareLock(options: Type2LockOptions) async throws(NFCReaderError) -> NFCLockConfirmation {
         try await beginOperation()
         defer { endOperation() }
         return try await lockState(options: options).confirmation
+    }
+
+    /// ``prepareLock(options:)`` with the default options: the data area and CC, as CoreNFC's
+    /// `writeLock` (the configuration pages stay changeable).
+    public func prepareLock() async throws(NFCReaderError) -> NFCLockConfirmation {
+        try await prepareLock(options: Type2LockOptions())
     }
 
     /// Locks the tag as `confirmation` describes, after checking it still describes it.
@@ -159,8 +163,7 @@ extension NFCMiFareTag {
                 throw NFCReaderError(
                     [.tagConnectionLost, .readerUnavailable].contains(error.code) ? error.code : .tagUpdateFailure,
                     lockFailureReason(
-                        "page \(step.address) written by the lock could not be read back: \(error.reason)",
-                        steps: steps) + stop,
+                        page: step.address, "written by the lock could not be read back: \(error.reason)") + stop,
                     mayBeHalfWritten: true)
             }
             read = cache.page(step.address)
@@ -172,26 +175,24 @@ extension NFCMiFareTag {
         throw NFCReaderError(
             .tagUpdateFailure,
             lockFailureReason(
-                "page \(step.address) reads \(hexText(read ?? [])) after two acknowledged WRITEs, not the "
-                    + "\(hexText(wanted ?? [])) written", steps: steps) + stop,
+                page: step.address,
+                "reads \(hexText(read ?? [])) after two acknowledged WRITEs, not the \(hexText(wanted ?? [])) written")
+                + stop,
             mayBeHalfWritten: true)
     }
 
-    /// A verification failure of the lock, saying which part did not take.
-    private func lockFailureReason(_ reason: String, steps: [PlanStep]) -> String {
+    /// A verification failure of the lock at `page`, saying which part did not take:
+    /// `the static lock bits did not take: page 2 reads ...`.
+    private func lockFailureReason(page: Int, _ problem: String) -> String {
         let part: String
-        if reason.hasPrefix("page 3 ") {
-            part = "the CC write access did not become Fh"
-        } else if reason.hasPrefix("page 2 ") {
-            part = "the static lock bits did not take"
-        } else if let lock = chip?.dynamicLock, reason.hasPrefix("page \(lock.page) ") {
-            part = "the dynamic lock bits did not take"
-        } else if let cfg1 = chip?.configurationPages?.cfg1, reason.hasPrefix("page \(cfg1) ") {
-            part = "CFGLCK did not take"
-        } else {
-            part = "the lock could not be confirmed"
+        switch page {
+        case 3: part = "the CC write access did not become Fh"
+        case 2: part = "the static lock bits did not take"
+        case chip?.dynamicLock?.page: part = "the dynamic lock bits did not take"
+        case chip?.configurationPages?.cfg1: part = "CFGLCK did not take"
+        default: part = "the lock could not be confirmed"
         }
-        return "\(part): \(reason)"
+        return "\(part): page \(page) \(problem)"
     }
 }
 

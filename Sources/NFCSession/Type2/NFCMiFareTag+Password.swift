@@ -13,25 +13,27 @@ extension NFCMiFareTag {
     ///
     /// - Parameters:
     ///   - password: the 4 bytes, in the order PWD_AUTH sends them.
-    ///   - expectedAcknowledge: the PACK a genuine tag answers; nil to accept any.
+    ///   - expectedPasswordAcknowledge: the PACK a genuine tag answers; nil to accept any.
     /// - Returns: the PACK the tag answered.
     /// - Throws: ``NFCReaderError/Code/invalidParameter`` for a password that is not 4 bytes or a
     ///   PACK that is not 2, and ``NFCReaderError/Code/unsupportedFeature`` for a reader without raw
     ///   commands or a chip without PWD_AUTH, before any command;
     ///   ``NFCReaderError/Code/authenticationFailed`` for a refused password (NAK 0h; the attempt
-    ///   counts against AUTHLIM) or a PACK other than `expectedAcknowledge` (the tag is then
-    ///   selected again: no authentication is kept with a tag that may not be genuine);
+    ///   counts against AUTHLIM); ``NFCReaderError/Code/passwordAcknowledgeMismatch`` for a PACK
+    ///   other than `expectedPasswordAcknowledge` (the tag is then selected again: no authentication is
+    ///   kept with a tag that may not be genuine);
     ///   ``NFCReaderError/Code/passwordDisabled`` for NAK 4h (AUTHLIM reached). After a NAK the tag
     ///   is IDLE; it is selected again before the next command, so the tag stays usable.
     @discardableResult
-    public func authenticate(password: [UInt8], expectedAcknowledge: [UInt8]? = nil) async throws(NFCReaderError)
+    public func authenticate(password: [UInt8], expectedPasswordAcknowledge: [UInt8]? = nil)
+        async throws(NFCReaderError)
         -> [UInt8]
     {
-        try checkPasswordArguments(password: password, acknowledge: expectedAcknowledge)
+        try checkPasswordArguments(password: password, acknowledge: expectedPasswordAcknowledge)
         try checkPasswordSupport()
         try await beginOperation()
         defer { endOperation() }
-        return try await authenticateOnce(password: password, expectedAcknowledge: expectedAcknowledge)
+        return try await authenticateOnce(password: password, expectedPasswordAcknowledge: expectedPasswordAcknowledge)
     }
 
     /// Reads CFG0 and CFG1 (one command) and describes the protection; ``NFCPasswordStatus/Protection/unknown``
@@ -125,7 +127,7 @@ extension NFCMiFareTag {
         try await reselect()
         do {
             try await authenticateOnce(
-                password: settings.password, expectedAcknowledge: settings.passwordAcknowledge)
+                password: settings.password, expectedPasswordAcknowledge: settings.passwordAcknowledge)
         } catch {
             throw NFCReaderError(
                 error.code == .tagConnectionLost ? .tagConnectionLost : .tagUpdateFailure,
@@ -142,16 +144,16 @@ extension NFCMiFareTag {
     /// AUTH0 FFh first, then PROT and AUTHLIM cleared, PWD back to FF FF FF FF and PACK to 00 00.
     ///
     /// When the configuration is protected and the tag is not authenticated, one PWD_AUTH is sent with
-    /// `currentPassword` (checked against `expectedAcknowledge` when given), never more.
+    /// `currentPassword` (checked against `expectedPasswordAcknowledge` when given), never more.
     ///
     /// - Throws: ``NFCReaderError/Code/authenticationRequired`` when authentication is needed and no
-    ///   password is given; the errors of ``authenticate(password:expectedAcknowledge:)`` and the write
+    ///   password is given; the errors of ``authenticate(password:expectedPasswordAcknowledge:)`` and the write
     ///   errors.
-    public func removePassword(currentPassword: [UInt8]?, expectedAcknowledge: [UInt8]? = nil)
+    public func removePassword(currentPassword: [UInt8]?, expectedPasswordAcknowledge: [UInt8]? = nil)
         async throws(NFCReaderError)
     {
         if let currentPassword {
-            try checkPasswordArguments(password: currentPassword, acknowledge: expectedAcknowledge)
+            try checkPasswordArguments(password: currentPassword, acknowledge: expectedPasswordAcknowledge)
         }
         let chip = try checkPasswordSupport()
         try await beginOperation()
@@ -162,7 +164,8 @@ extension NFCMiFareTag {
             memory = try await loadConfiguration(chip: chip, into: &cache)
         } catch {
             guard error.code == .authenticationRequired, let currentPassword else { throw error }
-            try await authenticateOnce(password: currentPassword, expectedAcknowledge: expectedAcknowledge)
+            try await authenticateOnce(
+                password: currentPassword, expectedPasswordAcknowledge: expectedPasswordAcknowledge)
             memory = try await loadConfiguration(chip: chip, into: &cache)
         }
         let plan: TagWritePlan
@@ -176,7 +179,8 @@ extension NFCMiFareTag {
                 throw NFCReaderError(
                     .authenticationRequired, "the configuration is password-protected: give the current password")
             }
-            try await authenticateOnce(password: currentPassword, expectedAcknowledge: expectedAcknowledge)
+            try await authenticateOnce(
+                password: currentPassword, expectedPasswordAcknowledge: expectedPasswordAcknowledge)
         }
         let expected = try expectedImage(memory, plan.steps)
         // AUTH0 FFh is read back before PWD goes back to the factory value: were that write
@@ -192,9 +196,11 @@ extension NFCMiFareTag {
         try await verify(plan.steps, expected: expected, purpose: "removing the password")
     }
 
-    /// One PWD_AUTH; see ``authenticate(password:expectedAcknowledge:)``.
+    /// One PWD_AUTH; see ``authenticate(password:expectedPasswordAcknowledge:)``.
     @discardableResult
-    func authenticateOnce(password: [UInt8], expectedAcknowledge: [UInt8]?) async throws(NFCReaderError) -> [UInt8] {
+    func authenticateOnce(password: [UInt8], expectedPasswordAcknowledge: [UInt8]?) async throws(NFCReaderError)
+        -> [UInt8]
+    {
         let response: NFCRawResponse
         do {
             response = try await exchange([0x1B] + password)
@@ -207,11 +213,11 @@ extension NFCMiFareTag {
         }
         switch response {
         case .data(let acknowledge) where acknowledge.count == 2:
-            if let expectedAcknowledge, expectedAcknowledge != acknowledge {
+            if let expectedPasswordAcknowledge, expectedPasswordAcknowledge != acknowledge {
                 authenticated = false
                 needsReselect = true
                 throw NFCReaderError(
-                    .authenticationFailed,
+                    .passwordAcknowledgeMismatch,
                     "the tag accepted the password but answered another PACK than expected: it may not be genuine")
             }
             authenticated = true

@@ -29,7 +29,7 @@ extension NFCMiFareTag {
     ///   ``NFCReaderError/Code/tagSizeTooSmall`` (with ``NFCReaderError/capacity`` and
     ///   ``NFCReaderError/neededSize``) for a message that does not fit, before any write;
     ///   ``NFCReaderError/Code/authenticationRequired`` when a page to write is password-protected
-    ///   and ``authenticate(password:expectedAcknowledge:)`` has not succeeded since the tag was
+    ///   and ``authenticate(password:expectedPasswordAcknowledge:)`` has not succeeded since the tag was
     ///   selected, before any write; ``NFCReaderError/Code/tagConnectionLost`` (half-written) when
     ///   the tag leaves during the writes or the read-back; ``NFCReaderError/Code/tagUpdateFailure``
     ///   for a refused write (NAK) or a read-back that differs.

@@ -84,3 +84,29 @@ public actor NFCMiFareTag {
         gate.leave()
     }
 }
+
+extension NFCMiFareTag: NFCNDEFTag {
+    public nonisolated var isAvailable: Bool { !lifetime.isInvalidated }
+
+    /// The UID and the identification: `04:A1:B2:C3:D4:E5:F6: NTAG215 (GET_VERSION)`.
+    public nonisolated var description: String { "\(targetInfo.uidDescription): \(identification)" }
+
+    /// The identified chip's name (``chip``), nil when it is not identified.
+    public nonisolated var chipName: String? { chip?.name }
+
+    /// `page write`: a plan's steps are WRITE commands of one page (T2T 1.1, 5.2).
+    public nonisolated var writeCommandName: String { "page write" }
+
+    /// The status the last write, erase or format left (``lastWrittenStatus``, no command), or
+    /// a fresh ``ndefStatus()`` when no such operation completed.
+    public func ndefStatusAfterChange() async throws(NFCReaderError) -> NDEFTagStatus {
+        if let lastWrittenStatus { return lastWrittenStatus }
+        return try await ndefStatus()
+    }
+
+    /// The bytes of the first NDEF Message TLV's value (T2T 1.1, 2.3.4), read with
+    /// ``readMemory()``; nil when the tag holds no NDEF Message TLV.
+    public func readNDEFMessageBytes() async throws(NFCReaderError) -> [UInt8]? {
+        try await readMemory().ndefMessageBytes
+    }
+}

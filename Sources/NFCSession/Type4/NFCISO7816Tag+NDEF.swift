@@ -243,6 +243,7 @@ extension NFCISO7816Tag {
                 code, "the tag refused \(position) of \(purpose): \(response.status)",
                 mayBeHalfWritten: index > 0 || response.status == .memoryFailure)
         }
+        writeProgressObserver?(NFCWriteProgress(written: index + 1, planned: count, purpose: purpose))
     }
 
     /// SELECTs the NDEF Tag Application (version 2 identifier, then version 1) and reads the CC.

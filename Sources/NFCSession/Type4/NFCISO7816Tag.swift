@@ -21,6 +21,8 @@ public actor NFCISO7816Tag {
     let lifetime: SessionLifetime
     /// The APDUs sent through this object.
     public internal(set) var commandsSent = 0
+    /// Told after each UPDATE BINARY of a plan that the tag accepted (``observeWriteProgress(_:)``).
+    var writeProgressObserver: (@Sendable (NFCWriteProgress) -> Void)?
     /// Whether a lost or garbled answer left the tag to be activated again before the next APDU.
     var needsReselect = false
     /// Runs the operations on this tag one at a time.
@@ -96,6 +98,41 @@ public actor NFCISO7816Tag {
     }
 }
 
+extension NFCISO7816Tag: NFCNDEFTag {
+    /// What ``chipName`` says of a Type 4 tag: the NDEF mapping, not the product, which the NFC
+    /// Forum commands do not tell.
+    public static let type4Name = "NFC Forum Type 4 Tag"
+
+    public nonisolated var isAvailable: Bool { !lifetime.isInvalidated }
+
+    /// The UID and the protocol: `04:A1:B2:C3:D4:E5:F6: ISO-DEP (Type 4)`.
+    public nonisolated var description: String { "\(targetInfo.uidDescription): ISO-DEP (Type 4)" }
+
+    /// ``type4Name``: the NFC Forum commands do not name the product.
+    public nonisolated var chipName: String? { Self.type4Name }
+
+    /// `UPDATE BINARY command` (ISO/IEC 7816-4 11.3.5; T4T 3.0, 5.4.4).
+    public nonisolated var writeCommandName: String { "UPDATE BINARY command" }
+
+    /// Calls `observer` after each UPDATE BINARY of every plan the tag sends from now on (message
+    /// writes, erases, locks) that the tag accepted (90 00), with the commands sent and those the
+    /// plan has. Nil stops the calls. The observer runs on the tag's executor: it must return at
+    /// once.
+    public func observeWriteProgress(_ observer: (@Sendable (NFCWriteProgress) -> Void)?) {
+        writeProgressObserver = observer
+    }
+
+    /// ``readNDEF()``: the NFC Forum Type 4 mapping mirrors nothing into the message.
+    public func readNDEFAsWritten() async throws(NFCReaderError) -> NFCNDEFMessage {
+        try await readNDEF()
+    }
+
+    /// A fresh ``ndefStatus()``: a Type 4 write keeps no status.
+    public func ndefStatusAfterChange() async throws(NFCReaderError) -> NDEFTagStatus {
+        try await ndefStatus()
+    }
+}
+
 /// What a Type 4 NDEF operation would do, without doing it, and the raw NDEF file as stored
 /// (NFC Forum Type 4 Tag 3.0, 5.1 and 5.5), for callers that show plans and dumps.
 extension NFCISO7816Tag {
@@ -111,10 +148,10 @@ extension NFCISO7816Tag {
     }
 
     /// The NDEF message bytes exactly as the NDEF file holds them (after NLEN or ENLEN, T4T 3.0,
-    /// 5.5.6): empty for NLEN 0.
+    /// 5.5.6): empty for NLEN 0, never nil (the NDEF file always has a length field).
     ///
     /// - Throws: as ``readNDEF()`` but for an empty message, which is no error here.
-    public func readNDEFMessageBytes() async throws(NFCReaderError) -> [UInt8] {
+    public func readNDEFMessageBytes() async throws(NFCReaderError) -> [UInt8]? {
         try await beginOperation()
         defer { endOperation() }
         let (opened, file) = try await readReadableNDEFFile()

@@ -161,7 +161,7 @@ public actor PCSCReaderDevice: NFCReaderDevice {
         do {
             try context.statusChange(&states, timeoutMilliseconds: 0)
         } catch {
-            guard error.code == PCSCStatusCode.unknownReader else { throw fail(error) }
+            guard error.status == PCSCStatusCode.unknownReader else { throw fail(error) }
             isGone = true
         }
         if isGone || states[0].eventState & (PCSCReaderState.unknown | PCSCReaderState.unavailable) != 0 {
@@ -185,7 +185,7 @@ public actor PCSCReaderDevice: NFCReaderDevice {
                 PCSCStatusCode.noSmartcard, PCSCStatusCode.removedCard, PCSCStatusCode.unresponsiveCard,
                 PCSCStatusCode.unpoweredCard,
             ]
-            if noCardYet.contains(error.code) {
+            if noCardYet.contains(error.status) {
                 return nil
             }
             throw fail(error)
@@ -259,8 +259,8 @@ public actor PCSCReaderDevice: NFCReaderDevice {
     /// pcscd is.
     func fail(_ reported: PCSCError) -> NFCReaderError {
         let error = reported.confirmingService()
-        if PCSCStatusCode.cardGone.contains(error.code) { dropConnection() }
-        if PCSCStatusCode.serviceGone.contains(error.code) {
+        if PCSCStatusCode.cardGone.contains(error.status) { dropConnection() }
+        if PCSCStatusCode.serviceGone.contains(error.status) {
             dropConnection()
             context = nil
         }

@@ -1,3 +1,4 @@
+import NDEF
 import NFCSession
 
 /// A failed PC/SC call: the raw result code, its name and meaning, and where it happened.
@@ -6,18 +7,18 @@ import NFCSession
 /// specification part 5, `SCARD_*` in pcsc-lite's `pcsclite.h`) become errors. A code missing
 /// pcsc-lite does not define is kept as it is, shown in hex (``PCSCStatusCode``). ``readerError`` turns the failure
 /// into the session's ``NFCSession/NFCReaderError``, with a hint for the usual setup problems.
-/// Errors are equal when their codes are.
-public struct PCSCError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The result code, ``PCSCStatusCode/noService`` (`0x8010001D`).
-    public let code: PCSCStatusCode
+/// Errors are equal when their statuses are.
+public struct PCSCError: NDEFToolError, Hashable {
+    /// The PC/SC result, ``PCSCStatusCode/noService`` (`0x8010001D`).
+    public let status: PCSCStatusCode
     /// The PC/SC call that failed, `SCardConnect`.
     public let operation: String
     /// The reader involved, if any.
     public let readerName: String?
 
-    /// An error for `code`, returned by `operation`.
-    public init(code: PCSCStatusCode, operation: String, readerName: String? = nil) {
-        self.code = code
+    /// An error for `status`, returned by `operation`.
+    public init(status: PCSCStatusCode, operation: String, readerName: String? = nil) {
+        self.status = status
         self.operation = operation
         self.readerName = readerName
     }
@@ -31,18 +32,18 @@ public struct PCSCError: Error, Sendable, Hashable, CustomStringConvertible {
     ) throws(PCSCError) {
         let code = UInt32(truncatingIfNeeded: result)
         guard code != 0 else { return }
-        throw PCSCError(code: PCSCStatusCode(rawValue: code), operation: operation, readerName: reader)
+        throw PCSCError(status: PCSCStatusCode(rawValue: code), operation: operation, readerName: reader)
     }
 
     /// What went wrong, for people; unknown codes say so.
     public var message: String {
-        code.meaning ?? "PC/SC error \(code.hexValue), a code pcsc-lite does not define"
+        status.meaning ?? "PC/SC error \(status.hexValue), a code pcsc-lite does not define"
     }
 
     public var description: String {
         var place = operation
         if let readerName { place += " on \"\(readerName)\"" }
-        return "\(message) (\(code) from \(place))"
+        return "\(message) (\(status) from \(place))"
     }
 
     /// The session error: the code's ``PCSCStatusCode/readerErrorCode`` (reader-unavailable for
@@ -51,13 +52,13 @@ public struct PCSCError: Error, Sendable, Hashable, CustomStringConvertible {
     public var readerError: NFCReaderError {
         var reason = description
         if let hint { reason += ". " + hint }
-        return NFCReaderError(code.readerErrorCode, reason)
+        return NFCReaderError(status.readerErrorCode, reason)
     }
 
     /// Advice for failures with a known cause on Linux: no readers (an ACR122U claimed by the
     /// kernel's NFC driver), an unknown reader, a busy reader.
     public var hint: String? {
-        switch code {
+        switch status {
         case .noReadersAvailable:
             "To list what pcscd sees, run `pcsc_scan -r`. " + Self.kernelDriverHint
         case .unknownReader:
@@ -78,10 +79,17 @@ public struct PCSCError: Error, Sendable, Hashable, CustomStringConvertible {
         + "`blacklist pn533` and `blacklist nfc` to /etc/modprobe.d/blacklist-pn533.conf, then run "
         + "`sudo modprobe -r pn533_usb pn533 nfc` (or reboot) and replug the reader"
 
-    /// Errors are equal when their codes are.
-    public static func == (lhs: PCSCError, rhs: PCSCError) -> Bool { lhs.code == rhs.code }
+    /// The session error code the status becomes (``readerError``): through ``NDEF/NDEFToolError``
+    /// every error of the package has a kebab-case code.
+    public var code: NFCReaderError.Code { status.readerErrorCode }
 
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+    /// The session error's reason: the message, the call, the device and any hint.
+    public var reason: String { readerError.reason }
+
+    /// Errors are equal when their statuses are.
+    public static func == (lhs: PCSCError, rhs: PCSCError) -> Bool { lhs.status == rhs.status }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(status) }
 }
 
 /// Telling a stopped pcscd from other failures.
@@ -106,13 +114,13 @@ extension PCSCError {
     /// `SCARD_W_SECURITY_VIOLATION`, as for a polkit refusal); then the daemon's socket is
     /// asked directly (``PCSCDaemonSocket/isAccepting()``): nothing listening is a stopped pcscd.
     func confirmingService() -> PCSCError {
-        guard !Self.selfExplaining.contains(code) else { return self }
-        let noService = PCSCError(code: .noService, operation: operation, readerName: readerName)
+        guard !Self.selfExplaining.contains(status) else { return self }
+        let noService = PCSCError(status: .noService, operation: operation, readerName: readerName)
         do {
             _ = try PCSCContext()
             return self
         } catch {
-            if error.code == PCSCStatusCode.noService { return noService }
+            if error.status == PCSCStatusCode.noService { return noService }
             return PCSCDaemonSocket.isAccepting() ? self : noService
         }
     }

@@ -56,7 +56,7 @@ final class PCSCContext: Sendable {
             let used = min(buffer.count, Int(exactly: length) ?? 0)
             return ReaderNameList.parse(buffer.prefix(used).map { UInt8(bitPattern: $0) })
         }
-        throw PCSCError(code: PCSCStatusCode.insufficientBuffer, operation: "SCardListReaders")
+        throw PCSCError(status: PCSCStatusCode.insufficientBuffer, operation: "SCardListReaders")
     }
 
     /// Waits until one of `states` differs from its `currentState`, or `timeoutMilliseconds`

@@ -93,7 +93,7 @@ public enum PCSCReaders {
         do {
             return try watch.wait(context, &states)
         } catch {
-            guard error.code == PCSCStatusCode.unknownReader else { throw error }
+            guard error.status == PCSCStatusCode.unknownReader else { throw error }
             states[0].eventState = PCSCReaderState.unknown | PCSCReaderState.changed
             return true
         }

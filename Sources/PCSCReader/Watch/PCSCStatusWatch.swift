@@ -57,7 +57,7 @@ final class PCSCStatusWatch: Sendable {
         do {
             try context.statusChange(&states, timeoutMilliseconds: Self.waitMilliseconds)
         } catch {
-            switch error.code {
+            switch error.status {
             case PCSCStatusCode.timeout:
                 for index in states.indices { states[index].eventState = states[index].currentState }
                 return !isStopped

@@ -4,7 +4,7 @@ public struct DerivedTagPassword: Sendable, Hashable, CustomStringConvertible {
     /// The 4-byte password (PWD).
     public let password: [UInt8]
     /// The 2-byte password acknowledge (PACK).
-    public let pack: [UInt8]
+    public let passwordAcknowledge: [UInt8]
 
     /// Always `**`: a password is never printed.
     public var description: String { "**" }
@@ -29,7 +29,7 @@ public struct TagPasswordDerivation: Sendable, CustomStringConvertible {
     public func derive(uid: [UInt8]) throws(ProvisioningError) -> DerivedTagPassword {
         guard !uid.isEmpty else { throw ProvisioningError(.crypto, "the tag UID is empty") }
         let mac = try ProvisioningDigest.hmacSHA256(key: masterSecret, message: uid)
-        return DerivedTagPassword(password: Array(mac[0..<4]), pack: Array(mac[4..<6]))
+        return DerivedTagPassword(password: Array(mac[0..<4]), passwordAcknowledge: Array(mac[4..<6]))
     }
 
     /// What a journal records to recognise the master secret on a resume without revealing it:

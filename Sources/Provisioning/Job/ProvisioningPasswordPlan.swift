@@ -29,7 +29,8 @@ public struct ProvisioningPasswordPlan: Sendable, CustomStringConvertible {
     public func settings(for uid: [UInt8]) throws(ProvisioningError) -> Type2PasswordSettings {
         let derived = try derivation.derive(uid: uid)
         return Type2PasswordSettings(
-            password: derived.password, passwordAcknowledge: derived.pack, firstProtectedPage: firstProtectedPage,
+            password: derived.password, passwordAcknowledge: derived.passwordAcknowledge,
+            firstProtectedPage: firstProtectedPage,
             protectsReading: protectsReading, authenticationLimit: authenticationLimit)
     }
 

@@ -12,7 +12,7 @@ struct ProvisioningTagRun: Sendable {
     /// The station's name.
     let station: String
     /// The tag, selected and identified.
-    let tag: NFCTag
+    let tag: any NFCNDEFTag
 
     /// The tag's UID.
     var uid: [UInt8] { tag.identifier }
@@ -225,12 +225,13 @@ struct ProvisioningTagRun: Sendable {
     /// Why this tag cannot take a row at all, known without a command: a password the chip or
     /// the reader cannot set, a mirror the chip does not have.
     private func refusalBeforeWrite(mirror: Type2MirrorRequest?, secureMessage: Bool) -> String? {
-        if secureMessage, case .miFare = tag {
-            return "the job sets up NTAG 424 DNA secure messages, and this is a Type 2 tag: it was not written"
+        let type2 = tag as? NFCMiFareTag
+        if secureMessage, ntag424 == nil {
+            return "the job sets up NTAG 424 DNA secure messages, and this is \(tagName): it was not written"
         }
         if mirror != nil {
-            guard case .miFare(let type2) = tag else {
-                return "the message sets up a UID or NFC counter mirror, which Type 4 tags do not have: "
+            guard let type2 else {
+                return "the message sets up a UID or NFC counter mirror, which \(tagName) does not have: "
                     + "this tag was not written"
             }
             do {
@@ -240,45 +241,49 @@ struct ProvisioningTagRun: Sendable {
             }
         }
         guard job.settings.password != nil else { return nil }
-        switch tag {
-        case .iso7816:
-            return "the job sets a password, which Type 4 tags do not have: this tag was not written"
-        case .miFare(let type2):
-            do {
-                try type2.checkPasswordSupport()
-                return nil
-            } catch {
-                return "the job sets a password: \(error.reason); this tag was not written"
-            }
+        guard let type2 else {
+            return "the job sets a password, which \(tagName) does not have: this tag was not written"
         }
+        do {
+            try type2.checkPasswordSupport()
+            return nil
+        } catch {
+            return "the job sets a password: \(error.reason); this tag was not written"
+        }
+    }
+
+    /// The tag as named in refusals: `an NFC Forum Type 4 Tag`, `an NTAG 424 DNA`, `a Type 2 tag`.
+    private var tagName: String {
+        if tag is NFCMiFareTag { return "a Type 2 tag" }
+        return tag.chipName.map { "an \($0)" } ?? "this tag"
+    }
+
+    /// The NTAG 424 DNA behind an ISO-DEP tag, for a job that sets up secure messages (its
+    /// commands tell whether it is one); nil for other tags and jobs.
+    private var ntag424: NFCNTAG424Tag? {
+        guard job.settings.sdm != nil else { return nil }
+        return NFCNTAG424Tag.commands(of: tag)
     }
 
     /// Why the tag is not taken as genuine (its originality signature, NTAG213/215/216 10.8,
     /// verifies under none of `keys`), or nil when it is: one READ_SIG, nothing written.
     private func genuineRefusal(_ keys: [NFCOriginalityKey]) async -> String? {
-        if case .iso7816(let type4) = tag, job.settings.sdm != nil {
-            // An NTAG 424 DNA: Read_Sig (NT4H2421Gx 10.10.1) against the NXP NTAG 424 DNA key.
-            do {
-                let ntag = NFCNTAG424Tag(type4)
-                try await ntag.selectApplication()
-                let check = try await ntag.checkOriginality(keys: keys + NFCOriginalityKey.nxpNTAG424Keys)
-                return check.isValid
-                    ? nil : "not genuine: originality signature \(check.summary); this tag was not written"
-            } catch {
-                return "its originality signature could not be read (\(error.reason)): this tag was not written"
-            }
-        }
-        guard case .miFare(let type2) = tag, type2.chip?.features.contains(.readSignature) == true else {
-            return "the job takes only genuine tags, and this one has no originality signature to check: "
-                + "this tag was not written"
-        }
+        let check: OriginalitySignatureCheck
         do {
-            let check = try await type2.checkOriginality(keys: keys)
-            return check.isValid
-                ? nil : "not genuine: originality signature \(check.summary); this tag was not written"
+            if let ntag = ntag424 {
+                // An NTAG 424 DNA: Read_Sig (NT4H2421Gx 10.10.1) against the NXP NTAG 424 DNA key.
+                try await ntag.selectApplication()
+                check = try await ntag.checkOriginality(keys: keys + NFCOriginalityKey.nxpNTAG424Keys)
+            } else if let type2 = tag as? NFCMiFareTag, type2.chip?.features.contains(.readSignature) == true {
+                check = try await type2.checkOriginality(keys: keys)
+            } else {
+                return "the job takes only genuine tags, and this one has no originality signature to check: "
+                    + "this tag was not written"
+            }
         } catch {
             return "its originality signature could not be read (\(error.reason)): this tag was not written"
         }
+        return check.isValid ? nil : "not genuine: originality signature \(check.summary); this tag was not written"
     }
 
     /// Writes `message` (and sets up its mirror); `resuming` reads the whole tag first and writes
@@ -288,19 +293,17 @@ struct ProvisioningTagRun: Sendable {
             try await setUpSecureMessages(url)
             return
         }
-        switch tag {
-        case .miFare(let type2):
-            if resuming {
-                try await type2.resumeWrite(message.message, mirror: message.mirror)
-            } else {
-                try await type2.writeNDEF(message.message, mirror: message.mirror)
-            }
-        case .iso7816(let type4):
-            if resuming {
-                try await type4.resumeWrite(message.message)
-            } else {
-                try await type4.writeNDEF(message.message)
-            }
+        guard let mirror = message.mirror else {
+            if resuming { try await tag.resumeWrite(message.message) } else { try await tag.writeNDEF(message.message) }
+            return
+        }
+        guard let type2 = tag as? NFCMiFareTag else {
+            throw NFCReaderError(.unsupportedFeature, "\(tagName) has no UID or NFC counter mirror")
+        }
+        if resuming {
+            try await type2.resumeWrite(message.message, mirror: mirror)
+        } else {
+            try await type2.writeNDEF(message.message, mirror: mirror)
         }
     }
 
@@ -309,11 +312,10 @@ struct ProvisioningTagRun: Sendable {
     /// interrupted set-up; the job was confirmed as a whole). Past the application's selection any
     /// failure may leave the set-up part way: the error says the tag may be half-written.
     private func setUpSecureMessages(_ url: String) async throws(NFCReaderError) {
-        guard case .iso7816(let type4) = tag, let sdm = job.settings.sdm else {
+        guard let ntag = ntag424, let sdm = job.settings.sdm else {
             throw NFCReaderError(.tagNotSupported, "NTAG 424 DNA secure messages need an NTAG 424 DNA and a master key")
         }
         let plan = try sdm.plan(url: url, uid: uid)
-        let ntag = NFCNTAG424Tag(type4)
         try await ntag.selectApplication()
         do {
             try await ntag.setUpSDM(plan, confirmation: try ntag.prepareSDMSetUp(plan))
@@ -348,11 +350,7 @@ struct ProvisioningTagRun: Sendable {
     private func heldMessage() async -> HeldMessage {
         guard job.settings.sdm == nil else { return .unknown }
         do {
-            let message: NFCNDEFMessage
-            switch tag {
-            case .miFare(let type2): message = try await type2.readNDEFAsWritten()
-            case .iso7816(let type4): message = try await type4.readNDEF()
-            }
+            let message = try await tag.readNDEFAsWritten()
             return .read(try ProvisioningDigest.sha256(try message.encoded()))
         } catch let error as NFCReaderError {
             switch error.code {
@@ -369,18 +367,10 @@ struct ProvisioningTagRun: Sendable {
     /// earlier attempt locked it before the journal recorded it) counts as locked.
     private func lock() async throws(NFCReaderError) {
         do {
-            switch tag {
-            case .miFare(let type2): try await type2.writeLock(try await type2.prepareLock())
-            case .iso7816(let type4): try await type4.writeLock(try await type4.prepareLock())
-            }
+            try await tag.writeLock(try await tag.prepareLock())
         } catch {
             guard error.code == .tagNotWritable, !error.mayBeHalfWritten else { throw error }
-            let status: NDEFTagStatus
-            switch tag {
-            case .miFare(let type2): status = try await type2.ndefStatus()
-            case .iso7816(let type4): status = try await type4.ndefStatus()
-            }
-            guard status.status == .readOnly else { throw error }
+            guard try await tag.ndefStatus().status == .readOnly else { throw error }
         }
     }
 
@@ -391,8 +381,8 @@ struct ProvisioningTagRun: Sendable {
     /// before the journal recorded it); a fresh tag protected by someone else is not tried. When
     /// that opens it but AUTH0, PROT or AUTHLIM differ from the job's, the password is set again.
     private func setPassword(_ plan: ProvisioningPasswordPlan, resumed: Bool) async throws {
-        guard case .miFare(let type2) = tag else {
-            throw NFCReaderError(.unsupportedFeature, "Type 4 tags have no NTAG password")
+        guard let type2 = tag as? NFCMiFareTag else {
+            throw NFCReaderError(.unsupportedFeature, "\(tagName) has no NTAG password")
         }
         let settings = try plan.settings(for: uid)
         let status = try await type2.passwordStatus()
@@ -404,7 +394,8 @@ struct ProvisioningTagRun: Sendable {
             throw NFCReaderError(
                 .authenticationRequired, "the tag has a password already (\(status)): it was left as it is")
         }
-        try await type2.authenticate(password: settings.password, expectedAcknowledge: settings.passwordAcknowledge)
+        try await type2.authenticate(
+            password: settings.password, expectedPasswordAcknowledge: settings.passwordAcknowledge)
         let wanted = NFCPasswordStatus.Protection.from(
             page: plan.firstProtectedPage ?? type2.chip?.userPages.lowerBound ?? 4, readProtected: plan.protectsReading)
         let now = try await type2.passwordStatus()

@@ -47,7 +47,7 @@ struct ProvisioningWorker: Sendable {
         var errors = 0
         while true {
             let waited = await nextTag(session)
-            let tag: NFCTag
+            let tag: any NFCNDEFTag
             switch waited {
             case .tag(let found):
                 tag = found
@@ -76,7 +76,7 @@ struct ProvisioningWorker: Sendable {
 
     /// What waiting for a tag gave.
     private enum Waited {
-        case tag(NFCTag)
+        case tag(any NFCNDEFTag)
         case stop(String)
         case error(NFCReaderError)
     }
@@ -120,7 +120,7 @@ struct ProvisioningWorker: Sendable {
     /// selected again, so that a row interrupted by the reader's loss finishes on the tag still
     /// lying on it.
     private func waitForRemoval(
-        of tag: NFCTag, _ session: NFCTagReaderSession, reconnectsBefore: Int
+        of tag: any NFCNDEFTag, _ session: NFCTagReaderSession, reconnectsBefore: Int
     ) async -> String? {
         let settings = job.settings
         let waited = ElapsedTime(on: settings.clock)

@@ -2,47 +2,63 @@ import NDEF
 
 /// An error from a job's database: a stable code, the server's SQLSTATE when it answered, and
 /// why. Two errors are equal when their codes are.
-public struct DatabaseError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct DatabaseError: NDEFToolError, Hashable {
     /// What went wrong: an open set of stable identifiers (``NDEF/StableErrorCode``).
     public struct Code: StableErrorCode {
-        /// The stable identifier, such as `connectionLost`.
+        /// The stable identifier, such as `connection-lost`.
         public let rawValue: String
 
-        private init(_ rawValue: String) { self.rawValue = rawValue }
+        /// The code `rawValue` names; a code this version does not know keeps its identifier.
+        public init(rawValue: String) { self.rawValue = Known.identifier(rawValue) }
+
+        private init(_ known: Known) { rawValue = known.rawValue }
+
+        /// Every code this version knows, in the order below.
+        public static var allCases: [Code] { Known.allCases.map(Code.init) }
 
         /// libpq cannot parse the connection URL or keyword string.
-        public static let invalidTarget = Code("invalidTarget")
+        public static let invalidTarget = Code(.invalidTarget)
         /// The connection URL holds a password, which a command line must not carry.
-        public static let passwordInTarget = Code("passwordInTarget")
+        public static let passwordInTarget = Code(.passwordInTarget)
         /// No connection could be made (server down, refused, wrong name, authentication).
-        public static let connectionFailed = Code("connectionFailed")
+        public static let connectionFailed = Code(.connectionFailed)
         /// The connection went away (SQLSTATE class 08, 57P01-57P03, or libpq lost the socket):
         /// a statement that commits by itself may or may not have been carried out.
-        public static let connectionLost = Code("connectionLost")
+        public static let connectionLost = Code(.connectionLost)
         /// The server refused a transaction to keep it serializable or broke a deadlock
         /// (SQLSTATE 40001, 40P01): running it again is safe.
-        public static let serializationFailure = Code("serializationFailure")
+        public static let serializationFailure = Code(.serializationFailure)
         /// Any other error of a statement.
-        public static let queryFailed = Code("queryFailed")
+        public static let queryFailed = Code(.queryFailed)
         /// The database's schema is newer than this ndeftool knows.
-        public static let schemaTooNew = Code("schemaTooNew")
+        public static let schemaTooNew = Code(.schemaTooNew)
         /// The database's schema is older than this ndeftool's and was not upgraded.
-        public static let schemaOutdated = Code("schemaOutdated")
+        public static let schemaOutdated = Code(.schemaOutdated)
         /// No job of that name is in the database.
-        public static let jobNotFound = Code("jobNotFound")
+        public static let jobNotFound = Code(.jobNotFound)
         /// A job of that name exists with another plan, template or options.
-        public static let jobMismatch = Code("jobMismatch")
+        public static let jobMismatch = Code(.jobMismatch)
         /// The station's claim on its row was taken over or expired: it stopped before the next
         /// step on the tag.
-        public static let leaseLost = Code("leaseLost")
+        public static let leaseLost = Code(.leaseLost)
         /// The database holds something this ndeftool cannot read.
-        public static let unexpectedData = Code("unexpectedData")
+        public static let unexpectedData = Code(.unexpectedData)
 
-        /// Every code this version knows, in the order above.
-        public static let allCases: [Code] = [
-            .invalidTarget, .passwordInTarget, .connectionFailed, .connectionLost, .serializationFailure, .queryFailed,
-            .schemaTooNew, .schemaOutdated, .jobNotFound, .jobMismatch, .leaseLost, .unexpectedData,
-        ]
+        /// The codes this version knows, by the identifiers above.
+        private enum Known: String, KnownErrorCodes {
+            case invalidTarget = "invalid-target"
+            case passwordInTarget = "password-in-target"
+            case connectionFailed = "connection-failed"
+            case connectionLost = "connection-lost"
+            case serializationFailure = "serialization-failure"
+            case queryFailed = "query-failed"
+            case schemaTooNew = "schema-too-new"
+            case schemaOutdated = "schema-outdated"
+            case jobNotFound = "job-not-found"
+            case jobMismatch = "job-mismatch"
+            case leaseLost = "lease-lost"
+            case unexpectedData = "unexpected-data"
+        }
     }
 
     /// The stable code.

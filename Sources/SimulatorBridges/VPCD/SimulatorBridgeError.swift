@@ -1,27 +1,33 @@
 import NDEF
 
 /// An error starting or running a simulator bridge. Equality compares the code only.
-public struct SimulatorBridgeError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct SimulatorBridgeError: NDEFToolError, Hashable {
     /// What went wrong: an open set of stable identifiers (``NDEF/StableErrorCode``).
     public struct Code: StableErrorCode {
         /// The stable identifier, such as `invalid-configuration`.
         public let rawValue: String
 
-        private init(_ rawValue: String) { self.rawValue = rawValue }
+        /// The code `rawValue` names; a code this version does not know keeps its identifier.
+        public init(rawValue: String) { self.rawValue = Known.identifier(rawValue) }
+
+        private init(_ known: Known) { rawValue = known.rawValue }
+
+        /// Every code this version knows, in the order below.
+        public static var allCases: [Code] { Known.allCases.map(Code.init) }
 
         /// A setting is out of range (port 0).
-        public static let invalidConfiguration = Code("invalid-configuration")
+        public static let invalidConfiguration = Code(.invalidConfiguration)
         /// The bridge was started already (or stopped: a bridge starts once).
-        public static let alreadyStarted = Code("already-started")
+        public static let alreadyStarted = Code(.alreadyStarted)
         /// A system call failed (socket, pipe, thread creation).
-        public static let systemFailure = Code("system-failure")
+        public static let systemFailure = Code(.systemFailure)
 
-        /// Every code this version knows, in the order above.
-        public static let allCases: [Code] = [
-            .invalidConfiguration,
-            .alreadyStarted,
-            .systemFailure,
-        ]
+        /// The codes this version knows, by the identifiers above.
+        private enum Known: String, KnownErrorCodes {
+            case invalidConfiguration = "invalid-configuration"
+            case alreadyStarted = "already-started"
+            case systemFailure = "system-failure"
+        }
     }
 
     /// The code.

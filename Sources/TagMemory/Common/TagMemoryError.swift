@@ -4,48 +4,54 @@ import NDEF
 ///
 /// The ``code`` is stable and is what equality compares; ``offset`` is the byte address in the
 /// tag memory (or file) where the problem lies, when one applies; ``reason`` explains it.
-public struct TagMemoryError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct TagMemoryError: NDEFToolError, Hashable {
     /// What went wrong: an open set of stable identifiers (``NDEF/StableErrorCode``).
     public struct Code: StableErrorCode {
         /// The stable identifier, such as `truncated-image`.
         public let rawValue: String
 
-        private init(_ rawValue: String) { self.rawValue = rawValue }
+        /// The code `rawValue` names; a code this version does not know keeps its identifier.
+        public init(rawValue: String) { self.rawValue = Known.identifier(rawValue) }
+
+        private init(_ known: Known) { rawValue = known.rawValue }
+
+        /// Every code this version knows, in the order below.
+        public static var allCases: [Code] { Known.allCases.map(Code.init) }
 
         /// The image is shorter than the structure being read (for example no page 3 for the CC).
-        public static let truncatedImage = Code("truncated-image")
+        public static let truncatedImage = Code(.truncatedImage)
         /// The capability container is missing, has a bad magic number or an unknown major version.
-        public static let notFormatted = Code("not-formatted")
+        public static let notFormatted = Code(.notFormatted)
         /// A TLV is malformed: a length past the data area, a 3-byte length under 0xFF, ...
-        public static let malformedTLV = Code("malformed-tlv")
+        public static let malformedTLV = Code(.malformedTLV)
         /// The NDEF message inside the TLV is not valid NDEF.
-        public static let malformedMessage = Code("malformed-message")
+        public static let malformedMessage = Code(.malformedMessage)
         /// The tag does not allow writing (CC write access, lock bits).
-        public static let notWritable = Code("not-writable")
+        public static let notWritable = Code(.notWritable)
         /// The message does not fit: the reason names the capacity and the size needed.
-        public static let insufficientCapacity = Code("insufficient-capacity")
+        public static let insufficientCapacity = Code(.insufficientCapacity)
         /// The chip is not in the catalogue, or lacks the feature a plan needs.
-        public static let unsupportedChip = Code("unsupported-chip")
+        public static let unsupportedChip = Code(.unsupportedChip)
         /// The tag is already partly locked or configured in a way a plan cannot complete.
-        public static let conflictingState = Code("conflicting-state")
+        public static let conflictingState = Code(.conflictingState)
         /// An argument given to a plan is invalid (for example a password of the wrong length).
-        public static let invalidArgument = Code("invalid-argument")
+        public static let invalidArgument = Code(.invalidArgument)
         /// A dump file could not be read as the format it claims.
-        public static let malformedDump = Code("malformed-dump")
+        public static let malformedDump = Code(.malformedDump)
 
-        /// Every code this version knows, in the order above.
-        public static let allCases: [Code] = [
-            .truncatedImage,
-            .notFormatted,
-            .malformedTLV,
-            .malformedMessage,
-            .notWritable,
-            .insufficientCapacity,
-            .unsupportedChip,
-            .conflictingState,
-            .invalidArgument,
-            .malformedDump,
-        ]
+        /// The codes this version knows, by the identifiers above.
+        private enum Known: String, KnownErrorCodes {
+            case truncatedImage = "truncated-image"
+            case notFormatted = "not-formatted"
+            case malformedTLV = "malformed-tlv"
+            case malformedMessage = "malformed-message"
+            case notWritable = "not-writable"
+            case insufficientCapacity = "insufficient-capacity"
+            case unsupportedChip = "unsupported-chip"
+            case conflictingState = "conflicting-state"
+            case invalidArgument = "invalid-argument"
+            case malformedDump = "malformed-dump"
+        }
     }
 
     /// The stable error code.
@@ -63,6 +69,9 @@ public struct TagMemoryError: Error, Sendable, Hashable, CustomStringConvertible
     }
 
     /// Errors are equal when their codes are.
+    /// ``offset``.
+    public var byteOffset: Int? { offset }
+
     public static func == (lhs: TagMemoryError, rhs: TagMemoryError) -> Bool { lhs.code == rhs.code }
 
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }

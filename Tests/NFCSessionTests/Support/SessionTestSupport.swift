@@ -40,7 +40,7 @@ func openTag(
 ) async throws -> (NFCTagReaderSession, NFCMiFareTag) {
     let session = NFCTagReaderSession(reader: reader, options: options)
     let tag = try await session.nextTag(timeout: .seconds(2))
-    guard case .miFare(let type2) = tag else {
+    guard let type2 = tag as? NFCMiFareTag else {
         Issue.record("not a Type 2 tag")
         throw NFCReaderError(.tagNotSupported, "not a Type 2 tag")
     }

@@ -130,7 +130,7 @@ extension SimulatedType4Tag {
 /// Opens a session on `reader` and returns its first tag, which must be an ISO-DEP tag.
 func openType4Tag(_ reader: SimulatedReader) async throws -> (NFCTagReaderSession, NFCISO7816Tag) {
     let session = NFCTagReaderSession(reader: reader)
-    guard case .iso7816(let tag) = try await session.nextTag(timeout: .seconds(1)) else {
+    guard let tag = try await session.nextTag(timeout: .seconds(1)) as? NFCISO7816Tag else {
         Issue.record("not an ISO-DEP tag")
         throw NFCReaderError(.tagNotSupported, "not ISO-DEP")
     }

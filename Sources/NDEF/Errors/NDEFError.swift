@@ -3,98 +3,104 @@
 /// The ``code`` is stable and is what equality compares, so callers and tests can match
 /// on it; ``offset`` says where in the input the problem was found (a byte offset into the
 /// message, or into the record payload for typed records), and ``reason`` explains it.
-public struct NDEFError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct NDEFError: NDEFToolError, Hashable {
     /// What went wrong: an open set of stable identifiers (``NDEF/StableErrorCode``).
     public struct Code: StableErrorCode {
         /// The stable identifier, such as `empty-input`.
         public let rawValue: String
 
-        private init(_ rawValue: String) { self.rawValue = rawValue }
+        /// The code `rawValue` names; a code this version does not know keeps its identifier.
+        public init(rawValue: String) { self.rawValue = Known.identifier(rawValue) }
+
+        private init(_ known: Known) { rawValue = known.rawValue }
+
+        /// Every code this version knows, in the order below.
+        public static var allCases: [Code] { Known.allCases.map(Code.init) }
 
         // Message structure (NFC Forum NDEF 1.0, section 3).
         /// The input holds no bytes at all.
-        public static let emptyInput = Code("empty-input")
+        public static let emptyInput = Code(.emptyInput)
         /// The input ends inside a record.
-        public static let truncated = Code("truncated")
+        public static let truncated = Code(.truncated)
         /// The first record does not have the MB flag, or a later one does.
-        public static let messageBeginMisplaced = Code("message-begin-misplaced")
+        public static let messageBeginMisplaced = Code(.messageBeginMisplaced)
         /// The last record does not have the ME flag.
-        public static let missingMessageEnd = Code("missing-message-end")
+        public static let missingMessageEnd = Code(.missingMessageEnd)
         /// Bytes follow the record with the ME flag.
-        public static let trailingBytes = Code("trailing-bytes")
+        public static let trailingBytes = Code(.trailingBytes)
         /// A TNF 0 (empty) record has a type, identifier or payload, or is chunked.
-        public static let emptyRecordNotEmpty = Code("empty-record-not-empty")
+        public static let emptyRecordNotEmpty = Code(.emptyRecordNotEmpty)
         /// A TNF 5 (unknown) or 6 (unchanged) record has a TYPE field.
-        public static let typeNotAllowed = Code("type-not-allowed")
+        public static let typeNotAllowed = Code(.typeNotAllowed)
         /// A record of TNF 1-4 has an empty TYPE field.
-        public static let missingType = Code("missing-type")
+        public static let missingType = Code(.missingType)
         /// A TYPE field breaks the syntax its TNF requires (``NDEFTypeSyntax``: an RTD type name, a
         /// media type, an absolute URI, `domain:type`; US-ASCII only).
-        public static let invalidType = Code("invalid-type")
+        public static let invalidType = Code(.invalidType)
         /// TNF 6 (unchanged) appears outside the middle or last chunk of a chunked record.
-        public static let unexpectedUnchanged = Code("unexpected-unchanged")
+        public static let unexpectedUnchanged = Code(.unexpectedUnchanged)
         /// A middle or terminating chunk does not have TNF 6 (unchanged).
-        public static let chunkNotUnchanged = Code("chunk-not-unchanged")
+        public static let chunkNotUnchanged = Code(.chunkNotUnchanged)
         /// A middle or terminating chunk carries an identifier.
-        public static let chunkWithIdentifier = Code("chunk-with-identifier")
+        public static let chunkWithIdentifier = Code(.chunkWithIdentifier)
         /// The message ends (ME) while a chunked record is still open.
-        public static let unterminatedChunk = Code("unterminated-chunk")
+        public static let unterminatedChunk = Code(.unterminatedChunk)
         /// The reserved TNF value 7 was found (decoded as unknown where allowed).
-        public static let reservedTypeNameFormat = Code("reserved-tnf")
+        public static let reservedTypeNameFormat = Code(.reservedTypeNameFormat)
         /// More records than ``NDEFDecodingOptions/maximumRecordCount``: a limit of the decoder,
         /// not malformed data (lenient decoding returns the records before it, with this issue).
-        public static let tooManyRecords = Code("too-many-records")
+        public static let tooManyRecords = Code(.tooManyRecords)
         /// Nested messages (Smart Poster, Handover) deeper than ``NDEFDecodingOptions/maximumNestingDepth``:
         /// a limit of the decoder, not malformed data.
-        public static let nestingTooDeep = Code("nesting-too-deep")
+        public static let nestingTooDeep = Code(.nestingTooDeep)
 
         // Encoding.
         /// A message needs at least one record.
-        public static let emptyMessage = Code("empty-message")
+        public static let emptyMessage = Code(.emptyMessage)
         /// A TYPE field longer than 255 bytes.
-        public static let typeTooLong = Code("type-too-long")
+        public static let typeTooLong = Code(.typeTooLong)
         /// An ID field longer than 255 bytes.
-        public static let identifierTooLong = Code("identifier-too-long")
+        public static let identifierTooLong = Code(.identifierTooLong)
         /// A payload longer than 2³² − 1 bytes, or a message larger than memory allows.
-        public static let payloadTooLong = Code("payload-too-long")
+        public static let payloadTooLong = Code(.payloadTooLong)
         /// The chunk size is not positive.
-        public static let invalidChunkSize = Code("invalid-chunk-size")
+        public static let invalidChunkSize = Code(.invalidChunkSize)
 
         // Typed records.
         /// The record is not of the type the interpretation reads.
-        public static let wrongRecordType = Code("wrong-record-type")
+        public static let wrongRecordType = Code(.wrongRecordType)
         /// The payload of a typed record is malformed.
-        public static let invalidPayload = Code("invalid-payload")
+        public static let invalidPayload = Code(.invalidPayload)
         /// A value given to a record builder cannot be encoded.
-        public static let invalidValue = Code("invalid-value")
+        public static let invalidValue = Code(.invalidValue)
 
-        /// Every code this version knows, in the order above.
-        public static let allCases: [Code] = [
-            .emptyInput,
-            .truncated,
-            .messageBeginMisplaced,
-            .missingMessageEnd,
-            .trailingBytes,
-            .emptyRecordNotEmpty,
-            .typeNotAllowed,
-            .missingType,
-            .invalidType,
-            .unexpectedUnchanged,
-            .chunkNotUnchanged,
-            .chunkWithIdentifier,
-            .unterminatedChunk,
-            .reservedTypeNameFormat,
-            .tooManyRecords,
-            .nestingTooDeep,
-            .emptyMessage,
-            .typeTooLong,
-            .identifierTooLong,
-            .payloadTooLong,
-            .invalidChunkSize,
-            .wrongRecordType,
-            .invalidPayload,
-            .invalidValue,
-        ]
+        /// The codes this version knows, by the identifiers above.
+        private enum Known: String, KnownErrorCodes {
+            case emptyInput = "empty-input"
+            case truncated = "truncated"
+            case messageBeginMisplaced = "message-begin-misplaced"
+            case missingMessageEnd = "missing-message-end"
+            case trailingBytes = "trailing-bytes"
+            case emptyRecordNotEmpty = "empty-record-not-empty"
+            case typeNotAllowed = "type-not-allowed"
+            case missingType = "missing-type"
+            case invalidType = "invalid-type"
+            case unexpectedUnchanged = "unexpected-unchanged"
+            case chunkNotUnchanged = "chunk-not-unchanged"
+            case chunkWithIdentifier = "chunk-with-identifier"
+            case unterminatedChunk = "unterminated-chunk"
+            case reservedTypeNameFormat = "reserved-tnf"
+            case tooManyRecords = "too-many-records"
+            case nestingTooDeep = "nesting-too-deep"
+            case emptyMessage = "empty-message"
+            case typeTooLong = "type-too-long"
+            case identifierTooLong = "identifier-too-long"
+            case payloadTooLong = "payload-too-long"
+            case invalidChunkSize = "invalid-chunk-size"
+            case wrongRecordType = "wrong-record-type"
+            case invalidPayload = "invalid-payload"
+            case invalidValue = "invalid-value"
+        }
     }
 
     /// The stable error code.
@@ -110,6 +116,9 @@ public struct NDEFError: Error, Sendable, Hashable, CustomStringConvertible {
         self.offset = offset
         self.reason = reason
     }
+
+    /// ``offset``.
+    public var byteOffset: Int? { offset }
 
     /// Errors are equal when their codes are: offsets and wording may be refined.
     public static func == (lhs: NDEFError, rhs: NDEFError) -> Bool { lhs.code == rhs.code }
@@ -140,27 +149,4 @@ public struct NDEFError: Error, Sendable, Hashable, CustomStringConvertible {
         copy.offset = offset.map { $0 + delta }
         return copy
     }
-}
-
-/// An error code with a stable identifier, in an open set: a struct with a constant per code
-/// (as swift-asn1's `ASN1Error.ErrorCode`), so a later version can add codes without breaking a
-/// client's `switch` (which needs a `default`). The identifiers (`invalid-type`) are what JSON
-/// output and scripts see, and never change meaning.
-///
-/// The error codes of ``NDEFError``, and those of the tag-memory, session and provisioning
-/// libraries, conform. A conforming type stores its `rawValue` and lists the
-/// codes it knows in `allCases`; this protocol gives it the rest.
-public protocol StableErrorCode: RawRepresentable, CaseIterable, Sendable, Hashable, Codable,
-    CustomStringConvertible
-where RawValue == String, AllCases == [Self] {}
-
-extension StableErrorCode {
-    /// The code whose identifier is `rawValue`, when it is one this version knows.
-    public init?(rawValue: String) {
-        guard let code = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
-        self = code
-    }
-
-    /// The stable identifier.
-    public var description: String { rawValue }
 }
