@@ -176,7 +176,7 @@ extension NFCMiFareTag: RawCommandTarget {
 
     /// A frame through ``NFCSession/NFCMiFareTag/sendMiFareCommand(_:)``: its data, ACK, or NAK.
     func rawExchange(_ command: [UInt8]) async throws(NFCReaderError) -> RawCommand.Exchange {
-        let name = command.first.flatMap(RawFrame.type2Name)
+        let name = command.first.flatMap(Type2Command.init(opcode:))?.name
         do {
             let answer = try await sendMiFareCommand(command)
             if answer == [0x0A] {

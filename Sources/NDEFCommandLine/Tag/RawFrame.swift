@@ -5,26 +5,6 @@ import TagMemory
 /// MF0ULX1 section 8, MF0ICU2 section 9; ISO/IEC 7816-4 5.1 for APDUs) and which ones it
 /// refuses or sends only with `--force`.
 enum RawFrame {
-    /// The name of a Type 2 command by its first byte.
-    static func type2Name(_ opcode: UInt8) -> String? {
-        switch opcode {
-        case 0x1A: "AUTHENTICATE"
-        case 0x1B: "PWD_AUTH"
-        case 0x30: "READ"
-        case 0x39: "READ_CNT"
-        case 0x3A: "FAST_READ"
-        case 0x3C: "READ_SIG"
-        case 0x3E: "CHECK_TEARING_EVENT"
-        case 0x4B: "VCSL"
-        case 0x50: "HALT"
-        case 0x60: "GET_VERSION"
-        case 0xA0: "COMPATIBILITY_WRITE"
-        case 0xA2: "WRITE"
-        case 0xA5: "INCR_CNT"
-        default: nil
-        }
-    }
-
     /// The name of an APDU by its instruction byte (ISO/IEC 7816-4 5.1; T4T 3.0, 5.4).
     static func apduName(_ apdu: [UInt8]) -> String? {
         guard apdu.count >= 4 else { return nil }

@@ -1,5 +1,6 @@
 import NDEF
 import NFCSession
+import NFCWireFormat
 import Synchronization
 import TagMemory
 
@@ -70,7 +71,7 @@ final class TracingReader: NFCReaderLifecycleReporting {
         }
         InterruptGuard.commandStarting(
             isWrite: InterruptGuard.isWrite(frame: frame, afterCompatibilityWrite: afterCompatibilityWrite))
-        let name = Self.commandName(frame.first)
+        let name = Type2Command.name(of: frame.first)
         counts.withLock { $0[name, default: 0] += 1 }
         // The progress of page writes comes from the tag (NFCWriteProgress: writes done of
         // writes planned, ``TagConnection``).
@@ -134,25 +135,6 @@ final class TracingReader: NFCReaderLifecycleReporting {
     func releaseTargets() async { await base.releaseTargets() }
 
     func close() async { await base.close() }
-
-    /// The name of a Type 2 command by its first byte.
-    static func commandName(_ opcode: UInt8?) -> String {
-        switch opcode {
-        case 0x30: "READ"
-        case 0x3A: "FAST_READ"
-        case 0xA2: "WRITE"
-        case 0xA0: "COMPATIBILITY_WRITE"
-        case 0x60: "GET_VERSION"
-        case 0x39: "READ_CNT"
-        case 0x3C: "READ_SIG"
-        case 0x1B: "PWD_AUTH"
-        case 0x3E: "CHECK_TEARING_EVENT"
-        case 0xA5: "INCR_CNT"
-        case 0x50: "HLTA"
-        case .some(let byte): "command " + NDEFHex.encode([byte], uppercase: true, separator: "") + "h"
-        case nil: "empty frame"
-        }
-    }
 
     /// `ACK`, `NAK 0h`, `16 bytes: 03 11 D1 01 ...`.
     static func describe(_ response: NFCRawResponse, secret: Bool) -> String {

@@ -1,3 +1,4 @@
+import NFCWireFormat
 import TagMemory
 
 /// Raw frames, with the state changes a NAK causes, and the page reads every operation uses.
@@ -87,7 +88,7 @@ extension NFCMiFareTag {
     /// READ 30h: the 16 bytes of 4 pages from `page` (T2T 1.1, 5.1).
     func readBlock(at page: Int) async throws(NFCReaderError) -> [UInt8] {
         let wasAuthenticated = authenticated
-        let response = try await exchange([0x30, UInt8(truncatingIfNeeded: page)])
+        let response = try await exchange(Type2Command.read.frame([UInt8(truncatingIfNeeded: page)]))
         return try checkedData(
             response, count: 16, command: "READ of page \(page)", pages: page...(page + 3),
             wasAuthenticated: wasAuthenticated)
@@ -95,9 +96,9 @@ extension NFCMiFareTag {
 
     /// FAST_READ 3Ah: pages `pages.lowerBound` through `pages.upperBound` (NTAG213/215/216 10.3).
     func fastRead(_ pages: ClosedRange<Int>) async throws(NFCReaderError) -> [UInt8] {
-        let frame: [UInt8] = [
-            0x3A, UInt8(truncatingIfNeeded: pages.lowerBound), UInt8(truncatingIfNeeded: pages.upperBound),
-        ]
+        let frame = Type2Command.fastRead.frame([
+            UInt8(truncatingIfNeeded: pages.lowerBound), UInt8(truncatingIfNeeded: pages.upperBound),
+        ])
         let wasAuthenticated = authenticated
         let response = try await exchange(frame)
         return try checkedData(

@@ -1,4 +1,5 @@
 import NFCCrypto
+import NFCWireFormat
 import TagMemory
 
 /// Raw commands and the NXP originality and version commands (NTAG213/215/216 section 10,
@@ -23,10 +24,10 @@ extension NFCMiFareTag {
             throw NFCReaderError(.invalidParameter, "an empty command frame")
         }
         let capabilities = reader.capabilities
-        if opcode == 0x3A, !capabilities.supportsFastRead {
+        if opcode == Type2Command.fastRead.opcode, !capabilities.supportsFastRead {
             throw NFCReaderError(.unsupportedFeature, "the reader \(reader.name) does not pass FAST_READ")
         }
-        if opcode != 0x30, opcode != 0xA2, !capabilities.supportsRawCommands {
+        if opcode != Type2Command.read.opcode, opcode != Type2Command.write.opcode, !capabilities.supportsRawCommands {
             throw NFCReaderError(
                 .unsupportedFeature,
                 "the reader \(reader.name) passes only READ and WRITE, not command \(hexText([opcode]))")
@@ -35,7 +36,7 @@ extension NFCMiFareTag {
         defer { endOperation() }
         switch try await exchange(command) {
         case .data(let bytes):
-            if opcode == 0x1B, bytes.count == 2 { authenticated = true }
+            if opcode == Type2Command.passwordAuthentication.opcode, bytes.count == 2 { authenticated = true }
             return bytes
         case .ack:
             return [0x0A]
@@ -53,7 +54,7 @@ extension NFCMiFareTag {
         try checkFeature(.readSignature, name: "READ_SIG")
         try await beginOperation()
         defer { endOperation() }
-        return try await dataAnswer([0x3C, 0x00], count: 32, name: "READ_SIG")
+        return try await dataAnswer(.readSignature, [0x00], count: 32)
     }
 
     /// Reads the originality signature (one READ_SIG) and checks it against `keys`, by default
@@ -78,7 +79,7 @@ extension NFCMiFareTag {
         try checkFeature(.readCounter, name: "READ_CNT")
         try await beginOperation()
         defer { endOperation() }
-        let bytes = try await dataAnswer([0x39, number], count: 3, name: "READ_CNT")
+        let bytes = try await dataAnswer(.readCounter, [number], count: 3)
         return UInt32(bytes[0]) | UInt32(bytes[1]) << 8 | UInt32(bytes[2]) << 16
     }
 
@@ -88,7 +89,7 @@ extension NFCMiFareTag {
         try checkFeature(.getVersion, name: "GET_VERSION")
         try await beginOperation()
         defer { endOperation() }
-        return try await dataAnswer([0x60], count: 8, name: "GET_VERSION")
+        return try await dataAnswer(.getVersion, [], count: 8)
     }
 
     /// Throws ``NFCReaderError/Code/unsupportedFeature`` when the reader has no raw commands or the
@@ -103,8 +104,11 @@ extension NFCMiFareTag {
     }
 
     /// The data answer of `frame`, which must have `count` bytes.
-    private func dataAnswer(_ frame: [UInt8], count: Int, name: String) async throws(NFCReaderError) -> [UInt8] {
-        switch try await exchange(frame) {
+    private func dataAnswer(
+        _ command: Type2Command, _ parameters: [UInt8], count: Int
+    ) async throws(NFCReaderError) -> [UInt8] {
+        let name = command.name
+        switch try await exchange(command.frame(parameters)) {
         case .data(let bytes) where bytes.count == count:
             return bytes
         case .nak(let code):

@@ -1,3 +1,4 @@
+import NFCWireFormat
 import TagMemory
 
 /// Sending planned page writes and reading them back (NFC Forum Type 2 Tag 1.1, 5.2 WRITE).
@@ -26,7 +27,7 @@ extension NFCMiFareTag {
         for (offset, step) in steps.enumerated() {
             let index = sent.count + offset
             let position = "WRITE \(index + 1) of \(total) (page \(step.address))"
-            let frame = [0xA2, UInt8(truncatingIfNeeded: step.address)] + step.data
+            let frame = Type2Command.write.frame([UInt8(truncatingIfNeeded: step.address)] + step.data)
             let response: NFCRawResponse
             do {
                 response = try await exchange(frame)

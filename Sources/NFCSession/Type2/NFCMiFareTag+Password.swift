@@ -1,3 +1,4 @@
+import NFCWireFormat
 import TagMemory
 
 /// Password protection of NTAG21x and MIFARE Ultralight EV1 tags (NTAG213/215/216 8.8, MF0ULX1
@@ -203,7 +204,7 @@ extension NFCMiFareTag {
     {
         let response: NFCRawResponse
         do {
-            response = try await exchange([0x1B] + password)
+            response = try await exchange(Type2Command.passwordAuthentication.frame(password))
         } catch {
             guard [.tagConnectionLost, .tagResponseError].contains(error.code) else { throw error }
             throw NFCReaderError(

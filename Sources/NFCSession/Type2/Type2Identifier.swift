@@ -1,3 +1,4 @@
+import NFCWireFormat
 import TagMemory
 
 /// Finds out which Type 2 chip a freshly selected tag is (see ``Type2Identification``).
@@ -63,7 +64,7 @@ struct Type2Identifier {
     /// GET_VERSION, selecting the tag again after a refusal.
     private func askVersion() async throws(NFCReaderError) -> VersionAnswer {
         do {
-            let answer = try await reader.transceive([0x60])
+            let answer = try await reader.transceive(Type2Command.getVersion.frame())
             if case .data(let bytes) = answer, bytes.count == 8 { return .version(bytes) }
         } catch {
             switch error.code {
@@ -87,7 +88,7 @@ struct Type2Identifier {
     /// READ of `page`: the 16 bytes, or nil after a NAK (the tag is selected again).
     private func readForProbe(page: Int) async throws(NFCReaderError) -> [UInt8]? {
         do {
-            let answer = try await reader.transceive([0x30, UInt8(truncatingIfNeeded: page)])
+            let answer = try await reader.transceive(Type2Command.read.frame([UInt8(truncatingIfNeeded: page)]))
             if case .data(let bytes) = answer, bytes.count == 16 { return bytes }
         } catch {
             guard error.code == .tagConnectionLost || error.code == .tagResponseError else { throw error }

@@ -1,3 +1,4 @@
+import NFCWireFormat
 import TagMemory
 
 /// A simulated NFC Forum Type 2 tag (NTAG21x, MIFARE Ultralight family): a pure state machine
@@ -243,20 +244,19 @@ public enum SimulatedType2Command: String, Sendable, Hashable, CaseIterable, Cus
     /// Any other frame, including an empty one.
     case unknown = "UNKNOWN"
 
-    /// The kind of `frame` from its first byte.
+    /// The kind of `frame` from its first byte (``NFCWireFormat/Type2Command``).
     public init(frame: [UInt8]) {
-        switch frame.first {
-        case 0x60: self = .getVersion
-        case 0x30: self = .read
-        case 0x3A: self = .fastRead
-        case 0xA2: self = .write
-        case 0xA0: self = .compatibilityWrite
-        case 0x39: self = .readCounter
-        case 0x1B: self = .passwordAuthentication
-        case 0x3C: self = .readSignature
-        default: self = .unknown
-        }
+        self = frame.first.flatMap { Self.kinds[$0] } ?? .unknown
     }
+
+    /// The kinds by opcode, from the commands of the one table.
+    private static let kinds: [UInt8: SimulatedType2Command] = [
+        Type2Command.getVersion.opcode: .getVersion, Type2Command.read.opcode: .read,
+        Type2Command.fastRead.opcode: .fastRead, Type2Command.write.opcode: .write,
+        Type2Command.compatibilityWrite.opcode: .compatibilityWrite, Type2Command.readCounter.opcode: .readCounter,
+        Type2Command.passwordAuthentication.opcode: .passwordAuthentication,
+        Type2Command.readSignature.opcode: .readSignature,
+    ]
 
     /// The datasheet name.
     public var description: String { rawValue }
