@@ -11,6 +11,7 @@ let strictSettings: [SwiftSetting] = [
 let package = Package(
     name: "ndeftool",
     products: [
+        .library(name: "HexText", targets: ["HexText"]),
         .library(name: "NDEF", targets: ["NDEF"]),
         .library(name: "NDEFFoundation", targets: ["NDEFFoundation"]),
         .library(name: "TagMemory", targets: ["TagMemory"]),
@@ -31,24 +32,28 @@ let package = Package(
         .executable(name: "ndeftool", targets: ["ndeftool"]),
     ],
     targets: [
+        // Hexadecimal text for bytes and numbers, and its parsers: the package's one hex encoder. Standard
+        // library only.
+        .target(name: "HexText"),
         // Pure NDEF codec: Swift standard library only (no Foundation, no C).
-        .target(name: "NDEF"),
+        .target(name: "NDEF", dependencies: ["HexText"]),
         // Conveniences for Foundation's Data on top of NDEF.
         .target(name: "NDEFFoundation", dependencies: ["NDEF"]),
         // Bytes on the wire between hosts, readers and cards: ISO/IEC 7816-4 APDUs and status words, BER-TLV,
         // CRC_A, PC/SC part 3 storage-card APDUs, the ACR122U's pseudo-APDUs and PN532 frames. Pure Swift.
-        .target(name: "NFCWireFormat", dependencies: ["NDEF"]),
+        .target(name: "NFCWireFormat", dependencies: ["HexText"]),
         // The one JSON parser of the modules that stay free of Foundation (dumps, journals, plans).
-        .target(name: "JSONSupport"),
+        .target(name: "JSONSupport", dependencies: ["HexText"]),
         // Tag memory layouts (Type 2, Type 4, MIFARE Classic), plans and dumps: pure Swift, no I/O.
         .target(
-            name: "TagMemory", dependencies: ["NDEF", "JSONSupport", "NFCWireFormat"]),
+            name: "TagMemory", dependencies: ["HexText", "NDEF", "JSONSupport", "NFCWireFormat"]),
         // Reports for people and JSON on tag images and NDEF messages: what `ndeftool inspect` and
         // `decode` print, for any tool that reads dumps. Pure Swift.
-        .target(name: "TagInspection", dependencies: ["NDEF", "TagMemory"]),
+        .target(name: "TagInspection", dependencies: ["HexText", "NDEF", "TagMemory"]),
         // Simulated tags answering raw commands as the datasheets describe: pure Swift, no I/O.
         .target(
-            name: "TagSimulator", dependencies: ["TagMemory", "NDEF", "NFCWireFormat", "NTAG424", "NFCCrypto"]),
+            name: "TagSimulator",
+            dependencies: ["HexText", "TagMemory", "NDEF", "NFCWireFormat", "NTAG424", "NFCCrypto"]),
         // What the modules that call the operating system share: the EINTR-retrying call wrapper and errno
         // text, serial and task executors over dispatch queues, blocking calls run off the cooperative pool.
         .target(name: "SystemSupport"),
@@ -58,15 +63,15 @@ let package = Package(
         .target(name: "NFCCrypto", dependencies: ["CCrypto", "NDEF"]),
         // NTAG 424 DNA: EV2 authentication, secure messaging, SDM settings and SUN verification
         // (AES; libcrypto through NFCCrypto), usable by a server with no reader library.
-        .target(name: "NTAG424", dependencies: ["NDEF", "NFCCrypto"]),
+        .target(name: "NTAG424", dependencies: ["HexText", "NDEF", "NFCCrypto"]),
         // Sessions over readers: the reader contract, tag objects with CoreNFC-shaped operations.
         .target(
             name: "NFCSession",
-            dependencies: ["NDEF", "TagMemory", "NFCCrypto", "NFCWireFormat", "NTAG424"]),
+            dependencies: ["HexText", "NDEF", "TagMemory", "NFCCrypto", "NFCWireFormat", "NTAG424"]),
         // A reader backend over simulated tags, with fault injection and tags kept in dump files.
         .target(
             name: "SimulatedReader",
-            dependencies: ["NFCSession", "TagSimulator", "TagMemory", "NDEF", "SystemSupport", "NFCCrypto"]),
+            dependencies: ["HexText", "NFCSession", "TagSimulator", "TagMemory", "NDEF", "SystemSupport", "NFCCrypto"]),
         // The C library's pseudo-terminal calls, which Swift's Glibc module leaves out.
         .systemLibrary(name: "CPseudoTerminal"),
         // The C library's process calls Swift's Glibc module leaves out (posix_spawn file
@@ -78,6 +83,7 @@ let package = Package(
         .target(
             name: "SimulatorBridges",
             dependencies: [
+                "HexText",
                 "SimulatedReader", "NFCSession", "TagSimulator", "TagMemory", "NDEF", "NFCWireFormat",
                 "CPseudoTerminal",
                 "SystemSupport",
@@ -89,14 +95,14 @@ let package = Package(
         // A reader backend over PC/SC: contactless readers served by pcscd (ACR122U, ACR1252U, ...).
         .target(
             name: "PCSCReader",
-            dependencies: ["NDEF", "NFCSession", "NFCWireFormat", "CPCSC", "SystemSupport"]),
+            dependencies: ["HexText", "NDEF", "NFCSession", "NFCWireFormat", "CPCSC", "SystemSupport"]),
         // libnfc, the free NFC library: its drivers for PN532 boards (UART, SPI, I2C), PN533 and
         // ACR122 USB readers. libnfc.pc requires libusb, hence libusb-dev.
         .systemLibrary(name: "CLibNFC", pkgConfig: "libnfc", providers: [.apt(["libnfc-dev", "libusb-dev"])]),
         // A reader backend over libnfc: PN532 boards on a serial port, PN533 and ACR122 readers on USB.
         .target(
             name: "LibNFCReader",
-            dependencies: ["NDEF", "NFCSession", "CLibNFC", "SystemSupport"]),
+            dependencies: ["HexText", "NDEF", "NFCSession", "CLibNFC", "SystemSupport"]),
         // One entry point for every backend: a reader URL (sim:, pcsc:, libnfc:) to an open reader.
         .target(
             name: "NFCReaders", dependencies: ["NFCSession", "SimulatedReader", "PCSCReader", "LibNFCReader"]),
@@ -107,12 +113,13 @@ let package = Package(
         // grammar the CLI and batch templates share (standard library only, as Provisioning).
         .target(
             name: "RecordSpecifications",
-            dependencies: ["NDEF", "JSONSupport", "CommandLineKit", "SystemSupport"]),
+            dependencies: ["HexText", "NDEF", "JSONSupport", "CommandLineKit", "SystemSupport"]),
         // Batch provisioning: plans, message templates, the crash-safe journal, row dispensing,
         // per-tag password derivation and reports (Glibc file I/O; SHA-256 and HMAC from NFCCrypto).
         .target(
             name: "Provisioning",
             dependencies: [
+                "HexText",
                 "NDEF", "NFCCrypto", "NFCSession", "NTAG424", "TagMemory", "JSONSupport", "SystemSupport",
                 "RecordSpecifications",
             ]),
@@ -123,12 +130,14 @@ let package = Package(
         .target(
             name: "ProvisioningDatabase",
             dependencies: [
+                "HexText",
                 "Provisioning", "NDEF", "NFCSession", "NFCCrypto", "JSONSupport", "SystemSupport", "CLibPQ",
             ]),
         // The command-line surface as a library, so its parser can be tested directly.
         .target(
             name: "NDEFCommandLine",
             dependencies: [
+                "HexText",
                 "NDEF", "TagMemory", "NFCSession", "SimulatedReader", "TagSimulator", "SimulatorBridges",
                 "PCSCReader", "LibNFCReader", "NFCReaders", "TagInspection", "Provisioning", "ProvisioningDatabase",
                 "CProcessControl",
@@ -139,7 +148,7 @@ let package = Package(
         .target(
             name: "BenchmarkSupport", dependencies: ["NDEF", "TagSimulator", "SystemSupport"]),
         .executableTarget(
-            name: "NDEFBenchmarks", dependencies: ["NDEF", "BenchmarkSupport"]),
+            name: "NDEFBenchmarks", dependencies: ["HexText", "NDEF", "BenchmarkSupport"]),
         // Commands and wall time of tag operations through the simulated reader.
         .executableTarget(
             name: "SDMBenchmarks", dependencies: ["NTAG424", "NFCCrypto"]),
@@ -153,6 +162,7 @@ let package = Package(
         .executableTarget(
             name: "ReaderBenchmarks",
             dependencies: [
+                "HexText",
                 "BenchmarkSupport", "PCSCReader", "LibNFCReader", "SimulatorBridges", "SimulatedReader", "NFCSession",
                 "TagSimulator", "TagMemory", "NDEF",
             ]),
@@ -160,7 +170,7 @@ let package = Package(
         // checked after each (Scripts/explore).
         .executableTarget(
             name: "OperatorExploration",
-            dependencies: ["TagMemory", "SystemSupport", "NDEF", "NTAG424", "NFCCrypto", "Provisioning"]),
+            dependencies: ["HexText", "TagMemory", "SystemSupport", "NDEF", "NTAG424", "NFCCrypto", "Provisioning"]),
         // The software overhead per tag and the memory of batch provisioning over simulated tags.
         .executableTarget(
             name: "ProvisioningBenchmarks",
@@ -173,22 +183,24 @@ let package = Package(
         // servers and databases, batch stations and their events.
         .target(
             name: "TestSupport",
-            dependencies: ["NDEF", "CProcessControl", "SystemSupport", "Provisioning", "SimulatedReader"],
+            dependencies: ["HexText", "NDEF", "CProcessControl", "SystemSupport", "Provisioning", "SimulatedReader"],
             path: "Tests/TestSupport"),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
         .testTarget(
             name: "NDEFTests",
             dependencies: [
+                "HexText",
                 "TestSupport", "NDEF", "NDEFFoundation",
             ]),
         .testTarget(
-            name: "NFCWireFormatTests", dependencies: ["TestSupport", "NFCWireFormat"]),
+            name: "NFCWireFormatTests", dependencies: ["HexText", "TestSupport", "NFCWireFormat"]),
         .testTarget(
             name: "NFCReadersTests", dependencies: ["NFCReaders", "NFCSession", "NDEF"]),
         .testTarget(
             name: "TagInspectionTests", dependencies: ["TestSupport", "TagInspection", "TagMemory", "NDEF"]),
         .testTarget(
             name: "RecordSpecificationsTests", dependencies: ["TestSupport", "RecordSpecifications", "NDEF"]),
+        .testTarget(name: "HexTextTests", dependencies: ["HexText"]),
         .testTarget(name: "JSONSupportTests", dependencies: ["JSONSupport"]),
         .testTarget(name: "NFCCryptoTests", dependencies: ["TestSupport", "NFCCrypto"]),
         .testTarget(
@@ -196,6 +208,7 @@ let package = Package(
         .testTarget(
             name: "TagMemoryTests",
             dependencies: [
+                "HexText",
                 "TestSupport", "TagMemory", "NDEF",
             ]),
         .testTarget(
@@ -211,6 +224,7 @@ let package = Package(
         .testTarget(
             name: "SimulatedReaderTests",
             dependencies: [
+                "HexText",
                 "TestSupport", "SimulatedReader", "NFCSession", "TagSimulator", "TagMemory", "NDEF",
             ]),
         .testTarget(
@@ -249,6 +263,7 @@ let package = Package(
         .testTarget(
             name: "NDEFCommandLineTests",
             dependencies: [
+                "HexText",
                 "TestSupport",
                 "NDEFCommandLine", "NDEF", "TagMemory", "NFCSession", "SimulatedReader", "PCSCReader", "LibNFCReader",
                 "NFCReaders", "TagInspection", "Provisioning", "CommandLineKit", "RecordSpecifications", "NFCCrypto",

@@ -106,13 +106,13 @@ func checkHex(_ input: [UInt8]) {
     let text = String(decoding: input, as: UTF8.self)
     let bytes: [UInt8]
     do {
-        bytes = try NDEFHex.decode(text, allowSeparators: input.count % 2 == 1)
+        bytes = try Hex.decode(text, allowSeparators: input.count % 2 == 1)
     } catch {
         _ = error.description
         return
     }
-    let printed = NDEFHex.encode(bytes)
-    guard (try? NDEFHex.decode(printed)) == bytes else { violated("hex printed by encode does not parse back", input) }
+    let printed = Hex.encode(bytes)
+    guard (try? Hex.decode(printed)) == bytes else { violated("hex printed by encode does not parse back", input) }
 }
 
 @_cdecl("LLVMFuzzerTestOneInput")

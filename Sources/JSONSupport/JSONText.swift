@@ -1,3 +1,5 @@
+import HexText
+
 /// Writes JSON text (RFC 8259; strings escaped as section 7 says) without Foundation: what
 /// ``JSONValue`` reads, written back.
 package enum JSONText {
@@ -17,8 +19,7 @@ package enum JSONText {
             default:
                 if scalar.value < 0x20 || scalar.value == 0x7F {
                     out +=
-                        "\\u00" + String(UInt8(truncatingIfNeeded: scalar.value) >> 4, radix: 16)
-                        + String(scalar.value & 0x0F, radix: 16)
+                        "\\u" + Hex.number(scalar.value, minimumDigits: 4, uppercase: false)
                 } else {
                     out.unicodeScalars.append(scalar)
                 }

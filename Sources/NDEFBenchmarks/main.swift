@@ -10,6 +10,7 @@
 // (default 5) and prints nothing else, for `perf record`.
 
 import BenchmarkSupport
+import HexText
 import NDEF
 
 var outputDirectory = ".build/bench"
@@ -152,7 +153,7 @@ for benchmark in BenchmarkMessages.all {
         fail("(\(benchmark.name)) cannot be encoded and decoded: \(error)")
     }
     if benchmark.name == "a" && bytes != BenchmarkMessages.expectedURIBytes {
-        fail("(a) encodes as \(NDEFHex.encode(bytes)), not \(NDEFHex.encode(BenchmarkMessages.expectedURIBytes))")
+        fail("(a) encodes as \(Hex.encode(bytes)), not \(Hex.encode(BenchmarkMessages.expectedURIBytes))")
     }
     let path = "\(outputDirectory)/\(benchmark.name).ndef"
     guard Platform.write(bytes, to: path) else { fail("cannot write \(path)") }

@@ -1,4 +1,5 @@
 import Foundation
+import HexText
 import NDEF
 import NFCCrypto
 import Provisioning
@@ -316,7 +317,7 @@ struct BatchExploration: OperatorSequence {
         var done: [Int: [UInt8]] = [:]
         for row in rows where row["outcome"] as? String == whole {
             guard let number = row["row"] as? Int,
-                let uid = (row["uid"] as? String).flatMap({ try? NDEFHex.decode($0) })
+                let uid = (row["uid"] as? String).flatMap({ try? Hex.decode($0) })
             else {
                 throw ExplorationFailure("a done row of the job's report has no row number or UID: \(row)")
             }
@@ -363,7 +364,8 @@ struct BatchExploration: OperatorSequence {
             }
         }
         for (row, uid) in done where now[row] != uid {
-            throw fail("invariant 4: row \(row), told done on \(hex(uid)), is no longer done on it")
+            throw fail(
+                "invariant 4: row \(row), told done on \(Hex.encode(uid, uppercase: true)), is no longer done on it")
         }
         done = now
         checked += 1
@@ -389,7 +391,7 @@ struct BatchExploration: OperatorSequence {
         }
         let bytes = FileBytes.read(journal) ?? []
         let text = String(decoding: bytes, as: UTF8.self).lowercased()
-        if text.contains(hex(secret).lowercased()) || bytes.contains(secret) {
+        if text.contains(Hex.encode(secret, uppercase: true).lowercased()) || bytes.contains(secret) {
             throw fail("invariant 3: the journal holds the master secret")
         }
         return 2
@@ -419,7 +421,9 @@ struct BatchExploration: OperatorSequence {
         for (row, uid) in done {
             let uri = "https://x.test/\(row)"
             guard let path = holders[uri]?.first, let state = states[path], state.uid == uid else {
-                throw fail("invariant 4: row \(row), done on \(hex(uid)), is on no such tag (\(holders[uri] ?? []))")
+                throw fail(
+                    "invariant 4: row \(row), done on \(Hex.encode(uid, uppercase: true)), is on no such tag (\(holders[uri] ?? []))"
+                )
             }
             if guards.lock && !state.isReadOnly { throw fail("invariant 5: \(path) (row \(row)) is not read-only") }
             if guards.requireGenuine && !path.hasPrefix("signed/") {

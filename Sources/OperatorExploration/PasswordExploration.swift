@@ -1,3 +1,5 @@
+import HexText
+
 /// Random sequences of `ndeftool password` and `write` commands on one simulated NTAG215, as an
 /// operator runs them (a first password, changes with the same or other settings, reruns after
 /// a cut, the wrong file now and then, removal), each command cut at a random tag command or
@@ -72,7 +74,7 @@ struct PasswordExploration: OperatorSequence {
         self.runner = runner
         random = ExplorationRandom(seed: seed)
         for (index, password) in Self.passwords.enumerated() {
-            try Array((hex(password) + "\n").utf8).write(to: runner.folder + "/p\(index).txt")
+            try Array((Hex.encode(password, uppercase: true) + "\n").utf8).write(to: runner.folder + "/p\(index).txt")
         }
     }
 
@@ -131,7 +133,7 @@ struct PasswordExploration: OperatorSequence {
     private static func options(_ given: GivenSettings) -> [String] {
         var options: [String] = []
         if let limit = given.attemptLimit { options += ["--attempt-limit", String(limit)] }
-        if let pack = given.pack { options += ["--pack", hex(pack)] }
+        if let pack = given.pack { options += ["--pack", Hex.encode(pack, uppercase: true)] }
         if let protect = given.readProtect { options.append(protect ? "--read-protect" : "--no-read-protect") }
         if let page = given.fromPage { options += ["--from-page", String(page)] }
         return options

@@ -1,3 +1,4 @@
+import HexText
 import NTAG424
 
 /// Random sequences of `ndeftool sdm setup` runs on one simulated NTAG 424 DNA, as an operator
@@ -46,7 +47,7 @@ struct SDMExploration: OperatorSequence {
     /// Every command so far with its status, for the report of a failure.
     var history: [String] = []
     var tagPath: String { runner.folder + "/t.t4t" }
-    var reader: String { "sim:ntag424?uid=\(hex(Self.uid))&file=\(tagPath)" }
+    var reader: String { "sim:ntag424?uid=\(Hex.encode(Self.uid, uppercase: true))&file=\(tagPath)" }
 
     /// One set-up plan: where the keys come from and the options.
     struct Plan: Hashable, CustomStringConvertible {
@@ -80,15 +81,16 @@ struct SDMExploration: OperatorSequence {
         self.runner = runner
         random = ExplorationRandom(seed: seed)
         for (index, keys) in Self.fileKeys.enumerated() {
-            let entries = keys.enumerated().map { "\"k\($0.offset)\": \"\(hex($0.element))\"" }
+            let entries = keys.enumerated().map { "\"k\($0.offset)\": \"\(Hex.encode($0.element, uppercase: true))\"" }
             try Array(("{" + entries.joined(separator: ", ") + "}\n").utf8).write(to: runner.folder + "/k\(index).json")
-            try Array((hex(keys[1]) + "\n").utf8).write(to: runner.folder + "/k\(index)-meta.hex")
+            try Array((Hex.encode(keys[1], uppercase: true) + "\n").utf8).write(
+                to: runner.folder + "/k\(index)-meta.hex")
             for fileReadKey in 2...3 {
-                try Array((hex(keys[fileReadKey]) + "\n").utf8).write(
+                try Array((Hex.encode(keys[fileReadKey], uppercase: true) + "\n").utf8).write(
                     to: runner.folder + "/k\(index)-file\(fileReadKey).hex")
             }
         }
-        try Array((hex(Self.masterKey) + "\n").utf8).write(to: runner.folder + "/m0.key")
+        try Array((Hex.encode(Self.masterKey, uppercase: true) + "\n").utf8).write(to: runner.folder + "/m0.key")
     }
 
     mutating func explore(steps: Int) throws -> Int {

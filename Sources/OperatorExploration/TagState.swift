@@ -1,3 +1,4 @@
+import HexText
 import NDEF
 import SystemSupport
 import TagMemory
@@ -48,7 +49,7 @@ struct TagState: Equatable, CustomStringConvertible {
         var pack: [UInt8]
 
         var description: String {
-            "AUTH0 \(auth0), PROT \(readProtected ? 1 : 0), AUTHLIM \(attemptLimit), PACK \(hex(pack))"
+            "AUTH0 \(auth0), PROT \(readProtected ? 1 : 0), AUTHLIM \(attemptLimit), PACK \(Hex.encode(pack, uppercase: true))"
         }
     }
 
@@ -75,14 +76,9 @@ struct TagState: Equatable, CustomStringConvertible {
     }
 
     var description: String {
-        "PWD \(hex(password)), \(settings), failed attempts \(failedAttempts)" + (isDisabled ? " (DISABLED)" : "")
+        "PWD \(Hex.encode(password, uppercase: true)), \(settings), failed attempts \(failedAttempts)"
+            + (isDisabled ? " (DISABLED)" : "")
     }
-}
-
-/// Upper-case hex without separators.
-func hex(_ bytes: [UInt8]) -> String {
-    let digits = Array("0123456789ABCDEF")
-    return String(bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0F)]] })
 }
 
 /// An invariant that does not hold, or the exploration itself failing.

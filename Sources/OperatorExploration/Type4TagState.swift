@@ -1,3 +1,4 @@
+import HexText
 import SystemSupport
 
 /// What a simulated NTAG 424 DNA's tag file says about its keys: the facts the NTAG 424
@@ -41,17 +42,14 @@ struct Type4TagState: Equatable, CustomStringConvertible {
 
     /// Hex bytes separated by spaces; nil for anything else.
     static func bytes(_ text: String) -> [UInt8]? {
-        var bytes: [UInt8] = []
-        for pair in text.split(separator: " ") {
-            guard pair.count == 2, let byte = UInt8(pair, radix: 16) else { return nil }
-            bytes.append(byte)
-        }
-        return bytes
+        let pairs = text.split(separator: " ")
+        guard pairs.allSatisfy({ $0.utf8.count == 2 }) else { return nil }
+        return Hex.decodeDigits(pairs.joined())
     }
 
     var description: String {
         "keys "
-            + keys.map { $0 == Self.factoryKey ? "factory" : String(hex($0).prefix(6)) + "…" }
+            + keys.map { $0 == Self.factoryKey ? "factory" : String(Hex.encode($0, uppercase: true).prefix(6)) + "…" }
             .joined(separator: " ") + ", versions " + versions.map(String.init).joined(separator: " ")
     }
 }

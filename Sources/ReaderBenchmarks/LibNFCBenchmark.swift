@@ -1,5 +1,6 @@
 import BenchmarkSupport
 import Foundation
+import HexText
 import LibNFCReader
 import NDEF
 import NFCSession
@@ -122,10 +123,9 @@ struct LibNFCBenchmark {
     /// nfcpy, as a process; its operation time is what the script measures.
     func runNfcpy() async throws(BenchmarkFailure) -> Figures? {
         guard let nfcpy else { return nil }
-        guard let hex = try? Self.message.encoded().map({ String($0, radix: 16) }) else {
+        guard let messageHex = try? Hex.encode(Self.message.encoded()) else {
             throw BenchmarkFailure("the message does not encode")
         }
-        let messageHex = hex.map { $0.count == 1 ? "0" + $0 : $0 }.joined()
         return try await repeated("nfcpy") { simulator throws(BenchmarkFailure) in
             let run = try Self.runProcess(
                 nfcpy.python, [nfcpy.script, simulator.connstring.dropPrefix(), "write", messageHex])

@@ -1,4 +1,5 @@
 import CommandLineKit
+import HexText
 import NDEF
 
 /// Functions the record kinds share to turn specification values into bytes.
@@ -6,9 +7,9 @@ package enum RecordData {
     /// Parses the hex value of `option` (whitespace, `:` and `-` separators allowed).
     package static func hex(_ text: String, for option: OptionSpec) throws(RecordSpecError) -> [UInt8] {
         do {
-            return try NDEFHex.decode(text, allowSeparators: true)
+            return try Hex.decode(text, allowSeparators: true)
         } catch {
-            let position = error.offset.map { " at character \($0)" } ?? ""
+            let position = " at character \(error.offset)"
             throw .invalidValue(text, for: option, reason: "\(error.reason)\(position)")
         }
     }
@@ -53,9 +54,9 @@ package enum RecordData {
     package static func messageBytes(_ bytes: [UInt8], hex: Bool, source: String) throws(RecordSpecError) -> [UInt8] {
         guard hex else { return bytes }
         do {
-            return try NDEFHex.decode(String(decoding: withoutComments(bytes), as: UTF8.self))
+            return try Hex.decode(String(decoding: withoutComments(bytes), as: UTF8.self))
         } catch {
-            let position = error.offset.map { " at character \($0)" } ?? ""
+            let position = " at character \(error.offset)"
             throw RecordSpecError(.invalidMessage, "invalid hex in \(source)\(position): \(error.reason)")
         }
     }

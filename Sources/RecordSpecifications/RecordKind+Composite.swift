@@ -1,4 +1,5 @@
 import CommandLineKit
+import HexText
 import NDEF
 
 extension RecordKind {
@@ -105,7 +106,7 @@ extension RecordKind {
             let mediaType = try iconMediaType(path)
             let data = try inputs.read(path, for: "--icon of \(spec.label)")
             value["icons"] = .array([
-                .object(["mediaType": .string(mediaType), "dataHex": .string(NDEFHex.encode(data))])
+                .object(["mediaType": .string(mediaType), "dataHex": .string(Hex.encode(data))])
             ])
         }
         return [try TypedRecordJSON.record(format: .nfcWellKnown, type: "Sp", value: value, for: spec)]

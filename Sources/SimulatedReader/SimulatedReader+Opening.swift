@@ -1,3 +1,4 @@
+import HexText
 import NDEF
 import NFCSession
 import TagMemory
@@ -123,7 +124,7 @@ extension SimulatedReader {
                     throw SimulatedReaderURL.error(
                         name,
                         "the tag file \(found.file.path) holds the tag with UID "
-                            + "\(NDEFHex.encode(found.tag.uid, uppercase: true, separator: "")), not the one its name gives"
+                            + "\(Hex.encode(found.tag.uid, uppercase: true)), not the one its name gives"
                     )
                 }
                 loaded[uid] = found

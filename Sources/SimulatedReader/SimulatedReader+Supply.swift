@@ -1,3 +1,4 @@
+import HexText
 import NDEF
 import NFCSession
 import TagSimulator
@@ -115,7 +116,7 @@ extension SimulatedReader {
 
     /// `directory/UID.nfc`, or `directory/UID.t4t` for a Type 4 tag: the UID in upper-case hex.
     static func supplyFilePath(uid: [UInt8], directory: String, isType4: Bool) -> String {
-        let name = NDEFHex.encode(uid, uppercase: true, separator: "")
+        let name = Hex.encode(uid, uppercase: true)
         return directory + name + "." + (isType4 ? SimulatedTagFile.type4Extension : "nfc")
     }
 }

@@ -1,3 +1,4 @@
+import HexText
 import NDEF
 import NFCSession
 import TagSimulator
@@ -37,12 +38,12 @@ extension SimulatedReaderOptions {
         case "nak-write": writeFaults.nakWrite = try number(value, key: key, range: 1...1_000_000_000)
         case "lose-write": writeFaults.loseWrite = try number(value, key: key, range: 1...1_000_000_000)
         case "nak-code":
-            guard value.utf8.count == 1, let digit = try? NDEFHex.decode("0" + value), let code = digit.first else {
+            guard value.utf8.count == 1, let digit = try? Hex.decode("0" + value), let code = digit.first else {
                 throw error("nak-code=\(value): expected one hex digit, the 4-bit NAK (5 for an EEPROM write error)")
             }
             writeFaults.nakCode = code
         case "nak-status":
-            guard value.utf8.count == 4, let bytes = try? NDEFHex.decode(value), bytes.count == 2 else {
+            guard value.utf8.count == 4, let bytes = try? Hex.decode(value), bytes.count == 2 else {
                 throw error("nak-status=\(value): expected a status word in four hex digits, as 6581")
             }
             let word = UInt16(bytes[0]) << 8 | UInt16(bytes[1])
@@ -52,7 +53,7 @@ extension SimulatedReaderOptions {
             writeFaults.nakStatus = word
         case "get-version":
             let digits = value.filter { $0 != ":" && $0 != "-" }
-            guard let bytes = try? NDEFHex.decode(digits), (1...Self.maximumVersionAnswerSize).contains(bytes.count)
+            guard let bytes = try? Hex.decode(digits), (1...Self.maximumVersionAnswerSize).contains(bytes.count)
             else {
                 throw error(
                     "get-version=\(value): expected 1 to \(Self.maximumVersionAnswerSize) bytes in hex, as "
@@ -75,19 +76,19 @@ extension SimulatedReaderOptions {
             if isType4, faults.nakStatusWord != defaults.nakStatusWord {
                 items.append(
                     "nak-status="
-                        + NDEFHex.encode(
+                        + Hex.encode(
                             [
                                 UInt8(truncatingIfNeeded: faults.nakStatusWord >> 8),
                                 UInt8(truncatingIfNeeded: faults.nakStatusWord),
                             ],
                             uppercase: true, separator: ""))
             } else if !isType4, faults.nakCode != defaults.nakCode {
-                items.append("nak-code=" + String(faults.nakCode & 0x0F, radix: 16, uppercase: true))
+                items.append("nak-code=" + Hex.number(faults.nakCode & 0x0F))
             }
         }
         if let count = faults.loseWrite { items.append("lose-write=\(count)") }
         if !isType4, let version = faults.versionAnswer {
-            items.append("get-version=" + NDEFHex.encode(version, uppercase: true, separator: ""))
+            items.append("get-version=" + Hex.encode(version, uppercase: true))
         }
         return items
     }

@@ -1,3 +1,4 @@
+import HexText
 import NDEF
 import NFCSession
 import TagMemory
@@ -95,7 +96,7 @@ struct SimulatedReaderOptions {
         case "uid": uid = try parseUID(value)
         case "signature":
             let count = isNTAG424 ? 56 : 32
-            guard let bytes = try? NDEFHex.decode(value.filter { $0 != ":" && $0 != "-" }), bytes.count == count else {
+            guard let bytes = try? Hex.decode(value.filter { $0 != ":" && $0 != "-" }), bytes.count == count else {
                 throw error(
                     "signature=\(value): expected the \(count) bytes of \(isNTAG424 ? "Read_Sig" : "READ_SIG") in hex "
                         + "(\(count * 2) digits)")
@@ -169,7 +170,7 @@ struct SimulatedReaderOptions {
         if let offset = bytes.firstIndex(where: { $0 < 0x20 || $0 == 0x7F }) {
             throw error(
                 "option \"\(key)\": the value holds a control character (byte \(offset) of it, "
-                    + "\(bytes[offset] == 0 ? "NUL" : "0x" + String(bytes[offset], radix: 16))): refused")
+                    + "\(bytes[offset] == 0 ? "NUL" : "0x" + Hex.number(bytes[offset], uppercase: false))): refused")
         }
         return string
     }
@@ -206,7 +207,7 @@ struct SimulatedReaderOptions {
     private func parseUID(_ value: String) throws(NFCReaderError) -> [UInt8] {
         let digits = value.filter { $0 != ":" && $0 != "-" }
         let sizes = isType4 ? [4, 7, 10] : [7]
-        guard let bytes = try? NDEFHex.decode(digits), sizes.contains(bytes.count) else {
+        guard let bytes = try? Hex.decode(digits), sizes.contains(bytes.count) else {
             let expected = isType4 ? "4, 7 or 10 bytes in hex (8, 14 or 20 digits)" : "7 bytes in hex (14 digits)"
             throw error("uid=\(value): expected \(expected), as in uid=04A1B2C3D4E5F6")
         }
@@ -226,7 +227,7 @@ struct SimulatedReaderOptions {
             {
                 result.unicodeScalars.append(scalar)
             } else {
-                result += "%" + NDEFHex.encode([byte], uppercase: true, separator: "")
+                result += "%" + Hex.encode([byte], uppercase: true)
             }
         }
         return result
@@ -382,7 +383,7 @@ extension SimulatedReaderOptions {
     /// An access condition byte in two hex digits: `00`, `FF` or `80`-`FE` (NFC Forum Type 4
     /// Tag 3.0, 5.1.2); `01`-`7F` are reserved.
     private func access(_ value: String, key: String) throws(NFCReaderError) -> Type4AccessCondition {
-        guard value.utf8.count == 2, let byte = try? NDEFHex.decode(value), let first = byte.first else {
+        guard value.utf8.count == 2, let byte = try? Hex.decode(value), let first = byte.first else {
             throw error("\(key)=\(value): expected one byte in hex: 00, FF or 80 to FE")
         }
         let condition = Type4AccessCondition(rawValue: first)

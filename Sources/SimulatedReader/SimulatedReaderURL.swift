@@ -1,3 +1,4 @@
+import HexText
 import NDEF
 import NFCSession
 import TagMemory
@@ -240,8 +241,8 @@ public struct SimulatedReaderURL: Sendable, Hashable, CustomStringConvertible {
         }
         var items: [String] = []
         if let filePath { items.append("file=" + SimulatedReaderOptions.percentEncoded(filePath)) }
-        if let uid { items.append("uid=" + NDEFHex.encode(uid, uppercase: true, separator: "")) }
-        if let signature { items.append("signature=" + NDEFHex.encode(signature, uppercase: true, separator: "")) }
+        if let uid { items.append("uid=" + Hex.encode(uid, uppercase: true)) }
+        if let signature { items.append("signature=" + Hex.encode(signature, uppercase: true)) }
         if let signingKeyPath { items.append("signing-key=" + SimulatedReaderOptions.percentEncoded(signingKeyPath)) }
         items += type4Items
         if let supply { items += supply.items }
@@ -430,7 +431,7 @@ extension SimulatedReaderURL {
         }
 
         private static func hex(_ condition: Type4AccessCondition) -> String {
-            NDEFHex.encode([condition.rawValue], uppercase: true, separator: "")
+            Hex.byte(condition.rawValue)
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HexText
 import NDEF
 import TestSupport
 import Testing
@@ -109,7 +110,7 @@ import Testing
             "104a000110" + "100e0030" + "1026000101" + "104500054d794e6574" + "100300020020" + "100f00020008"
             + "102700087061737331323334" + "10200006ffffffffffff" + "1049000600372a000120"
         let type = Array("application/vnd.wfa.wsc".utf8)
-        let expected = "d2" + String(format: "%02x%02x", type.count, payload.count / 2) + NDEFHex.encode(type) + payload
+        let expected = "d2" + String(format: "%02x%02x", type.count, payload.count / 2) + Hex.encode(type) + payload
         #expect(await hex(["wifi", "MyNet", "--key-file", keyFile]) == expected)
         #expect(await hex(["wifi", "MyNet", "--key-env", "WIFI_KEY"], variables: ["WIFI_KEY": "pass1234"]) == expected)
         #expect(await hex(["wifi", "MyNet", "--key-file", "-"], input: Array("pass1234\r\n".utf8)) == expected)

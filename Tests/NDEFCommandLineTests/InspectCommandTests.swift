@@ -1,4 +1,5 @@
 import Foundation
+import HexText
 import NDEF
 import TagInspection
 import TagMemory
@@ -236,13 +237,13 @@ import Testing
         #expect(status == memory.ndefStatus.status.rawValue)
         #expect(json["capacity"] as? Int == memory.ndefStatus.capacity)
         if let ndef = memory.ndefMessageBytes {
-            #expect(json["ndef"] as? String == NDEFHex.encode(ndef))
+            #expect(json["ndef"] as? String == Hex.encode(ndef))
         } else {
             #expect(json["ndef"] is NSNull)
         }
         if let message = memory.message {
             let decoded = try await BinaryRunner.run(
-                ["decode", "--json", "--hex", "-"], input: Array(NDEFHex.encode(try message.encoded()).utf8))
+                ["decode", "--json", "--hex", "-"], input: Array(Hex.encode(try message.encoded()).utf8))
             let expected = try JSONSerialization.jsonObject(with: Data(decoded.output)) as? NSDictionary
             #expect((json["message"] as? NSDictionary) == expected, "the message as decode --json prints it")
         } else {

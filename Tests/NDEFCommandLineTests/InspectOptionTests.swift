@@ -1,4 +1,5 @@
 import Foundation
+import HexText
 import NDEF
 import TagInspection
 import TestSupport
@@ -16,7 +17,7 @@ import Testing
         memory += [0x03, UInt8(message.count)] + message + [0xFE]
         memory += Array(repeating: 0, count: 160 - memory.count)
         memory += hex("00000000 040000ff 00000000 00000000 00000000")
-        return stride(from: 0, to: memory.count, by: 4).map { NDEFHex.encode(memory[$0..<$0 + 4]) + "\n" }.joined()
+        return stride(from: 0, to: memory.count, by: 4).map { Hex.encode(memory[$0..<$0 + 4]) + "\n" }.joined()
     }
 
     @Test func standardInputGivesTheSameReport() async throws {
@@ -48,7 +49,7 @@ import Testing
         #expect(text.outputText.contains("\nNDEF message: not read: the NDEF message at byte 23 is not valid NDEF: "))
         let json = try await BinaryRunner.run(["inspect", "--json"], input: Array(Self.ntag213(holding: damaged).utf8))
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.output)) as? [String: Any])
-        #expect(object["ndef"] as? String == NDEFHex.encode(damaged))
+        #expect(object["ndef"] as? String == Hex.encode(damaged))
         #expect(object["message"] is NSNull)
         #expect((object["problem"] as? [String: Any])?["code"] as? String == "malformed-message")
         #expect((object["problem"] as? [String: Any])?["offset"] as? Int == 23)

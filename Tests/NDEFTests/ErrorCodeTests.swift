@@ -1,4 +1,5 @@
 import Foundation
+import HexText
 import NDEF
 import Testing
 
@@ -33,5 +34,21 @@ import Testing
         let json = try JSONEncoder().encode([NDEFError.Code.tooManyRecords])
         #expect(String(decoding: json, as: UTF8.self) == #"["too-many-records"]"#)
         #expect(try JSONDecoder().decode([NDEFError.Code].self, from: json) == [.tooManyRecords])
+    }
+
+    @Test("Text that is not hex is caught with the package's other errors: invalid-value at its offset")
+    func hexErrorIsAToolError() {
+        do {
+            _ = try Hex.decode("D1 01 0G")
+            Issue.record("decoded")
+        } catch let error as any NDEFToolError {
+            #expect(error.code.rawValue == "invalid-value")
+            #expect(error.byteOffset == 7)
+            #expect(!error.mayBeHalfWritten)
+        } catch {
+            Issue.record("not an NDEFToolError: \(error)")
+        }
+        let converted = NDEFError(HexDecodingError(offset: 7, reason: "not a hex digit: 'G'"))
+        #expect(converted.code == .invalidValue && converted.offset == 7)
     }
 }

@@ -1,3 +1,4 @@
+import HexText
 import NFCWireFormat
 import Testing
 
@@ -10,15 +11,15 @@ import Testing
         let select = CommandAPDU(
             cla: 0x00, ins: 0xA4, p1: 0x04, p2: 0x00, data: [0xD2, 0x76, 0x00, 0x00, 0x85, 0x01, 0x01],
             expectedLength: 256)
-        print(WireHex.bytes(select?.encoded ?? []))  // 00 A4 04 00 07 D2 76 00 00 85 01 01 00
+        print(Hex.bytes(select?.encoded ?? []))  // 00 A4 04 00 07 D2 76 00 00 85 01 01 00
 
         if let response = ResponseAPDU([0x6A, 0x82]) {
             print(response.statusWord)  // 6A82 file or application not found
         }
-        print(WireHex.bytes(CRCA.checksum([0x30, 0x00])))  // 02 A8
+        print(Hex.bytes(CRCA.checksum([0x30, 0x00])))  // 02 A8
         // Example end
-        #expect(WireHex.bytes(select?.encoded ?? []) == "00 A4 04 00 07 D2 76 00 00 85 01 01 00")
+        #expect(Hex.bytes(select?.encoded ?? []) == "00 A4 04 00 07 D2 76 00 00 85 01 01 00")
         #expect(ResponseAPDU([0x6A, 0x82]).map { "\($0.statusWord)" } == "6A82 file or application not found")
-        #expect(WireHex.bytes(CRCA.checksum([0x30, 0x00])) == "02 A8")
+        #expect(Hex.bytes(CRCA.checksum([0x30, 0x00])) == "02 A8")
     }
 }

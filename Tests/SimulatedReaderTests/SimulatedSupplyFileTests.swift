@@ -1,4 +1,5 @@
 import Foundation
+import HexText
 import NDEF
 import NFCSession
 import SimulatedReader
@@ -15,7 +16,7 @@ import Testing
 struct SimulatedSupplyFileTests {
     /// The file of the supply tag `uid` in `directory`.
     static func fileName(_ uid: [UInt8], type4: Bool = false) -> String {
-        NDEFHex.encode(uid, uppercase: true, separator: "") + (type4 ? ".t4t" : ".nfc")
+        Hex.encode(uid, uppercase: true) + (type4 ? ".t4t" : ".nfc")
     }
 
     /// Every page of `tag` (NTAG213/215/216 8.5: pages of 4 bytes, 0 to the chip's last).
@@ -118,7 +119,7 @@ struct SimulatedSupplyFileTests {
             let factory = SimulatedSupplyFileTests.pages(SimulatedType2Tag(chip: tag.chip, uid: uid))
             let stored = (try? directory.read(name)).flatMap { try? SimulatedSupplyFileTests.pages(ofDump: $0) }
             if stored ?? factory != expected {
-                let command = NDEFHex.encode(frame, uppercase: true, separator: " ")
+                let command = Hex.encode(frame, uppercase: true, separator: " ")
                 mismatches.withLock { $0.append("after \(command): the file of \(name) is behind") }
             }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import HexText
 import NDEF
 import NFCSession
 import SimulatedReader
@@ -196,7 +197,7 @@ struct SimulatedTagSupplyTests {
         let reader = try await SimulatedReader(url: "sim:ntag213?supply=3&file=\(directory.path)/")
         let (written, _) = try await Self.runBatch(reader, limit: 3)
         await reader.close()
-        let names = written.map { NDEFHex.encode($0, uppercase: true, separator: "") + ".nfc" }
+        let names = written.map { Hex.encode($0, uppercase: true) + ".nfc" }
         #expect(try directory.contents() == names.sorted())
         for (index, name) in names.enumerated() {
             let loaded = try await SimulatedReader(url: "sim:ntag213?file=\(directory.path(name))")

@@ -1,4 +1,5 @@
 import Foundation
+import HexText
 import NDEF
 import TagMemory
 
@@ -23,7 +24,7 @@ enum TagFixtures {
         let hexText = text.split(separator: "\n", omittingEmptySubsequences: false)
             .map { line in line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? "" }
             .joined(separator: " ")
-        return try NDEFHex.decode(hexText)
+        return try Hex.decode(hexText)
     }
 
     /// The chip a fixture is for, from its file name.

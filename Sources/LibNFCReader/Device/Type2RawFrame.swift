@@ -1,4 +1,5 @@
 internal import CLibNFC
+import HexText
 import NFCSession
 
 /// Type 2 frames as they travel in libnfc's raw mode: the host appends CRC_A to each command and
@@ -40,7 +41,7 @@ enum Type2RawFrame {
     ///   ``NFCSession/NFCReaderError/Code/tagResponseError`` for two bytes (neither a 4-bit answer
     ///   nor data with CRC) or a CRC_A that does not match (a transmission error).
     static func response(_ received: [UInt8], to frame: [UInt8]) throws(NFCReaderError) -> NFCRawResponse {
-        let command = frame.first.map { "command " + hexByte($0) + "h" } ?? "the empty frame"
+        let command = frame.first.map { "command " + Hex.byte($0) + "h" } ?? "the empty frame"
         switch received.count {
         case 0:
             throw NFCReaderError(.tagConnectionLost, "the tag sent nothing back to \(command)")
@@ -58,11 +59,5 @@ enum Type2RawFrame {
             }
             return .data(data)
         }
-    }
-
-    /// Two upper-case hex digits.
-    static func hexByte(_ byte: UInt8) -> String {
-        let text = String(byte, radix: 16, uppercase: true)
-        return byte < 0x10 ? "0" + text : text
     }
 }

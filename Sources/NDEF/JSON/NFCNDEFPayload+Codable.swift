@@ -1,3 +1,5 @@
+import HexText
+
 /// The JSON form of a record, a contract scripts rely on:
 ///
 /// ```json
@@ -21,9 +23,9 @@ extension NFCNDEFPayload: Codable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(typeNameFormat.rawValue, forKey: .tnf)
-        try container.encode(NDEFHex.encode(type), forKey: .typeHex)
-        try container.encode(NDEFHex.encode(identifier), forKey: .idHex)
-        try container.encode(NDEFHex.encode(payload), forKey: .payloadHex)
+        try container.encode(Hex.encode(type), forKey: .typeHex)
+        try container.encode(Hex.encode(identifier), forKey: .idHex)
+        try container.encode(Hex.encode(payload), forKey: .payloadHex)
         if let typeString { try container.encode(typeString, forKey: .type) }
         switch Result(catching: { () throws(NDEFError) in try interpreted() }) {
         case .success(let value?): try container.encode(value, forKey: .value)
@@ -56,7 +58,7 @@ extension NFCNDEFPayload: Codable {
             self.init(format: format, type: type[...], identifier: identifier[...], payload: payload[...])
         } else if container.contains(.value) {
             guard let view = NDEFRecordRegistry.view(format: format, type: type[...]) else {
-                let name = printableASCII(type[...]) ?? NDEFHex.encode(type)
+                let name = printableASCII(type[...]) ?? Hex.encode(type)
                 throw DecodingError.dataCorruptedError(
                     forKey: .value,
                     in: container,
@@ -87,7 +89,7 @@ extension NFCNDEFPayload: Codable {
         -> [UInt8]
     {
         do {
-            return try NDEFHex.decode(text)
+            return try Hex.decode(text)
         } catch {
             throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: error.description)
         }

@@ -1,3 +1,5 @@
+import HexText
+
 /// The syntax the TYPE field of a record must follow for its TNF (NFC Forum NDEF 1.0, 3.2.6).
 ///
 /// - TNF 1, NFC Forum well-known type: an RTD type name (NFC Forum RTD 1.0, 2.1 and
@@ -46,7 +48,7 @@ public enum NDEFTypeSyntax {
         }
         guard let problem else { return nil }
         if let byte = type.first(where: { $0 > 0x7F }) {
-            return "holds the byte \(hexByte(byte)), not US-ASCII"
+            return "holds the byte \(Hex.byte(byte))h, not US-ASCII"
         }
         return problem.isEmpty ? nil : problem
     }
@@ -192,12 +194,7 @@ public enum NDEFTypeSyntax {
 
     /// `"a"` for a printable character, `byte 0Ah` for another.
     private static func describe(_ byte: UInt8) -> String {
-        (0x21..<0x7F).contains(byte) ? "\"\(Character(Unicode.Scalar(byte)))\"" : "the byte \(hexByte(byte))"
-    }
-
-    private static func hexByte(_ byte: UInt8) -> String {
-        let digits = Array("0123456789ABCDEF")
-        return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]]) + "h"
+        (0x21..<0x7F).contains(byte) ? "\"\(Character(Unicode.Scalar(byte)))\"" : "the byte \(Hex.byte(byte))h"
     }
 }
 

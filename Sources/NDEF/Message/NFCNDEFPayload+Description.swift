@@ -1,3 +1,5 @@
+import HexText
+
 /// What `print(record)` and `print(message)` show a person: each record through its typed view
 /// (`URI "https://example.com"`, `Text (en): "Hello"`), else its format, type and size; and for
 /// `debugPrint` the fields as bytes.
@@ -18,16 +20,16 @@ extension NFCNDEFPayload: CustomStringConvertible, CustomDebugStringConvertible 
 
     /// The fields: TNF, TYPE, ID and payload in hex, and the chunk sizes when it was chunked.
     public var debugDescription: String {
-        var text = "NFCNDEFPayload(tnf: \(typeNameFormat.rawValue), type: \(NDEFHex.encode(type))"
-        if !identifier.isEmpty { text += ", id: \(NDEFHex.encode(identifier))" }
-        text += ", payload: \(NDEFHex.encode(payload))"
+        var text = "NFCNDEFPayload(tnf: \(typeNameFormat.rawValue), type: \(Hex.encode(type))"
+        if !identifier.isEmpty { text += ", id: \(Hex.encode(identifier))" }
+        text += ", payload: \(Hex.encode(payload))"
         if let chunkSizes { text += ", chunks: \(chunkSizes)" }
         return text + ")"
     }
 
     /// The TYPE as quoted text when it is printable ASCII, else as hex.
     private var typeText: String {
-        printableASCII(type).map { "\"\($0)\"" } ?? NDEFHex.encode(type)
+        printableASCII(type).map { "\"\($0)\"" } ?? Hex.encode(type)
     }
 
     /// `well-known`, `media`, `absolute URI`, `external`, `unknown`, ... (NDEF 1.0, 3.2.6).

@@ -1,3 +1,5 @@
+import HexText
+
 /// A typed view of one kind of NDEF record: a parser from, and a builder of, ``NFCNDEFPayload``.
 ///
 /// Each conforming type documents the NFC Forum RTD (or other specification) it implements.
@@ -35,7 +37,7 @@ extension NDEFRecordConvertible {
     /// Throws ``NDEFError/Code/wrongRecordType`` unless `record` matches this view.
     public static func requireMatch(_ record: NFCNDEFPayload) throws(NDEFError) {
         guard matches(record) else {
-            let type = record.typeString ?? NDEFHex.encode(record.type)
+            let type = record.typeString ?? Hex.encode(record.type)
             throw NDEFError(
                 .wrongRecordType, "not a \(kind) record: TNF \(record.typeNameFormat.rawValue), type \(type)")
         }

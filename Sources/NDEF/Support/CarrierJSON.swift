@@ -1,3 +1,5 @@
+import HexText
+
 /// JSON helpers shared by the carrier configuration and handover views.
 enum CarrierJSON {
     /// The `{"type": Int, "dataHex": String}` form of an attribute or data structure that no
@@ -11,7 +13,7 @@ enum CarrierJSON {
     static func hex<K: CodingKey>(_ container: KeyedDecodingContainer<K>, _ key: K) throws -> [UInt8]? {
         guard let text = try container.decodeIfPresent(String.self, forKey: key) else { return nil }
         do {
-            return try NDEFHex.decode(text)
+            return try Hex.decode(text)
         } catch {
             throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: error.description)
         }
@@ -34,7 +36,7 @@ enum CarrierJSON {
         if RecordText.isReadable(bytes), let string = CarrierCoding.utf8String(bytes) {
             try container.encode(string, forKey: text)
         } else {
-            try container.encode(NDEFHex.encode(bytes), forKey: hex)
+            try container.encode(Hex.encode(bytes), forKey: hex)
         }
     }
 
@@ -67,9 +69,9 @@ enum CarrierJSON {
             }
             let data: [UInt8]
             do {
-                data = try NDEFHex.decode(entry.dataHex)
+                data = try Hex.decode(entry.dataHex)
             } catch {
-                throw invalid(container, key, error)
+                throw invalid(container, key, NDEFError(error))
             }
             out.append(make(entry.type, data))
         }

@@ -1,3 +1,5 @@
+import HexText
+
 /// A 48-bit IEEE MAC address or Bluetooth device address (BD_ADDR), most significant byte first.
 ///
 /// Written as `00:0c:78:51:c4:06`. Wi-Fi Simple Configuration transmits a MAC address in this
@@ -28,7 +30,7 @@ public struct HardwareAddress: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses `00:0c:78:51:c4:06`, `00-0C-78-51-C4-06` or `000c7851c406`; `nil` if not six bytes.
     public init?(_ text: String) {
-        guard let bytes = try? NDEFHex.decode(text, allowSeparators: true) else { return nil }
+        guard let bytes = try? Hex.decode(text, allowSeparators: true) else { return nil }
         self.init(bytes: bytes)
     }
 
@@ -37,6 +39,6 @@ public struct HardwareAddress: Sendable, Hashable, CustomStringConvertible {
 
     /// Lower-case hex bytes separated by colons, most significant first.
     public var description: String {
-        bytes.map { NDEFHex.encode([$0]) }.joined(separator: ":")
+        bytes.map { Hex.encode([$0]) }.joined(separator: ":")
     }
 }

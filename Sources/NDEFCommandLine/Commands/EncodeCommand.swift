@@ -1,4 +1,5 @@
 import CommandLineKit
+import HexText
 import NDEF
 import RecordSpecifications
 import TagInspection
@@ -116,7 +117,7 @@ enum EncodeCommand {
                 "The message is binary and standard output is a terminal: write it to a file with -o FILE, pipe "
                     + "it, or add --hex for hex text (-o - writes it to the terminal all the same)")
         }
-        let output = isHex ? Array((NDEFHex.encode(bytes) + "\n").utf8) : bytes
+        let output = isHex ? Array((Hex.encode(bytes) + "\n").utf8) : bytes
         if let path = values.value(Self.output.long), path != "-" {
             try FileAccess.writeFile(output, path: path)
         } else {

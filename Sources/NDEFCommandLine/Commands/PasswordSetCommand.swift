@@ -1,4 +1,5 @@
 import CommandLineKit
+import HexText
 import NDEF
 import NFCSession
 import TagMemory
@@ -157,7 +158,7 @@ enum PasswordSetCommand {
                 settings: .init(
                     firstProtectedPage: resolved.page, protectsReading: resolved.readProtect,
                     authenticationLimit: resolved.limit,
-                    pack: NDEFHex.encode(resolved.pack, uppercase: true, separator: "")))
+                    pack: Hex.encode(resolved.pack, uppercase: true)))
             try await records.save(change, uid: tag.identifier)
             let uid = tag.identifier
             let checked = change
@@ -251,7 +252,7 @@ enum PasswordSetCommand {
             given.limit, record: unfinished?.authenticationLimit, tag: onTag ? current.authenticationLimit : nil,
             fallback: 0, quiet: 0
         ) { "attempt limit \($0) (AUTHLIM)" }
-        let recordPack = unfinished.flatMap { try? NDEFHex.decode($0.pack) }.flatMap { $0.count == 2 ? $0 : nil }
+        let recordPack = unfinished.flatMap { try? Hex.decode($0.pack) }.flatMap { $0.count == 2 ? $0 : nil }
         let tagPack = opened.flatMap { $0.acknowledge.count == 2 ? $0.acknowledge : nil }
         let pack = pick(givenPack, record: recordPack, tag: tagPack, fallback: [0x00, 0x00], quiet: [0x00, 0x00]) {
             _ in "PACK"

@@ -1,4 +1,5 @@
 import CommandLineKit
+import HexText
 import NDEF
 import NFCSession
 import NFCWireFormat
@@ -62,12 +63,12 @@ enum RawCommand {
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(NDEFHex.encode(command), forKey: .command)
+            try container.encode(Hex.encode(command), forKey: .command)
             try container.encode(name, forKey: .name)
-            try container.encode(response.map { NDEFHex.encode($0) }, forKey: .response)
+            try container.encode(response.map { Hex.encode($0) }, forKey: .response)
             try container.encode(answer, forKey: .answer)
             try container.encodeIfPresent(
-                statusWord.map { NDEFHex.encode($0, uppercase: true, separator: "") }, forKey: .sw)
+                statusWord.map { Hex.encode($0, uppercase: true) }, forKey: .sw)
         }
 
         var lines: [String] {

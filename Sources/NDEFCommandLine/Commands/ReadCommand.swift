@@ -1,4 +1,5 @@
 import CommandLineKit
+import HexText
 import NDEF
 import NFCSession
 import TagInspection
@@ -84,7 +85,7 @@ enum ReadCommand {
             return Array("NDEF message: empty (the tag holds an empty NDEF message)\n".utf8)
         }
         if values.flag(json.long) { return Array((try MessageJSON.text(of: message) + "\n").utf8) }
-        if values.flag(hex.long) { return Array((NDEFHex.encode(bytes) + "\n").utf8) }
+        if values.flag(hex.long) { return Array((Hex.encode(bytes) + "\n").utf8) }
         if values.flag(raw.long) { return bytes }
         return Array(MessageDescription(message: message, size: bytes.count).text.utf8)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import HexText
 import NDEF
 import NFCCrypto
 import SystemSupport
@@ -33,7 +34,7 @@ struct SDMSetupRecord: TagStateRecord, Equatable {
     /// The check value of `keys`.
     static func keyCheck(_ keys: [[UInt8]]) -> String {
         let digest = (try? SHA256.hash(Array("ndeftool SDM keys".utf8) + keys.flatMap { $0 })) ?? []
-        return NDEFHex.encode(Array(digest.prefix(4)))
+        return Hex.encode(Array(digest.prefix(4)))
     }
 }
 
@@ -57,7 +58,7 @@ extension TagStateRecords where Record == SDMSetupRecord {
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
         let formatter = ISO8601DateFormatter()
         return SDMSetupRecord(
-            uid: NDEFHex.encode(uid), stage: .started, option: option, path: absolute,
+            uid: Hex.encode(uid), stage: .started, option: option, path: absolute,
             keyCheck: SDMSetupRecord.keyCheck(keys), time: formatter.string(from: Date()))
     }
 }

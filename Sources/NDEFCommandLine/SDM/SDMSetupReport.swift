@@ -1,3 +1,4 @@
+import HexText
 import NDEF
 import NFCSession
 import NTAG424
@@ -50,7 +51,7 @@ struct SDMSetupReport: Encodable {
 
     /// The plan as text.
     var lines: [String] {
-        let uidText = NDEFHex.encode(uid, uppercase: true, separator: "")
+        let uidText = Hex.encode(uid, uppercase: true)
         let ndefWrite = plan.locksNDEF ? "key 0 only (--lock-ndef)" : "free (as at the factory)"
         return [
             "Tag \(uidText) (NTAG 424 DNA)",
@@ -85,7 +86,7 @@ struct SDMSetupReport: Encodable {
     /// Every key (Fixtures/schemas/sdm-setup.schema.json); no key material.
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(NDEFHex.encode(uid, uppercase: true, separator: ""), forKey: .uid)
+        try container.encode(Hex.encode(uid, uppercase: true), forKey: .uid)
         try container.encode(url, forKey: .url)
         try container.encode(plan.template.file.count - 2, forKey: .messageLength)
         try container.encode(plan.template.piccDataOffset, forKey: .piccDataOffset)

@@ -1,4 +1,5 @@
 import CommandLineKit
+import HexText
 import JSONSupport
 import NDEF
 import NFCSession
@@ -79,7 +80,7 @@ enum SDMKeysFile {
         var keys: [[UInt8]] = []
         for number in 0..<5 {
             guard let entry = members.first(where: { $0.key == "k\(number)" })?.value, case .string(let text) = entry,
-                text.utf8.count == 32, let key = try? NDEFHex.decode(text), key.count == 16
+                text.utf8.count == 32, let key = try? Hex.decode(text), key.count == 16
             else {
                 throw CommandLineError(.dataError, "\(name): \"k\(number)\" must be 32 hex characters")
             }

@@ -1,3 +1,4 @@
+import HexText
 import NDEF
 import NFCSession
 import NTAG424
@@ -136,8 +137,8 @@ struct SDMStatusReport: Encodable {
             check = SDMVerification(url: url, parameters: .init(), verifier: verifier, lastCounter: nil)
         }
         return SDMStatusReport(
-            uid: NDEFHex.encode(tag.identifier, uppercase: true, separator: ""),
-            version: NDEFHex.encode(version, uppercase: true, separator: " "), signature: signature, files: files,
+            uid: Hex.encode(tag.identifier, uppercase: true),
+            version: Hex.encode(version, uppercase: true, separator: " "), signature: signature, files: files,
             keyVersions: keyVersions, counter: counter, url: url, check: check)
     }
 

@@ -1,4 +1,5 @@
 import CommandLineKit
+import HexText
 import NDEF
 import NTAG424
 
@@ -258,7 +259,7 @@ struct SDMVerification: Encodable {
             problem = "not an SDM URL: \(error.reason)"
             return
         }
-        uid = result.uid.map { NDEFHex.encode($0, uppercase: true, separator: "") }
+        uid = result.uid.map { Hex.encode($0, uppercase: true) }
         counter = result.counter
         valid = result.isValid
         macInput = result.macInput
@@ -301,7 +302,7 @@ enum SDMKeyFile {
         var text = bytes[...]
         while let last = text.last, last == 0x0A || last == 0x0D { text = text.dropLast() }
         let digits = String(decoding: text, as: UTF8.self)
-        guard digits.utf8.count == 32, let key = try? NDEFHex.decode(digits), key.count == 16 else {
+        guard digits.utf8.count == 32, let key = try? Hex.decode(digits), key.count == 16 else {
             throw CommandLineError(
                 .dataError,
                 "--\(option.long) \(InputReader.name(of: path)): a key file holds 32 hex characters (or 16 raw bytes)")

@@ -1,3 +1,4 @@
+import HexText
 import NDEF
 import SystemSupport
 
@@ -44,14 +45,14 @@ struct TagStateRecords<Record: TagStateRecord>: Sendable {
     }
 
     /// The file of `uid`'s record.
-    func path(uid: [UInt8]) -> String? { directory.map { $0 + "/" + NDEFHex.encode(uid) + ".json" } }
+    func path(uid: [UInt8]) -> String? { directory.map { $0 + "/" + Hex.encode(uid) + ".json" } }
 
     /// The record of `uid`, if there is one that can be read and is about that tag.
     func load(uid: [UInt8]) -> Record? {
         guard let path = path(uid: uid),
             let bytes = try? FileAccess.readFile(path: path, limit: 64 * 1024),
             let record = try? JSONDecoder().decode(Record.self, from: Data(bytes)),
-            record.uid == NDEFHex.encode(uid)
+            record.uid == Hex.encode(uid)
         else { return nil }
         return record
     }

@@ -1,3 +1,5 @@
+import HexText
+
 /// Text from outside (a URL read from standard input, a tag's bytes, a file name) made safe to
 /// print as one line of plain output: control characters (C0, DEL, C1) are written as escapes,
 /// so that the text can neither forge another line (CR, LF) nor drive the terminal (ESC).
@@ -15,7 +17,7 @@ enum TerminalText {
             case 0x1B: result += "\\e"
             case 0x5C: result += "\\\\"
             case 0x00...0x1F, 0x7F...0x9F:
-                result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+                result += "\\u{" + Hex.number(scalar.value) + "}"
             default: result.unicodeScalars.append(scalar)
             }
         }

@@ -1,4 +1,5 @@
 import CommandLineKit
+import HexText
 import NDEF
 import NFCSession
 import TagMemory
@@ -46,7 +47,7 @@ enum LockFlow {
         }
         let question =
             "Locking is irreversible: the tag becomes read-only for good.\n"
-            + "Type the code \(confirmation.code) to lock tag \(hexUID(confirmation.uid)): "
+            + "Type the code \(confirmation.code) to lock tag \(UIDText.description(confirmation.uid)): "
         guard let answer = await console.ask(question) else {
             throw CommandLineError(
                 .confirmationMismatch,
@@ -81,11 +82,6 @@ enum LockFlow {
             failure.message += "\nThe lock code still stands; to lock the tag:\n  " + lockCommand(arguments, code: code)
         }
         return failure
-    }
-
-    /// `04:A1:B2:C3:D4:E5:F6`.
-    static func hexUID(_ uid: [UInt8]) -> String {
-        uid.map { NDEFHex.encode([$0], uppercase: true, separator: "") }.joined(separator: ":")
     }
 
     /// `ndeftool lock --reader URL --confirm 123-456`: the lock command for the reader and wait
@@ -155,7 +151,7 @@ struct ConfirmationPrompt {
             return
         }
         let question =
-            "\(warning)\nType the code \(confirmation.code) to \(action) \(LockFlow.hexUID(confirmation.uid)): "
+            "\(warning)\nType the code \(confirmation.code) to \(action) \(UIDText.description(confirmation.uid)): "
         guard let answer = await console.ask(question) else {
             throw CommandLineError(
                 .confirmationMismatch,

@@ -1,3 +1,4 @@
+import HexText
 import NDEF
 import NFCCrypto
 import NFCSession
@@ -64,9 +65,9 @@ struct PasswordChangeRecord: TagStateRecord, Equatable {
     /// `new`, with a new salt.
     init(uid: [UInt8], from old: [UInt8]?, to new: [UInt8], settings: Settings) throws {
         let salt = try SecureRandom.bytes(count: 16)
-        self.uid = NDEFHex.encode(uid)
+        self.uid = Hex.encode(uid)
         self.stage = .started
-        self.salt = NDEFHex.encode(salt)
+        self.salt = Hex.encode(salt)
         self.from = try old.map { try Self.checkValue($0, salt: salt) }
         self.to = try Self.checkValue(new, salt: salt)
         self.settings = settings
@@ -74,7 +75,7 @@ struct PasswordChangeRecord: TagStateRecord, Equatable {
 
     /// The check value of `password` under `salt`: 2 bytes of scrypt, hex.
     static func checkValue(_ password: [UInt8], salt: [UInt8]) throws -> String {
-        NDEFHex.encode(Array(try PasswordHash.scrypt(password: password, salt: salt).prefix(2)))
+        Hex.encode(Array(try PasswordHash.scrypt(password: password, salt: salt).prefix(2)))
     }
 
     /// Whether the record can describe a tag with `status`: once the new password was checked,
@@ -88,7 +89,7 @@ struct PasswordChangeRecord: TagStateRecord, Equatable {
 
     /// Whether `password` has the check value `value` under this record's salt.
     func matches(_ password: [UInt8], _ value: String?) -> Bool {
-        guard let value, let salt = try? NDEFHex.decode(salt) else { return false }
+        guard let value, let salt = try? Hex.decode(salt) else { return false }
         return (try? Self.checkValue(password, salt: salt)) == value
     }
 }

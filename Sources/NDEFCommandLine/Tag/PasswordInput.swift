@@ -1,4 +1,5 @@
 import CommandLineKit
+import HexText
 import NDEF
 
 /// Where the password commands take passwords from, and how a password is written.
@@ -113,7 +114,7 @@ enum PasswordInput {
             return characters.map { UInt8(truncatingIfNeeded: $0.value) }
         }
         let digits = String(String.UnicodeScalarView(characters.filter { $0 != " " && $0 != ":" }))
-        if digits.count == 8, let bytes = try? NDEFHex.decode(digits, allowSeparators: false), bytes.count == 4 {
+        if digits.count == 8, let bytes = try? Hex.decode(digits, allowSeparators: false), bytes.count == 4 {
             return bytes
         }
         throw CommandLineError(
@@ -125,7 +126,7 @@ enum PasswordInput {
     /// The PACK of `--pack`, or nil when not given.
     static func acknowledge(_ values: ParsedValues) throws(CommandLineError) -> [UInt8]? {
         guard let text = values.value(pack.long) else { return nil }
-        guard text.count == 4, let bytes = try? NDEFHex.decode(text, allowSeparators: false), bytes.count == 2 else {
+        guard text.count == 4, let bytes = try? Hex.decode(text, allowSeparators: false), bytes.count == 2 else {
             throw .invalidValue(text, for: pack, reason: "a PACK is 2 bytes: 4 hex digits, such as 8080")
         }
         return bytes

@@ -1,3 +1,4 @@
+import HexText
 import NDEF
 import TagInspection
 import TagMemory
@@ -45,19 +46,19 @@ struct PlanReport: Encodable {
             let apdu = $0.file == nil || $0.isSecret ? nil : (try? Type4Command.updateBinary($0)).map(\.bytes)
             return Step(
                 page: $0.address,
-                data: $0.isSecret ? String(repeating: "*", count: 2 * $0.data.count) : NDEFHex.encode($0.data),
+                data: $0.isSecret ? String(repeating: "*", count: 2 * $0.data.count) : Hex.encode($0.data),
                 reason: $0.reason,
                 file: $0.file.map {
-                    NDEFHex.encode([UInt8($0 >> 8), UInt8($0 & 0xFF)], uppercase: true, separator: "")
+                    Hex.word($0)
                 },
-                apdu: apdu.map { NDEFHex.encode($0) })
+                apdu: apdu.map { Hex.encode($0) })
         }
         // People read bytes as every description writes them, upper case and spaced (`00 D6 00 0E 01 FF`);
         // JSON keeps its compact hex.
         lines = plan.steps.flatMap { step in
             let apdu = step.file == nil || step.isSecret ? nil : (try? Type4Command.updateBinary(step)).map(\.bytes)
             return ["  " + step.description]
-                + (apdu.map { ["    APDU " + NDEFHex.encode($0, uppercase: true, separator: " ")] } ?? [])
+                + (apdu.map { ["    APDU " + Hex.encode($0, uppercase: true, separator: " ")] } ?? [])
         }
     }
 

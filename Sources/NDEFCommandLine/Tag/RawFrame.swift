@@ -1,3 +1,4 @@
+import HexText
 import NDEF
 import TagMemory
 
@@ -26,7 +27,7 @@ enum RawFrame {
         case 0x01: return "NAK 1h (CRC or parity error)"
         case 0x04: return "NAK 4h (authentication counter overflow)"
         case 0x05: return "NAK 5h (EEPROM write error)"
-        default: return "NAK \(String(value, radix: 16, uppercase: true))h"
+        default: return "NAK \(Hex.number(value))h"
         }
     }
 
@@ -66,12 +67,12 @@ enum RawFrame {
     /// The bytes of one command argument: hex digits, with spaces or colons between bytes allowed.
     static func bytes(_ argument: String) -> [UInt8]? {
         let digits = argument.filter { $0 != " " && $0 != ":" }
-        guard !digits.isEmpty, let bytes = try? NDEFHex.decode(digits) else { return nil }
+        guard !digits.isEmpty, let bytes = try? Hex.decode(digits) else { return nil }
         return bytes
     }
 
     /// `3A 04 10`.
     static func hex(_ bytes: [UInt8]) -> String {
-        NDEFHex.encode(bytes, uppercase: true, separator: " ")
+        Hex.encode(bytes, uppercase: true, separator: " ")
     }
 }

@@ -1,3 +1,4 @@
+import HexText
 import NFCSession
 import TagMemory
 
@@ -22,7 +23,7 @@ enum ReadProtection {
         var start: (page: Int, how: String)?
         switch status?.protection {
         case .from(let page, readProtected: true):
-            start = (page, "AUTH0 \(hexByte(page)), PROT 1")
+            start = (page, "AUTH0 \(Hex.number(page, minimumDigits: 2))h, PROT 1")
         case .unknown:
             start = await firstRefusedPage(type2).map {
                 ($0, "found by reading: AUTH0 is behind the protection too")
@@ -68,11 +69,5 @@ enum ReadProtection {
         } catch {
             return error.code == .tagResponseError ? false : nil
         }
-    }
-
-    /// `04h`.
-    private static func hexByte(_ value: Int) -> String {
-        let hex = String(value, radix: 16, uppercase: true)
-        return (hex.count < 2 ? "0" : "") + hex + "h"
     }
 }

@@ -1,3 +1,4 @@
+import HexText
 import NDEF
 import NFCSession
 import TagInspection
@@ -106,8 +107,8 @@ struct TagInfoReport: Encodable {
         try container.encode(reader, forKey: .reader)
         try container.encode(type4 == nil ? "type2" : "type4", forKey: .tagType)
         try container.encode(target.uidJSON, forKey: .uid)
-        try container.encode(atqa.map { NDEFHex.encode($0.bytes.reversed()) }, forKey: .atqa)
-        try container.encode(NDEFHex.encode([target.sak]), forKey: .sak)
+        try container.encode(atqa.map { Hex.encode($0.bytes.reversed()) }, forKey: .atqa)
+        try container.encode(Hex.encode([target.sak]), forKey: .sak)
         if let type4 {
             var chip = container.nestedContainer(keyedBy: ChipKeys.self, forKey: .chip)
             try chip.encode(NFCISO7816Tag.type4Name, forKey: .name)
@@ -126,7 +127,7 @@ struct TagInfoReport: Encodable {
         try chipObject.encode(chip?.pageCount, forKey: .pages)
         try chipObject.encode(chip?.userMemorySize, forKey: .userMemory)
         try chipObject.encode(Self.identifiedBy(identification.method), forKey: .identifiedBy)
-        try chipObject.encode(identification.version.map { NDEFHex.encode($0) }, forKey: .getVersion)
+        try chipObject.encode(identification.version.map { Hex.encode($0) }, forKey: .getVersion)
         try container.encode(status.status, forKey: .status)
         try container.encode(statusReason, forKey: .statusReason)
         try container.encode(status.capacity, forKey: .capacity)
@@ -183,7 +184,7 @@ struct TagInfoReport: Encodable {
     /// `ATQA 00 44`, `ATQA 00 44 (the chip's; the reader does not report it)` or `ATQA not reported`.
     var atqaText: String {
         guard let atqa else { return "ATQA not reported" }
-        return "ATQA " + InspectFormatting.hex(atqa.bytes.reversed())
+        return "ATQA " + Hex.bytes(atqa.bytes.reversed())
             + (atqa.fromChip ? " (the chip's; the reader does not report it)" : "")
     }
 
@@ -194,7 +195,7 @@ struct TagInfoReport: Encodable {
             lines.append(type4.chipLine)
             lines.append(
                 "UID: \(target.uidDescription) (\(atqaText), "
-                    + "SAK \(InspectFormatting.hex([target.sak])))")
+                    + "SAK \(Hex.bytes([target.sak])))")
             lines.append(ndefLine)
             if !memoryRead, status.status != .notSupported { lines.append("  the NDEF file could not be read") }
             return lines + type4.lines + [lockLine]
@@ -202,7 +203,7 @@ struct TagInfoReport: Encodable {
         var chipLine = "chip: " + (chip.map(Self.name) ?? "unknown Type 2 chip")
         switch identification.method {
         case .version:
-            chipLine += ", identified by GET_VERSION " + InspectFormatting.hex(identification.version ?? [])
+            chipLine += ", identified by GET_VERSION " + Hex.bytes(identification.version ?? [])
         case .capabilityContainer: chipLine += ", identified by its capability container"
         case .pageCount: chipLine += ", identified by its page count"
         case .unidentified: chipLine += " (handled by its capability container alone)"
@@ -210,7 +211,7 @@ struct TagInfoReport: Encodable {
         lines.append(chipLine)
         lines.append(
             "UID: \(target.uidDescription) (\(atqaText), "
-                + "SAK \(InspectFormatting.hex([target.sak])))")
+                + "SAK \(Hex.bytes([target.sak])))")
         if let chip {
             lines.append(
                 "memory: \(InspectFormatting.count(chip.pageCount, "page")), "

@@ -1,3 +1,4 @@
+import HexText
 import NDEF
 import NFCSession
 import NFCWireFormat
@@ -114,10 +115,10 @@ final class TracingReader: NFCReaderLifecycleReporting {
             if opcode == 0xA0 { state.nextFrameSecret = true }
             return 2
         }
-        guard let hidden, frame.count > hidden else { return NDEFHex.encode(frame, uppercase: true, separator: " ") }
+        guard let hidden, frame.count > hidden else { return Hex.encode(frame, uppercase: true, separator: " ") }
         let masked = Array(repeating: "**", count: frame.count - hidden).joined(separator: " ")
         return hidden == 0
-            ? masked : NDEFHex.encode(frame.prefix(hidden), uppercase: true, separator: " ") + " " + masked
+            ? masked : Hex.encode(frame.prefix(hidden), uppercase: true, separator: " ") + " " + masked
     }
 
     func sendAPDU(_ apdu: [UInt8]) async throws(NFCReaderError) -> [UInt8] {
@@ -126,9 +127,9 @@ final class TracingReader: NFCReaderLifecycleReporting {
         // The progress of UPDATE BINARY writes (ISO/IEC 7816-4, 11.2.5) comes from the tag, as
         // for page writes: another command ends the progress line.
         if apdu.count < 2 || apdu[1] != 0xD6 { console.endProgress() }
-        console.trace("  > APDU " + NDEFHex.encode(apdu, uppercase: true, separator: " "))
+        console.trace("  > APDU " + Hex.encode(apdu, uppercase: true, separator: " "))
         let response = try await base.sendAPDU(apdu)
-        console.trace("  < " + NDEFHex.encode(response, uppercase: true, separator: " "))
+        console.trace("  < " + Hex.encode(response, uppercase: true, separator: " "))
         return response
     }
 
@@ -140,12 +141,12 @@ final class TracingReader: NFCReaderLifecycleReporting {
     static func describe(_ response: NFCRawResponse, secret: Bool) -> String {
         switch response {
         case .ack: return "ACK"
-        case .nak(let code): return "NAK " + String(code, radix: 16, uppercase: true) + "h"
+        case .nak(let code): return "NAK " + Hex.number(code) + "h"
         case .data(let bytes):
             let shown =
                 secret
                 ? Array(repeating: "**", count: bytes.count).joined(separator: " ")
-                : NDEFHex.encode(bytes, uppercase: true, separator: " ")
+                : Hex.encode(bytes, uppercase: true, separator: " ")
             return "\(bytes.count) byte\(bytes.count == 1 ? "" : "s"): " + shown
         }
     }

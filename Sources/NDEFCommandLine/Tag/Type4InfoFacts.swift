@@ -1,3 +1,4 @@
+import HexText
 import NDEF
 import NFCSession
 import TagInspection
@@ -21,8 +22,8 @@ struct Type4InfoFacts: Encodable {
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(ats.map { NDEFHex.encode($0) }, forKey: .ats)
-        try container.encode(NDEFHex.encode(historicalBytes), forKey: .historicalBytes)
+        try container.encode(ats.map { Hex.encode($0) }, forKey: .ats)
+        try container.encode(Hex.encode(historicalBytes), forKey: .historicalBytes)
         guard let cc = capabilityContainer else { return }
         try container.encode("\(cc.majorVersion).\(cc.minorVersion)", forKey: .mappingVersion)
         try container.encode(cc.maximumResponseDataSize, forKey: .mle)
@@ -45,8 +46,8 @@ struct Type4InfoFacts: Encodable {
         var lines: [String] = []
         if let ats {
             lines.append(
-                "ATS: \(InspectFormatting.hex(ats))"
-                    + (historicalBytes.isEmpty ? "" : " (historical bytes \(InspectFormatting.hex(historicalBytes)))"))
+                "ATS: \(Hex.bytes(ats))"
+                    + (historicalBytes.isEmpty ? "" : " (historical bytes \(Hex.bytes(historicalBytes)))"))
         }
         guard let cc = capabilityContainer else {
             lines.append("capability container: not readable")
@@ -63,6 +64,6 @@ struct Type4InfoFacts: Encodable {
     /// `E104`, `00`.
     static func hex(_ value: some FixedWidthInteger) -> String {
         let bytes = (0..<(value.bitWidth / 8)).reversed().map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) }
-        return NDEFHex.encode(bytes, uppercase: true, separator: "")
+        return Hex.encode(bytes, uppercase: true)
     }
 }

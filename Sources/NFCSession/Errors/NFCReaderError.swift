@@ -1,3 +1,4 @@
+import HexText
 import NDEF
 import TagMemory
 
@@ -181,9 +182,4 @@ package struct CLibraryStatus: Sendable {
         self.readerErrorCode = readerErrorCode
         self.meaning = meaning
     }
-}
-
-/// Bytes as upper-case hex pairs separated by spaces, for error reasons and events.
-func hexText(_ bytes: some Sequence<UInt8>) -> String {
-    NDEFHex.encode(bytes, uppercase: true, separator: " ")
 }

@@ -1,3 +1,4 @@
+import HexText
 import NDEF
 import NFCCrypto
 import NTAG424
@@ -124,7 +125,7 @@ public struct NFCLockConfirmation: Sendable, Hashable, Codable, CustomStringConv
     public var description: String {
         let writes = plan.steps.contains { $0.file != nil } ? "UPDATE BINARY" : "page writes"
         return
-            "lock of tag \(hexText(uid)) (\(plan.steps.count) \(writes), \(messageLength)-byte message): code \(code)"
+            "lock of tag \(Hex.bytes(uid)) (\(plan.steps.count) \(writes), \(messageLength)-byte message): code \(code)"
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -137,8 +138,8 @@ public struct NFCLockConfirmation: Sendable, Hashable, Codable, CustomStringConv
         let uid = try container.decode(String.self, forKey: .uid)
         let digest = try container.decode(String.self, forKey: .contentDigest)
         do {
-            self.uid = try NDEFHex.decode(uid, allowSeparators: true)
-            self.contentDigest = try NDEFHex.decode(digest, allowSeparators: true)
+            self.uid = try Hex.decode(uid, allowSeparators: true)
+            self.contentDigest = try Hex.decode(digest, allowSeparators: true)
         } catch {
             throw DecodingError.dataCorruptedError(
                 forKey: .uid, in: container, debugDescription: "not hex: \(error.reason)")
@@ -153,8 +154,8 @@ public struct NFCLockConfirmation: Sendable, Hashable, Codable, CustomStringConv
     /// Encodes the confirmation, the UID and the digest as lower-case hex strings.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(NDEFHex.encode(uid), forKey: .uid)
-        try container.encode(NDEFHex.encode(contentDigest), forKey: .contentDigest)
+        try container.encode(Hex.encode(uid), forKey: .uid)
+        try container.encode(Hex.encode(contentDigest), forKey: .contentDigest)
         try container.encode(code, forKey: .code)
         try container.encode(setsBlockLockBits, forKey: .setsBlockLockBits)
         try container.encode(locksConfiguration, forKey: .locksConfiguration)
@@ -187,7 +188,8 @@ extension NFCLockConfirmation {
     func checkTag(_ identifier: [UInt8]) throws(NFCReaderError) {
         guard uid == identifier else {
             throw NFCReaderError(
-                .confirmationMismatch, "the confirmation is for tag \(hexText(uid)), this is tag \(hexText(identifier))"
+                .confirmationMismatch,
+                "the confirmation is for tag \(Hex.bytes(uid)), this is tag \(Hex.bytes(identifier))"
             )
         }
     }

@@ -1,3 +1,4 @@
+import HexText
 import NFCWireFormat
 
 /// A contactless reader as the session layer sees it: the contract the PC/SC, libnfc and
@@ -113,17 +114,11 @@ public enum NFCRawResponse: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .data(let bytes): bytes.map { byte in hexByte(byte) }.joined(separator: " ")
+        case .data(let bytes): bytes.map { byte in Hex.byte(byte) }.joined(separator: " ")
         case .ack: "ACK"
-        case .nak(let code): "NAK \(String(code, radix: 16, uppercase: true))h"
+        case .nak(let code): "NAK \(Hex.number(code))h"
         }
     }
-}
-
-/// Two lower-case hex digits.
-func hexByte(_ byte: UInt8) -> String {
-    let digits = Array("0123456789abcdef")
-    return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
 }
 
 /// What a reader shows a person with its lights and buzzer (``NFCReaderSignalling``).
@@ -168,5 +163,4 @@ extension ACR122ULightCommand {
     public var signal: NFCReaderSignal? {
         NFCReaderSignal.allCases.first { Self.showing($0) == self }
     }
-
 }

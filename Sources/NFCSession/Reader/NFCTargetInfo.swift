@@ -1,3 +1,4 @@
+import HexText
 import TagMemory
 
 /// A tag found in the reader's field by polling, before it is selected.
@@ -48,11 +49,11 @@ public struct NFCTargetInfo: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         var parts = [
             "UID " + UIDText.description(uid),
-            "ATQA " + (atqa.isEmpty ? "not reported" : hexText(Array(atqa.reversed()))),
-            "SAK " + hexText([sak]),
+            "ATQA " + (atqa.isEmpty ? "not reported" : Hex.bytes(Array(atqa.reversed()))),
+            "SAK " + Hex.bytes([sak]),
         ]
-        if let ats { parts.append("ATS " + hexText(ats)) }
-        if let atr { parts.append("ATR " + hexText(atr)) }
+        if let ats { parts.append("ATS " + Hex.bytes(ats)) }
+        if let atr { parts.append("ATR " + Hex.bytes(atr)) }
         return parts.joined(separator: ", ")
     }
 
@@ -68,6 +69,6 @@ public struct NFCTargetInfo: Sendable, Hashable, CustomStringConvertible {
 
     /// The UID as upper-case hex pairs separated by colons, as printed on tag packaging.
     public var uidDescription: String {
-        uid.map { byte in hexByte(byte).uppercased() }.joined(separator: ":")
+        uid.map { byte in Hex.byte(byte).uppercased() }.joined(separator: ":")
     }
 }

@@ -1,3 +1,4 @@
+import HexText
 import TagMemory
 
 /// What a session reports while it waits for and hands out tags, for a caller to show (a
@@ -46,7 +47,7 @@ public enum NFCSessionEvent: Sendable, Hashable, CustomStringConvertible {
         case .tagDetected(let target, let chip):
             "Tag \(target.uidDescription) detected" + (chip.map { " (\($0))" } ?? "")
         case .tagNotSupported(let target):
-            "Tag \(target.uidDescription) is not supported (SAK \(hexText([target.sak])))"
+            "Tag \(target.uidDescription) is not supported (SAK \(Hex.bytes([target.sak])))"
         case .tagRemoved(let target): "Tag \(target.uidDescription) removed"
         case .reconnectStarted: "Reader disconnected: reconnecting..."
         case .reconnectSucceeded: "Reader back"

@@ -1,3 +1,4 @@
+import HexText
 import NFCCrypto
 import NFCWireFormat
 import TagMemory
@@ -30,7 +31,7 @@ extension NFCMiFareTag {
         if opcode != Type2Command.read.opcode, opcode != Type2Command.write.opcode, !capabilities.supportsRawCommands {
             throw NFCReaderError(
                 .unsupportedFeature,
-                "the reader \(reader.name) passes only READ and WRITE, not command \(hexText([opcode]))")
+                "the reader \(reader.name) passes only READ and WRITE, not command \(Hex.bytes([opcode]))")
         }
         try await beginOperation()
         defer { endOperation() }
@@ -43,7 +44,7 @@ extension NFCMiFareTag {
         case .nak(let code):
             throw NFCReaderError(
                 .tagResponseError,
-                "command \(hexText([opcode])) answered NAK \(String(code, radix: 16, uppercase: true))h; "
+                "command \(Hex.bytes([opcode])) answered NAK \(Hex.number(code))h; "
                     + "the tag is selected again before the next command", nakCode: code)
         }
     }

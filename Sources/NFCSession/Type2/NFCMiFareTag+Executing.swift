@@ -1,3 +1,4 @@
+import HexText
 import NFCWireFormat
 import TagMemory
 
@@ -96,8 +97,8 @@ extension NFCMiFareTag {
             guard read == wanted else {
                 throw NFCReaderError(
                     .tagUpdateFailure,
-                    "page \(page) reads \(hexText(read)) after \(purpose), not the "
-                        + "\(hexText(wanted ?? [])) written",
+                    "page \(page) reads \(Hex.bytes(read)) after \(purpose), not the "
+                        + "\(Hex.bytes(wanted ?? [])) written",
                     mayBeHalfWritten: true)
             }
         }

@@ -1,3 +1,4 @@
+import HexText
 import NDEF
 import TagMemory
 
@@ -176,7 +177,8 @@ extension NFCMiFareTag {
             .tagUpdateFailure,
             lockFailureReason(
                 page: step.address,
-                "reads \(hexText(read ?? [])) after two acknowledged WRITEs, not the \(hexText(wanted ?? [])) written")
+                "reads \(Hex.bytes(read ?? [])) after two acknowledged WRITEs, not the \(Hex.bytes(wanted ?? [])) written"
+            )
                 + stop,
             mayBeHalfWritten: true)
     }
@@ -249,7 +251,7 @@ extension NFCMiFareTag {
             PlanStep(
                 address: pages.cfg1, data: locked.cfg1,
                 reason:
-                    "CFG1 ACCESS \(hexByte(locked.access).uppercased())h: CFGLCK set, the configuration is locked for good"
+                    "CFG1 ACCESS \(Hex.byte(locked.access).uppercased())h: CFGLCK set, the configuration is locked for good"
             )
         ]
         try checkAuthentication(steps, memory: memory, purpose: "locking the configuration")

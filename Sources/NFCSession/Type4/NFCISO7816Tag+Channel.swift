@@ -1,3 +1,4 @@
+import HexText
 import NFCWireFormat
 import TagMemory
 
@@ -38,7 +39,7 @@ extension NFCISO7816Tag {
         guard response.isSuccess else {
             throw NFCReaderError(
                 .tagNotSupported,
-                "SELECT of file \(hexText([UInt8(truncatingIfNeeded: identifier >> 8), UInt8(truncatingIfNeeded: identifier)])) "
+                "SELECT of file \(Hex.bytes([UInt8(truncatingIfNeeded: identifier >> 8), UInt8(truncatingIfNeeded: identifier)])) "
                     + "failed: \(response.status)")
         }
     }

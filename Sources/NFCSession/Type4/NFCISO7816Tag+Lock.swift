@@ -1,3 +1,4 @@
+import HexText
 import NFCWireFormat
 import TagMemory
 
@@ -142,7 +143,7 @@ extension NFCISO7816Tag {
         guard read == expected else {
             let access =
                 read.indices.contains(state.opened.capabilityContainer.writeAccessOffset)
-                ? hexText([read[state.opened.capabilityContainer.writeAccessOffset]]) : "missing"
+                ? Hex.bytes([read[state.opened.capabilityContainer.writeAccessOffset]]) : "missing"
             throw NFCReaderError(
                 .tagUpdateFailure,
                 "the tag accepted the lock but its CC file reads back differently (write access \(access), "

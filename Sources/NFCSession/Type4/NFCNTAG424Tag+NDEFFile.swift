@@ -1,3 +1,4 @@
+import HexText
 import NDEF
 import NTAG424
 
@@ -139,7 +140,7 @@ extension NFCNTAG424Tag {
     /// Throws ``NFCReaderError/Code/tagResponseError`` unless `response` ends in 90 00.
     private func check(_ response: (data: [UInt8], sw1: UInt8, sw2: UInt8), _ what: String) throws(NFCReaderError) {
         guard response.sw1 == 0x90, response.sw2 == 0x00 else {
-            throw NFCReaderError(.tagResponseError, "\(what) answered \(Self.hex([response.sw1, response.sw2]))")
+            throw NFCReaderError(.tagResponseError, "\(what) answered \(Hex.bytes([response.sw1, response.sw2]))")
         }
     }
 }

@@ -1,3 +1,4 @@
+import HexText
 import NDEF
 import NTAG424
 
@@ -313,8 +314,8 @@ extension NFCNTAG424Tag {
             throw NFCReaderError(
                 .tagUpdateFailure, "the tag's message is not the plan's after the set-up", mayBeHalfWritten: true)
         }
-        guard let piccData = try? NDEFHex.decode(String(decoding: bytes[picc..<(picc + 32)], as: UTF8.self)),
-            let sdmMAC = try? NDEFHex.decode(String(decoding: bytes[mac..<(mac + 16)], as: UTF8.self))
+        guard let piccData = try? Hex.decode(String(decoding: bytes[picc..<(picc + 32)], as: UTF8.self)),
+            let sdmMAC = try? Hex.decode(String(decoding: bytes[mac..<(mac + 16)], as: UTF8.self))
         else {
             throw NFCReaderError(.tagUpdateFailure, "the tag does not mirror PICCData and SDMMAC after the set-up")
         }

@@ -1,3 +1,4 @@
+import HexText
 import NFCCrypto
 import NTAG424
 import TagMemory
@@ -36,7 +37,7 @@ public actor NFCNTAG424Tag {
         guard response.sw1 == 0x90, response.sw2 == 0x00 else {
             throw NFCReaderError(
                 .tagNotSupported,
-                "the tag has no NTAG 424 DNA NDEF application (SELECT answered \(Self.hex([response.sw1, response.sw2])))"
+                "the tag has no NTAG 424 DNA NDEF application (SELECT answered \(Hex.bytes([response.sw1, response.sw2])))"
             )
         }
     }
@@ -279,7 +280,7 @@ public actor NFCNTAG424Tag {
         guard response.sw1 == 0x91 else {
             throw NFCReaderError(
                 .tagNotSupported,
-                "\(Self.name(instruction)) answered \(Self.hex([response.sw1, response.sw2])): not an NTAG 424 DNA")
+                "\(Self.name(instruction)) answered \(Hex.bytes([response.sw1, response.sw2])): not an NTAG 424 DNA")
         }
         return (response.data, response.sw2)
     }
@@ -306,7 +307,7 @@ public actor NFCNTAG424Tag {
             case 0x1C: (.tagNotSupported, "ILLEGAL_COMMAND_CODE")
             default: (.tagResponseError, "an unexpected status")
             }
-        return NFCReaderError(code, "\(what) answered 91 \(hex([status])): \(meaning)")
+        return NFCReaderError(code, "\(what) answered 91 \(Hex.bytes([status])): \(meaning)")
     }
 
     static func name(_ instruction: UInt8) -> String {
@@ -322,18 +323,11 @@ public actor NFCNTAG424Tag {
         case 0x3C: "Read_Sig"
         case 0xF6: "GetFileCounters"
         case 0x71: "AuthenticateEV2First"
-        default: "command \(hex([instruction]))h"
+        default: "command \(Hex.bytes([instruction]))h"
         }
     }
 
     static func littleEndian(_ value: Int) -> [UInt8] {
         (0..<3).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
-    }
-
-    static func hex(_ bytes: [UInt8]) -> String {
-        bytes.map { byte in
-            let text = String(byte, radix: 16, uppercase: true)
-            return text.count == 1 ? "0" + text : text
-        }.joined(separator: " ")
     }
 }

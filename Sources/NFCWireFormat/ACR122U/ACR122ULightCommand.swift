@@ -1,3 +1,5 @@
+import HexText
+
 /// The ACR122U's "Bi-Color LED and Buzzer Control" pseudo-APDU (ACS ACR122U Application
 /// Programming Interface 2.04, section 6.2; the same layout in the ACR122T API 2.02 and, as an
 /// "ACR122U compatible command", the ACM1252U-Y3 Reference Manual 1.03, 5.6.1):
@@ -68,9 +70,6 @@ public struct ACR122ULightCommand: Sendable, Hashable, CustomStringConvertible {
 
     /// The APDU in hex, bytes separated by spaces.
     public var description: String {
-        apdu.map { byte in
-            let digits = String(byte, radix: 16, uppercase: true)
-            return digits.count < 2 ? "0" + digits : digits
-        }.joined(separator: " ")
+        Hex.bytes(apdu)
     }
 }

@@ -1,4 +1,4 @@
-import NDEF
+import HexText
 
 /// The status word SW1 SW2 that ends every response APDU (ISO/IEC 7816-4, 5.6), with names for
 /// the values cards, NFC Forum Type 4 tags and contactless readers answer.
@@ -139,7 +139,7 @@ public struct StatusWord: RawRepresentable, Sendable, Hashable, CustomStringConv
     }
 
     /// `6A82 file or application not found`.
-    public var description: String { WireHex.byte(sw1) + WireHex.byte(sw2) + " " + meaning }
+    public var description: String { Hex.byte(sw1) + Hex.byte(sw2) + " " + meaning }
 }
 
 /// A response APDU split into its data field and status word (ISO/IEC 7816-4, 5.1).
@@ -168,18 +168,4 @@ public struct ResponseAPDU: Sendable, Hashable {
 
     /// The data followed by SW1 SW2.
     public var encoded: [UInt8] { data + statusWord.bytes }
-}
-
-/// Hex text of bytes in the form the wire-format descriptions use: upper case, two digits
-/// (``NDEF/NDEFHex``, the package's one hex encoder).
-public enum WireHex {
-    /// Two upper-case hex digits: `0A`.
-    public static func byte(_ value: UInt8) -> String {
-        NDEFHex.encode(CollectionOfOne(value), uppercase: true, separator: "")
-    }
-
-    /// Upper-case hex pairs separated by spaces: `FF CA 00 00`.
-    public static func bytes(_ values: some Sequence<UInt8>) -> String {
-        NDEFHex.encode(values, uppercase: true, separator: " ")
-    }
 }

@@ -1,3 +1,5 @@
+import HexText
+
 /// A command of NFC Forum Type 2 tags and of the NXP chips that are ones, named by its first
 /// byte: the one table the session, the simulator, the command tracer and the PC/SC frames use.
 ///
@@ -59,7 +61,7 @@ public struct Type2Command: Sendable, Hashable, CustomStringConvertible {
     /// does not name, `empty frame` for none.
     public static func name(of opcode: UInt8?) -> String {
         guard let opcode else { return "empty frame" }
-        return Type2Command(opcode: opcode)?.name ?? "command \(WireHex.byte(opcode))h"
+        return Type2Command(opcode: opcode)?.name ?? "command \(Hex.byte(opcode))h"
     }
 
     /// ``name``.

@@ -1,3 +1,4 @@
+import HexText
 import NFCCrypto
 
 /// How a command's data travels (NT4H2421Gx datasheet 9.1.2, 10.7 FileOption bits 1-0):
@@ -205,8 +206,7 @@ public struct NTAG424SecureChannel: Sendable, Hashable, CustomStringConvertible 
 
     /// Never shows the keys: `NTAG424SecureChannel(key 0, TI 9D00C4DF, CmdCtr 0)`.
     public var description: String {
-        let ti = transactionIdentifier.map { String($0, radix: 16, uppercase: true) }
-            .map { $0.count == 1 ? "0" + $0 : $0 }.joined()
-        return "NTAG424SecureChannel(key \(keyNumber), TI \(ti), CmdCtr \(commandCounter))"
+        "NTAG424SecureChannel(key \(keyNumber), TI \(Hex.encode(transactionIdentifier, uppercase: true)), "
+            + "CmdCtr \(commandCounter))"
     }
 }

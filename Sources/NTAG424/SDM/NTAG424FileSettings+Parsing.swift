@@ -1,3 +1,5 @@
+import HexText
+
 extension NTAG424FileSettings {
     /// The settings in a GetFileSettings response (FileType first).
     ///
@@ -34,11 +36,11 @@ extension NTAG424FileSettings {
 
     private init(option: UInt8, access rights: [UInt8], size: Int, reader: inout SettingsReader) throws(NTAG424Error) {
         guard option & 0b1011_1100 == 0, option & 0x03 != 0x02 else {
-            throw NTAG424Error(.invalidSettings, "FileOption \(Self.hex(option)) has bits the chip does not take")
+            throw NTAG424Error(.invalidSettings, "FileOption \(Hex.byte(option))h has bits the chip does not take")
         }
         func access(_ nibble: UInt8) throws(NTAG424Error) -> NTAG424Access {
             guard let value = NTAG424Access(nibble: nibble) else {
-                throw NTAG424Error(.invalidSettings, "access nibble \(Self.hex(nibble)) is not a key 0-4, Eh or Fh")
+                throw NTAG424Error(.invalidSettings, "access nibble \(Hex.byte(nibble))h is not a key 0-4, Eh or Fh")
             }
             return value
         }
@@ -49,7 +51,7 @@ extension NTAG424FileSettings {
         guard option & 0x40 != 0 else { return }
         let options = try reader.byte()
         guard options & 0b0000_1110 == 0 else {
-            throw NTAG424Error(.invalidSettings, "SDMOptions \(Self.hex(options)) has RFU bits set")
+            throw NTAG424Error(.invalidSettings, "SDMOptions \(Hex.byte(options))h has RFU bits set")
         }
         let sdmRights = try reader.bytes(2)
         var sdm = SDM(
@@ -130,11 +132,6 @@ extension NTAG424FileSettings {
         for (first, second) in zip(sorted, sorted.dropFirst()) where first.range.overlaps(second.range) {
             throw NTAG424Error(.invalidSettings, "\(first.name) and \(second.name) overlap")
         }
-    }
-
-    static func hex(_ byte: UInt8) -> String {
-        let digits = Array("0123456789ABCDEF")
-        return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]]) + "h"
     }
 }
 

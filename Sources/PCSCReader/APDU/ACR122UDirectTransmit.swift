@@ -1,3 +1,4 @@
+import HexText
 import NFCSession
 import NFCWireFormat
 
@@ -98,7 +99,7 @@ enum ACR122UDirectTransmit {
     /// The error for a PN532 status other than 00h.
     static func statusError(_ status: UInt8, command: String, crcMode: CRCMode) -> NFCReaderError {
         let name = PN532Command.errorNames[status] ?? "unknown error"
-        let text = "PN532 status \(WireHex.byte(status))h, \(name)"
+        let text = "PN532 status \(Hex.byte(status))h, \(name)"
         switch status {
         case 0x01, 0x0A, 0x29, 0x2B:
             return NFCReaderError(.tagConnectionLost, "the tag did not answer \(command) (\(text))")

@@ -1,3 +1,4 @@
+import HexText
 import NFCSession
 import NFCWireFormat
 
@@ -100,7 +101,7 @@ enum TransparentExchange {
         if let receptionStatus = objects.first(where: { $0.tag == 0x96 })?.value.first, receptionStatus & 0x0F != 0 {
             throw NFCReaderError(
                 .tagResponseError,
-                "the answer to \(command) arrived garbled (response status \(WireHex.byte(receptionStatus))h: "
+                "the answer to \(command) arrived garbled (response status \(Hex.byte(receptionStatus))h: "
                     + "CRC, collision, parity or framing error)")
         }
         guard !answer.isEmpty else {
@@ -115,7 +116,7 @@ enum TransparentExchange {
             throw NFCReaderError(.tagResponseError, "the answer to \(command) has a \(status.count)-byte C0 status")
         }
         let sw = UInt16(status[1]) << 8 | UInt16(status[2])
-        let text = "C0 status " + WireHex.bytes(status)
+        let text = "C0 status " + Hex.bytes(status)
         switch sw {
         case 0x9000, 0x6282:
             return

@@ -1,3 +1,4 @@
+import HexText
 import NFCWireFormat
 
 /// The ATR a PC/SC contactless reader builds for a card (PC/SC Workgroup specification part 3,
@@ -126,13 +127,13 @@ extension PCSCAnswerToReset {
                 0x0001: "MIFARE Classic 1K", 0x0002: "MIFARE Classic 4K", 0x0003: "MIFARE Ultralight or NTAG",
                 0x0026: "MIFARE Mini", 0x003A: "MIFARE Ultralight C", 0x003D: "MIFARE Ultralight EV1",
             ]
-            let hex = WireHex.byte(UInt8(truncatingIfNeeded: name >> 8)) + WireHex.byte(UInt8(truncatingIfNeeded: name))
+            let hex = Hex.byte(UInt8(truncatingIfNeeded: name >> 8)) + Hex.byte(UInt8(truncatingIfNeeded: name))
             let label = standard == 0x03 ? known[name] : nil
-            return "\(label ?? "storage card") (standard \(WireHex.byte(standard))h, card name \(hex)h)"
+            return "\(label ?? "storage card") (standard \(Hex.byte(standard))h, card name \(hex)h)"
         case .isoDEP:
             return "ISO/IEC 14443-4 card"
         case .other:
-            return "card with ATR " + WireHex.bytes(bytes)
+            return "card with ATR " + Hex.bytes(bytes)
         }
     }
 

@@ -1,3 +1,4 @@
+import HexText
 import NFCSession
 import NFCWireFormat
 import Synchronization
@@ -233,7 +234,7 @@ public actor PCSCReaderDevice: NFCReaderDevice {
             throw NFCReaderError(
                 .tagConnectionLost,
                 "the tag \(target.uidDescription) left the reader \"\(name)\"; another tag (UID "
-                    + WireHex.bytes(uid) + ") is there now")
+                    + Hex.bytes(uid) + ") is there now")
         }
     }
 

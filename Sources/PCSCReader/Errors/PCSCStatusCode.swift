@@ -1,3 +1,4 @@
+import HexText
 import NFCSession
 
 /// A PC/SC result code (`LONG` in pcsc-lite, reduced to its 32 bits): a constant per code pcsc-lite
@@ -30,8 +31,7 @@ public struct PCSCStatusCode: RawRepresentable, Sendable, Hashable, CustomString
 
     /// The code as eight hex digits with `0x`, `0x8010001D`.
     public var hexValue: String {
-        let digits = String(rawValue, radix: 16, uppercase: true)
-        return "0x" + String(repeating: "0", count: max(0, 8 - digits.count)) + digits
+        "0x" + Hex.number(rawValue, minimumDigits: 8)
     }
 
     /// The name followed by the hex value, `SCARD_E_NO_SERVICE 0x8010001D`, or the hex alone.

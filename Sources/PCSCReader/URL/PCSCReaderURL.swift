@@ -1,3 +1,4 @@
+import HexText
 import NFCSession
 import NFCWireFormat
 
@@ -193,8 +194,8 @@ extension PCSCReaderURL {
                 bytes.append(byte)
                 continue
             }
-            guard rest.count >= 2, let high = hexValue(rest[rest.startIndex]),
-                let low = hexValue(rest[rest.startIndex + 1])
+            guard rest.count >= 2, let high = Hex.digitValue(rest[rest.startIndex]),
+                let low = Hex.digitValue(rest[rest.startIndex + 1])
             else {
                 throw error(url, "\"%\" must be followed by two hex digits (%20 for a space)")
             }
@@ -218,18 +219,9 @@ extension PCSCReaderURL {
             {
                 result.unicodeScalars.append(scalar)
             } else {
-                result += "%" + WireHex.byte(byte)
+                result += "%" + Hex.byte(byte)
             }
         }
         return result
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

@@ -1,3 +1,4 @@
+import HexText
 import NDEF
 import NFCCrypto
 import NFCSession
@@ -88,6 +89,6 @@ public struct ProvisioningJobSettings: Sendable {
         let nxp = Set(NFCOriginalityKey.nxpKeys.map(\.key.derRepresentation))
         let extra = Set(keys.map(\.key.derRepresentation)).subtracting(nxp).sorted { $0.lexicographicallyPrecedes($1) }
         guard !extra.isEmpty, let digest = try? SHA256.hash(extra.flatMap { $0 }) else { return nil }
-        return NDEFHex.encode(digest.prefix(8))
+        return Hex.encode(digest.prefix(8))
     }
 }

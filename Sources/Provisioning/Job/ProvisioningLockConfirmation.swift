@@ -1,3 +1,4 @@
+import HexText
 import NFCSession
 
 /// The code a person types (or a script passes) once to let a job lock every tag it writes:
@@ -10,7 +11,7 @@ import NFCSession
 public enum ProvisioningLockConfirmation {
     /// The job code for `header`.
     public static func code(for header: JournalHeader) throws(ProvisioningError) -> String {
-        var text = "ndeftool batch lock\n" + hexString(header.planDigest, uppercase: false) + "\n"
+        var text = "ndeftool batch lock\n" + Hex.encode(header.planDigest, uppercase: false) + "\n"
         text += String(header.planRowCount) + "\n" + header.template + "\n"
         for (key, value) in header.options.sorted(by: { $0.key < $1.key }) {
             text += key + "=" + value + "\n"

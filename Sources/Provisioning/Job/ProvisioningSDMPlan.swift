@@ -1,3 +1,4 @@
+import HexText
 import NFCSession
 import NTAG424
 
@@ -30,7 +31,7 @@ public struct ProvisioningSDMPlan: Sendable, CustomStringConvertible {
         self.keyVersion = keyVersion
         self.locksNDEF = locksNDEF
         do {
-            keyCheckValue = hexString(Array(try masterKey.keyCheckValue()), uppercase: true)
+            keyCheckValue = Hex.encode(Array(try masterKey.keyCheckValue()), uppercase: true)
         } catch {
             throw ProvisioningError(.crypto, "the master key's check value: \(error.reason)")
         }

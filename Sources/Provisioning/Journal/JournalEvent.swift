@@ -1,3 +1,4 @@
+import HexText
 import JSONSupport
 import NDEF
 
@@ -61,7 +62,7 @@ public struct JournalHeader: Sendable, Hashable {
             [
                 ("event", JSONText.quoted("job")), ("format", JSONText.quoted(Self.format)),
                 ("version", String(Self.version)),
-                ("plan_sha256", JSONText.quoted(hexString(planDigest, uppercase: false))),
+                ("plan_sha256", JSONText.quoted(Hex.encode(planDigest, uppercase: false))),
                 ("plan_rows", String(planRowCount)), ("template", JSONText.quoted(template)), ("options", options),
                 ("time", JSONText.quoted(time)),
             ] + (planSource.map { [("plan", JSONText.quoted($0))] } ?? []))
@@ -74,7 +75,7 @@ public struct JournalHeader: Sendable, Hashable {
             throw fail("the first line is not a provisioning journal header")
         }
         guard value["version"]?.int == Self.version else { throw fail("unsupported journal version") }
-        guard let digestText = value["plan_sha256"]?.string, let digest = bytes(fromHex: digestText),
+        guard let digestText = value["plan_sha256"]?.string, let digest = Hex.decodeDigits(digestText),
             digest.count == 32,
             let rows = value["plan_rows"]?.int, rows >= 0, let template = value["template"]?.string,
             case .object(let members)? = value["options"], let time = value["time"]?.string
@@ -166,14 +167,16 @@ public enum JournalEvent: Sendable, Hashable {
     var line: String {
         var members: [(String, String)] = [("event", JSONText.quoted(name))]
         if let row { members.append(("row", String(row))) }
-        func uidMember(_ uid: [UInt8]) -> (String, String) { ("uid", JSONText.quoted(hexString(uid))) }
+        func uidMember(_ uid: [UInt8]) -> (String, String) {
+            ("uid", JSONText.quoted(Hex.encode(uid, uppercase: true)))
+        }
         let time: String
         switch self {
         case .claimed(_, let reader, let at):
             members.append(("reader", JSONText.quoted(reader)))
             time = at
         case .writing(_, let uid, let digest, let at):
-            members += [uidMember(uid), ("digest", JSONText.quoted(hexString(digest, uppercase: false)))]
+            members += [uidMember(uid), ("digest", JSONText.quoted(Hex.encode(digest, uppercase: false)))]
             time = at
         case .written(_, let uid, let at), .locked(_, let uid, let at), .password(_, let uid, let at):
             members.append(uidMember(uid))
@@ -206,7 +209,7 @@ public enum JournalEvent: Sendable, Hashable {
         }
         guard let row = value["row"]?.int, row >= 1 else { throw fail("\(name): no valid row number") }
         func uid() throws(ProvisioningError) -> [UInt8] {
-            guard let text = value["uid"]?.string, let uid = bytes(fromHex: text), !uid.isEmpty else {
+            guard let text = value["uid"]?.string, let uid = Hex.decodeDigits(text), !uid.isEmpty else {
                 throw fail("\(name): no valid uid")
             }
             return uid
@@ -218,7 +221,7 @@ public enum JournalEvent: Sendable, Hashable {
         switch name {
         case "claimed": self = .claimed(row: row, reader: try text("reader"), time: time)
         case "writing":
-            guard let digest = bytes(fromHex: try text("digest")), digest.count == 32 else {
+            guard let digest = Hex.decodeDigits(try text("digest")), digest.count == 32 else {
                 throw fail("writing: the digest member is not 32 bytes of hex")
             }
             self = .writing(row: row, uid: try uid(), digest: digest, time: time)
@@ -235,18 +238,4 @@ public enum JournalEvent: Sendable, Hashable {
         default: throw fail("unknown event '\(printable(name))'")
         }
     }
-}
-
-/// `bytes` as hexadecimal text without separators, as the journal and messages write UIDs and
-/// digests.
-func hexString(_ bytes: some Sequence<UInt8>, uppercase: Bool = true) -> String {
-    NDEFHex.encode(bytes, uppercase: uppercase, separator: "")
-}
-
-/// The bytes of hexadecimal `text` (either case, an even number of digits and nothing else: a
-/// journal field is never spaced), or nil.
-func bytes(fromHex text: String) -> [UInt8]? {
-    // NDEFHex skips whitespace between digits; a journal field has none.
-    guard !text.utf8.contains(where: { $0 == 0x20 || (0x09...0x0D).contains($0) }) else { return nil }
-    return try? NDEFHex.decode(text)
 }

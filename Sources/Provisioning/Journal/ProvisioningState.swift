@@ -1,3 +1,5 @@
+import HexText
+
 /// What a job's journal says, event by event: which rows are done and on which tag, which are
 /// in flight, which tags are used, and which rows are left to hand out.
 ///
@@ -218,8 +220,8 @@ public struct ProvisioningState: Sendable {
         func checkTag(_ uid: [UInt8]) throws(ProvisioningError) {
             guard status.reader != nil else { throw refuse("row \(row) is not claimed") }
             guard status.uid == uid else {
-                let bound = status.uid.map { hexString($0) } ?? "no tag"
-                throw refuse("row \(row) is bound to \(bound), not \(hexString(uid))")
+                let bound = status.uid.map { Hex.encode($0, uppercase: true) } ?? "no tag"
+                throw refuse("row \(row) is bound to \(bound), not \(Hex.encode(uid, uppercase: true))")
             }
         }
         switch event {
@@ -231,10 +233,12 @@ public struct ProvisioningState: Sendable {
         case .writing(_, let uid, let digest, let time):
             guard status.reader != nil else { throw refuse("row \(row) is not claimed") }
             if let bound = status.uid, bound != uid {
-                throw refuse("row \(row) is bound to \(hexString(bound)); tag \(hexString(uid)) may not take it")
+                throw refuse(
+                    "row \(row) is bound to \(Hex.encode(bound, uppercase: true)); tag \(Hex.encode(uid, uppercase: true)) may not take it"
+                )
             }
             if let other = tags[TagKey(uid)], other != row {
-                throw refuse("tag \(hexString(uid)) already has row \(other)")
+                throw refuse("tag \(Hex.encode(uid, uppercase: true)) already has row \(other)")
             }
             status.uid = uid
             status.digest = digest
@@ -267,7 +271,9 @@ public struct ProvisioningState: Sendable {
         case .failed(_, let uid, let reason, let time):
             guard status.reader != nil else { throw refuse("row \(row) is not claimed") }
             if let uid, let bound = status.uid, uid != bound {
-                throw refuse("row \(row) is bound to \(hexString(bound)), not \(hexString(uid))")
+                throw refuse(
+                    "row \(row) is bound to \(Hex.encode(bound, uppercase: true)), not \(Hex.encode(uid, uppercase: true))"
+                )
             }
             status.stage = .failed
             status.reason = reason
@@ -288,7 +294,8 @@ public struct ProvisioningState: Sendable {
         case .refused(_, let uid, let reason, let time):
             try checkTag(uid)
             guard status.stage == .writing, status.steps.isEmpty else {
-                throw refuse("row \(row) is past its write on \(hexString(uid)): it cannot be given back")
+                throw refuse(
+                    "row \(row) is past its write on \(Hex.encode(uid, uppercase: true)): it cannot be given back")
             }
             unbind = uid
             status.uid = nil

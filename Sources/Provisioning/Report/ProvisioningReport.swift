@@ -1,3 +1,4 @@
+import HexText
 import JSONSupport
 
 /// The final account of a job, one entry per row: which tag got it and how it ended. Built
@@ -88,7 +89,8 @@ public struct ProvisioningReport: Sendable, Hashable {
                 }
             let row = fields.isEmpty ? nil : plan?.row(number)
             return Entry(
-                row: number, uid: status.uid.map { hexString($0) } ?? "", outcome: outcome, time: status.time ?? "",
+                row: number, uid: status.uid.map { Hex.encode($0, uppercase: true) } ?? "", outcome: outcome,
+                time: status.time ?? "",
                 reason: status.reason ?? "", values: fields.map { row?.values[$0] ?? "" })
         }
     }

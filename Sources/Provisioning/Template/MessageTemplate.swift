@@ -1,3 +1,4 @@
+import HexText
 import NDEF
 import RecordSpecifications
 import TagMemory
@@ -133,7 +134,7 @@ public struct MessageTemplate: Sendable, Hashable {
             for segment in word {
                 switch segment {
                 case .literal(let literal): text += literal
-                case .uid(let uppercase): text += hexString(uid, uppercase: uppercase)
+                case .uid(let uppercase): text += Hex.encode(uid, uppercase: uppercase)
                 case .mirror(let counter): text += String(repeating: filler, count: counter ? 6 : 14)
                 case .secureMessage(let mac):
                     text +=

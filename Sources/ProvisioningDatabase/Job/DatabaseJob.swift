@@ -1,3 +1,4 @@
+import HexText
 import JSONSupport
 import NDEF
 import NFCCrypto
@@ -41,8 +42,8 @@ public struct DatabaseJob: Sendable, Hashable {
         if recorded.planDigest != header.planDigest || recorded.planRowCount != header.planRowCount {
             differences.append(
                 "the plan differs (the job's has \(recorded.planRowCount) rows, SHA-256 "
-                    + "\(hex(recorded.planDigest).prefix(16))...; the one given has "
-                    + "\(header.planRowCount) rows, \(hex(header.planDigest).prefix(16))...)")
+                    + "\(Hex.encode(recorded.planDigest).prefix(16))...; the one given has "
+                    + "\(header.planRowCount) rows, \(Hex.encode(header.planDigest).prefix(16))...)")
         }
         if recorded.template != header.template {
             differences.append("the template differs (the job's: \(recorded.template))")
@@ -108,6 +109,3 @@ public struct DatabaseJob: Sendable, Hashable {
 /// The JSON the server writes (jsonb's text): strict, shallow.
 let jsonOptions = JSONParseOptions(
     maximumDepth: 8, rejectsDuplicateKeys: true, rejectsInvalidUTF8: true, rejectsLoneSurrogates: true)
-
-/// `bytes` in lower-case hex without separators.
-func hex(_ bytes: [UInt8]) -> String { NDEFHex.encode(bytes, uppercase: false, separator: "") }

@@ -1,3 +1,4 @@
+import HexText
 import JSONSupport
 import NDEF
 import Provisioning
@@ -36,7 +37,7 @@ enum DatabaseReport {
             let pendingUntouched = state == "pending" && row.text("reason") == nil
             entries.append(
                 ProvisioningReport.Entry(
-                    row: number, uid: row.bytes("uid").map { NDEFHex.encode($0, uppercase: true, separator: "") } ?? "",
+                    row: number, uid: row.bytes("uid").map { Hex.encode($0, uppercase: true) } ?? "",
                     outcome: outcome, time: pendingUntouched ? "" : row.text("time") ?? "",
                     reason: state == "done" ? "" : row.text("reason") ?? "", values: values,
                     station: row.bool("lapsed") == true || state == "pending" ? "" : row.text("station") ?? ""))

@@ -1,3 +1,4 @@
+import HexText
 import NFCSession
 import SimulatedReader
 import Synchronization
@@ -62,16 +63,10 @@ public final class PN532SerialSimulator: Sendable {
             case .leftByFault: "the tags left the field during a command (remove-after fault)"
             case .frameDropped(let reason): reason
             case .commandRefused(let code?):
-                "the PN532 answered command \(Self.hex(code)) with the error frame (not simulated)"
+                "the PN532 answered command \(Hex.byte(code)) with the error frame (not simulated)"
             case .commandRefused(nil): "the PN532 answered a frame that is no command with the error frame"
             case .saveFailed(let reason): "the tag file could not be saved: \(reason)"
             }
-        }
-
-        /// A byte as two upper-case hex digits.
-        static func hex(_ byte: UInt8) -> String {
-            let digits = String(byte, radix: 16, uppercase: true)
-            return byte < 0x10 ? "0" + digits : digits
         }
     }
 

@@ -1,3 +1,4 @@
+import HexText
 import NDEF
 
 /// A readable description of a message, as `ndeftool decode` prints it:
@@ -101,12 +102,12 @@ package struct MessageDescription {
         if bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") }) {
             return "\"" + String(decoding: bytes, as: UTF8.self) + "\""
         }
-        return "0x" + NDEFHex.encode(bytes)
+        return "0x" + Hex.encode(bytes)
     }
 
     /// The payload as hex, cut after ``payloadPreview`` bytes.
     package static func preview(_ payload: ArraySlice<UInt8>) -> String {
-        let hex = NDEFHex.encode(payload.prefix(payloadPreview))
+        let hex = Hex.encode(payload.prefix(payloadPreview))
         return payload.count > payloadPreview ? hex + "..." : hex
     }
 

@@ -1,3 +1,5 @@
+import HexText
+
 /// Where one record of a message lies in its bytes, as `ndeftool decode -v` shows it: the header
 /// byte and its flags, and the byte ranges of the type, the ID and the payload (NFC Forum NDEF
 /// 1.0, section 3.2: header, TYPE LENGTH, PAYLOAD LENGTH of 1 byte with SR or 4, ID LENGTH with
@@ -81,9 +83,8 @@ package struct RecordLayout: Sendable, Hashable {
 
     /// `bytes 0-15: header D1h (MB ME SR), type at byte 3, payload at bytes 4-15`.
     package var line: String {
-        let hex = String(header, radix: 16, uppercase: true)
         var parts = [
-            "\(Self.range(offset, end - offset)): header \(hex.count < 2 ? "0" : "")\(hex)h (\(flags))"
+            "\(Self.range(offset, end - offset)): header \(Hex.byte(header))h (\(flags))"
         ]
         parts.append(typeLength == 0 ? "no type" : "type at \(Self.range(typeOffset, typeLength))")
         if header & 0x08 != 0 { parts.append(idLength == 0 ? "empty ID" : "ID at \(Self.range(idOffset, idLength))") }

@@ -1,3 +1,4 @@
+import HexText
 import NDEF
 import TagMemory
 
@@ -31,8 +32,8 @@ package struct InspectCapabilityFacts: Encodable {
 
     package func encode(to encoder: any Encoder) throws {
         var keyed = encoder.container(keyedBy: CodingKeys.self)
-        try keyed.encode(NDEFHex.encode(container.bytes), forKey: .bytes)
-        try keyed.encode(NDEFHex.encode([container.magicNumber]), forKey: .magic)
+        try keyed.encode(Hex.encode(container.bytes), forKey: .bytes)
+        try keyed.encode(Hex.encode([container.magicNumber]), forKey: .magic)
         try keyed.encode(container.isNDEFFormatted, forKey: .ndefFormatted)
         try keyed.encode("\(container.majorVersion).\(container.minorVersion)", forKey: .version)
         try keyed.encode(container.isVersionSupported, forKey: .versionSupported)
@@ -45,8 +46,8 @@ package struct InspectCapabilityFacts: Encodable {
     /// `capability container: E1 10 12 00 (page 3)` and its fields.
     package var lines: [String] {
         let cc = container
-        var lines = ["capability container: " + InspectFormatting.hex(cc.bytes) + " (page 3)"]
-        let magic = InspectFormatting.byte(cc.magicNumber)
+        var lines = ["capability container: " + Hex.bytes(cc.bytes) + " (page 3)"]
+        let magic = Hex.byte(cc.magicNumber) + "h"
         if !cc.isNDEFFormatted {
             lines.append("  magic \(magic): not NDEF formatted (an NDEF tag has E1h)")
             return lines
@@ -61,8 +62,8 @@ package struct InspectCapabilityFacts: Encodable {
             if dataArea.count < cc.dataAreaSize { size += " used (the chip's user memory ends there)" }
         }
         lines.append(size)
-        let read = String(cc.readAccess.nibble, radix: 16, uppercase: true)
-        let write = String(cc.writeAccess.nibble, radix: 16, uppercase: true)
+        let read = Hex.number(cc.readAccess.nibble)
+        let write = Hex.number(cc.writeAccess.nibble)
         lines.append(
             "  access: read \(read)h (\(Self.meaning(cc.readAccess))), write \(write)h "
                 + "(\(Self.meaning(cc.writeAccess)))")

@@ -1,3 +1,4 @@
+import HexText
 import NDEF
 import TagMemory
 
@@ -53,7 +54,7 @@ package struct InspectChipFacts: Encodable {
         try container.encode(chip?.pageCount, forKey: .pages)
         try container.encode(chip?.userMemorySize, forKey: .userMemory)
         try container.encode(source, forKey: .identifiedBy)
-        try container.encode(version.map { NDEFHex.encode($0) }, forKey: .getVersion)
+        try container.encode(version.map { Hex.encode($0) }, forKey: .getVersion)
         try container.encode(nameInFile, forKey: .nameInFile)
         try container.encode(alternatives.map(\.name), forKey: .alternatives)
     }
@@ -64,7 +65,7 @@ package struct InspectChipFacts: Encodable {
             let why: String
             switch source {
             case .getVersion:
-                why = "GET_VERSION \(InspectFormatting.hex(version ?? [])) names no chip ndeftool knows"
+                why = "GET_VERSION \(Hex.bytes(version ?? [])) names no chip ndeftool knows"
             case .chipName: why = "the file names \"\(nameInFile ?? "")\", a chip ndeftool does not know"
             case .pageCount, .option: why = "no chip ndeftool knows has \(imagePages) pages"
             }
@@ -76,7 +77,7 @@ package struct InspectChipFacts: Encodable {
         ]
         switch source {
         case .option: lines.append("  chosen with --chip")
-        case .getVersion: lines.append("  identified by GET_VERSION " + InspectFormatting.hex(version ?? []))
+        case .getVersion: lines.append("  identified by GET_VERSION " + Hex.bytes(version ?? []))
         case .chipName: lines.append("  identified by the chip name in the file, \"\(nameInFile ?? "")\"")
         case .pageCount:
             var line = "  identified by the page count, \(imagePages)"
@@ -130,7 +131,7 @@ package struct InspectOriginalityFacts {
         } else if let signature {
             lines.append(
                 "originality signature (READ_SIG, \(signature.count) bytes, not verified): "
-                    + InspectFormatting.hex(signature))
+                    + Hex.bytes(signature))
         } else {
             lines.append("originality signature: not in the dump")
         }
@@ -138,7 +139,7 @@ package struct InspectOriginalityFacts {
             var line =
                 "counters (READ_CNT 0-\(counters.count - 1)): " + counters.map(String.init).joined(separator: ", ")
             if let tearingFlags, !tearingFlags.isEmpty {
-                line += "; tearing flags " + InspectFormatting.hex(tearingFlags)
+                line += "; tearing flags " + Hex.bytes(tearingFlags)
             }
             if chip?.features.contains(.nfcCounter) == true { line += "; the NFC counter is counter 2" }
             lines.append(line)

@@ -1,3 +1,4 @@
+import HexText
 import NDEF
 import TagMemory
 
@@ -46,8 +47,8 @@ package struct InspectDumpFacts: Encodable {
         try container.encode(unitCount, forKey: layout == .type2 ? .pages : .blocks)
         try container.encode(byteCount, forKey: .bytes)
         try container.encodeIfPresent(pagesRead, forKey: .pagesRead)
-        try container.encodeIfPresent(atqa.map { NDEFHex.encode($0) }, forKey: .atqa)
-        try container.encodeIfPresent(sak.map { NDEFHex.encode([$0]) }, forKey: .sak)
+        try container.encodeIfPresent(atqa.map { Hex.encode($0) }, forKey: .atqa)
+        try container.encodeIfPresent(sak.map { Hex.encode([$0]) }, forKey: .sak)
         try container.encodeIfPresent(failedAuthenticationAttempts, forKey: .failedAuthenticationAttempts)
     }
 
@@ -65,8 +66,8 @@ package struct InspectDumpFacts: Encodable {
         }
         var lines = [line]
         var notes: [String] = []
-        if let atqa { notes.append("ATQA " + InspectFormatting.hex(atqa)) }
-        if let sak { notes.append("SAK " + InspectFormatting.hex([sak])) }
+        if let atqa { notes.append("ATQA " + Hex.bytes(atqa)) }
+        if let sak { notes.append("SAK " + Hex.bytes([sak])) }
         if let failedAuthenticationAttempts {
             notes.append("\(failedAuthenticationAttempts) failed authentication attempts recorded")
         }

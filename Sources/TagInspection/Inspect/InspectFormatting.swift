@@ -1,3 +1,4 @@
+import HexText
 import NDEF
 
 /// An inclusive range of pages or bytes as `inspect` reports it: `{"first": 4, "last": 39}`
@@ -47,16 +48,6 @@ package struct AddressSpan: Encodable, Hashable {
 
 /// Text and JSON conventions of `inspect`.
 package enum InspectFormatting {
-    /// Bytes as upper-case hex pairs separated by spaces, as dump tools print pages: `E1 10 12 00`.
-    package static func hex(_ bytes: some Sequence<UInt8>) -> String {
-        bytes.map { byte in
-            let digits = NDEFHex.encode([byte]).uppercased()
-            return digits
-        }.joined(separator: " ")
-    }
-
-    /// One byte as `E1h`.
-    package static func byte(_ value: UInt8) -> String { NDEFHex.encode([value]).uppercased() + "h" }
 
     /// `bytes 16-20 (pages 4-5)`, or `pages 4-39` when the range is whole pages.
     package static func location(_ range: Range<Int>, unitSize: Int = 4, unit: String = "page") -> String {

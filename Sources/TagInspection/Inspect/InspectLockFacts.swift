@@ -1,3 +1,4 @@
+import HexText
 import NDEF
 import TagMemory
 
@@ -65,9 +66,9 @@ package struct InspectLockFacts: Encodable {
 
     package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(staticLock.map { NDEFHex.encode($0.bytes) }, forKey: .staticBytes)
+        try container.encode(staticLock.map { Hex.encode($0.bytes) }, forKey: .staticBytes)
         try container.encode(AddressSpan.runs(staticLock?.lockedPages ?? []), forKey: .staticLockedPages)
-        try container.encode(dynamicAddresses == nil ? nil : NDEFHex.encode(dynamicBytes), forKey: .dynamicBytes)
+        try container.encode(dynamicAddresses == nil ? nil : Hex.encode(dynamicBytes), forKey: .dynamicBytes)
         try container.encode(dynamicAddresses.flatMap(AddressSpan.init), forKey: .dynamicAddress)
         try container.encode(dynamicSource, forKey: .dynamicSource)
         try container.encode(dynamicLockedPages, forKey: .dynamicLockedPages)
@@ -86,13 +87,13 @@ package struct InspectLockFacts: Encodable {
         var lines: [String] = []
         if let staticLock {
             lines.append(
-                "static lock bytes: " + InspectFormatting.hex(staticLock.bytes) + " (bytes 10-11): "
+                "static lock bytes: " + Hex.bytes(staticLock.bytes) + " (bytes 10-11): "
                     + Self.locked(AddressSpan.runs(staticLock.lockedPages)))
         } else {
             lines.append("static lock bytes: not in the image")
         }
         if let dynamicAddresses, let span = AddressSpan(dynamicAddresses) {
-            let shown = dynamicBytes.isEmpty ? "not in the image" : InspectFormatting.hex(dynamicBytes)
+            let shown = dynamicBytes.isEmpty ? "not in the image" : Hex.bytes(dynamicBytes)
             var line = "dynamic lock bytes: \(shown) (\(span.text("byte"))"
             switch dynamicSource {
             case .lockControlTLV: line += ", named by the Lock Control TLV"

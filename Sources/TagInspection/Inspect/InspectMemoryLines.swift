@@ -1,3 +1,4 @@
+import HexText
 import TagMemory
 
 /// Every page (Type 2) or block (MIFARE Classic) of a dump as hex, as `ndeftool inspect -v`
@@ -31,7 +32,7 @@ package enum InspectMemoryLines {
             let start = unit * size
             guard start + size <= dump.memory.count else { break }
             let bytes = dump.memory[start..<(start + size)]
-            var shown = bytes.map { InspectFormatting.hex([$0]) }
+            var shown = bytes.map { Hex.bytes([$0]) }
             if secretPages.contains(unit) {
                 shown = shown.map { _ in "**" }
             } else if !type2, isSectorTrailer(unit) {
@@ -39,9 +40,8 @@ package enum InspectMemoryLines {
             }
             let number = String(unit)
             let padding = String(repeating: " ", count: digits - number.count)
-            let hex = String(unit, radix: 16, uppercase: true)
             lines.append(
-                "  \(type2 ? "page" : "block") \(padding)\(number) (\(hex.count < 2 ? "0" : "")\(hex)h): "
+                "  \(type2 ? "page" : "block") \(padding)\(number) (\(Hex.number(unit, minimumDigits: 2))h): "
                     + shown.joined(separator: " "))
         }
         return lines

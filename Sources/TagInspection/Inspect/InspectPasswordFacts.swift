@@ -1,3 +1,4 @@
+import HexText
 import TagMemory
 
 /// The authentication configuration of the chip, without its secrets.
@@ -111,11 +112,11 @@ package struct InspectPasswordFacts: Encodable {
     /// `on: AUTH0 04h, pages 4-134 need the password to be written and read`.
     private func protection(auth0: UInt8) -> String {
         guard let first = firstProtectedPage else {
-            return "off: AUTH0 \(InspectFormatting.byte(auth0)) is past the last page (\(chip.pageCount - 1))"
+            return "off: AUTH0 \(Hex.byte(auth0))h is past the last page (\(chip.pageCount - 1))"
         }
         let pages = AddressSpan(first...max(first, chip.pageCount - 1)).text("page")
         let access = isReadProtected == true ? "written and read" : "written"
-        return "on: AUTH0 \(InspectFormatting.byte(auth0)), \(pages) need authentication to be \(access)"
+        return "on: AUTH0 \(Hex.byte(auth0))h, \(pages) need authentication to be \(access)"
     }
 
     package var lines: [String] {
@@ -129,7 +130,7 @@ package struct InspectPasswordFacts: Encodable {
             let keys = AddressSpan(pages.key).text("page")
             return [
                 "3DES authentication: " + protection(auth0: auth0),
-                "  AUTH1 \(InspectFormatting.byte(auth1)): bit 0 \(auth1 & 1) ("
+                "  AUTH1 \(Hex.byte(auth1))h: bit 0 \(auth1 & 1) ("
                     + (auth1 & 1 == 0 ? "reads need authentication too" : "only writes need authentication")
                     + "); the key in \(keys) is not shown",
             ]
@@ -142,7 +143,7 @@ package struct InspectPasswordFacts: Encodable {
             let limit = configuration.authenticationLimit
             var lines = [
                 "password protection (PWD_AUTH): " + protection(auth0: configuration.auth0),
-                "  ACCESS \(InspectFormatting.byte(access)) (page \(pages.cfg1)): PROT \(access >> 7) ("
+                "  ACCESS \(Hex.byte(access))h (page \(pages.cfg1)): PROT \(access >> 7) ("
                     + (configuration.isReadProtected ? "reads too" : "writes only") + "), CFGLCK \(access >> 6 & 1) ("
                     + (configuration.isConfigurationLocked ? "CFG0 and CFG1 locked for good" : "open")
                     + "), AUTHLIM \(limit) ("

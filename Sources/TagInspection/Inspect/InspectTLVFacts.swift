@@ -1,3 +1,4 @@
+import HexText
 import NDEF
 import TagMemory
 
@@ -107,10 +108,10 @@ package struct InspectTLVFacts: Encodable {
     /// `Lock Control (01h) at bytes 16-20 (pages 4-5), length 3: lock bytes 160-161, ...`.
     package var line: String {
         guard let tlv else {
-            let type = failedType.map { " (\(InspectFormatting.byte($0)))" } ?? ""
+            let type = failedType.map { " (\(Hex.byte($0))h)" } ?? ""
             return "at byte \(address)\(type): unreadable: \(problem?.reason ?? "unknown reason")"
         }
-        var line = Self.name(tlv.kind) + " (\(InspectFormatting.byte(tlv.type))) at "
+        var line = Self.name(tlv.kind) + " (\(Hex.byte(tlv.type))h) at "
         line += InspectFormatting.location(tlv.typeAddress..<tlv.endAddress, unitSize: unitSize, unit: unit)
         guard !tlv.lengthAddresses.isEmpty else { return line }
         line += ", length \(tlv.length)"

@@ -1,3 +1,4 @@
+import HexText
 import NDEF
 import TagMemory
 
@@ -19,15 +20,15 @@ package struct InspectUIDFacts: Encodable {
 
         package func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(NDEFHex.encode([value]), forKey: .value)
-            try container.encode(NDEFHex.encode([expected]), forKey: .expected)
+            try container.encode(Hex.encode([value]), forKey: .value)
+            try container.encode(Hex.encode([expected]), forKey: .expected)
             try container.encode(isValid, forKey: .valid)
         }
 
         package var text: String {
-            let shown = InspectFormatting.hex([value])
+            let shown = Hex.bytes([value])
             return isValid
-                ? "\(name) \(shown) correct" : "\(name) \(shown) wrong, should be \(InspectFormatting.hex([expected]))"
+                ? "\(name) \(shown) correct" : "\(name) \(shown) wrong, should be \(Hex.bytes([expected]))"
         }
     }
 

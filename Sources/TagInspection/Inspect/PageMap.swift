@@ -1,3 +1,4 @@
+import HexText
 import TagMemory
 
 /// A Type 2 tag's memory drawn one row per page, as `ndeftool info` and `inspect` print it: the
@@ -68,7 +69,8 @@ package struct PageMap: Sendable {
             if memory.isPageLocked(page) { lock.append("locked") }
             if configuration?.isPageWriteProtected(page) == true { lock.append("pwd") }
             let row = Row(
-                pages: page...page, hex: isSecret ? Array(repeating: "**", count: bytes.count) : bytes.map(Self.hex),
+                pages: page...page,
+                hex: isSecret ? Array(repeating: "**", count: bytes.count) : bytes.map { Hex.byte($0) },
                 ascii: isSecret ? "" : String(bytes.map(Self.ascii)), role: role,
                 lock: lock.joined(separator: ", "))
             let isEmpty = !isSecret && bytes.allSatisfy { $0 == 0 }
@@ -127,11 +129,6 @@ package struct PageMap: Sendable {
             lines.append(line.trimmingTrailingSpaces())
         }
         return lines
-    }
-
-    private static func hex(_ byte: UInt8) -> String {
-        let digits = Array("0123456789ABCDEF")
-        return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
     }
 
     private static func ascii(_ byte: UInt8) -> Character {

@@ -1,3 +1,4 @@
+import HexText
 import NDEF
 import TagMemory
 
@@ -106,15 +107,15 @@ public struct TagInspectionReport: Encodable, Sendable {
         if let check = originality.check {
             try container.encode(check, forKey: .signature)
         } else {
-            try container.encode(originality.signature.map { NDEFHex.encode($0) }, forKey: .signature)
+            try container.encode(originality.signature.map { Hex.encode($0) }, forKey: .signature)
         }
         try container.encode(originality.counters, forKey: .counters)
-        try container.encode(originality.tearingFlags.map { NDEFHex.encode($0) }, forKey: .tearingFlags)
+        try container.encode(originality.tearingFlags.map { Hex.encode($0) }, forKey: .tearingFlags)
         try container.encode(status.status, forKey: .status)
         try container.encode(statusReason, forKey: .statusReason)
         try container.encode(status.capacity, forKey: .capacity)
         try container.encode(ndefTLVAddress, forKey: .ndefTLVAddress)
-        try container.encode(ndef.map { NDEFHex.encode($0) }, forKey: .ndef)
+        try container.encode(ndef.map { Hex.encode($0) }, forKey: .ndef)
         try container.encode(message, forKey: .message)
         try container.encode(problem.map(InspectProblem.init), forKey: .problem)
     }

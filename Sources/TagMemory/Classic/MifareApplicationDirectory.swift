@@ -1,3 +1,5 @@
+import HexText
+
 /// The MIFARE Application Directory (MAD): which application owns which sector.
 ///
 /// NXP AN10787. Sector 0's trailer GPB says whether a MAD is there (DA, bit 7) and its version
@@ -292,6 +294,6 @@ public struct MADApplicationIdentifier: RawRepresentable, Sendable, Hashable, Cu
     }
 
     public var description: String {
-        TagHex.word(rawValue) + "h" + (name.map { " (\($0))" } ?? "")
+        Hex.word(rawValue) + "h" + (name.map { " (\($0))" } ?? "")
     }
 }

@@ -1,3 +1,5 @@
+import HexText
+
 /// The three access-bit bytes of a sector trailer (bytes 6-8).
 ///
 /// NXP MF1S50yyX section 8.7.1, Figure 10: each of C1, C2 and C3 is a nibble whose bit n is
@@ -96,7 +98,7 @@ public struct MifareClassicAccessBits: Sendable, Hashable, CustomStringConvertib
     public static let ndefReadOnly = MifareClassicAccessBits(byte6: 0x07, byte7: 0x8F, byte8: 0x0F)
 
     /// The three bytes as upper-case hex, for example `7F 07 88`.
-    public var hexText: String { TagHex.bytes(bytes) }
+    public var hexText: String { Hex.bytes(bytes) }
 
     public var description: String {
         isConsistent ? hexText : hexText + " (inconsistent: sector blocked)"

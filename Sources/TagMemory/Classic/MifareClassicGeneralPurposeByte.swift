@@ -1,3 +1,5 @@
+import HexText
+
 /// The general purpose byte (GPB, byte 9) of a sector trailer, read two ways.
 ///
 /// The chip gives byte 9 no meaning of its own: it has the access rights of the access bits
@@ -86,5 +88,5 @@ public struct MifareClassicGeneralPurposeByte: RawRepresentable, Sendable, Hasha
     /// The GPB of a read-only NFC sector: 43h, write access 11b (AN1304).
     public static let ndefReadOnly = MifareClassicGeneralPurposeByte(rawValue: 0x43)
 
-    public var description: String { TagHex.byte(rawValue) + "h" }
+    public var description: String { Hex.byte(rawValue) + "h" }
 }

@@ -1,3 +1,4 @@
+import HexText
 import NDEF
 
 /// The memory image of a MIFARE Classic card, read as far as it goes, with its NDEF data.
@@ -141,7 +142,8 @@ public struct MifareClassicMemory: Sendable, Hashable {
             guard let mad, !mad.isCRCValid else { continue }
             return TagMemoryError(
                 .notFormatted, at: address,
-                "the \(name) CRC is \(hex(mad.storedCRC)) but its bytes give \(hex(mad.computedCRC)) (AN10787)")
+                "the \(name) CRC is \(Hex.byte(mad.storedCRC))h but its bytes give \(Hex.byte(mad.computedCRC))h (AN10787)"
+            )
         }
         return nil
     }
@@ -168,9 +170,6 @@ public struct MifareClassicMemory: Sendable, Hashable {
         guard range.upperBound <= bytes.count else { return nil }
         return try? MifareClassicSectorTrailer(bytes: bytes[range])
     }
-
-    /// Two upper-case hex digits and "h".
-    static func hex(_ byte: UInt8) -> String { TagHex.byte(byte) + "h" }
 }
 
 extension MifareClassicMemory {

@@ -1,3 +1,4 @@
+import HexText
 import NDEF
 
 /// One write in a plan: which bytes go where, and why.
@@ -51,12 +52,12 @@ public struct PlanStep: Sendable, Hashable, Codable, CustomStringConvertible {
     public var displayedData: String {
         isSecret
             ? Array(repeating: "**", count: data.count).joined(separator: " ")
-            : NDEFHex.encode(data, uppercase: true, separator: " ")
+            : Hex.encode(data, uppercase: true, separator: " ")
     }
 
     public var description: String {
         if let file {
-            return "file \(String(file, radix: 16, uppercase: true)) offset \(address): \(displayedData)  (\(reason))"
+            return "file \(Hex.number(file)) offset \(address): \(displayedData)  (\(reason))"
         }
         return "page \(address): \(displayedData)  (\(reason))"
     }

@@ -1,3 +1,4 @@
+import HexText
 import NDEF
 
 /// One line of a text dump file.
@@ -64,21 +65,6 @@ enum DumpText {
         return text[first...last]
     }
 
-    /// The value of a hexadecimal digit, upper or lower case.
-    static func hexDigit(_ char: UInt8) -> UInt8? {
-        switch char {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): char - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): char - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): char - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
-
-    /// `bytes` as two-digit hex joined by `separator`, upper case unless asked otherwise.
-    static func hex(_ bytes: some Sequence<UInt8>, separator: String = " ", uppercase: Bool = true) -> String {
-        NDEFHex.encode(bytes, uppercase: uppercase, separator: separator)
-    }
-
     /// `text` as a String for messages: at most 40 characters, invalid UTF-8 replaced.
     static func quoted(_ text: ArraySlice<UInt8>) -> String {
         let shown = String(decoding: text.prefix(40), as: UTF8.self)
@@ -103,7 +89,8 @@ enum DumpText {
             }
             let end = text[index...].firstIndex(where: isBlank) ?? text.endIndex
             let token = text[index..<end]
-            guard token.count == 2, let high = hexDigit(token[index]), let low = hexDigit(token[index + 1]) else {
+            guard token.count == 2, let high = Hex.digitValue(token[index]), let low = Hex.digitValue(token[index + 1])
+            else {
                 throw error(line, at: index, "expected a two-digit hex byte, found \(quoted(token))")
             }
             out.append(high << 4 | low)

@@ -1,3 +1,5 @@
+import HexText
+
 /// Reads Flipper Zero `.nfc` files of NTAG/Ultralight tags (``TagDumpFormat/flipper``).
 ///
 /// The key sequence, from Flipper firmware `lib/nfc/nfc_device.c` (`nfc_device_save`),
@@ -166,24 +168,24 @@ extension FlipperDump {
             "# \(deviceTypesComment)",
             "Device type: \(protocolName)",
             "# UID is common for all formats",
-            "UID: " + DumpText.hex(uid),
+            "UID: " + Hex.bytes(uid),
             "# ISO14443-3A specific data",
-            "ATQA: " + DumpText.hex(atqa),
-            "SAK: " + DumpText.hex([dump.sak ?? 0]),
+            "ATQA: " + Hex.bytes(atqa),
+            "SAK: " + Hex.bytes([dump.sak ?? 0]),
             "# \(protocolName) specific data",
             "Data format version: \(dataFormatVersion)",
             "\(protocolName) type: \(chip)",
-            "Signature: " + DumpText.hex(try TagDump.fixedLength(dump.signature, 32, "signature")),
-            "Mifare version: " + DumpText.hex(try TagDump.fixedLength(dump.version, 8, "GET_VERSION")),
+            "Signature: " + Hex.bytes(try TagDump.fixedLength(dump.signature, 32, "signature")),
+            "Mifare version: " + Hex.bytes(try TagDump.fixedLength(dump.version, 8, "GET_VERSION")),
         ]
         for (index, (counter, tearing)) in try dump.countersAndFlags().enumerated() {
             lines.append("Counter \(index): \(counter)")
-            lines.append("Tearing \(index): " + DumpText.hex([tearing]))
+            lines.append("Tearing \(index): " + Hex.bytes([tearing]))
         }
         lines.append("Pages total: \(dump.pageCount)")
         lines.append("Pages read: \(readPages)")
         for index in 0..<dump.pageCount {
-            lines.append("Page \(index): " + DumpText.hex(dump.page(index) ?? []))
+            lines.append("Page \(index): " + Hex.bytes(dump.page(index) ?? []))
         }
         lines.append("Failed authentication attempts: \(dump.failedAuthenticationAttempts ?? 0)")
         return Array((lines.joined(separator: "\n") + "\n").utf8)

@@ -1,3 +1,5 @@
+import HexText
+
 /// Reads and writes hex text dumps (``TagDumpFormat/hexText``).
 ///
 /// Grammar, line by line (lines end at `\n`, a `\r` before it is ignored):
@@ -24,7 +26,7 @@ enum HexTextDump {
             if content.isEmpty { continue }
             let (number, data) = try splitNumber(content, in: line)
             if let number, number.value != index {
-                let expected = String(index, radix: 16, uppercase: true)
+                let expected = Hex.number(index)
                 throw DumpText.error(
                     line, at: content.startIndex,
                     "line number \(DumpText.quoted(number.text)) found where \(expected) comes next (numbers are "
@@ -88,13 +90,13 @@ enum HexTextDump {
         {
             numberText = numberText.dropFirst(2)
         }
-        guard !numberText.isEmpty, numberText.allSatisfy({ DumpText.hexDigit($0) != nil }) else {
+        guard !numberText.isEmpty, numberText.allSatisfy({ Hex.digitValue($0) != nil }) else {
             throw DumpText.error(
                 line, at: shown.startIndex, "line number \(DumpText.quoted(shown)) is not a hexadecimal number")
         }
         var value: Int? = nil
         if numberText.count <= 8 {
-            value = numberText.reduce(0) { $0 << 4 | Int(DumpText.hexDigit($1) ?? 0) }
+            value = numberText.reduce(0) { $0 << 4 | Int(Hex.digitValue($1) ?? 0) }
         }
         return (LineNumber(text: shown, value: value), DumpText.trimmed(data))
     }
@@ -110,7 +112,7 @@ enum HexTextDump {
             }
             let end = data[index...].firstIndex(where: DumpText.isBlank) ?? data.endIndex
             let group = data[index..<end]
-            if let bad = group.firstIndex(where: { DumpText.hexDigit($0) == nil }) {
+            if let bad = group.firstIndex(where: { Hex.digitValue($0) == nil }) {
                 throw DumpText.error(
                     line, at: bad, "\(DumpText.quoted(data[bad...].prefix(1))) is not a hex digit")
             }
@@ -120,7 +122,7 @@ enum HexTextDump {
             }
             var digit = group.startIndex
             while digit < group.endIndex {
-                out.append((DumpText.hexDigit(group[digit]) ?? 0) << 4 | (DumpText.hexDigit(group[digit + 1]) ?? 0))
+                out.append((Hex.digitValue(group[digit]) ?? 0) << 4 | (Hex.digitValue(group[digit + 1]) ?? 0))
                 digit += 2
             }
             index = end
@@ -133,13 +135,11 @@ enum HexTextDump {
         try RawDump.checkMemory(of: dump)
         let count = dump.pageCount
         let what = dump.layout == .type2 ? "page" : "block"
-        let width = max(2, String(count - 1, radix: 16).count)
+        let width = max(2, Hex.number(count - 1).count)
         var text =
             "# \(count) \(what)s of \(dump.layout.unitSize) bytes, one per line; numbers are hexadecimal\n"
         for index in 0..<count {
-            var number = String(index, radix: 16, uppercase: true)
-            number = String(repeating: "0", count: width - number.count) + number
-            text += number + ": " + DumpText.hex(dump.page(index) ?? []) + "\n"
+            text += Hex.number(index, minimumDigits: width) + ": " + Hex.bytes(dump.page(index) ?? []) + "\n"
         }
         return Array(text.utf8)
     }

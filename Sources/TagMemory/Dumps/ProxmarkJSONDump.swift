@@ -1,3 +1,4 @@
+import HexText
 import JSONSupport
 
 /// Reads and writes proxmark3 JSON dumps of Ultralight/NTAG tags (``TagDumpFormat/proxmarkJSON``).
@@ -122,13 +123,13 @@ enum ProxmarkJSONDump {
                 in: bytes, at: member.offset, "\"\(member.key)\" is \(member.value.kind), not a hex string")
         }
         let digits = Array(text.utf8)
-        guard digits.count % 2 == 0, digits.allSatisfy({ DumpText.hexDigit($0) != nil }) else {
+        guard digits.count % 2 == 0, digits.allSatisfy({ Hex.digitValue($0) != nil }) else {
             throw DumpJSON.error(
                 in: bytes, at: member.offset,
                 "\"\(member.key)\" is not hex digits in pairs: \(DumpText.quoted(digits[...]))")
         }
         return stride(from: 0, to: digits.count, by: 2).map { index in
-            (DumpText.hexDigit(digits[index]) ?? 0) << 4 | (DumpText.hexDigit(digits[index + 1]) ?? 0)
+            (Hex.digitValue(digits[index]) ?? 0) << 4 | (Hex.digitValue(digits[index + 1]) ?? 0)
         }
     }
 
@@ -166,13 +167,13 @@ enum ProxmarkJSONDump {
         var lines = ["{", "  \"Created\": \"proxmark3\",", "  \"FileType\": \"mfu\",", "  \"Card\": {"]
         for (position, (key, value)) in card.enumerated() {
             let comma = position == card.count - 1 ? "" : ","
-            lines.append("    \"\(key)\": \"\(DumpText.hex(value, separator: ""))\"\(comma)")
+            lines.append("    \"\(key)\": \"\(Hex.encode(value, uppercase: true))\"\(comma)")
         }
         lines.append("  },")
         lines.append("  \"blocks\": {")
         for index in 0..<dump.pageCount {
             let comma = index == dump.pageCount - 1 ? "" : ","
-            lines.append("    \"\(index)\": \"\(DumpText.hex(dump.page(index) ?? [], separator: ""))\"\(comma)")
+            lines.append("    \"\(index)\": \"\(Hex.encode(dump.page(index) ?? [], uppercase: true))\"\(comma)")
         }
         lines.append("  }")
         lines.append("}")

@@ -1,3 +1,5 @@
+import HexText
+
 extension TagDump {
     /// File name extensions that mark a binary image, used only when the content could be
     /// either text or binary.
@@ -40,7 +42,7 @@ extension TagDump {
                 return .flipper
             }
             if !binaryName {
-                guard let char = content.first, DumpText.hexDigit(char) != nil || char == UInt8(ascii: "[") else {
+                guard let char = content.first, Hex.digitValue(char) != nil || char == UInt8(ascii: "[") else {
                     throw DumpText.error(
                         first,
                         "not a known dump format: \(DumpText.quoted(content)) is not a hex page, a Flipper "

@@ -1,3 +1,5 @@
+import HexText
+
 /// A dumped tag: its memory image and whatever the dump file knows about the tag.
 ///
 /// Dump files are how a real tag reaches the tool (`ndeftool inspect FILE`) and where a
@@ -149,7 +151,7 @@ public struct TagDump: Sendable, Hashable, CustomStringConvertible {
         let identified = version.flatMap { Type2ChipCatalogue.chip(forVersion: $0) }?.name
         let name = chipName ?? (layout == .type2 ? identified : nil) ?? fallback
         parts.append("\(name): \(pageCount) \(unit)\(pageCount == 1 ? "" : "s") (\(memory.count) bytes)")
-        if let uid = effectiveUID { parts.append("UID " + DumpText.hex(uid, separator: ":")) }
+        if let uid = effectiveUID { parts.append("UID " + Hex.encode(uid, uppercase: true, separator: ":")) }
         if let read = readPageCount, read != pageCount { parts.append("\(read) of \(pageCount) \(unit)s read") }
         return parts.joined(separator: ", ")
     }

@@ -1,3 +1,5 @@
+import HexText
+
 /// The capability container of a Type 2 tag: page 3, bytes 12-15 of the memory.
 ///
 /// NFC Forum Type 2 Tag 1.1, section 6.1 (NDEF management):
@@ -128,7 +130,7 @@ public struct Type2CapabilityContainer: Sendable, Hashable, CustomStringConverti
         if !isNDEFFormatted {
             return TagMemoryError(
                 .notFormatted, at: 12,
-                "the capability container starts with \(TagHex.byte(magicNumber)), not the magic E1h")
+                "the capability container starts with \(Hex.byte(magicNumber)), not the magic E1h")
         }
         if !isVersionSupported {
             return TagMemoryError(
@@ -138,7 +140,7 @@ public struct Type2CapabilityContainer: Sendable, Hashable, CustomStringConverti
     }
 
     public var description: String {
-        "CC \(TagHex.bytes(bytes)): version \(majorVersion).\(minorVersion), "
+        "CC \(Hex.bytes(bytes)): version \(majorVersion).\(minorVersion), "
             + "\(dataAreaSize) byte data area, read \(readAccess.nibble), write \(writeAccess.nibble)"
     }
 }

@@ -1,3 +1,4 @@
+import HexText
 import NDEF
 
 /// The capability container (CC) file of an NFC Forum Type 4 Tag, file `E103`.
@@ -209,7 +210,7 @@ public struct Type4CapabilityContainer: Sendable, Hashable, Codable {
         else {
             throw TagMemoryError(
                 .malformedTLV, at: 7,
-                "the TLV after MLc is T=\(TagHex.byte(type)) L=\(TagHex.byte(valueLength)), not an NDEF File "
+                "the TLV after MLc is T=\(Hex.byte(type)) L=\(Hex.byte(valueLength)), not an NDEF File "
                     + "Control TLV (04 06) or an Extended one (06 08) (T4T 3.0, 5.1.2)")
         }
         guard let value = reader.take(kind.valueLength) else {
@@ -226,7 +227,7 @@ public struct Type4CapabilityContainer: Sendable, Hashable, Codable {
         let reservedHere = Type4FileControl.reservedFileIdentifiers.contains(id) && !(id == 0 && version >> 4 == 1)
         guard !reservedHere else {
             throw TagMemoryError(
-                .notFormatted, at: 9, "file identifier \(TagHex.word(id)) is reserved (T4T 3.0, 5.1.2)")
+                .notFormatted, at: 9, "file identifier \(Hex.word(id)) is reserved (T4T 3.0, 5.1.2)")
         }
         let sizes =
             switch control.kind {
@@ -245,7 +246,7 @@ public struct Type4CapabilityContainer: Sendable, Hashable, Codable {
         ] where condition.isReserved {
             throw TagMemoryError(
                 .notFormatted, at: offset,
-                "the \(what) access condition \(TagHex.byte(condition.rawValue)) is reserved (T4T 3.0, 5.1.2)")
+                "the \(what) access condition \(Hex.byte(condition.rawValue)) is reserved (T4T 3.0, 5.1.2)")
         }
     }
 }
@@ -274,7 +275,7 @@ extension Type4CapabilityContainer {
         }
         if ndefFile.writeAccess.isNone { return TagWritePlan(steps: []) }
         let reason =
-            "write access \(TagHex.byte(ndefFile.writeAccess.rawValue)) -> FF: the NDEF file becomes read-only "
+            "write access \(Hex.byte(ndefFile.writeAccess.rawValue)) -> FF: the NDEF file becomes read-only "
             + "(T4T 3.0, 5.1.2 and 5.5.8); \(Self.lockCaveat)"
         return TagWritePlan(steps: [
             PlanStep(file: Self.fileIdentifier, address: writeAccessOffset, data: [0xFF], reason: reason)
@@ -315,7 +316,7 @@ public enum Type4ControlTLV: Sendable, Hashable, Codable, CustomStringConvertibl
     public var description: String {
         switch self {
         case .fileControl(let control): control.description
-        case .other(let type, let value): "TLV \(TagHex.byte(type)) with \(value.count) value bytes"
+        case .other(let type, let value): "TLV \(Hex.byte(type)) with \(value.count) value bytes"
         }
     }
 
@@ -336,7 +337,7 @@ public enum Type4ControlTLV: Sendable, Hashable, Codable, CustomStringConvertibl
         }
         guard let value = reader.take(length) else {
             throw TagMemoryError(
-                .malformedTLV, at: offset, "TLV \(TagHex.byte(type)) with \(length) value bytes runs past CCLEN")
+                .malformedTLV, at: offset, "TLV \(Hex.byte(type)) with \(length) value bytes runs past CCLEN")
         }
         if let kind = Type4FileControl.Kind(rawValue: type), first == UInt8(kind.valueLength) {
             return .fileControl(Type4FileControl(kind: kind, value: value))

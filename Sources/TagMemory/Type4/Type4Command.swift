@@ -1,3 +1,4 @@
+import HexText
 import NFCWireFormat
 
 /// A command APDU for a Type 4 tag, as bytes.
@@ -127,7 +128,7 @@ public struct Type4Command: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String {
-        bytes.map(TagHex.byte).joined(separator: " ")
+        bytes.map(Hex.byte).joined(separator: " ")
     }
 
     /// 54 03 and the three offset bytes.
@@ -221,6 +222,6 @@ public struct Type4Response: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String {
-        (data.map(TagHex.byte) + [status.description]).joined(separator: " ")
+        (data.map(Hex.byte) + [status.description]).joined(separator: " ")
     }
 }

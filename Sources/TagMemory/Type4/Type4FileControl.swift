@@ -1,3 +1,5 @@
+import HexText
+
 /// A file control TLV of the Type 4 capability container: which file, how large, who may
 /// read and write it.
 ///
@@ -86,7 +88,7 @@ public struct Type4FileControl: Sendable, Hashable, Codable, CustomStringConvert
     }
 
     public var description: String {
-        "\(kind) file \(TagHex.word(fileIdentifier)), \(maximumFileSize) bytes, "
+        "\(kind) file \(Hex.word(fileIdentifier)), \(maximumFileSize) bytes, "
             + "read \(readAccess), write \(writeAccess)"
     }
 }
@@ -131,7 +133,7 @@ public struct Type4AccessCondition: RawRepresentable, Sendable, Hashable, Codabl
     public var isReserved: Bool { (0x01...0x7F).contains(rawValue) }
 
     public var description: String {
-        let hex = TagHex.byte(rawValue)
+        let hex = Hex.byte(rawValue)
         if isGranted { return "granted (00)" }
         if isNone { return "none (FF)" }
         if isProprietary { return "proprietary (\(hex))" }

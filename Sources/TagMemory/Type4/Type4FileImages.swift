@@ -1,3 +1,4 @@
+import HexText
 import NDEF
 
 /// The elementary files of a Type 4 tag's NDEF application as byte images, with a pure
@@ -60,14 +61,14 @@ public struct Type4FileImages: Sendable, Hashable {
             }
             guard let size = files[id]?.count else {
                 throw TagMemoryError(
-                    .invalidArgument, "step \(index) writes file \(TagHex.word(id)), which does not exist")
+                    .invalidArgument, "step \(index) writes file \(Hex.word(id)), which does not exist")
             }
             let (end, overflow) = step.address.addingReportingOverflow(step.data.count)
             guard step.address >= 0, !overflow, end <= size else {
                 throw TagMemoryError(
                     .invalidArgument, at: step.address,
                     "step \(index) writes bytes \(step.address)..<\(end) of the \(size)-byte file "
-                        + TagHex.word(id))
+                        + Hex.word(id))
             }
             // In place: the default is never used, the file exists.
             files[id, default: []].replaceSubrange(step.address..<end, with: step.data)
@@ -99,7 +100,7 @@ public struct Type4FileImages: Sendable, Hashable {
     public func ndefFile(options: NDEFDecodingOptions = .init()) throws(TagMemoryError) -> Type4NDEFFile {
         let cc = try capabilityContainer()
         guard let image = files[cc.ndefFile.fileIdentifier] else {
-            throw TagMemoryError(.notFormatted, "there is no NDEF file \(TagHex.word(cc.ndefFile.fileIdentifier))")
+            throw TagMemoryError(.notFormatted, "there is no NDEF file \(Hex.word(cc.ndefFile.fileIdentifier))")
         }
         return try Type4NDEFFile(parsing: image, capabilityContainer: cc, options: options)
     }

@@ -1,3 +1,4 @@
+import HexText
 import NDEF
 import TagMemory
 
@@ -68,7 +69,7 @@ public enum SimulatedTag: Sendable {
     /// A one-line description: the chip (for a Type 4 tag: its mapping version and NDEF file
     /// size) and the UID.
     public var summary: String {
-        let uidText = NDEFHex.encode(uid, uppercase: true, separator: ":")
+        let uidText = Hex.encode(uid, uppercase: true, separator: ":")
         switch self {
         case .type2(let tag):
             return "\(tag.chip.name), UID \(uidText)"

@@ -1,3 +1,4 @@
+import HexText
 import TagMemory
 
 extension SimulatedType2Tag {
@@ -46,7 +47,6 @@ extension SimulatedType2Tag {
 
     /// `bytes` as upper-case ASCII hex.
     static func hexText(_ bytes: [UInt8]) -> [UInt8] {
-        let digits = Array("0123456789ABCDEF".utf8)
-        return bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0F)]] }
+        Array(Hex.encode(bytes, uppercase: true).utf8)
     }
 }

@@ -1,3 +1,4 @@
+import HexText
 import NDEF
 import NTAG424
 import TagMemory
@@ -144,7 +145,7 @@ struct SimulatedType4StateText {
     private static func bytes(_ line: Line, count: ClosedRange<Int>) throws(TagMemoryError) -> [UInt8] {
         let bytes: [UInt8]
         do {
-            bytes = try NDEFHex.decode(line.value)
+            bytes = try Hex.decode(line.value)
         } catch {
             throw line.error("\"\(line.key)\" takes hex bytes: \(error.reason)")
         }

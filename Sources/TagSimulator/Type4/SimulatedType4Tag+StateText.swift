@@ -1,3 +1,4 @@
+import HexText
 import NDEF
 import NTAG424
 import TagMemory
@@ -21,44 +22,44 @@ extension SimulatedType4Tag {
             "# Simulated NFC Forum Type 4 tag: its configuration, then its CC and NDEF files as they are now.",
             "# One \"key value\" pair per line; numbers and bytes are hexadecimal; \"#\" starts a comment.",
             "\(SimulatedType4StateText.formatName) \(SimulatedType4StateText.formatVersion)",
-            "uid \(Self.hex(uid))",
-            "mapping-version \(Self.hex([configuration.mappingVersion]))",
-            "mle \(Self.number(configuration.maximumResponseDataSize, digits: 4))"
+            "uid \(Hex.bytes(uid))",
+            "mapping-version \(Hex.bytes([configuration.mappingVersion]))",
+            "mle \(Hex.number(configuration.maximumResponseDataSize, minimumDigits: 4))"
                 + "  # \(configuration.maximumResponseDataSize) bytes per READ BINARY response",
-            "mlc \(Self.number(configuration.maximumCommandDataSize, digits: 4))"
+            "mlc \(Hex.number(configuration.maximumCommandDataSize, minimumDigits: 4))"
                 + "  # \(configuration.maximumCommandDataSize) bytes per UPDATE BINARY",
-            "ndef-file \(Self.number(Int(configuration.ndefFileIdentifier), digits: 4))",
-            "ndef-file-size \(Self.number(configuration.maximumNDEFFileSize, digits: 8))"
+            "ndef-file \(Hex.number(Int(configuration.ndefFileIdentifier), minimumDigits: 4))",
+            "ndef-file-size \(Hex.number(configuration.maximumNDEFFileSize, minimumDigits: 8))"
                 + "  # \(configuration.maximumNDEFFileSize) bytes",
-            "read-access \(Self.hex([configuration.readAccess.rawValue]))",
-            "write-access \(Self.hex([configuration.writeAccess.rawValue]))",
+            "read-access \(Hex.bytes([configuration.readAccess.rawValue]))",
+            "write-access \(Hex.bytes([configuration.writeAccess.rawValue]))",
             "cc-writable \(configuration.isCapabilityContainerWritable ? "yes" : "no")",
             "end-of-file-warning \(configuration.reportsEndOfFile ? "yes" : "no")",
-            "frame-size \(Self.number(configuration.frameSize, digits: 4))  # \(configuration.frameSize) bytes",
+            "frame-size \(Hex.number(configuration.frameSize, minimumDigits: 4))  # \(configuration.frameSize) bytes",
             "# CC file E103, \(capabilityContainerFile.count) bytes",
-            "cc \(Self.hex(capabilityContainerFile))",
-            "# NDEF file \(Self.number(Int(configuration.ndefFileIdentifier), digits: 4)), \(ndefFile.count) bytes, "
+            "cc \(Hex.bytes(capabilityContainerFile))",
+            "# NDEF file \(Hex.number(Int(configuration.ndefFileIdentifier), minimumDigits: 4)), \(ndefFile.count) bytes, "
                 + "\(fieldSize == 4 ? "ENLEN" : "NLEN") \(length); \(used) bytes written here, the rest 00",
         ]
         for start in stride(from: 0, to: used, by: 16) {
             let line = ndefFile[start..<min(used, start + 16)]
-            lines.append("ndef \(Self.hex(line))  # \(Self.number(start, digits: 4))")
+            lines.append("ndef \(Hex.bytes(line))  # \(Hex.number(start, minimumDigits: 4))")
         }
         if let chip = ntag424 {
             lines += [
                 "# NTAG 424 DNA: keys 0-4 (a simulated tag's keys: never a real tag's), versions, file settings",
-                "ntag424-keys \(Self.hex(chip.keys.joined()))",
-                "ntag424-key-versions \(Self.hex(chip.keyVersions))",
+                "ntag424-keys \(Hex.bytes(chip.keys.joined()))",
+                "ntag424-key-versions \(Hex.bytes(chip.keyVersions))",
             ]
             for number in [UInt8(1), 2, 3] {
                 if let settings = chip.fileSettings[number] {
-                    lines.append("ntag424-file-\(number) \(Self.hex(settings.encoded))")
+                    lines.append("ntag424-file-\(number) \(Hex.bytes(settings.encoded))")
                 }
             }
             lines += [
-                "ntag424-sdm-counter \(Self.number(chip.sdmReadCounter, digits: 6))",
-                "ntag424-proprietary-file \(Self.hex(chip.proprietaryFile))",
-                "ntag424-signature \(Self.hex(chip.signature))",
+                "ntag424-sdm-counter \(Hex.number(chip.sdmReadCounter, minimumDigits: 6))",
+                "ntag424-proprietary-file \(Hex.bytes(chip.proprietaryFile))",
+                "ntag424-signature \(Hex.bytes(chip.signature))",
             ]
         }
         lines.append("end")
@@ -117,14 +118,5 @@ extension SimulatedType4Tag {
     private static func isWhitespace(_ byte: UInt8) -> Bool {
         byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r")
             || byte == UInt8(ascii: "\n")
-    }
-
-    private static func hex(_ bytes: some Sequence<UInt8>) -> String {
-        NDEFHex.encode(bytes, uppercase: true, separator: " ")
-    }
-
-    private static func number(_ value: Int, digits: Int) -> String {
-        let text = String(value, radix: 16, uppercase: true)
-        return String(repeating: "0", count: max(0, digits - text.count)) + text
     }
 }

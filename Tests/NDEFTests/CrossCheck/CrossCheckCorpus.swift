@@ -1,3 +1,4 @@
+import HexText
 import NDEF
 import TestSupport
 
@@ -23,7 +24,7 @@ enum CrossCheckCorpus {
         for (code, prefix) in URIRecord.prefixes.enumerated() {
             let suffix = prefix == "tel:" ? "+15551234" : "example.org/a?b=c"
             let uri = code == 0 ? "geo:52.5,13.4" : prefix + suffix
-            add("uri-code-\(NDEFHex.encode([UInt8(code)]))", try URIRecord(uri: uri).makeRecord())
+            add("uri-code-\(Hex.encode([UInt8(code)]))", try URIRecord(uri: uri).makeRecord())
         }
         add("uri-iri", try URIRecord(uri: "https://www.hääyö.com/~user/").makeRecord())
         add("uri-rfu-code", NFCNDEFPayload(format: .nfcWellKnown, type: "U", payload: [0x24] + Array("abc".utf8)))

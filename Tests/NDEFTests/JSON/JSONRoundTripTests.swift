@@ -1,4 +1,5 @@
 import Foundation
+import HexText
 import NDEF
 import TestSupport
 import Testing
@@ -31,7 +32,7 @@ struct JSONRoundTripTests {
         for _ in 0..<50 {
             let bytes = try Self.randomMessage(&random).encoded()
             let decoded = try NFCNDEFMessage(decoding: bytes)
-            #expect(try Self.roundTrip(decoded) == bytes, "\(NDEFHex.encode(bytes))")
+            #expect(try Self.roundTrip(decoded) == bytes, "\(Hex.encode(bytes))")
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import HexText
 import NDEF
 import TestSupport
 import Testing
@@ -24,6 +25,6 @@ struct FuzzFindingTests {
     /// The bytes of a hex fixture under `Fixtures/` (`#` comments, whitespace between bytes).
     func fixtureHex(_ name: String) throws -> [UInt8] {
         let text = try String(contentsOfFile: PackagePaths.fixture(name), encoding: .utf8)
-        return try NDEFHex.decode(text.split(separator: "\n").filter { !$0.hasPrefix("#") }.joined())
+        return try Hex.decode(text.split(separator: "\n").filter { !$0.hasPrefix("#") }.joined())
     }
 }

@@ -1,3 +1,4 @@
+import HexText
 import TestSupport
 import Testing
 
@@ -25,12 +26,12 @@ struct PlainMessageTests {
         for input in inputs {
             let isPlain = NDEFMessageDecoder.isPlain(input[...], maximumRecordCount: 16_384)
             guard let plain = NDEFMessageDecoder.decodePlain(input[...], maximumRecordCount: 16_384) else {
-                #expect(!isPlain, "input \(NDEFHex.encode(input))")
+                #expect(!isPlain, "input \(Hex.encode(input))")
                 continue
             }
-            #expect(isPlain, "input \(NDEFHex.encode(input))")
+            #expect(isPlain, "input \(Hex.encode(input))")
             var full = NDEFMessageDecoder(input[...], options: NDEFDecodingOptions(), lenient: false)
-            #expect((try? full.decode()) == plain, "input \(NDEFHex.encode(input))")
+            #expect((try? full.decode()) == plain, "input \(Hex.encode(input))")
         }
     }
 

@@ -1,3 +1,4 @@
+import HexText
 import NDEF
 import TestSupport
 import Testing
@@ -88,17 +89,17 @@ struct RecordSequenceTests {
         let sequence = Result { () throws(NDEFError) in Array(try NDEFRecordSequence(decoding: input)) }
         switch (message, sequence) {
         case (.success(let message), .success(let records)):
-            #expect(message.records == records, "\(NDEFHex.encode(input))", sourceLocation: sourceLocation)
+            #expect(message.records == records, "\(Hex.encode(input))", sourceLocation: sourceLocation)
             #expect(
-                message.records.map(\.chunkSizes) == records.map(\.chunkSizes), "\(NDEFHex.encode(input))",
+                message.records.map(\.chunkSizes) == records.map(\.chunkSizes), "\(Hex.encode(input))",
                 sourceLocation: sourceLocation)
         case (.failure(let expected), .failure(let actual)):
-            #expect(expected.code == actual.code, "\(NDEFHex.encode(input))", sourceLocation: sourceLocation)
-            #expect(expected.offset == actual.offset, "\(NDEFHex.encode(input))", sourceLocation: sourceLocation)
-            #expect(expected.reason == actual.reason, "\(NDEFHex.encode(input))", sourceLocation: sourceLocation)
+            #expect(expected.code == actual.code, "\(Hex.encode(input))", sourceLocation: sourceLocation)
+            #expect(expected.offset == actual.offset, "\(Hex.encode(input))", sourceLocation: sourceLocation)
+            #expect(expected.reason == actual.reason, "\(Hex.encode(input))", sourceLocation: sourceLocation)
         default:
             Issue.record(
-                "verdicts differ on \(NDEFHex.encode(input)): \(message) vs \(sequence)", sourceLocation: sourceLocation
+                "verdicts differ on \(Hex.encode(input)): \(message) vs \(sequence)", sourceLocation: sourceLocation
             )
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import HexText
 import NDEF
 import TestSupport
 import Testing
@@ -22,7 +23,7 @@ enum CarrierTest {
         url.appendPathComponent("Fixtures/ndef/\(name)")
         let text = try String(contentsOf: url, encoding: .utf8)
         let hex = text.split(separator: "\n").filter { !$0.hasPrefix("#") }.joined(separator: " ")
-        return try NDEFHex.decode(hex)
+        return try Hex.decode(hex)
     }
 
     /// Parses every proper prefix of `record`'s payload with `view`: each must either parse or

@@ -1,4 +1,5 @@
 import Foundation
+import HexText
 import NDEF
 import Testing
 
@@ -17,7 +18,7 @@ struct RecordFixtureTests {
     static func load(_ name: String) throws -> [UInt8] {
         let text = try String(contentsOfFile: directory + "/" + name, encoding: .utf8)
         let hex = text.split(separator: "\n").filter { !$0.hasPrefix("#") }.joined()
-        return try NDEFHex.decode(hex)
+        return try Hex.decode(hex)
     }
 
     /// The decoded message of a fixture, which must also re-encode to the same bytes.

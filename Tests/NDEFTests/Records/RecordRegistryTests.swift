@@ -1,4 +1,5 @@
 import Foundation
+import HexText
 import NDEF
 import Testing
 
@@ -65,11 +66,11 @@ struct RecordRegistryTests {
         let object = try jsonObject(record)
         let value = try #require(object["value"] as? [String: Any])
         #expect(value["uri"] as? String == "https://www.example.com")
-        #expect(object["payloadHex"] as? String == "02" + NDEFHex.encode(Array("example.com".utf8)))
+        #expect(object["payloadHex"] as? String == "02" + Hex.encode(Array("example.com".utf8)))
 
         let json = #"{"tnf":1,"type":"T","value":{"text":"Hello, world!"}}"#
         let built = try decodeJSON(NFCNDEFPayload.self, json)
-        #expect(NDEFHex.encode(built.payload) == "02656e48656c6c6f2c20776f726c6421")
+        #expect(Hex.encode(built.payload) == "02656e48656c6c6f2c20776f726c6421")
 
         let aar = try decodeJSON(NFCNDEFPayload.self, #"{"tnf":4,"type":"android.com:pkg","value":{"package":"a.b"}}"#)
         #expect(aar == NFCNDEFPayload(format: .nfcExternal, type: "android.com:pkg", payload: Array("a.b".utf8)))

@@ -1,4 +1,5 @@
 import Foundation
+import HexText
 import NDEF
 import TestSupport
 import Testing
@@ -23,7 +24,7 @@ func decodedRecord(_ messageHex: String) throws -> NFCNDEFPayload {
 
 /// The encoded one-record message of `record`, as hex.
 func messageHex(_ record: NFCNDEFPayload) throws -> String {
-    NDEFHex.encode(try NFCNDEFMessage(records: [record]).encoded())
+    Hex.encode(try NFCNDEFMessage(records: [record]).encoded())
 }
 
 /// Parses every proper prefix of `record`'s payload (and of the same payload in a decoded

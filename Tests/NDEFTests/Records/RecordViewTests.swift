@@ -1,4 +1,5 @@
 import Foundation
+import HexText
 import NDEF
 import TestSupport
 import Testing
@@ -19,7 +20,7 @@ struct RecordViewTests {
                 continue
             }
             let digits = text.split(separator: "\n").filter { !$0.hasPrefix("#") }.joined()
-            guard let bytes = try? NDEFHex.decode(digits), let recovered = try? NFCNDEFMessage.recovering(from: bytes)
+            guard let bytes = try? Hex.decode(digits), let recovered = try? NFCNDEFMessage.recovering(from: bytes)
             else { continue }
             records += recovered.message.records
         }

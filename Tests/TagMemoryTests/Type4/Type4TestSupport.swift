@@ -1,4 +1,5 @@
 import Foundation
+import HexText
 import NDEF
 import TagMemory
 import TestSupport
@@ -37,7 +38,7 @@ struct Type4Fixture {
             if comment.hasPrefix("cc:") { cc = comment.dropFirst(3).trimmingCharacters(in: .whitespaces) }
         }
         return Type4Fixture(
-            name: name, bytes: try NDEFHex.decode(digits), expectedError: expect, capabilityContainerName: cc)
+            name: name, bytes: try Hex.decode(digits), expectedError: expect, capabilityContainerName: cc)
     }
 
     /// The names of the fixtures starting with `prefix`, sorted.

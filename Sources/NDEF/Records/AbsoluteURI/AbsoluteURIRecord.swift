@@ -1,3 +1,5 @@
+import HexText
+
 /// A record whose TYPE field is an absolute URI (NFC Forum NDEF 1.0, section 3.2.6, TNF 3;
 /// RFC 3986).
 ///
@@ -90,6 +92,6 @@ extension AbsoluteURIRecord {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(uri, forKey: .uri)
-        try container.encode(NDEFHex.encode(data), forKey: .dataHex)
+        try container.encode(Hex.encode(data), forKey: .dataHex)
     }
 }

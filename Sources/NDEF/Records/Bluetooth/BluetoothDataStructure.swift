@@ -1,3 +1,5 @@
+import HexText
+
 /// One EIR or AD data structure: a length byte (covering type and data), a type byte, data.
 ///
 /// Bluetooth Core Specification 5.x, Vol 3 Part C, section 8 (Extended Inquiry Response data
@@ -46,7 +48,7 @@ extension BluetoothDataStructure {
             }
             let type = try reader.readByte("data structure type")
             let dataOffset = reader.offset
-            let data = try reader.readBytes(Int(length) - 1, "data of structure type 0x\(NDEFHex.encode([type]))")
+            let data = try reader.readBytes(Int(length) - 1, "data of structure type 0x\(Hex.encode([type]))")
             list.append(
                 Located(structure: BluetoothDataStructure(type: type, data: Array(data)), dataOffset: dataOffset))
         }
@@ -61,7 +63,7 @@ extension BluetoothDataStructure {
             guard structure.data.count <= 254 else {
                 throw NDEFError(
                     .invalidValue,
-                    "Bluetooth data type 0x\(NDEFHex.encode([structure.type])) has \(structure.data.count) bytes, at most 254"
+                    "Bluetooth data type 0x\(Hex.encode([structure.type])) has \(structure.data.count) bytes, at most 254"
                 )
             }
             bytes.append(UInt8(structure.data.count + 1))

@@ -1,3 +1,5 @@
+import HexText
+
 /// The typed values read from EIR or AD data structures by the Bluetooth views.
 ///
 /// Each known type is read from its first structure (service UUID lists from all of them);
@@ -190,7 +192,7 @@ public struct BluetoothServiceUUID: Sendable, Hashable, CustomStringConvertible 
     public init?(_ text: String) {
         let digits = text.filter { $0 != "-" }
         let dashed = text.count == 36
-        guard dashed || digits.count == text.count, let bytes = try? NDEFHex.decode(digits) else { return nil }
+        guard dashed || digits.count == text.count, let bytes = try? Hex.decode(digits) else { return nil }
         if dashed && !(bytes.count == 16 && Self.dashesAreCanonical(text)) { return nil }
         self.init(bytes: bytes)
     }
@@ -205,7 +207,7 @@ public struct BluetoothServiceUUID: Sendable, Hashable, CustomStringConvertible 
 
     /// Lower-case hex; a 128-bit UUID in the 8-4-4-4-12 form.
     public var description: String {
-        let hex = NDEFHex.encode(bytes)
+        let hex = Hex.encode(bytes)
         guard bytes.count == 16 else { return hex }
         let characters = Array(hex)
         var parts: [String] = []

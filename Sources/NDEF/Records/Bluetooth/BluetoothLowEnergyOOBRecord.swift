@@ -1,3 +1,5 @@
+import HexText
+
 /// Bluetooth LE out-of-band pairing data, `application/vnd.bluetooth.le.oob` (TNF 2).
 ///
 /// NFC Forum Bluetooth Secure Simple Pairing Using NFC (BTSSP) 1.2, section 3.2: AD data
@@ -199,7 +201,7 @@ public struct BluetoothLERole: RawRepresentable, Sendable, Hashable, CustomStrin
     }
 
     /// The name, or `reserved 0x04` for a reserved value.
-    public var description: String { name ?? "reserved 0x" + NDEFHex.encode([rawValue]) }
+    public var description: String { name ?? "reserved 0x" + Hex.encode([rawValue]) }
 }
 
 /// Whether an LE device address is public or random (bit 0 of the address type byte of the
@@ -249,9 +251,9 @@ extension BluetoothLowEnergyOOBRecord {
         if nameIsShortened { try container.encode(true, forKey: .nameShortened) }
         try container.encodeIfPresent(appearance, forKey: .appearance)
         try container.encodeIfPresent(flags, forKey: .flags)
-        try container.encodeIfPresent(securityManagerTK.map(NDEFHex.encode), forKey: .securityManagerTK)
-        try container.encodeIfPresent(confirmationValue.map(NDEFHex.encode), forKey: .confirmationValue)
-        try container.encodeIfPresent(randomValue.map(NDEFHex.encode), forKey: .randomValue)
+        try container.encodeIfPresent(securityManagerTK.map { Hex.encode($0) }, forKey: .securityManagerTK)
+        try container.encodeIfPresent(confirmationValue.map { Hex.encode($0) }, forKey: .confirmationValue)
+        try container.encodeIfPresent(randomValue.map { Hex.encode($0) }, forKey: .randomValue)
         try container.encode(otherData.map(BluetoothCodingSupport.typedData), forKey: .otherData)
         if paddingCount > 0 { try container.encode(paddingCount, forKey: .padding) }
         if (try? Self.build(NamedFields(self), paddingCount: paddingCount)) != self {

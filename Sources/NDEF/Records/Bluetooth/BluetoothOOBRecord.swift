@@ -1,3 +1,5 @@
+import HexText
+
 /// Bluetooth BR/EDR out-of-band pairing data, `application/vnd.bluetooth.ep.oob` (TNF 2).
 ///
 /// NFC Forum Bluetooth Secure Simple Pairing Using NFC (BTSSP) 1.2, section 3.1, and Bluetooth
@@ -65,7 +67,8 @@ public struct BluetoothOOBRecord: NDEFRecordConvertible {
         if let classOfDevice {
             guard classOfDevice <= 0xFF_FFFF else {
                 throw NDEFError(
-                    .invalidValue, "a class of device has 24 bits, not 0x\(String(classOfDevice, radix: 16))")
+                    .invalidValue, "a class of device has 24 bits, not 0x\(Hex.number(classOfDevice, uppercase: false))"
+                )
             }
             let bytes = (0..<3).map { UInt8(truncatingIfNeeded: classOfDevice >> ($0 * 8)) }
             list.append(BluetoothDataStructure(type: BluetoothDataType.classOfDevice, data: bytes))
@@ -175,7 +178,7 @@ public struct BluetoothOOBRecord: NDEFRecordConvertible {
         if let name { text += " \"\(name)\"" }
         if let classOfDevice {
             let bytes = (0..<3).reversed().map { UInt8(truncatingIfNeeded: classOfDevice >> ($0 * 8)) }
-            text += ", class 0x" + NDEFHex.encode(bytes)
+            text += ", class 0x" + Hex.encode(bytes)
         }
         if !serviceUUIDs.isEmpty { text += ", \(serviceUUIDs.count) service" + (serviceUUIDs.count == 1 ? "" : "s") }
         if hashC != nil || hashC256 != nil { text += ", pairing hash" }
@@ -216,10 +219,10 @@ extension BluetoothOOBRecord {
         try container.encodeIfPresent(classOfDevice, forKey: .classOfDevice)
         if !serviceUUIDs.isEmpty { try container.encode(serviceUUIDs.map(\.description), forKey: .serviceUUIDs) }
         if !serviceUUIDsComplete { try container.encode(false, forKey: .serviceUUIDsComplete) }
-        try container.encodeIfPresent(hashC.map(NDEFHex.encode), forKey: .hashC)
-        try container.encodeIfPresent(randomizerR.map(NDEFHex.encode), forKey: .randomizerR)
-        try container.encodeIfPresent(hashC256.map(NDEFHex.encode), forKey: .hashC256)
-        try container.encodeIfPresent(randomizerR256.map(NDEFHex.encode), forKey: .randomizerR256)
+        try container.encodeIfPresent(hashC.map { Hex.encode($0) }, forKey: .hashC)
+        try container.encodeIfPresent(randomizerR.map { Hex.encode($0) }, forKey: .randomizerR)
+        try container.encodeIfPresent(hashC256.map { Hex.encode($0) }, forKey: .hashC256)
+        try container.encodeIfPresent(randomizerR256.map { Hex.encode($0) }, forKey: .randomizerR256)
         try container.encode(otherData.map(BluetoothCodingSupport.typedData), forKey: .otherData)
         if paddingCount > 0 { try container.encode(paddingCount, forKey: .padding) }
         let rebuilt = try? Self.build(NamedFields(self), address: address, paddingCount: paddingCount)
@@ -310,7 +313,7 @@ extension BluetoothOOBRecord {
 /// JSON pieces shared by the two Bluetooth views.
 enum BluetoothCodingSupport {
     static func typedData(_ structure: BluetoothDataStructure) -> CarrierJSON.TypedData {
-        CarrierJSON.TypedData(type: Int(structure.type), dataHex: NDEFHex.encode(structure.data))
+        CarrierJSON.TypedData(type: Int(structure.type), dataHex: Hex.encode(structure.data))
     }
 
     static func address<K: CodingKey>(_ container: KeyedDecodingContainer<K>, _ key: K) throws -> HardwareAddress {

@@ -1,3 +1,5 @@
+import HexText
+
 /// A device information record (NFC Forum Device Information RTD 1.0, type `Di`).
 ///
 /// The payload is a sequence of data elements, each a 1-byte type, a 1-byte length and that
@@ -78,13 +80,13 @@ public struct DeviceInformationRecord: NDEFRecordConvertible {
     /// The UUID in canonical form, lower-case `8-4-4-4-12` hex digits, when it is 16 bytes.
     public var uuidString: String? {
         guard let uuid, uuid.count == 16 else { return nil }
-        let hex = Array(NDEFHex.encode(uuid))
+        let hex = Array(Hex.encode(uuid))
         return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(hex[$0]) }.joined(separator: "-")
     }
 
     /// The 16 bytes of a UUID written as 32 hex digits, with or without hyphens.
     public static func uuidBytes(_ text: String) -> [UInt8]? {
-        guard let bytes = try? NDEFHex.decode(text, allowSeparators: true), bytes.count == 16 else { return nil }
+        guard let bytes = try? Hex.decode(text, allowSeparators: true), bytes.count == 16 else { return nil }
         return bytes
     }
 
@@ -252,7 +254,7 @@ extension DeviceInformationRecord {
         try container.encodeIfPresent(deviceName, forKey: .deviceName)
         if let uuid {
             // A UUID of the wrong length cannot be built; show it as plain hex rather than lose it.
-            try container.encode(uuidString ?? NDEFHex.encode(uuid), forKey: .uuid)
+            try container.encode(uuidString ?? Hex.encode(uuid), forKey: .uuid)
         }
         try container.encodeIfPresent(firmwareVersion, forKey: .firmwareVersion)
         try container.encode(extraFields, forKey: .extraFields)
@@ -278,6 +280,6 @@ extension DeviceInformationRecord.Field: Codable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(Int(type), forKey: .type)
-        try container.encode(NDEFHex.encode(data), forKey: .dataHex)
+        try container.encode(Hex.encode(data), forKey: .dataHex)
     }
 }

@@ -1,3 +1,5 @@
+import HexText
+
 /// A record of an NFC Forum external type (NFC Forum RTD 1.0, section 3.2.2 and NDEF 1.0,
 /// section 3.2.6, TNF 4): a `domain:type` name chosen by an organisation that owns the domain.
 ///
@@ -65,7 +67,7 @@ public struct ExternalRecord: NDEFRecordConvertible {
     init(checking record: consuming NFCNDEFPayload) throws(NDEFError) {
         // A record the decoder found valid has an external type name; others are checked here.
         guard record.typeIsChecked || Self.isValidName(record.type) else {
-            let shown = record.typeString ?? NDEFHex.encode(record.type)
+            let shown = record.typeString ?? Hex.encode(record.type)
             throw NDEFError(.invalidPayload, "the record type \(shown) is not an external type name (domain:type)")
         }
         // An external type name is ASCII (checked above), so valid UTF-8.
@@ -122,7 +124,7 @@ extension ExternalRecord {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(type, forKey: .type)
-        try container.encode(NDEFHex.encode(data), forKey: .dataHex)
+        try container.encode(Hex.encode(data), forKey: .dataHex)
         if let text { try container.encode(text, forKey: .text) }
     }
 }

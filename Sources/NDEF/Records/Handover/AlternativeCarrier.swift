@@ -1,3 +1,5 @@
+import HexText
+
 /// The Carrier Power State of an alternative carrier (2 bits).
 ///
 /// NFC Forum Connection Handover 1.3, section 6.2.1, table 6.
@@ -101,7 +103,7 @@ public struct AlternativeCarrier: Sendable, Hashable {
         guard reservedBits & ~Self.reservedMask == 0 else {
             throw NDEFError(
                 .invalidValue,
-                "alternative carrier: reserved bits 0x\(NDEFHex.encode([reservedBits])) overlap the power state bits"
+                "alternative carrier: reserved bits 0x\(Hex.encode([reservedBits])) overlap the power state bits"
             )
         }
         var bytes: [UInt8] = [reservedBits | powerState.rawValue, UInt8(dataReference.count)] + dataReference
@@ -142,14 +144,14 @@ extension AlternativeCarrier: Codable {
         if let text = printableASCII(dataReference[...]) {
             try container.encode(text, forKey: .dataReference)
         } else {
-            try container.encode(NDEFHex.encode(dataReference), forKey: .dataReferenceHex)
+            try container.encode(Hex.encode(dataReference), forKey: .dataReferenceHex)
         }
         let texts = auxiliaryDataReferences.compactMap { printableASCII($0[...]) }
         if texts.count == auxiliaryDataReferences.count {
             try container.encode(texts, forKey: .auxiliaryDataReferences)
         } else {
             try container.encode(
-                auxiliaryDataReferences.map { NDEFHex.encode($0) }, forKey: .auxiliaryDataReferencesHex)
+                auxiliaryDataReferences.map { Hex.encode($0) }, forKey: .auxiliaryDataReferencesHex)
         }
         if reservedBits != 0 { try container.encode(reservedBits, forKey: .reservedBits) }
     }
@@ -174,9 +176,9 @@ extension AlternativeCarrier: Codable {
         } else if let hexes = try container.decodeIfPresent([String].self, forKey: .auxiliaryDataReferencesHex) {
             for hex in hexes {
                 do {
-                    auxiliary.append(try NDEFHex.decode(hex))
+                    auxiliary.append(try Hex.decode(hex))
                 } catch {
-                    throw CarrierJSON.invalid(container, .auxiliaryDataReferencesHex, error)
+                    throw CarrierJSON.invalid(container, .auxiliaryDataReferencesHex, NDEFError(error))
                 }
             }
         }

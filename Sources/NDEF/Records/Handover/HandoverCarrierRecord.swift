@@ -1,3 +1,5 @@
+import HexText
+
 /// A Handover Carrier record (`Hc`, TNF 1): names a carrier technology in a handover request
 /// when there is no configuration data to give, or only a little.
 ///
@@ -45,7 +47,7 @@ public struct HandoverCarrierRecord: NDEFRecordConvertible {
         }
         guard reservedBits & ~Self.reservedMask == 0 else {
             throw NDEFError(
-                .invalidValue, "reserved CTF bits 0x\(NDEFHex.encode([reservedBits])) overlap the format bits")
+                .invalidValue, "reserved CTF bits 0x\(Hex.encode([reservedBits])) overlap the format bits")
         }
         self.carrierTypeFormat = carrierTypeFormat
         self.carrierType = carrierType
@@ -90,7 +92,7 @@ public struct HandoverCarrierRecord: NDEFRecordConvertible {
 
     /// For example `Handover carrier media application/vnd.wfa.wsc, 0 bytes of data`.
     public var description: String {
-        let type = carrierTypeString ?? "0x" + NDEFHex.encode(carrierType)
+        let type = carrierTypeString ?? "0x" + Hex.encode(carrierType)
         return "Handover carrier \(carrierTypeFormat.name) \(type), \(carrierData.count) bytes of data"
     }
 }
@@ -112,9 +114,9 @@ extension HandoverCarrierRecord {
         if let text = carrierTypeString {
             try container.encode(text, forKey: .carrierType)
         } else {
-            try container.encode(NDEFHex.encode(carrierType), forKey: .carrierTypeHex)
+            try container.encode(Hex.encode(carrierType), forKey: .carrierTypeHex)
         }
-        try container.encode(NDEFHex.encode(carrierData), forKey: .carrierDataHex)
+        try container.encode(Hex.encode(carrierData), forKey: .carrierDataHex)
         if reservedBits != 0 { try container.encode(reservedBits, forKey: .reservedBits) }
     }
 

@@ -1,3 +1,5 @@
+import HexText
+
 /// A Handover Select record (`Hs`, TNF 1): the first record of a handover select message,
 /// naming the alternative carriers (Bluetooth, Wi-Fi) whose configuration records follow it.
 ///
@@ -117,7 +119,7 @@ public struct HandoverSelectRecord: NDEFRecordConvertible {
 
     /// A record ID for display: quoted text when printable, else hex.
     static func reference(_ bytes: [UInt8]) -> String {
-        printableASCII(bytes[...]).map { "\"\($0)\"" } ?? "0x" + NDEFHex.encode(bytes)
+        printableASCII(bytes[...]).map { "\"\($0)\"" } ?? "0x" + Hex.encode(bytes)
     }
 }
 
@@ -288,7 +290,7 @@ extension HandoverSelectRecord {
         try container.encode(versionString, forKey: .version)
         try container.encode(carriers, forKey: .carriers)
         if let error {
-            try container.encode(ErrorJSON(reason: error.reason, dataHex: NDEFHex.encode(error.data)), forKey: .error)
+            try container.encode(ErrorJSON(reason: error.reason, dataHex: Hex.encode(error.data)), forKey: .error)
         }
         try container.encode(extraRecords, forKey: .extraRecords)
         let rebuilt = try? HandoverSelectRecord(
@@ -311,9 +313,9 @@ extension HandoverSelectRecord {
         var errorInfo: HandoverSelectError?
         if let json = try container.decodeIfPresent(ErrorJSON.self, forKey: .error) {
             do {
-                errorInfo = HandoverSelectError(reason: json.reason, data: try NDEFHex.decode(json.dataHex))
+                errorInfo = HandoverSelectError(reason: json.reason, data: try Hex.decode(json.dataHex))
             } catch {
-                throw CarrierJSON.invalid(container, .error, error)
+                throw CarrierJSON.invalid(container, .error, NDEFError(error))
             }
         }
         do {

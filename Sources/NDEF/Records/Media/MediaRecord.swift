@@ -1,3 +1,5 @@
+import HexText
+
 /// A record whose type is a media type (NFC Forum NDEF 1.0, section 3.2.6, TNF 2; RFC 2046).
 ///
 /// This is the generic view for every media type that no more specific view reads; the
@@ -65,7 +67,7 @@ public struct MediaRecord: NDEFRecordConvertible {
     init(checking record: consuming NFCNDEFPayload) throws(NDEFError) {
         // A record the decoder found valid has a media type; others are checked here.
         guard record.typeIsChecked || Self.isValidMediaType(record.type) else {
-            let shown = record.typeString ?? NDEFHex.encode(record.type)
+            let shown = record.typeString ?? Hex.encode(record.type)
             throw NDEFError(.invalidPayload, "the record type \(shown) is not a media type (type/subtype)")
         }
         // A media type is ASCII (checked above), so valid UTF-8.
@@ -129,7 +131,7 @@ extension MediaRecord {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(mediaType, forKey: .mediaType)
-        try container.encode(NDEFHex.encode(data), forKey: .dataHex)
+        try container.encode(Hex.encode(data), forKey: .dataHex)
         if let text { try container.encode(text, forKey: .text) }
     }
 }

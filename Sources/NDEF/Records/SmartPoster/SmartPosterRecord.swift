@@ -1,3 +1,5 @@
+import HexText
+
 /// A smart poster: a URI with titles, a recommended action, icons and more
 /// (NFC Forum Smart Poster RTD 1.0, type `Sp`).
 ///
@@ -206,7 +208,7 @@ extension SmartPosterRecord {
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(mediaType, forKey: .mediaType)
-            try container.encode(NDEFHex.encode(data), forKey: .dataHex)
+            try container.encode(Hex.encode(data), forKey: .dataHex)
         }
 
         /// Whether a media record of this type is an icon: a valid media type whose top-level

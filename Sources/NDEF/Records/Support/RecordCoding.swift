@@ -1,10 +1,12 @@
+import HexText
+
 /// Helpers shared by the `Codable` forms of the typed record views (the JSON `value` object).
 extension KeyedDecodingContainer {
     /// Decodes a hex string (for example a `dataHex` key) into bytes.
     func decodeHex(forKey key: Key) throws -> [UInt8] {
         let text = try decode(String.self, forKey: key)
         do {
-            return try NDEFHex.decode(text)
+            return try Hex.decode(text)
         } catch {
             throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: error.description)
         }

@@ -1,3 +1,5 @@
+import HexText
+
 /// Text decoding for record payloads that reports where invalid input starts.
 ///
 /// The standard library's `String(decoding:as:)` repairs invalid input with U+FFFD; typed
@@ -286,7 +288,7 @@ extension String {
             case "\r": result += "\\r"
             case "\t": result += "\\t"
             case "\u{00}"..."\u{1F}", "\u{7F}"..."\u{9F}":
-                result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+                result += "\\u{" + Hex.number(scalar.value) + "}"
             default: result.unicodeScalars.append(scalar)
             }
         }

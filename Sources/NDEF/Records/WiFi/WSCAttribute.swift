@@ -1,3 +1,5 @@
+import HexText
+
 /// One Wi-Fi Simple Configuration attribute: a 2-byte type, a 2-byte length (both big-endian)
 /// and the value.
 ///
@@ -41,7 +43,7 @@ extension WSCAttribute {
 
     /// Four lower-case hex digits, for attribute types in messages.
     static func typeHex(_ value: UInt16) -> String {
-        NDEFHex.encode([UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value)])
+        Hex.encode([UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value)])
     }
 
     /// An attribute and where its value starts in the payload.

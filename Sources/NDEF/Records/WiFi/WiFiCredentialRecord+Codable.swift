@@ -1,3 +1,5 @@
+import HexText
+
 /// The JSON `value` of a Wi-Fi record.
 ///
 /// ```json
@@ -73,7 +75,7 @@ extension WiFiCredentialRecord {
     }
 
     static func typedData(_ attribute: WSCAttribute) -> CarrierJSON.TypedData {
-        CarrierJSON.TypedData(type: Int(attribute.type), dataHex: NDEFHex.encode(attribute.value))
+        CarrierJSON.TypedData(type: Int(attribute.type), dataHex: Hex.encode(attribute.value))
     }
 
     /// Decodes `[{"type", "dataHex"}]` at `key` (absent = empty) into attributes.

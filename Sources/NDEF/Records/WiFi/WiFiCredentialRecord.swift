@@ -1,3 +1,5 @@
+import HexText
+
 /// A Wi-Fi Simple Configuration record, `application/vnd.wfa.wsc` (TNF 2): the Wi-Fi network
 /// credentials a phone joins when it touches the tag.
 ///
@@ -188,7 +190,7 @@ public struct WiFiCredentialRecord: NDEFRecordConvertible {
         guard let first = credentials.first else {
             return "Wi-Fi Simple Configuration: no credential, \(attributes.count) attributes"
         }
-        let ssid = first.ssidString.map { "\"\($0)\"" } ?? "0x" + NDEFHex.encode(first.ssid)
+        let ssid = first.ssidString.map { "\"\($0)\"" } ?? "0x" + Hex.encode(first.ssid)
         var text = "Wi-Fi \(ssid)"
         let security = [first.authentication?.description, first.encryption?.description].compactMap { $0 }
         if !security.isEmpty { text += " " + security.joined(separator: "/") }

@@ -1,3 +1,5 @@
+import HexText
+
 extension Type2Memory {
     /// Plans NDEF formatting (initialising) the tag: the chip's capability container and an
     /// empty NDEF Message TLV, so the tag reads as INITIALIZED (T2T 1.1, 6.3.1), read/write
@@ -39,8 +41,8 @@ extension Type2Memory {
         for index in 0..<4 where current[index] & ~wanted[index] != 0 {
             throw TagMemoryError(
                 .conflictingState, at: Type2Page.capabilityContainerBytes.lowerBound + index,
-                "the CC is \(TagHex.bytes(current)): byte \(index) has bits the wanted CC "
-                    + "\(TagHex.bytes(wanted)) lacks, and page 3 bits cannot be cleared (one-time programmable)")
+                "the CC is \(Hex.bytes(current)): byte \(index) has bits the wanted CC "
+                    + "\(Hex.bytes(wanted)) lacks, and page 3 bits cannot be cleared (one-time programmable)")
         }
         var target: [Int: UInt8] = [:]
         for (offset, value) in content.enumerated() { target[Type2Page.dataAreaStart + offset] = value }
@@ -54,14 +56,14 @@ extension Type2Memory {
             builder.write(
                 page: page, data: data,
                 reason: page == pages.lowerBound
-                    ? "data area: \(TagHex.bytes(content)) (empty NDEF TLV, T2T 1.1, 6.3.1)"
+                    ? "data area: \(Hex.bytes(content)) (empty NDEF TLV, T2T 1.1, 6.3.1)"
                     : "data area, continued")
         }
         if current != wanted {
             try checkUnlocked(3, for: "format")
             builder.write(
                 page: 3, data: wanted,
-                reason: "CC \(TagHex.bytes(wanted)) last: NDEF version 1.0, \(chip.capabilityContainerDataAreaSize) "
+                reason: "CC \(Hex.bytes(wanted)) last: NDEF version 1.0, \(chip.capabilityContainerDataAreaSize) "
                     + "byte data area, read/write (T2T 1.1, 6.1)")
         }
         return builder.plan

@@ -1,3 +1,5 @@
+import HexText
+
 extension Type2Memory {
     /// Plans making the tag read-only for good, as CoreNFC's `writeLock` does (NFC Forum Type 2
     /// Tag 1.1, 6.4.4, state change to READ-ONLY).
@@ -55,13 +57,13 @@ extension Type2Memory {
         guard locked >> 4 == 0 else {
             throw TagMemoryError(
                 .conflictingState, at: 15,
-                "CC byte 3 is \(TagHex.byte(current[3])): with write access Fh it would still deny reading")
+                "CC byte 3 is \(Hex.byte(current[3])): with write access Fh it would still deny reading")
         }
         guard locked != current[3] else { return }
         if isPageLocked(3) {
             throw TagMemoryError(
                 .conflictingState, at: 15,
-                "the CC page is locked (L-CC) with access byte \(TagHex.byte(current[3])): it cannot become 0F")
+                "the CC page is locked (L-CC) with access byte \(Hex.byte(current[3])): it cannot become 0F")
         }
         builder.write(
             page: 3, data: [current[0], current[1], current[2], locked],

@@ -1,3 +1,5 @@
+import HexText
+
 extension Type2Memory {
     /// Plans setting or changing a password on an NTAG21x or MIFARE Ultralight EV1 (datasheet
     /// NTAG213/215/216 8.8 and 8.5.7, MF0ULX1 8.6): the writes of
@@ -109,14 +111,14 @@ extension Type2Memory {
         final.authenticationLimit = wanted.authenticationLimit
         builder.write(
             page: pages.cfg1, data: final.cfg1,
-            reason: "CFG1 ACCESS \(TagHex.byte(final.access)), after the check: "
+            reason: "CFG1 ACCESS \(Hex.byte(final.access)), after the check: "
                 + (settings.protectsReading ? "reading and writing" : "writing") + " protected, "
                 + (settings.authenticationLimit == 0
                     ? "unlimited attempts" : "at most \(settings.authenticationLimit) failed attempts"))
         final.auth0 = wanted.auth0
         builder.write(
             page: pages.cfg0, data: final.cfg0,
-            reason: "CFG0 AUTH0 \(TagHex.byte(final.auth0)) last: protection starts at page \(auth0)")
+            reason: "CFG0 AUTH0 \(Hex.byte(final.auth0)) last: protection starts at page \(auth0)")
         return Type2PasswordChangePlan(
             beforeCheck: Array(builder.steps[..<checked]), afterCheck: Array(builder.steps[checked...]),
             requiresAuthentication: builder.requiresAuthentication)
@@ -148,7 +150,7 @@ extension Type2Memory {
         builder.write(page: pages.cfg0, data: wanted.cfg0, reason: "CFG0 AUTH0 FF first: protection off")
         builder.write(
             page: pages.cfg1, data: wanted.cfg1,
-            reason: "CFG1 ACCESS \(TagHex.byte(wanted.access)): PROT and AUTHLIM cleared")
+            reason: "CFG1 ACCESS \(Hex.byte(wanted.access)): PROT and AUTHLIM cleared")
         if resetsPassword {
             builder.write(
                 page: pages.password, data: [0xFF, 0xFF, 0xFF, 0xFF], reason: "PWD back to the factory value",

@@ -1,4 +1,5 @@
 import Foundation
+import HexText
 import NDEF
 import Testing
 
@@ -13,7 +14,7 @@ struct AbsoluteURIRecordTests {
 
     @Test("parses a record from a message")
     func parses() throws {
-        let record = try decodedRecord("d31502" + NDEFHex.encode(Array("https://example.com/t".utf8)) + "abcd")
+        let record = try decodedRecord("d31502" + Hex.encode(Array("https://example.com/t".utf8)) + "abcd")
         #expect(
             try AbsoluteURIRecord(parsing: record)
                 == AbsoluteURIRecord(uri: "https://example.com/t", data: [0xAB, 0xCD]))
@@ -59,7 +60,7 @@ struct AbsoluteURIRecordTests {
     @Test("JSON value is {\"uri\", \"dataHex\"}", arguments: values)
     func json(value: AbsoluteURIRecord) throws {
         #expect(try jsonKeys(value) == ["uri", "dataHex"])
-        #expect(try jsonObject(value)["dataHex"] as? String == NDEFHex.encode(value.data))
+        #expect(try jsonObject(value)["dataHex"] as? String == Hex.encode(value.data))
         #expect(try jsonRoundTrip(value) == value)
     }
 

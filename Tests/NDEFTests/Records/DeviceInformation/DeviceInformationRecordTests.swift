@@ -1,4 +1,5 @@
 import Foundation
+import HexText
 import NDEF
 import Testing
 
@@ -12,7 +13,7 @@ struct DeviceInformationRecordTests {
     func builds() throws {
         let minimal = try DeviceInformationRecord(manufacturer: "Company", model: "Device").makeRecord()
         #expect(Array(minimal.type) == [0x44, 0x69])
-        #expect(NDEFHex.encode(minimal.payload) == "0007436f6d70616e79" + "0106446576696365")
+        #expect(Hex.encode(minimal.payload) == "0007436f6d70616e79" + "0106446576696365")
         let full = DeviceInformationRecord(
             manufacturer: "Company",
             model: "Device",
@@ -25,7 +26,7 @@ struct DeviceInformationRecordTests {
             "0007436f6d70616e79", "0106446576696365", "02044e616d65", "0310123e4567e89b12d3a456426655440000",
             "040631302e312e35", "ff03313233", "0a00",
         ]
-        #expect(NDEFHex.encode(try full.makeRecord().payload) == expected.joined())
+        #expect(Hex.encode(try full.makeRecord().payload) == expected.joined())
     }
 
     /// ndeflib tests/test_deviceinfo.py payloads and what they hold.

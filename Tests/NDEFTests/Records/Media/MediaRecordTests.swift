@@ -1,4 +1,5 @@
 import Foundation
+import HexText
 import NDEF
 import Testing
 
@@ -90,7 +91,7 @@ struct MediaRecordTests {
     func json(value: MediaRecord) throws {
         let expected: Set<String> = value.text == nil ? ["mediaType", "dataHex"] : ["mediaType", "dataHex", "text"]
         #expect(try jsonKeys(value) == expected)
-        #expect(try jsonObject(value)["dataHex"] as? String == NDEFHex.encode(value.data))
+        #expect(try jsonObject(value)["dataHex"] as? String == Hex.encode(value.data))
         #expect(try jsonRoundTrip(value) == value)
     }
 

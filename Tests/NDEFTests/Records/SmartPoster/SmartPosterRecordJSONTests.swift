@@ -1,4 +1,5 @@
 import Foundation
+import HexText
 import NDEF
 import Testing
 
@@ -25,7 +26,7 @@ struct SmartPosterRecordJSONTests {
         let icons = try #require(try jsonObject(full)["icons"] as? [[String: Any]])
         #expect(Set(icons[0].keys) == ["mediaType", "dataHex"])
         let extras = try #require(try jsonObject(full)["extraRecords"] as? [[String: Any]])
-        #expect(extras[0]["typeHex"] as? String == NDEFHex.encode(Array("example.com:x".utf8)))
+        #expect(extras[0]["typeHex"] as? String == Hex.encode(Array("example.com:x".utf8)))
         #expect(extras[0]["idHex"] as? String == "01")
 
         #expect(try jsonKeys(SmartPosterRecord(uri: "x")) == ["uri", "titles", "icons", "extraRecords"])

@@ -1,4 +1,5 @@
 import Foundation
+import HexText
 import NDEF
 import TestSupport
 import Testing
@@ -43,7 +44,7 @@ struct SmartPosterRecordTests {
             "120902696d6167652f706e678950",  // icon image/png
             "540d016578616d706c652e636f6d3a7801",  // the extra record (ME)
         ].joined()
-        #expect(NDEFHex.encode(payload) == expected)
+        #expect(Hex.encode(payload) == expected)
     }
 
     /// ndeflib smart poster payloads (tests/test_smartposter.py) and what they hold.
@@ -107,8 +108,8 @@ struct SmartPosterRecordTests {
         // Rebuilt with the URI first; parsing that gives the same value again.
         let rebuilt = try value.makeRecord()
         #expect(
-            NDEFHex.encode(rebuilt.payload)
-                == NDEFHex.encode(try NFCNDEFMessage(records: [uri, external, plain, nestedPoster]).encoded())
+            Hex.encode(rebuilt.payload)
+                == Hex.encode(try NFCNDEFMessage(records: [uri, external, plain, nestedPoster]).encoded())
         )
         #expect(try SmartPosterRecord(parsing: rebuilt) == value)
     }

@@ -1,3 +1,4 @@
+import HexText
 import TestSupport
 import Testing
 
@@ -27,7 +28,7 @@ struct UTF8ValidationTests {
             [0xFF], [0xE2, 0x82], [0xE2, 0x82, 0x41], [0x41, 0xF0, 0x9F, 0x98], Array("こんにちは".utf8),
         ]
         for bytes in cases {
-            #expect(Self.ownVerdict(bytes) == Self.parserVerdict(bytes), "\(NDEFHex.encode(bytes))")
+            #expect(Self.ownVerdict(bytes) == Self.parserVerdict(bytes), "\(Hex.encode(bytes))")
         }
     }
 
@@ -43,7 +44,7 @@ struct UTF8ValidationTests {
             for _ in 0..<Int(random.next() % 12) {
                 bytes += pieces[Int(random.next() % UInt64(pieces.count))]
             }
-            #expect(Self.ownVerdict(bytes) == Self.parserVerdict(bytes), "\(NDEFHex.encode(bytes))")
+            #expect(Self.ownVerdict(bytes) == Self.parserVerdict(bytes), "\(Hex.encode(bytes))")
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HexText
 import NDEF
 import TestSupport
 import Testing
@@ -10,24 +11,24 @@ struct TextRecordTests {
         let record = try TextRecord(text: "Hello, world!", language: "en").makeRecord()
         #expect(record.typeNameFormat == .nfcWellKnown)
         #expect(Array(record.type) == [0x54])
-        #expect(NDEFHex.encode(record.payload) == "02656e48656c6c6f2c20776f726c6421")
+        #expect(Hex.encode(record.payload) == "02656e48656c6c6f2c20776f726c6421")
         #expect(try messageHex(record) == "d101105402656e48656c6c6f2c20776f726c6421")
     }
 
     @Test("builds UTF-16 big-endian without a byte order mark, status bit 7 set")
     func buildsUTF16() throws {
         let record = try TextRecord(text: "Hello", language: "de", encoding: .utf16).makeRecord()
-        #expect(NDEFHex.encode(record.payload) == "826465" + "00480065006c006c006f")
+        #expect(Hex.encode(record.payload) == "826465" + "00480065006c006c006f")
         let emoji = try TextRecord(text: "\u{1F600}", language: "en", encoding: .utf16).makeRecord()
-        #expect(NDEFHex.encode(emoji.payload) == "82656e" + "d83dde00")
+        #expect(Hex.encode(emoji.payload) == "82656e" + "d83dde00")
     }
 
     @Test("UTF-16 text that starts with U+FEFF or U+FFFE gets an explicit byte order mark")
     func buildsLeadingMark() throws {
         let feff = try TextRecord(text: "\u{FEFF}A", language: "en", encoding: .utf16).makeRecord()
-        #expect(NDEFHex.encode(feff.payload) == "82656e" + "feff" + "feff0041")
+        #expect(Hex.encode(feff.payload) == "82656e" + "feff" + "feff0041")
         let fffe = try TextRecord(text: "\u{FFFE}A", language: "en", encoding: .utf16).makeRecord()
-        #expect(NDEFHex.encode(fffe.payload) == "82656e" + "feff" + "fffe0041")
+        #expect(Hex.encode(fffe.payload) == "82656e" + "feff" + "fffe0041")
     }
 
     static let parseCases: [(String, String, String, TextRecord.Encoding)] = [

@@ -1,4 +1,5 @@
 import Foundation
+import HexText
 import NDEF
 import Testing
 
@@ -34,7 +35,7 @@ struct URIRecordTests {
         )
         #expect(
             try messageHex(URIRecord(uri: "mms://example.com/download.wmv").makeRecord())
-                == "d1011f5500" + NDEFHex.encode(Array("mms://example.com/download.wmv".utf8))
+                == "d1011f5500" + Hex.encode(Array("mms://example.com/download.wmv".utf8))
         )
     }
 
