@@ -43,6 +43,33 @@ package enum TypedRecordJSON {
             throw .usage("Invalid \(spec.label): \(JSONErrorText.describe(error))")
         }
     }
+
+    /// How message JSON is parsed: UTF-8 only, no key given twice, nesting to 128 levels (a
+    /// message nests one object and one array per level of records inside records).
+    static let messageOptions = JSONParseOptions(
+        maximumDepth: 128, rejectsDuplicateKeys: true, rejectsInvalidUTF8: true, rejectsLoneSurrogates: true)
+
+    /// The message in JSON text: the contract `ndeftool decode --json` prints, `NFCNDEFMessage`'s
+    /// `Codable` form. Every command that reads message JSON decodes it here, through the same
+    /// decoder that builds typed records.
+    ///
+    /// - Throws: ``RecordSpecError/Code/invalidMessage`` naming the line and byte of a syntax
+    ///   error, or the JSON path of a value the contract refuses (`tnf must be 0-7, not 9 at
+    ///   records[0]`).
+    package static func message(json bytes: [UInt8]) throws(RecordSpecError) -> NFCNDEFMessage {
+        let value: JSONValue
+        do {
+            value = try JSONValue.parse(bytes, options: messageOptions)
+        } catch {
+            let line = JSONParseError.line(of: error.offset, in: bytes)
+            throw RecordSpecError(.invalidMessage, "line \(line) (byte \(error.offset)): \(error.reason)")
+        }
+        do {
+            return try JSONValueDecoder.decode(NFCNDEFMessage.self, from: value)
+        } catch {
+            throw RecordSpecError(.invalidMessage, JSONErrorText.describe(error))
+        }
+    }
 }
 
 /// Errors of JSON decoding (the standard library's `DecodingError`) as one line each, naming the JSON path where they

@@ -101,6 +101,8 @@ import Testing
 
     @Test("The error describes itself with its offset")
     func errorDescription() {
-        #expect("\(HexDecodingError(offset: 3, reason: "odd number of hex digits"))" == "at byte 3: odd number of hex digits")
+        #expect(
+            "\(HexDecodingError(offset: 3, reason: "odd number of hex digits"))"
+                == "at byte 3: odd number of hex digits")
     }
 }

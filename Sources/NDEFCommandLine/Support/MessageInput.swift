@@ -31,9 +31,9 @@ enum MessageInput {
     /// The message in the JSON text `bytes` (the contract of `decode --json`).
     static func decode(json bytes: [UInt8], source: String) throws(CommandLineError) -> NFCNDEFMessage {
         do {
-            return try JSONDecoder().decode(NFCNDEFMessage.self, from: Data(bytes))
+            return try TypedRecordJSON.message(json: bytes)
         } catch {
-            throw CommandLineError(.dataError, "invalid JSON message in \(source): \(JSONErrorText.describe(error))")
+            throw CommandLineError(.dataError, "invalid JSON message in \(source): \(error.reason)")
         }
     }
 
