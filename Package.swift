@@ -239,7 +239,7 @@ let package = Package(
             dependencies: [
                 "TestSupport", "NFCWireFormat",
                 "PCSCReader", "NFCSession", "CPCSC", "NDEF", "TagMemory", "SimulatorBridges", "SimulatedReader",
-                "TagSimulator",
+                "TagSimulator", "SystemSupport",
             ]),
         .testTarget(
             name: "LibNFCReaderTests",

@@ -12,8 +12,8 @@
 # Forbidden: Process.waitUntilExit() (it spins a run loop on the calling thread), Thread.sleep,
 # sleep/usleep/nanosleep, DispatchSemaphore and DispatchGroup (their waits block), reads that wait
 # for a pipe's end (readDataToEndOfFile, availableData), thread joins. Use ChildProcess,
-# Task.sleep, eventually, watch and offPool from Tests/TestSupport instead. A line that must block
-# on purpose (inside an offPool closure, say) carries `// blocking-call-check: allowed (why)`.
+# Task.sleep, eventually and watch from Tests/TestSupport, or SystemSupport's BlockingCall.run, instead. A line that must block
+# on purpose (inside a BlockingCall.run closure, say) carries `// blocking-call-check: allowed (why)`.
 
 blocking_call_patterns=(
     'waitUntilExit|Process.waitUntilExit() spins a run loop on the calling thread: use ChildProcess and await exit() or finish()'
@@ -23,7 +23,7 @@ blocking_call_patterns=(
     'DispatchGroup|a DispatchGroup wait blocks the thread: use a task group'
     'readDataToEndOfFile|reading to the end of a pipe blocks until the writer closes it: use ChildProcess output'
     '\.availableData|availableData blocks until data comes: use ChildProcess output or waitForOutput'
-    'pthread_join|\.join[[:space:]]*\(\)|joining a thread blocks: use offPool or await a continuation'
+    'pthread_join|\.join[[:space:]]*\(\)|joining a thread blocks: use BlockingCall.run or await a continuation'
 )
 
 # check_blocking_calls DIR...
@@ -80,7 +80,7 @@ check_blocking_calls_self_test() {
         '// process.waitUntilExit() is what ChildProcess replaces' \
         'func f() async throws { try await Task.sleep(for: .seconds(1)); _ = await child.exit() }' \
         'func sleep(until deadline: Instant, tolerance: Duration?) async throws {}' \
-        'let read = recv(fd, &buffer, 1, 0)  // blocking-call-check: allowed (inside offPool)' \
+        'let read = recv(fd, &buffer, 1, 0)  // blocking-call-check: allowed (inside BlockingCall.run)' \
         >"$dir/Planted.swift"
     if ! output=$(check_blocking_calls "$dir" 2>&1); then
         echo "error: the blocking-call check refused clean code:" >&2

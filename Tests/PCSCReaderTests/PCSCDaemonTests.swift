@@ -1,5 +1,6 @@
 import Foundation
 import NFCSession
+import SystemSupport
 import TestSupport
 import Testing
 
@@ -102,8 +103,8 @@ struct PCSCDaemonTests {
         }
         let watch = PCSCStatusWatch()
         // SCardEstablishContext and SCardGetStatusChange block: they run on threads of their own.
-        let context = try #require(try await offPool { () throws(PCSCError) in try watch.establishContext() })
-        let settled = try await offPool { () throws(PCSCError) -> [PCSCReaderState] in
+        let context = try #require(try await BlockingCall.run { () throws(PCSCError) in try watch.establishContext() })
+        let settled = try await BlockingCall.run { () throws(PCSCError) -> [PCSCReaderState] in
             var states = [PCSCReaderState(readerName: PCSCTestReaders.emptyReader, currentState: 0)]
             _ = try watch.wait(context, &states)  // the reader's state now
             states[0].currentState = states[0].settledState
@@ -111,7 +112,7 @@ struct PCSCDaemonTests {
         }
         let outcome = await withTaskGroup(of: Outcome.self) { group in
             group.addTask {
-                await offPool {
+                await BlockingCall.run {
                     // Nothing changes in the empty reader: only the cancel ends this wait before its
                     // ten minutes (the suite's time limit ends the test long before).
                     var states = settled
@@ -145,7 +146,7 @@ struct PCSCDaemonTests {
             code == PCSCStatusCode.cancelled,
             "SCardGetStatusChange ended with \(code.map { "\($0)" } ?? "success")")
         // A stopped watch waits no more.
-        let goOn = try await offPool { () throws(PCSCError) -> Bool in
+        let goOn = try await BlockingCall.run { () throws(PCSCError) -> Bool in
             var states = settled
             return try watch.wait(context, &states)
         }

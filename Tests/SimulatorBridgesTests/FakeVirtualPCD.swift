@@ -13,7 +13,7 @@ import Testing
 /// The driver side of the vpcd protocol, as vsmartcard's `vpcd.c` has it: a TCP server on
 /// 127.0.0.1 that accepts the card and sends it length-prefixed messages. For tests of
 /// ``VirtualPCDCard`` without pcscd; every wait has a time limit and runs on a thread of its own
-/// (``TestSupport/offPool(_:)``), never on the cooperative pool.
+/// (`BlockingCall.run` (SystemSupport)), never on the cooperative pool.
 ///
 /// One test drives a server, one call after the other (each awaited before the next): the
 /// descriptors are not guarded further.
@@ -65,7 +65,7 @@ final class FakeVirtualPCD: @unchecked Sendable {
 
     /// Waits up to `milliseconds` for the card to connect.
     func accept(within milliseconds: Int32 = 120_000) async throws {
-        try await offPool { () throws(Failure) in
+        try await BlockingCall.run { () throws(Failure) in
             guard self.isReadable(self.listener, milliseconds) else {
                 throw Failure(description: "no card connected in time")
             }
@@ -95,7 +95,7 @@ final class FakeVirtualPCD: @unchecked Sendable {
 
     /// The next message from the card; nil when it closed the connection.
     func receive(within milliseconds: Int32 = 120_000) async throws -> [UInt8]? {
-        try await offPool { () throws(Failure) -> [UInt8]? in
+        try await BlockingCall.run { () throws(Failure) -> [UInt8]? in
             guard let header = try self.read(2, milliseconds) else { return nil }
             let length = Int(header[0]) << 8 | Int(header[1])
             return try self.read(length, milliseconds)
@@ -104,10 +104,10 @@ final class FakeVirtualPCD: @unchecked Sendable {
 
     /// Whether the card closes the connection within `milliseconds` (without sending anything).
     func sawClose(within milliseconds: Int32 = 120_000) async throws -> Bool {
-        try await offPool { () throws(Failure) -> Bool in try self.read(1, milliseconds) == nil }
+        try await BlockingCall.run { () throws(Failure) -> Bool in try self.read(1, milliseconds) == nil }
     }
 
-    /// Blocks: called through ``TestSupport/offPool(_:)`` only.
+    /// Blocks: called through `BlockingCall.run` (SystemSupport) only.
     private func read(_ count: Int, _ milliseconds: Int32) throws(Failure) -> [UInt8]? {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: max(count, 1))
@@ -122,7 +122,7 @@ final class FakeVirtualPCD: @unchecked Sendable {
         return bytes
     }
 
-    /// Blocks: called through ``TestSupport/offPool(_:)`` only.
+    /// Blocks: called through `BlockingCall.run` (SystemSupport) only.
     private func isReadable(_ descriptor: Int32, _ milliseconds: Int32) -> Bool {
         var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
         return poll(&entry, 1, milliseconds) > 0

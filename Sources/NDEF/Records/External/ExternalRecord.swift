@@ -65,13 +65,8 @@ public struct ExternalRecord: NDEFRecordConvertible {
 
     /// Reads an external record, keeping it (moved in by ``NFCNDEFPayload/view(options:)``).
     init(checking record: consuming NFCNDEFPayload) throws(NDEFError) {
-        // A record the decoder found valid has an external type name; others are checked here.
-        guard record.typeIsChecked || Self.isValidName(record.type) else {
-            let shown = record.typeString ?? Hex.encode(record.type)
-            throw NDEFError(.invalidPayload, "the record type \(shown) is not an external type name (domain:type)")
-        }
-        // An external type name is ASCII (checked above), so valid UTF-8.
-        fields = TypeNamedPayload(checked: record)
+        fields = try TypeNamedPayload(
+            checking: record, as: .nfcExternal, name: "an external type name", shape: "domain:type")
     }
 
     /// Builds the record with the name as its TYPE field.
@@ -79,24 +74,13 @@ public struct ExternalRecord: NDEFRecordConvertible {
     /// - Throws: ``NDEFError/Code/invalidValue`` when the name is not `domain:type` with both
     ///   parts non-empty, in printable ASCII without spaces, of at most 255 bytes.
     public func makeRecord() throws(NDEFError) -> NFCNDEFPayload {
-        let bytes = Array(type.utf8)[...]
-        guard Self.isValidName(bytes) else {
-            let problem = NDEFTypeSyntax.problem(.nfcExternal, bytes) ?? "is longer than 255 bytes"
-            throw NDEFError(.invalidValue, "the external type name \(type.debugDescription) \(problem)")
-        }
-        return NFCNDEFPayload(format: .nfcExternal, type: bytes, payload: data)
+        try fields.makeRecord(as: .nfcExternal, name: "external type name")
     }
 
     /// A one-line summary for people.
     public var description: String {
         if let text { return "External \(type): \(text.quotedForDescription)" }
         return "External \(type) (\(RecordText.byteCount(data.count)))"
-    }
-
-    /// Whether `name` is `domain:type`: printable ASCII without spaces, at most 255 bytes,
-    /// with a `:` that has something on both sides.
-    static func isValidName(_ name: some Collection<UInt8>) -> Bool {
-        name.count <= 255 && NDEFTypeSyntax.problem(.nfcExternal, name) == nil
     }
 }
 

@@ -65,13 +65,7 @@ public struct MediaRecord: NDEFRecordConvertible {
 
     /// Reads a media record, keeping it (moved in by ``NFCNDEFPayload/view(options:)``).
     init(checking record: consuming NFCNDEFPayload) throws(NDEFError) {
-        // A record the decoder found valid has a media type; others are checked here.
-        guard record.typeIsChecked || Self.isValidMediaType(record.type) else {
-            let shown = record.typeString ?? Hex.encode(record.type)
-            throw NDEFError(.invalidPayload, "the record type \(shown) is not a media type (type/subtype)")
-        }
-        // A media type is ASCII (checked above), so valid UTF-8.
-        fields = TypeNamedPayload(checked: record)
+        fields = try TypeNamedPayload(checking: record, as: .media, name: "a media type", shape: "type/subtype")
     }
 
     /// Builds the record with the media type as its TYPE field.
@@ -79,12 +73,7 @@ public struct MediaRecord: NDEFRecordConvertible {
     /// - Throws: ``NDEFError/Code/invalidValue`` when the media type is not printable ASCII
     ///   `type/subtype` (optionally with parameters) of at most 255 bytes.
     public func makeRecord() throws(NDEFError) -> NFCNDEFPayload {
-        let type = Array(mediaType.utf8)[...]
-        guard Self.isValidMediaType(type) else {
-            let problem = NDEFTypeSyntax.problem(.media, type) ?? "is empty or longer than 255 bytes"
-            throw NDEFError(.invalidValue, "the media type \(mediaType.debugDescription) \(problem)")
-        }
-        return NFCNDEFPayload(format: .media, type: type, payload: data)
+        try fields.makeRecord(as: .media, name: "media type")
     }
 
     /// A one-line summary for people.
@@ -97,7 +86,7 @@ public struct MediaRecord: NDEFRecordConvertible {
     /// printable ASCII, a non-empty type and subtype separated by one `/` and without spaces,
     /// optionally followed by `;` and parameters.
     static func isValidMediaType(_ type: some Collection<UInt8>) -> Bool {
-        !type.isEmpty && type.count <= 255 && NDEFTypeSyntax.problem(.media, type) == nil
+        TypeNamedPayload.isValid(type, as: .media)
     }
 
     /// Whether a media type names text (see ``isTextual``).

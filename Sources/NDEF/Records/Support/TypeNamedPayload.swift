@@ -1,3 +1,5 @@
+import HexText
+
 /// The TYPE (as text) and payload of a view whose record type names its content: the media,
 /// external and absolute-URI views.
 ///
@@ -53,5 +55,40 @@ struct TypeNamedPayload: Sendable, Hashable {
     func hash(into hasher: inout Hasher) {
         hasher.combine(type)
         hasher.combine(data)
+    }
+
+    /// Whether `type` is a valid TYPE field of `format`: 1 to 255 bytes with the syntax NDEF 1.0
+    /// section 3.2.6 gives (``NDEFTypeSyntax``).
+    static func isValid(_ type: some Collection<UInt8>, as format: NFCTypeNameFormat) -> Bool {
+        !type.isEmpty && type.count <= 255 && NDEFTypeSyntax.problem(format, type) == nil
+    }
+
+    /// The TYPE and payload of `record`, whose TYPE must be a valid name of `format`: a record
+    /// the decoder found valid has one; others are checked here. `name` and `shape` word the
+    /// error: `media type`, `type/subtype`.
+    ///
+    /// - Throws: ``NDEFError/Code/invalidPayload`` when the TYPE field is not such a name.
+    init(
+        checking record: consuming NFCNDEFPayload, as format: NFCTypeNameFormat, name: String, shape: String
+    ) throws(NDEFError) {
+        guard record.typeIsChecked || Self.isValid(record.type, as: format) else {
+            let shown = record.typeString ?? Hex.encode(record.type)
+            throw NDEFError(.invalidPayload, "the record type \(shown) is not \(name) (\(shape))")
+        }
+        // A valid name is ASCII (checked above), so valid UTF-8.
+        self.init(checked: record)
+    }
+
+    /// The record of `format` with ``type`` as its TYPE field and ``data`` as its payload.
+    ///
+    /// - Throws: ``NDEFError/Code/invalidValue`` naming ``type`` as `name` (`the media type
+    ///   "text" has no '/'`) when it is not a valid TYPE field of `format`.
+    func makeRecord(as format: NFCTypeNameFormat, name: String) throws(NDEFError) -> NFCNDEFPayload {
+        let bytes = Array(type.utf8)[...]
+        guard Self.isValid(bytes, as: format) else {
+            let problem = NDEFTypeSyntax.problem(format, bytes) ?? "is empty or longer than 255 bytes"
+            throw NDEFError(.invalidValue, "the \(name) \(type.debugDescription) \(problem)")
+        }
+        return NFCNDEFPayload(format: format, type: bytes, payload: data)
     }
 }
