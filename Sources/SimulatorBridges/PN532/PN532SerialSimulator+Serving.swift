@@ -21,7 +21,7 @@ extension PN532SerialSimulator {
         var buffer = [UInt8](repeating: 0, count: 4096)
         var lastBytes = ContinuousClock.now
         markLeftByFaultAtStart()
-        while !control.withLock({ $0.stopRequested }) {
+        while !lifecycle.stopRequested {
             reinsertIfDue()
             let timeout = decoder.holdsPartialFrame ? Int32(clamping: partialFrameMilliseconds) : waitMilliseconds()
             let ready = SystemCalls.waitReadable([terminal.master, wakeup.readEnd], milliseconds: timeout)
@@ -72,7 +72,7 @@ extension PN532SerialSimulator {
         // A new command: answers its host did not read are stale now.
         terminal.discardUnreadOutput()
         _ = terminal.write(PN532Frame.ackBytes)
-        waitLatency()
+        lifecycle.waitLatency(of: reader)
         let reaction = reader.withField { chip.execute(information, field: &$0) }
         record(reaction)
         save()
@@ -118,14 +118,6 @@ extension PN532SerialSimulator {
     /// How long to wait for bytes: until the reinsertion time, at most ``idleMilliseconds``.
     private func waitMilliseconds() -> Int32 {
         guard let deadline = control.withLock({ $0.reinsertAt }) else { return Self.idleMilliseconds }
-        let left = ContinuousClock.now.duration(to: deadline)
-        let milliseconds = left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000
-        return Int32(clamping: max(1, min(Int64(Self.idleMilliseconds), milliseconds)))
-    }
-
-    /// Sleeps for the field's `latency-ms` (a stop request cuts it short).
-    private func waitLatency() {
-        guard let latency = reader.withField({ $0.faults.latencyMilliseconds }), latency > 0 else { return }
-        _ = SystemCalls.waitReadable([wakeup.readEnd], milliseconds: Int32(clamping: latency))
+        return BridgeLifecycle.milliseconds(until: deadline, atMost: Self.idleMilliseconds)
     }
 }

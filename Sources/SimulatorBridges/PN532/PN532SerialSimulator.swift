@@ -98,8 +98,6 @@ public final class PN532SerialSimulator: Sendable {
     /// The requests to the serving thread and its status.
     struct Control: Sendable {
         var status = Status()
-        var stopRequested = false
-        var hasStarted = false
         /// When tags the removal fault took out come back by themselves.
         var reinsertAt: ContinuousClock.Instant?
         /// The tags ``removeTag()`` took out of the field.
@@ -117,8 +115,9 @@ public final class PN532SerialSimulator: Sendable {
     let terminal: PseudoTerminal
     let onEvent: (@Sendable (Event) -> Void)?
     let control = Mutex(Control())
-    let wakeup: Wakeup
-    private let thread = Mutex<BridgeThread?>(nil)
+    /// The serving thread's start, stop and wake-up pipe.
+    let lifecycle: BridgeLifecycle
+    var wakeup: Wakeup { lifecycle.wakeup }
 
     /// A PN532 serving `reader`'s field on a new pseudo-terminal.
     ///
@@ -151,7 +150,7 @@ public final class PN532SerialSimulator: Sendable {
         self.reinsertAfterMilliseconds = reinsertAfterMilliseconds
         self.partialFrameMilliseconds = partialFrameMilliseconds
         self.onEvent = events
-        self.wakeup = try Wakeup()
+        self.lifecycle = try BridgeLifecycle()
         self.terminal = try PseudoTerminal(linkPath: linkPath)
     }
 
@@ -165,26 +164,18 @@ public final class PN532SerialSimulator: Sendable {
     public var connstring: String { "pn532_uart:" + (terminal.linkPath ?? terminal.slavePath) }
 
     /// The status now.
-    public var status: Status { control.withLock { $0.status } }
+    public var status: Status {
+        var status = control.withLock { $0.status }
+        status.isRunning = lifecycle.phase.isRunning
+        return status
+    }
 
     /// Starts the chip on its own thread.
     ///
     /// - Throws: ``SimulatorBridgeError/Code/alreadyStarted`` the second time (a simulator
     ///   starts once); ``SimulatorBridgeError/Code/systemFailure`` when no thread can be made.
     public func start() throws(SimulatorBridgeError) {
-        let first = control.withLock { control in
-            defer { control.hasStarted = true }
-            return !control.hasStarted
-        }
-        guard first else { throw SimulatorBridgeError(.alreadyStarted, "the PN532 was started already") }
-        control.withLock { $0.status.isRunning = true }
-        do {
-            let started = try BridgeThread { [self] in serve() }
-            thread.withLock { $0 = started }
-        } catch {
-            control.withLock { $0.status.isRunning = false }
-            throw error
-        }
+        try lifecycle.start("the PN532") { [self] in serve() }
     }
 
     /// Stops the chip: the thread ends (this waits for it, at most as long as the command in
@@ -198,17 +189,10 @@ public final class PN532SerialSimulator: Sendable {
     }
 
     public func stop() {
-        control.withLock { $0.stopRequested = true }
-        wakeup.signal()
-        let running = thread.withLock { handle -> BridgeThread? in
-            defer { handle = nil }
-            return handle
-        }
-        running?.join()
+        guard lifecycle.stop() else { return }
         terminal.close()
         let outside = control.withLock { control -> [SimulatedTag] in
             defer { control.outside = [] }
-            control.status.isRunning = false
             return control.outside
         }
         reader.withField { field in
@@ -255,10 +239,6 @@ public final class PN532SerialSimulator: Sendable {
 
     /// Saves a changed tag to the reader's file.
     func save() {
-        do {
-            try reader.flushBlocking()
-        } catch {
-            onEvent?(.saveFailed(error.reason))
-        }
+        BridgeLifecycle.save(reader) { onEvent?(.saveFailed($0)) }
     }
 }

@@ -31,8 +31,7 @@ extension VirtualPCDCard {
                     setConnected(false)
                     onEvent?(.removed)
                 }
-                _ = SystemCalls.waitReadable([wakeup.readEnd], milliseconds: milliseconds)
-                wakeup.drain()
+                lifecycle.pause(milliseconds: milliseconds)
             case .serve:
                 if control.withLock({ $0.mustShowAbsence }) {
                     // Taken out and put back before this thread looked: out first.
@@ -44,14 +43,12 @@ extension VirtualPCDCard {
                     if showAbsence() {
                         control.withLock { $0.mustShowAbsence = false }
                     } else {
-                        _ = SystemCalls.waitReadable([wakeup.readEnd], milliseconds: Self.retryMilliseconds)
-                        wakeup.drain()
+                        lifecycle.pause(milliseconds: Self.retryMilliseconds)
                     }
                     continue
                 }
                 guard let current = connection ?? connect(&emulator) else {
-                    _ = SystemCalls.waitReadable([wakeup.readEnd], milliseconds: Self.retryMilliseconds)
-                    wakeup.drain()
+                    lifecycle.pause(milliseconds: Self.retryMilliseconds)
                     continue
                 }
                 connection = current
@@ -62,8 +59,7 @@ extension VirtualPCDCard {
                     connection = nil
                     setConnected(false)
                     onEvent?(.readerLost)
-                    _ = SystemCalls.waitReadable([wakeup.readEnd], milliseconds: Self.retryMilliseconds)
-                    wakeup.drain()
+                    lifecycle.pause(milliseconds: Self.retryMilliseconds)
                 case .message(let payload):
                     if !handle(VirtualPCDMessage(payload: payload), on: current, &emulator) {
                         connection = nil
@@ -76,28 +72,18 @@ extension VirtualPCDCard {
 
     /// The next step, from the requests and the reinsertion deadline.
     private func next() -> Next {
-        let (stop, inserted, deadline) = control.withLock {
-            ($0.stopRequested, $0.status.isInserted, $0.reinsertAt)
-        }
-        if stop { return .stop }
+        if lifecycle.stopRequested { return .stop }
+        let (inserted, deadline) = control.withLock { ($0.status.isInserted, $0.reinsertAt) }
         if inserted { return .serve }
         guard let deadline else { return .waitOutside(milliseconds: -1) }
-        let left = ContinuousClock.now.duration(to: deadline)
-        guard left > .zero else {
+        guard deadline > .now else {
             control.withLock { control in
                 control.status.isInserted = true
                 control.reinsertAt = nil
             }
             return .serve
         }
-        return .waitOutside(milliseconds: Self.milliseconds(left))
-    }
-
-    /// `duration` in whole milliseconds, at least 1, for a poll timeout.
-    private static func milliseconds(_ duration: Duration) -> Int32 {
-        let milliseconds =
-            duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
-        return Int32(clamping: max(1, milliseconds))
+        return .waitOutside(milliseconds: BridgeLifecycle.milliseconds(until: deadline))
     }
 
     /// A field armed with `remove-after=0` starts without tags: the card starts outside.
@@ -176,14 +162,14 @@ extension VirtualPCDCard {
             return true
         case .apdu(let apdu):
             control.withLock { $0.status.apduCount += 1 }
-            waitLatency()
+            lifecycle.waitLatency(of: reader)
             let outcome = reader.withField { emulator.respond(to: apdu, in: &$0) }
             if !emulator.lightCommands.isEmpty {
                 let lights = emulator.lightCommands
                 emulator.lightCommands = []
                 control.withLock { $0.status.lightCommands += lights }
             }
-            save()
+            BridgeLifecycle.save(reader) { onEvent?(.saveFailed($0)) }
             switch outcome {
             case .response(let response):
                 return connection.send(response)
@@ -192,21 +178,6 @@ extension VirtualPCDCard {
                 onEvent?(.leftByFault)
                 return false
             }
-        }
-    }
-
-    /// Sleeps for the field's `latency-ms` (a stop request cuts it short).
-    private func waitLatency() {
-        guard let latency = reader.withField({ $0.faults.latencyMilliseconds }), latency > 0 else { return }
-        _ = SystemCalls.waitReadable([wakeup.readEnd], milliseconds: Int32(clamping: latency))
-    }
-
-    /// Saves a changed tag to the reader's file before the response goes out.
-    private func save() {
-        do {
-            try reader.flushBlocking()
-        } catch {
-            onEvent?(.saveFailed(error.reason))
         }
     }
 }

@@ -103,8 +103,6 @@ public final class VirtualPCDCard: Sendable {
     /// The requests to the serving thread and its status.
     struct Control: Sendable {
         var status = Status()
-        var stopRequested = false
-        var hasStarted = false
         var reinsertAt: ContinuousClock.Instant?
         /// Whether the card left and vpcd has not yet reported the reader empty: pcscd checks
         /// presence every 0.4 s, and vpcd stops reporting a card that comes back before one of
@@ -120,8 +118,9 @@ public final class VirtualPCDCard: Sendable {
     public let configuration: Configuration
     let onEvent: (@Sendable (Event) -> Void)?
     let control = Mutex(Control())
-    let wakeup: Wakeup
-    private let thread = Mutex<BridgeThread?>(nil)
+    /// The serving thread's start, stop and wake-up pipe.
+    let lifecycle: BridgeLifecycle
+    var wakeup: Wakeup { lifecycle.wakeup }
 
     /// A card serving `reader`'s field.
     ///
@@ -142,30 +141,22 @@ public final class VirtualPCDCard: Sendable {
         self.reader = reader
         self.configuration = configuration
         self.onEvent = onEvent
-        self.wakeup = try Wakeup()
+        self.lifecycle = try BridgeLifecycle()
     }
 
     /// The status now.
-    public var status: Status { control.withLock { $0.status } }
+    public var status: Status {
+        var status = control.withLock { $0.status }
+        status.isRunning = lifecycle.phase.isRunning
+        return status
+    }
 
     /// Starts serving on the card's own thread.
     ///
     /// - Throws: ``SimulatorBridgeError/Code/alreadyStarted`` the second time;
     ///   ``SimulatorBridgeError/Code/systemFailure`` when no thread can be made.
     public func start() throws(SimulatorBridgeError) {
-        let first = control.withLock { control in
-            defer { control.hasStarted = true }
-            return !control.hasStarted
-        }
-        guard first else { throw SimulatorBridgeError(.alreadyStarted, "the card was started already") }
-        control.withLock { $0.status.isRunning = true }
-        do {
-            let started = try BridgeThread { [self] in serve() }
-            thread.withLock { $0 = started }
-        } catch {
-            control.withLock { $0.status.isRunning = false }
-            throw error
-        }
+        try lifecycle.start("the card") { [self] in serve() }
     }
 
     /// Takes the tag out of the field: the card disconnects and stays out until ``insertTag()``.
@@ -198,18 +189,7 @@ public final class VirtualPCDCard: Sendable {
     }
 
     public func stop() {
-        control.withLock { $0.stopRequested = true }
-        wakeup.signal()
-        let running = thread.withLock { handle -> BridgeThread? in
-            defer { handle = nil }
-            return handle
-        }
-        running?.join()
-        control.withLock { $0.status.isRunning = false }
-        do {
-            try reader.flushBlocking()
-        } catch {
-            onEvent?(.saveFailed(error.reason))
-        }
+        guard lifecycle.stop() else { return }
+        BridgeLifecycle.save(reader) { onEvent?(.saveFailed($0)) }
     }
 }
