@@ -201,6 +201,7 @@ let package = Package(
         .testTarget(
             name: "RecordSpecificationsTests", dependencies: ["TestSupport", "RecordSpecifications", "NDEF"]),
         .testTarget(name: "HexTextTests", dependencies: ["HexText"]),
+        .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"]),
         .testTarget(name: "JSONSupportTests", dependencies: ["JSONSupport"]),
         .testTarget(name: "NFCCryptoTests", dependencies: ["TestSupport", "NFCCrypto"]),
         .testTarget(

@@ -1,77 +1,7 @@
 import CommandLineKit
 import Testing
 
-@testable import NDEFCommandLine
-
-/// A small command tree exercising every feature of the parser.
-enum SampleTool {
-    static let readerGroup = OptionGroup(
-        title: "Reader options",
-        [
-            .option("reader", short: "r", value: "name", help: "The reader to use."),
-            .flag("wait", help: "Wait for a tag."),
-        ]
-    )
-
-    static let copy = CommandSpec(
-        name: "copy",
-        abstract: "Copy things.",
-        arguments: [
-            ArgumentSpec("source", help: "Where to copy from."),
-            ArgumentSpec("destination", help: "Where to copy to.", optional: true, default: "-"),
-        ],
-        options: [
-            .option("output", short: "o", value: "file", help: "The output file."),
-            .flag("verbose", short: "v", help: "Say more."),
-            .option("tag", value: "t", repeatable: true, help: "A tag; repeat for more."),
-            .option("mode", value: "m", default: "a", values: ["a", "b"], help: "The mode."),
-        ],
-        run: { _ throws(CommandLineError) in .success }
-    )
-
-    static let serve = CommandSpec(
-        name: "serve",
-        abstract: "Serve a simulated tag.",
-        arguments: [ArgumentSpec("files", help: "Tag images.", repeating: true)],
-        groups: [readerGroup],
-        run: { _ throws(CommandLineError) in .success }
-    )
-
-    static let sim = CommandSpec(name: "sim", abstract: "Simulate tags.", subcommands: [serve])
-
-    static let root = CommandSpec(
-        name: "tool",
-        abstract: "A sample tool.",
-        version: "1.2.3",
-        subcommands: [copy, sim, HelpCommand.spec]
-    )
-
-    static func parse(_ arguments: [String]) throws(CommandParser.Failure) -> CommandParser.Outcome {
-        try CommandParser(root: root).parse(arguments)
-    }
-
-    /// The values of a command line that must run.
-    static func values(_ arguments: [String]) throws -> ParsedValues {
-        guard case .run(_, let values) = try parse(arguments) else {
-            Issue.record("\(arguments) did not parse to a run")
-            return ParsedValues(for: copy)
-        }
-        return values
-    }
-
-    /// The usage error of a command line that must fail.
-    static func failure(_ arguments: [String]) -> CommandParser.Failure? {
-        do {
-            _ = try parse(arguments)
-            Issue.record("\(arguments) parsed without error")
-            return nil
-        } catch {
-            return error
-        }
-    }
-}
-
-@Suite struct CommandParserTests {
+@Suite struct CommandLineParserTests {
     @Test(arguments: [
         ["copy", "src", "--output", "x"],
         ["copy", "src", "--output=x"],
@@ -217,8 +147,8 @@ enum SampleTool {
     }
 
     @Test func noVersionWithoutOne() {
-        let tool = CommandSpec(name: "plain", abstract: "No version.", run: { _ throws(CommandLineError) in .success })
-        #expect(throws: CommandParser.Failure.self) { try CommandParser(root: tool).parse(["--version"]) }
+        let tool = SampleCommand(name: "plain", abstract: "No version.", run: SampleAction(name: "plain"))
+        #expect(throws: SampleParser.Failure.self) { try SampleParser(root: tool).parse(["--version"]) }
     }
 
     @Test func integerValues() throws {

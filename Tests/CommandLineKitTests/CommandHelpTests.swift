@@ -1,16 +1,14 @@
 import CommandLineKit
 import Testing
 
-@testable import NDEFCommandLine
-
-@Suite struct HelpFormatterTests {
+@Suite struct SampleHelpTests {
     func help(_ names: [String]) -> String {
         var path = [SampleTool.root]
         for name in names {
             guard let next = path.last?.subcommand(named: name) else { return "" }
             path.append(next)
         }
-        return HelpFormatter(path: path).render()
+        return SampleHelp(path: path).render()
     }
 
     @Test func topLevel() {
@@ -108,9 +106,9 @@ import Testing
 
     @Test func longLabelsPutTheirTextOnTheNextLine() {
         let element = HelpSection.Element(label: "--a-rather-long-option <value>", abstract: "Text.")
-        #expect(HelpFormatter.render(element) == "  --a-rather-long-option <value>\n                          Text.\n")
+        #expect(SampleHelp.render(element) == "  --a-rather-long-option <value>\n                          Text.\n")
         let fits = HelpSection.Element(label: "--twenty-three-chars-xy", abstract: "Text.")
-        #expect(HelpFormatter.render(fits) == "  --twenty-three-chars-xy Text.\n")
+        #expect(SampleHelp.render(fits) == "  --twenty-three-chars-xy Text.\n")
     }
 
     @Test func longTextWrapsAtColumn80() {
@@ -119,7 +117,7 @@ import Testing
             abstract: "one two three four five six seven eight nine ten eleven twelve thirteen fourteen"
         )
         #expect(
-            HelpFormatter.render(element) == """
+            SampleHelp.render(element) == """
                   --x                     one two three four five six seven eight nine ten
                                           eleven twelve thirteen fourteen
 
@@ -129,13 +127,13 @@ import Testing
 
     @Test func usageSummarisesManyOptions() {
         let options = (1...13).map { OptionSpec.flag("flag\($0)", help: "") }
-        let command = CommandSpec(
+        let command = SampleCommand(
             name: "many", abstract: "Many.", arguments: [ArgumentSpec("file", help: "")], options: options)
-        #expect(HelpFormatter(path: [command]).synopsis == "many [<options>] <file>")
+        #expect(SampleHelp(path: [command]).synopsis == "many [<options>] <file>")
     }
 
     @Test func errorMessageLayout() {
-        let text = HelpFormatter(path: [SampleTool.root, SampleTool.copy])
+        let text = SampleHelp(path: [SampleTool.root, SampleTool.copy])
             .errorMessage(.missingArgument("<source>", help: "<source>  Where to copy from."))
         #expect(
             text == """
