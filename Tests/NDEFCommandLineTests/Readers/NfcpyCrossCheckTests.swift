@@ -125,9 +125,8 @@ enum CrossCheckTools {
     static let mfultralight = ["/usr/bin/nfc-mfultralight", "/usr/local/bin/nfc-mfultralight"].first {
         FileManager.default.isExecutableFile(atPath: $0)
     }
-    /// Scripts/lib/nfcpy-tag.py, found from this file's path.
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Scripts/lib/nfcpy-tag.py").path
+    /// Scripts/lib/nfcpy-tag.py.
+    static let script = PackagePaths.root.appendingPathComponent("Scripts/lib/nfcpy-tag.py").path
 
     static var isAvailable: Bool { python != nil && mfultralight != nil }
 
