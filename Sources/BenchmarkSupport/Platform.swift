@@ -1,13 +1,5 @@
 import SystemSupport
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The few operating-system services the benchmarks need: files, standard error, exit.
 public enum Platform {
     /// Creates the directory `path` if needed (its parent must exist).

@@ -1,10 +1,6 @@
 import Foundation
 import SystemSupport
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Runs the built `ndeftool` as an operator does, one command at a time, in the exploration's
 /// folder, with the state folder (records of password changes) of the exploration's own.
 struct CommandRunner {

@@ -3,14 +3,7 @@ import NDEF
 import NFCSession
 import Provisioning
 import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import SystemSupport
 
 /// The software cost of a batch job per tag, with simulated tags answering at once (no reader
 /// latency): the same writes by a bare session loop, then by a ``ProvisioningJob`` with its

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import SystemSupport
 
 /// The process's resident set size, from /proc/self/status (VmRSS), in kibibytes; 0 when it
 /// cannot be read.

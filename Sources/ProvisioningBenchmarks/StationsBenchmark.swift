@@ -4,14 +4,7 @@ import NFCSession
 import Provisioning
 import ProvisioningDatabase
 import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import SystemSupport
 
 /// Many stations on one job, with simulated tags answering at once: the file journal (one
 /// process, one file) and a PostgreSQL job (each station with its own connection) side by side,

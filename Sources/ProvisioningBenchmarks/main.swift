@@ -1,12 +1,5 @@
 import BenchmarkSupport
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import SystemSupport
 
 // ProvisioningBenchmarks [--tags N] [--quick] [--tsv PATH] [--scratch DIR] [--database URL]
 //     [--stations-tsv PATH]

@@ -1,8 +1,5 @@
 import NFCSession
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import SystemSupport
 
 extension SimulatedReader {
     /// A signal the process sends itself after a number of tag commands (`signal-after=N`,

@@ -3,14 +3,6 @@ import SystemSupport
 import TagMemory
 import TagSimulator
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The file a simulated tag is kept in: loaded once, rewritten whole after each change.
 ///
 /// A Type 2 tag: any dump format ``TagMemory/TagDump`` reads is loaded; the file is written

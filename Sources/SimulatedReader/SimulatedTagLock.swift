@@ -2,14 +2,6 @@ import NFCSession
 import Synchronization
 import SystemSupport
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The lock that keeps a simulated tag's file in one reader's field at a time, as a real tag
 /// can be in one field only.
 ///

@@ -1,16 +1,9 @@
 import Dispatch
 import NFCSession
 import Synchronization
+import SystemSupport
 import TagMemory
 import TagSimulator
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// The tag file of a ``SimulatedReader``, read and written on one serial dispatch queue so the
 /// blocking file calls never run on the cooperative thread pool.

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// A C library error number (`errno`), with the C library's message for it: the one place
 /// the package turns `errno` into text. Shared by the modules of this package (`package`
 /// access), not API.

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Whole files read through POSIX calls, bounded, each failure with the system's own reason:
 /// the one read-everything loop of the package (the command line's inputs, batch plans,
 /// record-specification files).

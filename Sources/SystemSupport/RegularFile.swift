@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The one way the package opens a file it is given by name: regular files only, and never a
 /// wait in `open(2)`.
 ///

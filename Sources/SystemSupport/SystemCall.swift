@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The file calls the package makes on descriptors, each retried when a signal interrupts it
 /// (through ``valueOrErrno(retryOnInterrupt:_:)``) and each returning the `errno` of its failure.
 /// Named apart from the C functions so that types with `read`/`write`/`open`/`close` methods of

@@ -1,12 +1,5 @@
 import NDEFCommandLine
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import SystemSupport
 
 // libnfc's own log on standard error stays off unless LIBNFC_LOG_LEVEL asks for it: the
 // LibNFCReader library's default (LibNFCLog), as ndeftool reports libnfc's failures itself.

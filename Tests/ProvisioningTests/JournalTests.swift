@@ -1,14 +1,7 @@
 import Provisioning
+import SystemSupport
 import TestSupport
 import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// A realistic job: 6 rows over two readers, with a lock, a release, a failure after the tag
 /// was bound, a failure before, and a row never reached.

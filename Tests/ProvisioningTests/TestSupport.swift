@@ -1,15 +1,8 @@
 import Foundation
 import Provisioning
+import SystemSupport
 import TestSupport
 import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// Files under the repository's `Fixtures/provisioning`.
 enum ProvisioningFixtures {

@@ -2,14 +2,6 @@ import SystemSupport
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The driver side of the vpcd protocol, as vsmartcard's `vpcd.c` has it: a TCP server on
 /// 127.0.0.1 that accepts the card and sends it length-prefixed messages. For tests of
 /// ``VirtualPCDCard`` without pcscd; every wait has a time limit and runs on a thread of its own

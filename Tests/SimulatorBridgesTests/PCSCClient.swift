@@ -4,14 +4,6 @@ import SystemSupport
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// A PC/SC client in another process (`Scripts/lib/pcsc-client.pl`, over Debian's libpcsc-perl)
 /// talking to the real pcscd, driven line by line; every answer has a time limit.
 ///

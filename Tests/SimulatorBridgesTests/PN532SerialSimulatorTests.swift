@@ -2,18 +2,11 @@ import Foundation
 import SimulatedReader
 import SimulatorBridges
 import Synchronization
+import SystemSupport
 import TagMemory
 import TagSimulator
 import TestSupport
 import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// ``PN532SerialSimulator`` driven over its pseudo-terminal by a raw serial client
 /// (``PN532TestClient``): the HSU dialogue of UM0701 6.2.2, the link, removal and faults,

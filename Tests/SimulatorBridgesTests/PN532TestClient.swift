@@ -3,14 +3,6 @@ import SystemSupport
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// A serial-port client of the simulated PN532, as a host program opens it: the pty slave
 /// (through the link), raw mode, non-blocking reads. Writes bytes exactly as given, so that
 /// tests can send split frames, bad checksums and noise.

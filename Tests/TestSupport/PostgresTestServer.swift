@@ -1,9 +1,6 @@
 import Foundation
+import SystemSupport
 import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// PostgreSQL for the tests of batch jobs on a database: a database of a test's own in the
 /// server `Scripts/test` starts (Scripts/lib/postgres.sh, `NDEFTOOL_TEST_DATABASE_URL`), or a

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import SystemSupport
 
 /// The CPU time the calling thread spends in `body`, which must not suspend (it is synchronous).
 ///

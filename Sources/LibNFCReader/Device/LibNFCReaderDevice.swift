@@ -2,14 +2,6 @@ internal import CLibNFC
 import NFCSession
 import SystemSupport
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// A libnfc device in initiator mode (a PN532 board on a serial port, a PN533 or ACR122 on USB)
 /// as the session layer's ``NFCSession/NFCReaderDevice``.
 ///

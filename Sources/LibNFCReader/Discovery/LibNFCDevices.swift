@@ -2,14 +2,6 @@ internal import CLibNFC
 import NFCSession
 import SystemSupport
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// libnfc's devices: listing them and opening one, with advice when there is none.
 public enum LibNFCDevices {
     /// The most devices one listing returns.

@@ -1,11 +1,6 @@
 import CommandLineKit
 import ProvisioningDatabase
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
+import SystemSupport
 
 /// The options of batch jobs kept in PostgreSQL, where to find the database, and how its
 /// errors become exit statuses.

@@ -4,14 +4,6 @@ import NTAG424
 import Provisioning
 import SystemSupport
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Everything a batch run is made of, from the command line or, with `--resume`, from the
 /// journal's header: the plan, the record template, what is done to each tag, and the files.
 struct BatchJobSetup {

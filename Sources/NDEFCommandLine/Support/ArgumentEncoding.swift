@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import SystemSupport
 
 /// The process's arguments as the kernel handed them over, checked for UTF-8 before Swift
 /// turns them into strings (which would replace a bad sequence by U+FFFD without a word, and a

@@ -1,14 +1,6 @@
 import NFCSession
 import SystemSupport
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Where commands read standard input and the environment, and write output and messages.
 ///
 /// Data goes to standard output, messages to standard error. Tests supply their own

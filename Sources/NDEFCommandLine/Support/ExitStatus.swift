@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import SystemSupport
 
 /// The exit status of `ndeftool`, following the BSD sysexits convention.
 enum ExitStatus: Int32, Sendable, Hashable, CaseIterable {

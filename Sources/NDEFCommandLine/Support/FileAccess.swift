@@ -1,13 +1,5 @@
 import SystemSupport
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Reading and writing whole files through POSIX calls, so every failure is reported with
 /// the system's own reason (`No such file or directory`, `Is a directory`, ...).
 enum FileAccess {

@@ -1,12 +1,5 @@
 import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import SystemSupport
 
 /// Keeps Ctrl-C (SIGINT) and SIGTERM from stopping the process in the middle of a run of writes
 /// to a tag, where stopping would leave the tag half-written.

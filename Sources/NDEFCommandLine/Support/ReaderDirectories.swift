@@ -1,14 +1,7 @@
 import LibNFCReader
 import NFCSession
 import PCSCReader
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import SystemSupport
 
 /// How commands ask pcscd about its readers: the reader names, whether a tag is on one, and
 /// their changes. ``system`` asks the real pcscd; tests running commands in process supply their

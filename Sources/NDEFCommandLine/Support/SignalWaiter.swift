@@ -1,13 +1,6 @@
 import Dispatch
 import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import SystemSupport
 
 /// Waits for SIGINT or SIGTERM, which no longer end the process once the waiter exists: a
 /// long-running command uses it to stop cleanly (a batch after the tags in progress, 130 or

@@ -8,12 +8,6 @@ import SystemSupport
     import Foundation
 #endif
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
-
 /// A record this machine keeps about one tag (``PasswordChangeRecord``, ``SDMSetupRecord``):
 /// JSON, about the tag whose UID it names.
 protocol TagStateRecord: Codable, Sendable {

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import SystemSupport
 
 /// Reading a secret from a terminal without showing it: echo off through termios (POSIX.1-2017,
 /// General Terminal Interface, 11.2) for the time of one read, then the terminal as it was.

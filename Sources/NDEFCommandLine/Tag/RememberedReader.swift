@@ -1,13 +1,5 @@
 import SystemSupport
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The last real reader (PC/SC or libnfc) a tag command used successfully, kept in
 /// `$XDG_CONFIG_HOME/ndeftool/last-reader` (default `~/.config/ndeftool/last-reader`, XDG Base
 /// Directory Specification 0.8) as one reader URL on one line, such as

@@ -16,16 +16,8 @@ final class TracingReader: NFCReaderLifecycleReporting {
     /// The reader commands go to.
     let base: any NFCReaderDevice
     private let console: TagConsole
-    private let counts = Mutex<[String: Int]>([:])
-    /// Whether the last frame was a COMPATIBILITY_WRITE, whose data frame follows.
-    private let compatibilityWritePending = Mutex(false)
-    /// The PWD and PACK pages whose writes are hidden, and whether the next frame is the data
-    /// of a COMPATIBILITY_WRITE to one of them.
-    private let secrets = Mutex<(pages: Set<Int>, nextFrameSecret: Bool)>((allPasswordPages, false))
-
-    /// The PWD and PACK pages of every chip with PWD_AUTH, for a chip not identified (yet).
-    static let allPasswordPages = Set(
-        Type2ChipCatalogue.all.compactMap(\.configurationPages).flatMap { [$0.password, $0.passwordAcknowledge] })
+    /// The counts, the secret pages and a COMPATIBILITY_WRITE's pending data frame.
+    private let trace = Mutex(CommandTrace())
 
     /// Wraps `base`, showing commands on `console`.
     init(_ base: any NFCReaderDevice, console: TagConsole) {
@@ -45,7 +37,7 @@ final class TracingReader: NFCReaderLifecycleReporting {
     static let progressAfter = 8
 
     /// The number of frames and APDUs sent, by command name.
-    var commandCounts: [String: Int] { counts.withLock { $0 } }
+    var commandCounts: [String: Int] { trace.withLock { $0.counts } }
 
     /// `31 tag commands: 2 FAST_READ, 1 GET_VERSION, 28 WRITE`.
     var summary: String {
@@ -66,33 +58,21 @@ final class TracingReader: NFCReaderLifecycleReporting {
     }
 
     func transceive(_ frame: [UInt8]) async throws(NFCReaderError) -> NFCRawResponse {
-        let afterCompatibilityWrite = compatibilityWritePending.withLock { pending in
-            defer { pending = frame.first == 0xA0 }
-            return pending
-        }
-        InterruptGuard.commandStarting(
-            isWrite: InterruptGuard.isWrite(frame: frame, afterCompatibilityWrite: afterCompatibilityWrite))
-        let name = Type2Command.name(of: frame.first)
-        counts.withLock { $0[name, default: 0] += 1 }
+        let facts = trace.withLock { $0.send(frame) }
+        InterruptGuard.commandStarting(isWrite: facts.isWrite)
         // The progress of page writes comes from the tag (NFCWriteProgress: writes done of
         // writes planned, ``TagConnection``).
-        if frame.first != 0xA2 {
+        if frame.first != Type2Command.write.opcode {
             // The writes are over (the verification reads follow): the progress line stays as it is.
             console.endProgress()
         }
-        let isSecret = frame.first == 0x1B
         if console.isVerbose {
-            console.trace("  > " + shown(frame) + "  \(name)")
+            console.trace("  > " + CommandTrace.shown(frame, shownBytes: facts.shownBytes) + "  \(facts.name)")
         }
         do {
             let response = try await base.transceive(frame)
-            if frame.first == 0x60, case .data(let version) = response,
-                let chip = Type2ChipCatalogue.chip(forVersion: version)
-            {
-                let pages = chip.configurationPages.map { Set([$0.password, $0.passwordAcknowledge]) } ?? []
-                secrets.withLock { $0.pages = pages }
-            }
-            if console.isVerbose { console.trace("  < " + Self.describe(response, secret: isSecret)) }
+            trace.withLock { $0.answered(facts, with: response) }
+            if console.isVerbose { console.trace("  < " + Self.describe(response, secret: facts.answerIsSecret)) }
             return response
         } catch {
             console.trace("  < no answer: \(error.reason)")
@@ -100,30 +80,9 @@ final class TracingReader: NFCReaderLifecycleReporting {
         }
     }
 
-    /// `30 04`, `1B ** ** ** **`, `A2 85 ** ** ** **`: the frame as hex, the password bytes hidden.
-    private func shown(_ frame: [UInt8]) -> String {
-        let hidden = secrets.withLock { state -> Int? in
-            if state.nextFrameSecret {
-                state.nextFrameSecret = false
-                return 0
-            }
-            guard let opcode = frame.first else { return nil }
-            if opcode == 0x1B { return 1 }
-            guard opcode == 0xA2 || opcode == 0xA0, frame.count > 1, state.pages.contains(Int(frame[1])) else {
-                return nil
-            }
-            if opcode == 0xA0 { state.nextFrameSecret = true }
-            return 2
-        }
-        guard let hidden, frame.count > hidden else { return Hex.encode(frame, uppercase: true, separator: " ") }
-        let masked = Array(repeating: "**", count: frame.count - hidden).joined(separator: " ")
-        return hidden == 0
-            ? masked : Hex.encode(frame.prefix(hidden), uppercase: true, separator: " ") + " " + masked
-    }
-
     func sendAPDU(_ apdu: [UInt8]) async throws(NFCReaderError) -> [UInt8] {
         InterruptGuard.commandStarting(isWrite: InterruptGuard.isWrite(apdu: apdu))
-        counts.withLock { $0["APDU", default: 0] += 1 }
+        trace.withLock { $0.sendAPDU() }
         // The progress of UPDATE BINARY writes (ISO/IEC 7816-4, 11.2.5) comes from the tag, as
         // for page writes: another command ends the progress line.
         if apdu.count < 2 || apdu[1] != 0xD6 { console.endProgress() }

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import SystemSupport
 
 /// The socket pcsc-lite's client library talks to pcscd through: `$PCSCLITE_CSOCK_NAME`, else
 /// `/run/pcscd/pcscd.comm` (pcsc-lite's `PCSCLITE_CSOCK_NAME` default on Debian).

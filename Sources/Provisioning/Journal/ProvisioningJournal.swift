@@ -1,14 +1,6 @@
 import Synchronization
 import SystemSupport
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The record of a provisioning job that makes it exactly-once and resumable: an append-only
 /// JSON Lines file, a header line with the job's identity, then one line per event (see
 /// ``JournalEvent``). Each line is written with a single `write()`; the events that must be

@@ -1,13 +1,5 @@
 import SystemSupport
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The few file operations provisioning needs, over Glibc, each failure a
 /// ``ProvisioningError`` with code `io` naming the path and the C library's message.
 enum FileSystem {

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import SystemSupport
 
 /// The wall-clock time as journals and reports write it: ISO 8601 / RFC 3339 in UTC with
 /// milliseconds, e.g. `2025-03-14T09:26:53.589Z`.

@@ -1,12 +1,6 @@
 import CLibPQ
 import SystemSupport
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
-
 /// One connection to a PostgreSQL server through libpq, on a dispatch queue of its own.
 ///
 /// libpq's calls block (connecting, every query's round trip), so the actor runs on a

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import SystemSupport
 
 /// A POSIX thread of its own for blocking socket work, off Swift's cooperative thread pool.
 struct BridgeThread: Sendable {

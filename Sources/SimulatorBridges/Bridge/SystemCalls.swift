@@ -1,13 +1,5 @@
 import SystemSupport
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The C library calls the bridges make, each failure turned into one ``SimulatorBridgeError``.
 enum SystemCalls {
     /// `TCP_NODELAY` (`<netinet/tcp.h>`): send segments at once.

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import SystemSupport
 
 /// A pipe that wakes a thread waiting in ``SystemCalls/waitReadable(_:milliseconds:)``.
 final class Wakeup: Sendable {

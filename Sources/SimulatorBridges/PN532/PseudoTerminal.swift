@@ -2,14 +2,6 @@ internal import CPseudoTerminal
 import Synchronization
 import SystemSupport
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// A Unix 98 pseudo-terminal (POSIX `posix_openpt`, `grantpt`, `unlockpt`, `ptsname_r`): the
 /// simulated device holds the master side, a serial-port client (libnfc's `pn532_uart`
 /// driver, nfcpy's `tty:` transport) opens the slave side as it would open `/dev/ttyUSB0`.

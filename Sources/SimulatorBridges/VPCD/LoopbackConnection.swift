@@ -1,13 +1,5 @@
 import SystemSupport
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The card's TCP connection to the `vpcd` driver: a client socket to 127.0.0.1 only, speaking
 /// the framing of ``VirtualPCDMessage``. Owned by one thread.
 ///

@@ -1,10 +1,7 @@
 import Foundation
+import SystemSupport
 import TestSupport
 import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Files named on the command line that are not regular files: a FIFO nobody writes to or reads
 /// from would block `open(2)` (and a report's write after a whole job). Every input, output,

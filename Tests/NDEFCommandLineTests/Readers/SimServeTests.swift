@@ -1,16 +1,9 @@
 import Foundation
+import SystemSupport
 import TestSupport
 import Testing
 
 @testable import NDEFCommandLine
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// `ndeftool sim serve`: its arguments in process, and the built binary serving a tag until
 /// SIGTERM or SIGINT, through the real pcscd when `NDEFTOOL_PCSCD=1` (reader `Virtual PCD 00 01`,

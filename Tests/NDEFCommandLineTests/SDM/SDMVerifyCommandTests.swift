@@ -1,10 +1,7 @@
 import Foundation
+import SystemSupport
 import TestSupport
 import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// `ndeftool sdm verify` through the built binary: AN12196's URLs and sdm-backend's, changed
 /// ones, replays, key files, many URLs on standard input, and its help.
