@@ -1,6 +1,5 @@
 import NFCSession
 import Synchronization
-import TagInspection
 
 /// Where tag commands talk to the person at the reader: progress and notes on standard error,
 /// following `--quiet` and `--verbose`, from the command's task and from the session's events.
@@ -11,12 +10,13 @@ import TagInspection
 /// success green (``Style``: never with `NO_COLOR`), and long writes show their progress on one
 /// line that updates.
 final class TagConsole: @unchecked Sendable {
-    // Unchecked: `io`'s writes happen only inside `lock`, so the session's event handler and
-    // the command's task never write at the same time; the one read, the answer to ``ask(_:)``,
-    // reads standard input only, on a thread of its own while the command waits for it.
+    // Unchecked: `io`'s writes happen only inside the lock of `screen`, so the session's event
+    // handler and the command's task never write at the same time; the one read, the answer to
+    // ``ask(_:)``, reads standard input only, on a thread of its own while the command waits for it.
     private let io: any CommandIO
-    private let lock = Mutex(())
-    private let state = Mutex(State())
+    /// What standard error shows and what the session reported, with the text each change writes:
+    /// one lock for both, held while the text is written.
+    private let screen = Mutex(ConsoleScreen())
 
     /// Whether progress messages are left out.
     let isQuiet: Bool
@@ -28,14 +28,6 @@ final class TagConsole: @unchecked Sendable {
     let isInteractive: Bool
     /// Colour for messages.
     let style: Style
-
-    /// What the session reported last, for the message of a timeout.
-    struct State {
-        var tagsInField = 0
-        var waitingShown = false
-        var readerName: String?
-        var progressShown = false
-    }
 
     /// A console over `io` with the shared options' settings.
     init(io: any CommandIO, settings: TagSettings) {
@@ -50,32 +42,19 @@ final class TagConsole: @unchecked Sendable {
     /// Writes `text` and a line break on standard error, whatever the options (after ending a
     /// progress line).
     func write(_ text: String) {
-        lock.withLock { _ in
-            io.writeError(endingProgress() + text + "\n")
-        }
+        screen.withLock { io.writeError($0.line(text)) }
     }
 
     /// Shows `text` as the progress line: on a terminal only, not with `--quiet`, replacing the
     /// progress shown before (carriage return, then ECMA-48 EL to clear the rest of the line).
     func progress(_ text: String) {
         guard isTerminal && !isQuiet && !isVerbose else { return }
-        lock.withLock { _ in
-            state.withLock { $0.progressShown = true }
-            io.writeError("\r" + text + "\u{1B}[K")
-        }
+        screen.withLock { io.writeError($0.progress(text)) }
     }
 
     /// Ends the progress line, if one is shown.
     func endProgress() {
-        lock.withLock { _ in io.writeError(endingProgress()) }
-    }
-
-    /// A line break when a progress line is shown (it is then done).
-    private func endingProgress() -> String {
-        state.withLock { state in
-            defer { state.progressShown = false }
-            return state.progressShown ? "\n" : ""
-        }
+        screen.withLock { io.writeError($0.endProgress()) }
     }
 
     /// A warning worth a line in a log too, yellow on a terminal; left out with `--quiet`.
@@ -107,7 +86,7 @@ final class TagConsole: @unchecked Sendable {
     /// The answer is read on a thread of its own, never one of the cooperative pool's.
     func ask(_ question: String) async -> String? {
         guard isInteractive else { return nil }
-        lock.withLock { _ in io.writeError(question) }
+        screen.withLock { io.writeError($0.question(question)) }
         return await io.typedLine()
     }
 
@@ -118,22 +97,18 @@ final class TagConsole: @unchecked Sendable {
     }
 
     /// The most tags the session saw in the field at once while waiting.
-    var tagsSeenAtOnce: Int { state.withLock { $0.tagsInField } }
+    var tagsSeenAtOnce: Int { screen.withLock { $0.tagsSeenAtOnce } }
 
     /// Shows a session event.
     func show(_ event: NFCSessionEvent) {
         switch event {
         case .began(let name):
-            state.withLock { $0.readerName = name }
+            screen.withLock { $0.readerName = name }
             trace("Using reader \(name)")
         case .waitingForTag:
-            let (first, name) = state.withLock { state in
-                defer { state.waitingShown = true }
-                return (!state.waitingShown, state.readerName)
-            }
-            if first { prompt(Self.holdPrompt(readerName: name)) }
+            if let text = screen.withLock({ $0.waitingPrompt() }) { prompt(text) }
         case .multipleTagsFound(let count):
-            state.withLock { $0.tagsInField = max($0.tagsInField, count) }
+            screen.withLock { $0.tagsSeen(count) }
             warn("Several tags in the field: remove all but one.")
         case .tagDetected, .tagRemoved:
             trace(event.description)
@@ -148,61 +123,5 @@ final class TagConsole: @unchecked Sendable {
         case .invalidated:
             break
         }
-    }
-}
-
-/// Colour for messages on a terminal: errors red, success green, warnings yellow (ECMA-48
-/// section 8.3.117, SGR 31, 32 and 33).
-///
-/// Colour is used only when the stream is a terminal, `TERM` is not `dumb`, and `NO_COLOR` is
-/// not set to a non-empty value (no-color.org); otherwise the text is left as it is.
-struct Style: Sendable, Hashable {
-    /// Whether escape sequences are added.
-    let isEnabled: Bool
-
-    /// The style for `stream` of `io`.
-    init(io: any CommandIO, stream: StandardStream = .error) {
-        let noColor = io.environment("NO_COLOR").map { !$0.isEmpty } ?? false
-        isEnabled = io.isTerminal(stream) && !noColor && io.environment("TERM") != "dumb"
-    }
-
-    /// A style that adds colour or not, whatever the streams are.
-    init(enabled: Bool) {
-        isEnabled = enabled
-    }
-
-    /// `text` in red.
-    func error(_ text: String) -> String { paint(text, code: "31") }
-
-    /// `text` in green.
-    func success(_ text: String) -> String { paint(text, code: "32") }
-
-    /// `text` in yellow.
-    func warning(_ text: String) -> String { paint(text, code: "33") }
-
-    /// `text` in bold.
-    func bold(_ text: String) -> String { paint(text, code: "1") }
-
-    /// `text` in cyan.
-    func accent(_ text: String) -> String { paint(text, code: "36") }
-
-    /// `text` dimmed.
-    func faint(_ text: String) -> String { paint(text, code: "2") }
-
-    /// A page map's lines in colour: the message's pages cyan, secrets dim, lock state yellow.
-    func pageMap(_ map: PageMap) -> [String] {
-        map.lines { text, kind in
-            switch kind {
-            case .plain: text
-            case .message: accent(text)
-            case .secret: faint(text)
-            case .lock: warning(text)
-            }
-        }
-    }
-
-    private func paint(_ text: String, code: String) -> String {
-        guard isEnabled, !text.isEmpty else { return text }
-        return "\u{1B}[" + code + "m" + text + "\u{1B}[0m"
     }
 }
