@@ -26,19 +26,12 @@ public actor ReconnectingReader: NFCReaderLifecycleReporting {
     /// reader is the same device.
     public nonisolated let supportsSignals: Bool
 
-    private struct Control {
-        var observers: [@Sendable (NFCReaderLifecycleEvent) -> Void] = []
-        var isEnabled: Bool
-        var isReconnecting = false
-        var isCancelRequested = false
-    }
-
-    private nonisolated let control: Mutex<Control>
+    /// The link (working, lost, reconnecting, closed), whether reconnecting is on and the
+    /// observers: one value under one lock, since the caller may cancel or observe from anywhere.
+    private nonisolated let state: Mutex<ReconnectState>
     private let reopen: Opener
+    /// The reader now open; nil between a loss and the reconnect that replaces it.
     private var current: (any NFCReaderDevice)?
-    /// Why the reader must be reconnected before its next use; nil while it works.
-    private var lostReason: String?
-    private var isClosed = false
 
     /// Wraps `reader`, opened already; `reopen` opens it again after it went away.
     public init(_ reader: any NFCReaderDevice, policy: ReconnectPolicy = ReconnectPolicy(), reopen: @escaping Opener) {
@@ -48,7 +41,7 @@ public actor ReconnectingReader: NFCReaderLifecycleReporting {
         self.policy = policy
         self.reopen = reopen
         current = reader
-        control = Mutex(Control(isEnabled: policy.isEnabled))
+        state = Mutex(ReconnectState(isEnabled: policy.isEnabled))
     }
 
     /// Opens a reader with `open` and wraps it, reopening with the same closure.
@@ -59,27 +52,25 @@ public actor ReconnectingReader: NFCReaderLifecycleReporting {
     }
 
     public nonisolated func observeLifecycle(_ handler: @escaping @Sendable (NFCReaderLifecycleEvent) -> Void) {
-        control.withLock { $0.observers.append(handler) }
+        state.withLock { $0.observers.append(handler) }
     }
 
     /// Turns reconnecting on or off from now on.
     public nonisolated func setReconnectEnabled(_ isEnabled: Bool) {
-        control.withLock { $0.isEnabled = isEnabled }
+        state.withLock { $0.isEnabled = isEnabled }
     }
 
     /// Whether the reader reconnects.
-    public nonisolated var isReconnectEnabled: Bool { control.withLock { $0.isEnabled } }
+    public nonisolated var isReconnectEnabled: Bool { state.withLock { $0.isEnabled } }
 
     /// Whether a reconnect is in progress.
-    public nonisolated var isReconnecting: Bool { control.withLock { $0.isReconnecting } }
+    public nonisolated var isReconnecting: Bool { state.withLock { $0.isReconnecting } }
 
     /// Stops a reconnect in progress: it ends with ``NFCReaderLifecycleEvent/reconnectFailed(_:)``
     /// and the call waiting on it throws ``NFCReaderError/Code/cancelled``. Does nothing when no
     /// reconnect is in progress.
     public nonisolated func cancelReconnect() {
-        control.withLock { control in
-            if control.isReconnecting { control.isCancelRequested = true }
-        }
+        state.withLock { $0.cancelReconnect() }
     }
 
     // MARK: - NFCReaderDevice
@@ -89,11 +80,12 @@ public actor ReconnectingReader: NFCReaderLifecycleReporting {
     /// as no tag, so that the session polls again.
     public func pollTargets() async throws(NFCReaderError) -> [NFCTargetInfo] {
         try checkOpen()
-        if let lostReason, isReconnectEnabled { return try await reconnect(lostReason) }
+        let (lostReason, isEnabled) = state.withLock { ($0.lostReason, $0.isEnabled) }
+        if let lostReason, isEnabled { return try await reconnect(lostReason) }
         let reader = try currentReader()
         do {
             let targets = try await reader.pollTargets()
-            lostReason = nil
+            state.withLock { $0.worked() }
             return targets
         } catch {
             guard isReconnectEnabled else { throw error }
@@ -149,8 +141,7 @@ public actor ReconnectingReader: NFCReaderLifecycleReporting {
 
     /// Closes the reader; a reconnect in progress is cancelled.
     public func close() async {
-        cancelReconnect()
-        isClosed = true
+        state.withLock { $0.close() }
         let reader = current
         current = nil
         await reader?.close()
@@ -160,16 +151,9 @@ public actor ReconnectingReader: NFCReaderLifecycleReporting {
 
     /// Opens the reader again until it answers a poll, with backoff; returns that poll's targets.
     private func reconnect(_ reason: String) async throws(NFCReaderError) -> [NFCTargetInfo] {
-        lostReason = reason
-        control.withLock { control in
-            control.isReconnecting = true
-            control.isCancelRequested = false
-        }
-        defer {
-            control.withLock { control in
-                control.isReconnecting = false
-                control.isCancelRequested = false
-            }
+        guard state.withLock({ $0.beginReconnect(reason) }) else {
+            try checkOpen()
+            return []
         }
         emit(.reconnectStarted(reason: reason))
         if let old = current {
@@ -217,7 +201,7 @@ public actor ReconnectingReader: NFCReaderLifecycleReporting {
         do {
             let targets = try await reader.pollTargets()
             current = reader
-            lostReason = nil
+            state.withLock { $0.worked() }
             return targets
         } catch {
             await reader.close()
@@ -227,6 +211,7 @@ public actor ReconnectingReader: NFCReaderLifecycleReporting {
 
     /// Reports the failure and throws it.
     private func fail(_ error: NFCReaderError) throws(NFCReaderError) -> Never {
+        state.withLock { $0.reconnectFailed() }
         emit(.reconnectFailed(error))
         throw error
     }
@@ -245,31 +230,33 @@ public actor ReconnectingReader: NFCReaderLifecycleReporting {
     /// Throws ``NFCReaderError/Code/cancelled`` (after reporting it) when the reconnect was
     /// cancelled, the reader closed, or the task cancelled.
     private func checkCancelled() throws(NFCReaderError) {
-        let isCancelRequested = control.withLock { $0.isCancelRequested }
-        if isCancelRequested || isClosed || Task.isCancelled {
+        if state.withLock({ $0.mustStopReconnecting }) || Task.isCancelled {
             try fail(NFCReaderError(.cancelled, "reconnecting to the reader \"\(name)\" was cancelled"))
         }
     }
 
     /// Remembers that the reader went away, for the next poll.
     private func noteLoss(_ error: NFCReaderError) {
-        if error.code == .readerUnavailable { lostReason = error.reason }
+        if error.code == .readerUnavailable { state.withLock { $0.lost(error.reason) } }
     }
 
     func currentReader() throws(NFCReaderError) -> any NFCReaderDevice {
         guard let current else {
             throw NFCReaderError(
-                .readerUnavailable, "the reader \"\(name)\" is gone: \(lostReason ?? "it did not come back")")
+                .readerUnavailable,
+                "the reader \"\(name)\" is gone: \(state.withLock { $0.lostReason } ?? "it did not come back")")
         }
         return current
     }
 
     private func checkOpen() throws(NFCReaderError) {
-        if isClosed { throw NFCReaderError(.readerUnavailable, "the reader \"\(name)\" is closed") }
+        if state.withLock({ $0.isClosed }) {
+            throw NFCReaderError(.readerUnavailable, "the reader \"\(name)\" is closed")
+        }
     }
 
     private func emit(_ event: NFCReaderLifecycleEvent) {
-        let observers = control.withLock { $0.observers }
+        let observers = state.withLock { $0.observers }
         for observer in observers { observer(event) }
     }
 }

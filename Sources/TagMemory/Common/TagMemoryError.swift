@@ -68,10 +68,10 @@ public struct TagMemoryError: NDEFToolError, Hashable {
         self.reason = reason
     }
 
-    /// Errors are equal when their codes are.
     /// ``offset``.
     public var byteOffset: Int? { offset }
 
+    /// Errors are equal when their codes are.
     public static func == (lhs: TagMemoryError, rhs: TagMemoryError) -> Bool { lhs.code == rhs.code }
 
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
