@@ -90,10 +90,10 @@ enum InterruptGuard {
         stop(number)
     }
 
-    /// Whether a Type 2 frame writes to the tag: WRITE (A2h), COMPATIBILITY_WRITE (A0h) and its
-    /// data frame (`afterCompatibilityWrite`), INCR_CNT (A5h), WRITE_SIG (A9h), LOCK_SIG (ACh).
-    static func isWrite(frame: [UInt8], afterCompatibilityWrite: Bool) -> Bool {
-        if afterCompatibilityWrite { return true }
+    /// Whether a Type 2 command frame writes to the tag: WRITE (A2h), COMPATIBILITY_WRITE (A0h),
+    /// INCR_CNT (A5h), WRITE_SIG (A9h), LOCK_SIG (ACh). The data frame that follows a
+    /// COMPATIBILITY_WRITE is a write too; ``CommandTrace`` knows which frame that is.
+    static func isWrite(frame: [UInt8]) -> Bool {
         guard let opcode = frame.first else { return false }
         return [0xA2, 0xA0, 0xA5, 0xA9, 0xAC].contains(opcode)
     }

@@ -59,7 +59,7 @@ struct CommandTrace: Sendable, Hashable {
         }
         if opcode == Type2Command.compatibilityWrite.opcode { dataFrameSecret = shown != nil }
         return Frame(
-            name: name, isWrite: InterruptGuard.isWrite(frame: frame, afterCompatibilityWrite: false),
+            name: name, isWrite: InterruptGuard.isWrite(frame: frame),
             shownBytes: shown, answerIsSecret: opcode == Type2Command.passwordAuthentication.opcode,
             asksVersion: opcode == Type2Command.getVersion.opcode)
     }
