@@ -50,15 +50,17 @@ extension SimulatedReader {
             tag = try signing.apply(to: loaded.tag, readerName: readerName)
             store = loaded.store
         } else {
-            let isType4 = url.chip == nil
-            if !isType4, SimulatedTagFile.pathExtension(path) == SimulatedTagFile.type4Extension {
+            let holding = url.tagKind.holding
+            if holding != .type4, SimulatedTagFile.pathExtension(path) == SimulatedTagFile.type4Extension {
                 throw SimulatedReaderURL.error(
                     readerName,
-                    "a .\(SimulatedTagFile.type4Extension) file keeps a Type 4 tag: name a dump file (.nfc, .json, "
-                        + ".bin, .txt, .mfd) for a Type 2 chip")
+                    "a .\(SimulatedTagFile.type4Extension) file keeps a Type 4 tag: name a dump file ("
+                        + (holding == .classic
+                            ? ".mfd, .txt) for a MIFARE Classic card"
+                            : ".nfc, .json, .bin, .txt, .mfd) for a Type 2 chip"))
             }
             tag = try signing.apply(to: Self.newTag(url, readerName: readerName), readerName: readerName)
-            store = SimulatedTagStore(file: SimulatedTagFile(path: path, holdsType4Tag: isType4))
+            store = SimulatedTagStore(file: SimulatedTagFile(path: path, holding: holding))
         }
         var field = SimulatedField(tag)
         field.arm(url.faults)
@@ -115,8 +117,7 @@ extension SimulatedReader {
         var loaded: [[UInt8]: (tag: SimulatedTag, file: SimulatedTagFile)] = [:]
         if let directory = url.filePath {
             try await SimulatedTagStore.checkFolder(path: directory)
-            let isType4 = url.chip == nil
-            let paths = uids.map { Self.supplyFilePath(uid: $0, directory: directory, isType4: isType4) }
+            let paths = uids.map { Self.supplyFilePath(uid: $0, directory: directory, holding: url.tagKind.holding) }
             for (uid, found) in zip(uids, try await SimulatedTagStore.loadAll(paths: paths)) {
                 guard let found else { continue }
                 try Self.check(found.tag, from: found.file.path, against: url, readerName: name)
@@ -153,6 +154,8 @@ extension SimulatedReader {
         switch url.tagKind {
         case .type2(let chip):
             return .type2(SimulatedType2Tag(chip: chip, uid: url.uid ?? SimulatedType2Tag.defaultUID))
+        case .classic(let type):
+            return .classic(SimulatedClassicTag(type: type, uid: url.uid ?? SimulatedClassicTag.defaultUID))
         case .type4(let settings):
             do {
                 if settings.isNTAG424 {
@@ -170,6 +173,23 @@ extension SimulatedReader {
         _ tag: SimulatedTag, from path: String, against url: SimulatedReaderURL, readerName: String
     ) throws(NFCReaderError) {
         switch (url.tagKind, tag) {
+        case (.classic(let type), .classic(let loaded)):
+            guard loaded.type == type else {
+                throw SimulatedReaderURL.error(
+                    readerName,
+                    "the tag file \(path) is an image of a \(loaded.type), not a \(type): open it with "
+                        + SimulatedReaderURL.scheme + SimulatedReaderURL.name(of: tag))
+            }
+        case (.classic(let type), _):
+            throw SimulatedReaderURL.error(
+                readerName,
+                "the tag file \(path) does not hold a \(type): open it with "
+                    + SimulatedReaderURL.scheme + SimulatedReaderURL.name(of: tag))
+        case (_, .classic(let loaded)):
+            throw SimulatedReaderURL.error(
+                readerName,
+                "the tag file \(path) is an image of a \(loaded.type): open it with "
+                    + SimulatedReaderURL.scheme + SimulatedReaderURL.name(of: tag))
         case (.type2(let chip), .type2(let loaded)):
             guard loaded.chip == chip else {
                 throw SimulatedReaderURL.error(

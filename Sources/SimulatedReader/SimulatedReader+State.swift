@@ -106,18 +106,21 @@ enum SimulatedTagSnapshot: Sendable, Equatable {
     /// A Type 4 tag, of which its configuration, CC file and NDEF file are kept (its state
     /// text is made only when the file is written).
     case type4(SimulatedType4Tag)
+    /// A MIFARE Classic card's image as a dump.
+    case classic(TagDump)
 
     /// The snapshot of `tag` as it is now.
     init(_ tag: SimulatedTag) {
         switch tag {
         case .type2(let tag): self = .type2(tag.dump)
         case .type4(let tag): self = .type4(tag)
+        case .classic(let tag): self = .classic(tag.dump)
         }
     }
 
     static func == (lhs: SimulatedTagSnapshot, rhs: SimulatedTagSnapshot) -> Bool {
         switch (lhs, rhs) {
-        case (.type2(let left), .type2(let right)):
+        case (.type2(let left), .type2(let right)), (.classic(let left), .classic(let right)):
             left == right
         case (.type4(let left), .type4(let right)):
             left.configuration == right.configuration && left.capabilityContainerFile == right.capabilityContainerFile

@@ -101,23 +101,23 @@ extension SimulatedReader {
     }
 
     /// The store of `tag` in `directory`: the one in use when it is the tag kept; else the file
-    /// it was loaded from, or a new `directory/UID.nfc` (a Type 4 tag: `UID.t4t`). Its writes
+    /// it was loaded from, or a new `directory/UID.nfc` (`UID.t4t`, `UID.mfd`). Its writes
     /// are not flushed to disk (``SimulatedTagFile/syncsToDisk``): they survive the process.
     static func supplyStore(for tag: SimulatedTag, _ directory: String, _ state: State) -> SimulatedTagStore {
         if state.persistedUID == tag.uid, let store = state.store { return store }
-        let isType4 = tag.type4Tag != nil
+        let holding = SimulatedTagFile.Holding(tag)
         var file =
             state.supplyFiles[tag.uid]
             ?? SimulatedTagFile(
-                path: supplyFilePath(uid: tag.uid, directory: directory, isType4: isType4), holdsType4Tag: isType4)
+                path: supplyFilePath(uid: tag.uid, directory: directory, holding: holding), holding: holding)
         file.syncsToDisk = false
         return SimulatedTagStore(file: file)
     }
 
-    /// `directory/UID.nfc`, or `directory/UID.t4t` for a Type 4 tag: the UID in upper-case hex.
-    static func supplyFilePath(uid: [UInt8], directory: String, isType4: Bool) -> String {
-        let name = Hex.encode(uid, uppercase: true)
-        return directory + name + "." + (isType4 ? SimulatedTagFile.type4Extension : "nfc")
+    /// `directory/UID.nfc`, `directory/UID.t4t` for a Type 4 tag, `directory/UID.mfd` for a
+    /// MIFARE Classic card: the UID in upper-case hex.
+    static func supplyFilePath(uid: [UInt8], directory: String, holding: SimulatedTagFile.Holding) -> String {
+        directory + Hex.encode(uid, uppercase: true) + "." + holding.supplyExtension
     }
 }
 

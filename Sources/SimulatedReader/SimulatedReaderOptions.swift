@@ -13,6 +13,9 @@ struct SimulatedReaderOptions {
     /// Whether the chip is an NTAG 424 DNA (`sim:ntag424`), whose Read_Sig takes `signature` and
     /// `signing-key` too.
     let isNTAG424: Bool
+    /// Whether the URL names a MIFARE Classic card (`sim:classic1k`), which takes `nak-code` but
+    /// no other Type 2 option, and a UID of 4 or 7 bytes.
+    let isClassic: Bool
     var filePath: String?
     var uid: [UInt8]?
     var signature: [UInt8]?
@@ -55,10 +58,11 @@ struct SimulatedReaderOptions {
         commonKeys + ["nak-write", "lose-write"] + type2Keys + type4Keys + supplyKeys + unplugKeys
         + processSignalKeys
 
-    init(url: String, isType4: Bool, isNTAG424: Bool = false) {
+    init(url: String, isType4: Bool, isNTAG424: Bool = false, isClassic: Bool = false) {
         self.url = url
         self.isType4 = isType4
         self.isNTAG424 = isNTAG424
+        self.isClassic = isClassic
     }
 
     /// Reads one `key=value` item.
@@ -79,6 +83,9 @@ struct SimulatedReaderOptions {
         // An NTAG 424 DNA has an originality signature too (Read_Sig, NT4H2421Gx 10.10.1).
         if Self.type2Keys.contains(key), isType4, !(isNTAG424 && ["signature", "signing-key"].contains(key)) {
             throw error("option \"\(key)\" is for Type 2 chips only, not sim:\(SimulatedReaderURL.type4ChipName)")
+        }
+        if isClassic, Self.type2Keys.contains(key), key != "nak-code" {
+            throw error("option \"\(key)\" is for NTAG and Ultralight chips, not MIFARE Classic")
         }
         if Self.type4Keys.contains(key), !isType4 {
             throw error("option \"\(key)\" is for Type 4 tags only (sim:\(SimulatedReaderURL.type4ChipName))")
@@ -201,14 +208,17 @@ struct SimulatedReaderOptions {
         }
     }
 
-    /// A 7-byte UID (ISO/IEC 14443-3 6.5.4: double size) for a Type 2 chip; 4, 7 or 10 bytes
-    /// (single, double or triple size) for a Type 4 tag. Bytes are optionally separated by `:`
+    /// A 7-byte UID (ISO/IEC 14443-3 6.5.4: double size) for a Type 2 chip; 4 or 7 bytes for a
+    /// MIFARE Classic card; 4, 7 or 10 bytes (single, double or triple size) for a Type 4 tag. Bytes are optionally separated by `:`
     /// or `-`. UID0 may not be 88h, the cascade tag.
     private func parseUID(_ value: String) throws(NFCReaderError) -> [UInt8] {
         let digits = value.filter { $0 != ":" && $0 != "-" }
-        let sizes = isType4 ? [4, 7, 10] : [7]
+        let sizes = isType4 ? [4, 7, 10] : isClassic ? [4, 7] : [7]
         guard let bytes = try? Hex.decode(digits), sizes.contains(bytes.count) else {
-            let expected = isType4 ? "4, 7 or 10 bytes in hex (8, 14 or 20 digits)" : "7 bytes in hex (14 digits)"
+            let expected =
+                isType4
+                ? "4, 7 or 10 bytes in hex (8, 14 or 20 digits)"
+                : isClassic ? "4 or 7 bytes in hex (8 or 14 digits)" : "7 bytes in hex (14 digits)"
             throw error("uid=\(value): expected \(expected), as in uid=04A1B2C3D4E5F6")
         }
         guard bytes[0] != 0x88 else {

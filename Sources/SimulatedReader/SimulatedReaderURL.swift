@@ -15,7 +15,9 @@ import TagSimulator
 /// `ultralight-ev1-128` (MF0UL21), and every Type 2 chip's NXP type code (`nt2h1511`,
 /// `mf0ul21`, …), as in ``TagMemory/Type2ChipCatalogue``; and `type4` (``type4ChipName``), an
 /// NFC Forum Type 4 tag configured like an NTAG 424 DNA as delivered unless its options say
-/// otherwise.
+/// otherwise; `ntag424`, an NTAG 424 DNA; `classic1k`, `classic4k` and `classic-mini`, MIFARE
+/// Classic cards (``TagSimulator/SimulatedClassicTag``) in the transport configuration unless
+/// loaded from a file (a raw image such as libnfc's `.mfd`, or hex text for `.txt`).
 ///
 /// Options (each at most once; values may be percent-encoded, `%20`):
 /// - `file=PATH`: keep the tag in this file (see ``SimulatedReader``): a dump for a Type 2
@@ -25,7 +27,8 @@ import TagSimulator
 ///   opens (``Supply``).
 /// - `supply=N`, `seed=S`, `duplicate=K`, `swap-ms=MS`: a stack of tags presented one after
 ///   another (``Supply``).
-/// - `uid=HEX`: the UID of a new tag: 7 bytes for a Type 2 chip, 4, 7 or 10 for `type4`
+/// - `uid=HEX`: the UID of a new tag: 7 bytes for a Type 2 chip, 4 or 7 for MIFARE Classic,
+///   4, 7 or 10 for `type4`
 ///   (`04A1B2C3D4E5F6`, `:` or `-` between bytes allowed).
 /// - `signature=HEX` (Type 2 and `ntag424`): the 32 bytes READ_SIG answers (56 for an NTAG 424
 ///   DNA's Read_Sig), instead of the dump's; without it and without a dump, zero bytes, as an
@@ -77,6 +80,17 @@ public struct SimulatedReaderURL: Sendable, Hashable, CustomStringConvertible {
         case type2(Type2Chip)
         /// A Type 4 tag with these options.
         case type4(Type4Settings)
+        /// A MIFARE Classic card of this product.
+        case classic(MifareClassicType)
+
+        /// What a file of this kind of tag holds.
+        var holding: SimulatedTagFile.Holding {
+            switch self {
+            case .type2: .type2
+            case .type4: .type4
+            case .classic: .classic
+            }
+        }
     }
 
     /// The tag simulated.
@@ -118,8 +132,15 @@ public struct SimulatedReaderURL: Sendable, Hashable, CustomStringConvertible {
     /// The chip name of an NTAG 424 DNA.
     public static let ntag424ChipName = "ntag424"
 
+    /// The MIFARE Classic products the URL accepts, by name.
+    public static let classicNames: [(name: String, type: MifareClassicType)] = [
+        ("classic1k", .classic1K), ("classic4k", .classic4K), ("classic-mini", .mini),
+    ]
+
     /// Every chip name the URL accepts (NXP type codes aside), in the order messages list them.
-    public static var allChipNames: [String] { chipNames.map(\.name) + [type4ChipName, ntag424ChipName] }
+    public static var allChipNames: [String] {
+        chipNames.map(\.name) + [type4ChipName, ntag424ChipName] + classicNames.map(\.name)
+    }
 
     /// The largest latency accepted, in milliseconds.
     public static let maximumLatencyMilliseconds = 60_000
@@ -130,6 +151,23 @@ public struct SimulatedReaderURL: Sendable, Hashable, CustomStringConvertible {
         self.filePath = filePath
         self.uid = uid
         self.faults = faults
+    }
+
+    /// Creates a URL value for a MIFARE Classic card.
+    public init(
+        classic type: MifareClassicType, filePath: String? = nil, uid: [UInt8]? = nil,
+        faults: SimulatedField.Faults = .none
+    ) {
+        self.tagKind = .classic(type)
+        self.filePath = filePath
+        self.uid = uid
+        self.faults = faults
+    }
+
+    /// The MIFARE Classic product simulated; nil for other tags.
+    public var classicType: MifareClassicType? {
+        if case .classic(let type) = tagKind { return type }
+        return nil
     }
 
     /// Creates a URL value for a Type 4 tag.
@@ -172,12 +210,14 @@ public struct SimulatedReaderURL: Sendable, Hashable, CustomStringConvertible {
         let isNTAG424 = chipName == Self.ntag424ChipName
         let isType4 = chipName == Self.type4ChipName || isNTAG424
         let chip = Self.chip(named: chipName)
-        guard isType4 || chip != nil else {
+        let classic = Self.classicNames.first { $0.name == chipName }?.type
+        guard isType4 || chip != nil || classic != nil else {
             let known = Self.allChipNames.joined(separator: ", ")
             let what = chipText.isEmpty ? "names no chip" : "chip \"\(chipText)\" is not one the simulator has"
             throw Self.error(text, "\(what); known chips: \(known), or an NXP type code such as nt2h1511")
         }
-        var options = SimulatedReaderOptions(url: text, isType4: isType4, isNTAG424: isNTAG424)
+        var options = SimulatedReaderOptions(
+            url: text, isType4: isType4, isNTAG424: isNTAG424, isClassic: classic != nil)
         if rest.contains("?") {
             for item in query.split(separator: "&", omittingEmptySubsequences: false) {
                 try options.take(item)
@@ -185,6 +225,8 @@ public struct SimulatedReaderURL: Sendable, Hashable, CustomStringConvertible {
         }
         if let chip {
             self.init(chip: chip)
+        } else if let classic {
+            self.init(classic: classic)
         } else {
             var settings = try options.type4Settings()
             if isNTAG424 {
@@ -217,6 +259,15 @@ public struct SimulatedReaderURL: Sendable, Hashable, CustomStringConvertible {
             ?? Type2ChipCatalogue.all.first { $0.typeCode.lowercased() == lower }
     }
 
+    /// The chip name of the URL that simulates `tag` (`ntag215`, `ntag424`, `classic1k`).
+    public static func name(of tag: SimulatedTag) -> String {
+        switch tag {
+        case .type2(let tag): chipNames.first { $0.chip == tag.chip }?.name ?? tag.chip.typeCode.lowercased()
+        case .type4(let tag): tag.ntag424 != nil ? ntag424ChipName : type4ChipName
+        case .classic(let tag): classicNames.first { $0.type == tag.type }?.name ?? "classic1k"
+        }
+    }
+
     /// The same reader without its fault injection (faults, unplugging, process signals): the
     /// tag or supply it serves, as a resume names it again and as a batch station is known.
     public var withoutFaults: SimulatedReaderURL {
@@ -238,6 +289,8 @@ public struct SimulatedReaderURL: Sendable, Hashable, CustomStringConvertible {
         case .type4(let settings):
             name = settings.isNTAG424 ? Self.ntag424ChipName : Self.type4ChipName
             type4Items = settings.items
+        case .classic(let type):
+            name = Self.classicNames.first { $0.type == type }?.name ?? "classic1k"
         }
         var items: [String] = []
         if let filePath { items.append("file=" + SimulatedReaderOptions.percentEncoded(filePath)) }
@@ -253,7 +306,7 @@ public struct SimulatedReaderURL: Sendable, Hashable, CustomStringConvertible {
         if faults.secondTag { items.append("second-tag=1") }
         if let latency = faults.latencyMilliseconds { items.append("latency-ms=\(latency)") }
         if let every = faults.corruptEveryNthResponse { items.append("corrupt-every=\(every)") }
-        items += SimulatedReaderOptions.writeFaultItems(faults, isType4: chip == nil)
+        items += SimulatedReaderOptions.writeFaultItems(faults, isType4: type4Configuration != nil)
         if let unplug { items += unplug.items }
         if let processSignal { items += processSignal.items }
         return Self.scheme + name + (items.isEmpty ? "" : "?" + items.joined(separator: "&"))

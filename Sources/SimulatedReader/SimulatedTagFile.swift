@@ -49,11 +49,44 @@ struct SimulatedTagFile: Sendable {
     /// the process is enough.
     var syncsToDisk = true
 
-    /// A new file at `path`: a Type 4 tag's state text when `holdsType4Tag`, else a dump in the
-    /// format the extension names.
-    init(path: String, holdsType4Tag: Bool) {
+    /// The kinds of tag a file holds.
+    enum Holding: Sendable, Hashable {
+        /// A Type 2 tag, in a dump.
+        case type2
+        /// A Type 4 tag, in its state text.
+        case type4
+        /// A MIFARE Classic card, in a raw image or hex text.
+        case classic
+
+        /// The kind of `tag`.
+        init(_ tag: SimulatedTag) {
+            switch tag {
+            case .type2: self = .type2
+            case .type4: self = .type4
+            case .classic: self = .classic
+            }
+        }
+
+        /// The extension of the files of a supply's tags: `nfc`, `t4t` or `mfd`.
+        var supplyExtension: String {
+            switch self {
+            case .type2: "nfc"
+            case .type4: SimulatedTagFile.type4Extension
+            case .classic: "mfd"
+            }
+        }
+    }
+
+    /// A new file at `path` holding a tag of kind `holding`: a Type 4 tag's state text; a Type 2
+    /// tag's dump in the format the extension names; a MIFARE Classic card's image as hex text
+    /// for `.txt` and `.hex`, raw (libnfc's `.mfd`) otherwise.
+    init(path: String, holding: Holding) {
         self.path = path
-        self.format = holdsType4Tag ? .type4StateText : .dump(Self.format(forPath: path))
+        switch holding {
+        case .type2: self.format = .dump(Self.format(forPath: path))
+        case .type4: self.format = .type4StateText
+        case .classic: self.format = .dump(["txt", "hex"].contains(Self.pathExtension(path)) ? .hexText : .raw)
+        }
     }
 
     private init(path: String, format: Format) {
@@ -107,7 +140,9 @@ struct SimulatedTagFile: Sendable {
         do {
             let format = try TagDump.detect(bytes, fileName: path)
             let dump = try TagDump(decoding: bytes, format: format)
-            return (.type2(try SimulatedType2Tag(dump: dump)), SimulatedTagFile(path: path, format: .dump(format)))
+            let file = SimulatedTagFile(path: path, format: .dump(format))
+            if dump.layout == .mifareClassic { return (.classic(try SimulatedClassicTag(dump: dump)), file) }
+            return (.type2(try SimulatedType2Tag(dump: dump)), file)
         } catch {
             throw NFCReaderError(.invalidTagFile, "the tag file \(path) cannot be used: \(error)")
         }
@@ -120,7 +155,7 @@ struct SimulatedTagFile: Sendable {
     func save(_ snapshot: SimulatedTagSnapshot) throws(NFCReaderError) {
         let bytes: [UInt8]
         switch (format, snapshot) {
-        case (.dump(let format), .type2(let dump)):
+        case (.dump(let format), .type2(let dump)), (.dump(let format), .classic(let dump)):
             do {
                 bytes = try dump.encoded(as: format)
             } catch {

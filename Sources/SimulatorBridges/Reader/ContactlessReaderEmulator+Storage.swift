@@ -28,12 +28,14 @@ extension ContactlessReaderEmulator {
         return value + StatusWord.success.bytes
     }
 
-    /// READ BINARY (PC/SC Part 3 v2.02, 3.2.2.1.8) of a Type 2 tag: one READ (30h) of the page
-    /// P2 (P1 00), the first Le bytes of its 16 (Le 1 to 16; `63 00` otherwise, or when the
-    /// tag answers a NAK, nothing, or a corrupted frame). `6A 81` for an ISO-DEP tag.
+    /// READ BINARY (PC/SC Part 3 v2.02, 3.2.2.1.8) of a Type 2 tag or a MIFARE Classic card:
+    /// one READ (30h) of the page or block P2 (P1 00), the first Le bytes of its 16 (Le 1 to
+    /// 16; `63 00` otherwise, or when the tag answers a NAK, nothing, or a corrupted frame).
+    /// A Classic card answers only in a sector GENERAL AUTHENTICATE opened. `6A 81` for an
+    /// ISO-DEP tag.
     mutating func readBinary(_ command: CommandAPDU, _ field: inout SimulatedField) -> Outcome {
         guard let tag = activeTag(field) else { return .response(StatusWord.failed.bytes) }
-        guard case .type2 = tag else { return .response(StatusWord.functionNotSupported.bytes) }
+        if case .type4 = tag { return .response(StatusWord.functionNotSupported.bytes) }
         guard command.p1 == 0x00, !command.hasCommandData, let wanted = command.expectedLength,
             !command.asksForAllAvailable,
             wanted <= Self.maximumReadLength
@@ -46,16 +48,23 @@ extension ContactlessReaderEmulator {
         }
     }
 
-    /// UPDATE BINARY (PC/SC Part 3 v2.02, 3.2.2.1.9) of a Type 2 tag: a WRITE (A2h) of the 4
-    /// data bytes to page P2 (P1 00; ACR122U API 2.04, 5.4: 4 bytes for MIFARE Ultralight).
-    /// `90 00` on the tag's ACK, `63 00` otherwise. `6A 81` for an ISO-DEP tag.
+    /// UPDATE BINARY (PC/SC Part 3 v2.02, 3.2.2.1.9): for a Type 2 tag a WRITE (A2h) of the 4
+    /// data bytes to page P2 (P1 00; ACR122U API 2.04, 5.4: 4 bytes for MIFARE Ultralight);
+    /// for a MIFARE Classic card a WRITE (A0h) of the 16 data bytes to block P2 (16 bytes for
+    /// MIFARE 1K/4K). `90 00` on the tag's ACK, `63 00` otherwise. `6A 81` for an ISO-DEP tag.
     mutating func updateBinary(_ command: CommandAPDU, _ field: inout SimulatedField) -> Outcome {
         guard let tag = activeTag(field) else { return .response(StatusWord.failed.bytes) }
-        guard case .type2 = tag else { return .response(StatusWord.functionNotSupported.bytes) }
-        guard command.p1 == 0x00, command.data.count == 4, command.expectedLength == nil else {
+        let frame: [UInt8]
+        switch tag {
+        case .type4: return .response(StatusWord.functionNotSupported.bytes)
+        case .type2: frame = [0xA2, command.p2] + command.data
+        case .classic: frame = MifareClassicCommand.writeFrame(block: command.p2, data: command.data)
+        }
+        let length = tag.classicTag == nil ? 4 : 16
+        guard command.p1 == 0x00, command.data.count == length, command.expectedLength == nil else {
             return .response(StatusWord.failed.bytes)
         }
-        switch Self.exchangeFrame([0xA2, command.p2] + command.data, &field) {
+        switch Self.exchangeFrame(frame, &field) {
         case .tagLeft: return .tagLeft
         case .reply(.answer(.ack)): return .response(StatusWord.success.bytes)
         case .reply: return .response(StatusWord.failed.bytes)
@@ -63,17 +72,47 @@ extension ContactlessReaderEmulator {
     }
 
     /// LOAD KEYS (PC/SC Part 3 v2.02, 3.2.2.1.4) into volatile slot 00 or 01 (the ACR122U's
-    /// two): `90 00`; other slots or key structures `63 00`. Keys serve MIFARE Classic only.
-    func loadKey(_ command: CommandAPDU) -> [UInt8] {
+    /// two; P1 00, "key structure: card key, plain transmission, volatile memory"): `90 00`;
+    /// other slots or key structures `63 00`. Keys serve MIFARE Classic only.
+    mutating func loadKey(_ command: CommandAPDU) -> [UInt8] {
         guard command.p1 == 0x00, command.p2 <= 0x01, command.data.count == 6 else { return StatusWord.failed.bytes }
+        keySlots[command.p2] = Array(command.data)
         return StatusWord.success.bytes
     }
 
-    /// GENERAL AUTHENTICATE (`86`) and the obsolete AUTHENTICATE (`88`): MIFARE Classic
-    /// Crypto1, which no simulated tag has (`63 00`, as a reader answers for an Ultralight;
-    /// `6A 81` for an ISO-DEP tag).
-    func generalAuthenticate(_ field: SimulatedField) -> [UInt8] {
-        if case .type4? = activeTag(field) { return StatusWord.functionNotSupported.bytes }
-        return StatusWord.failed.bytes
+    /// GENERAL AUTHENTICATE (PC/SC Part 3 v2.02, 3.2.2.1.6): data `01 00 block keyType slot`
+    /// (version 01, block number MSB and LSB, key type 60h key A or 61h key B, a key slot LOAD
+    /// KEYS filled). The reader runs the MIFARE Classic authentication with the UID's last
+    /// four bytes: `90 00` when the card accepts it, `63 00` otherwise (and for an empty
+    /// slot); `6A 81` for an ISO-DEP tag.
+    mutating func generalAuthenticate(_ command: CommandAPDU, _ field: inout SimulatedField) -> Outcome {
+        let data = command.data
+        guard data.count == 5, data[0] == 0x01, data[1] == 0x00 else { return .response(StatusWord.failed.bytes) }
+        return authenticate(block: data[2], keyType: data[3], slot: data[4], &field)
+    }
+
+    /// The obsolete AUTHENTICATE `FF 88 00 block keyType slot` (ACR122U API 2.04, 5.2), which
+    /// is no valid ISO APDU (its "Lc" is the key type).
+    mutating func obsoleteAuthenticate(_ apdu: [UInt8], _ field: inout SimulatedField) -> Outcome {
+        guard apdu.count == 6, apdu[2] == 0x00 else { return .response(StatusWord.failed.bytes) }
+        return authenticate(block: apdu[3], keyType: apdu[4], slot: apdu[5], &field)
+    }
+
+    /// Authenticates `block` of the activated Classic card with the key of `slot`.
+    private mutating func authenticate(
+        block: UInt8, keyType: UInt8, slot: UInt8, _ field: inout SimulatedField
+    ) -> Outcome {
+        guard let tag = activeTag(field) else { return .response(StatusWord.failed.bytes) }
+        if case .type4 = tag { return .response(StatusWord.functionNotSupported.bytes) }
+        guard tag.classicTag != nil, keyType == 0x60 || keyType == 0x61, let key = keySlots[slot] else {
+            return .response(StatusWord.failed.bytes)
+        }
+        let frame = MifareClassicCommand.authenticationFrame(
+            keyB: keyType == 0x61, block: block, key: key, uid: tag.uid)
+        switch Self.exchangeFrame(frame, &field) {
+        case .tagLeft: return .tagLeft
+        case .reply(.answer(.ack)): return .response(StatusWord.success.bytes)
+        case .reply: return .response(StatusWord.failed.bytes)
+        }
     }
 }

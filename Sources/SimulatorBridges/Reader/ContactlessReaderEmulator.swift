@@ -1,5 +1,6 @@
 import NFCSession
 import NFCWireFormat
+import TagMemory
 import TagSimulator
 
 /// What a PC/SC contactless reader shows of the tags in its field: the card it activates, the
@@ -51,6 +52,9 @@ public struct ContactlessReaderEmulator: Sendable {
     public internal(set) var ledState: UInt8 = 0
     /// The LED and buzzer commands (`FF 00 40`) answered, in order.
     public internal(set) var lightCommands: [ACR122ULightCommand] = []
+    /// The keys LOAD KEYS put in the reader's volatile slots 00 and 01, by slot. They stay
+    /// while the reader is powered, across cards, as in a real reader.
+    var keySlots: [UInt8: [UInt8]] = [:]
     /// The emulated PN532 behind Direct Transmit.
     var pn532 = PN532Emulation()
     /// The PC/SC 2.02 transparent session.
@@ -112,7 +116,7 @@ public struct ContactlessReaderEmulator: Sendable {
         guard let first = apdu.first, first == 0xFF else { return passToCard(apdu, &field) }
         // The obsolete AUTHENTICATE `FF 88 00 block type slot` is no valid ISO APDU (its "Lc" is
         // the key type): readers take it as it is (ACR122U API 2.04, 5.2).
-        if apdu.count == 6, apdu[1] == 0x88 { return .response(generalAuthenticate(field)) }
+        if apdu.count == 6, apdu[1] == 0x88 { return obsoleteAuthenticate(apdu, &field) }
         // The reader's own commands come in the short form only.
         guard let command = CommandAPDU(apdu), !command.isExtended else {
             return .response(StatusWord.wrongLength.bytes)
@@ -122,7 +126,7 @@ public struct ContactlessReaderEmulator: Sendable {
         case 0xB0: return readBinary(command, &field)
         case 0xD6: return updateBinary(command, &field)
         case 0x82: return .response(loadKey(command))
-        case 0x86: return .response(generalAuthenticate(field))
+        case 0x86: return generalAuthenticate(command, &field)
         case 0x00: return vendorCommand(command, &field)
         case 0xC2:
             guard profile.supportsTransparentExchange else { return .response(StatusWord.functionNotSupported.bytes) }
@@ -189,9 +193,21 @@ extension ContactlessReaderEmulator {
     /// by SAK alone, and SAK 00 is the Ultralight family, NTAG21x and Ultralight C included.
     static let ultralightCardName: [UInt8] = [0x00, 0x03]
 
+    /// The card name of a MIFARE Classic card (PC/SC Part 3 supplement, "Card names"): 00 01
+    /// 1K, 00 02 4K, 00 26 Mini; a MIFARE Plus 2K shows as 1K.
+    static func cardName(of type: MifareClassicType) -> [UInt8] {
+        switch type {
+        case .classic1K, .classic2K: [0x00, 0x01]
+        case .classic4K: [0x00, 0x02]
+        case .mini: [0x00, 0x26]
+        }
+    }
+
     /// The ATR a PC/SC reader builds for `tag` (PC/SC Part 3 v2.02, 3.1.3.2.3):
     /// - a Type 2 tag, a storage card: `3B 8F 80 01` + `80 4F 0C A0 00 00 03 06 03 00 03 00 00
     ///   00 00` + TCK, that is `3B 8F 80 01 80 4F 0C A0 00 00 03 06 03 00 03 00 00 00 00 68`;
+    /// - a MIFARE Classic card, the same with its card name (``cardName(of:)``): `... 03 00 01
+    ///   00 00 00 00 6A` for a 1K;
     /// - an ISO-DEP tag: `3B 8n 80 01`, the n (at most 15) historical bytes of its ATS, TCK;
     ///   `3B 81 80 01 80 80` for an NTAG 424 DNA (ATS `06 77 77 71 02 80`).
     ///
@@ -201,6 +217,7 @@ extension ContactlessReaderEmulator {
         let historical: [UInt8] =
             switch tag {
             case .type2: storageCardPrefix + ultralightCardName + [0x00, 0x00, 0x00, 0x00]
+            case .classic(let tag): storageCardPrefix + cardName(of: tag.type) + [0x00, 0x00, 0x00, 0x00]
             case .type4(let tag): Array(historicalBytes(ofATS: tag.ats).prefix(15))
             }
         let body: [UInt8] = [0x80 | UInt8(truncatingIfNeeded: historical.count), 0x80, 0x01] + historical

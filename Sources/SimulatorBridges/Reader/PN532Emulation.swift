@@ -226,8 +226,10 @@ struct PN532Emulation: Sendable {
     /// listed target no longer in the field times out, 01): the PN532 adds and checks CRC_A
     /// and takes the Type 2 ACK itself (status 00, no data); it reports a NAK as a MIFARE
     /// error (14h; unconfirmed: the manual does not say which code a NAK gives) and a
-    /// corrupted answer as a CRC error. For an ISO-DEP target the data is an APDU, sent in
-    /// I-blocks.
+    /// corrupted answer as a CRC error. For a MIFARE Classic card the data are the MIFARE
+    /// commands of 7.3.8 (``NFCWireFormat/MifareClassicCommand``): the PN532 runs Crypto-1
+    /// itself; a failed authentication is error 14h. For an ISO-DEP target the data is an APDU,
+    /// sent in I-blocks.
     private mutating func dataExchange(_ arguments: [UInt8], _ field: inout SimulatedField) -> Result {
         guard let tg = arguments.first else { return .notSupported }
         guard targets.indices.contains(Int(tg & 0x3F) - 1) else { return .response([0xD5, 0x41, 0x27]) }
@@ -244,10 +246,15 @@ struct PN532Emulation: Sendable {
             }
         }
         rxLastBits = 0
+        // A MIFARE Classic authentication the card does not complete is the MIFARE
+        // authentication error 14h (UM0701 7.1, Table 1), not a time-out.
+        let isClassicAuthentication =
+            selected.classicTag != nil
+            && data.first.flatMap(MifareClassicCommand.init(opcode:))?.isAuthentication == true
         switch ContactlessReaderEmulator.exchangeFrame(data, &field) {
         case .tagLeft: return .tagLeft
         case .reply(.silent), .reply(.answer(.silent)), .reply(.corrupted(.silent)):
-            return .response([0xD5, 0x41, 0x01])
+            return .response([0xD5, 0x41, isClassicAuthentication ? 0x14 : 0x01])
         case .reply(.answer(.data(let bytes))): return .response([0xD5, 0x41, 0x00] + bytes)
         case .reply(.corrupted(.data)): return .response([0xD5, 0x41, 0x02])
         case .reply(.answer(.ack)), .reply(.corrupted(.ack)): return .response([0xD5, 0x41, 0x00])

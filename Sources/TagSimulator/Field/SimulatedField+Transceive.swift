@@ -7,11 +7,14 @@ extension SimulatedField {
         case type2(SimulatedType2Command)
         /// A command APDU, by its kind (``SimulatedType4Command/init(apdu:)``).
         case type4(SimulatedType4Command)
+        /// A MIFARE Classic command frame, by its kind.
+        case classic(SimulatedClassicCommand)
 
         public var description: String {
             switch self {
             case .type2(let command): command.description
             case .type4(let command): command.description
+            case .classic(let command): command.description
             }
         }
     }
@@ -54,9 +57,10 @@ extension SimulatedField {
         }
     }
 
-    /// Sends one Type 2 command frame (without CRC) to the selected tag and returns what the
-    /// reader receives, with the armed faults applied. A selected Type 4 tag takes the frame for
-    /// no ISO-DEP block and does not answer (``SimulatedFieldReply/silent``).
+    /// Sends one Type 2 command frame (without CRC), or a MIFARE Classic command frame
+    /// (``NFCWireFormat/MifareClassicCommand``) to a Classic card, to the selected tag and
+    /// returns what the reader receives, with the armed faults applied. A selected Type 4 tag
+    /// takes the frame for no ISO-DEP block and does not answer (``SimulatedFieldReply/silent``).
     ///
     /// Every call counts towards ``Faults/removeAfterCommands`` (as does every
     /// ``transceiveAPDU(_:)``); the N-th ends as ``Faults/inFlight`` says and gets no answer, as
@@ -67,8 +71,7 @@ extension SimulatedField {
     public mutating func transceive(_ frame: [UInt8]) -> SimulatedFieldReply<SimulatedType2Response> {
         let index = selectedIndex
         let uid = index.map { tags[$0].uid }
-        let kind = index.map { tags[$0].type2CommandKind(of: frame) } ?? .init(frame: frame)
-        let command = Command.type2(kind)
+        let command = index.map { tags[$0].fieldCommand(of: frame) } ?? .type2(.init(frame: frame))
         guard let index = admit(command, frame, to: index, uid: uid, inFlight: { $0.carryOutInFlight(frame, at: $1) })
         else { return .silent }
         var fate = LogEntry.Fate.answered
@@ -78,7 +81,7 @@ extension SimulatedField {
         } else {
             response = tags[index].transceiveType2(frame)
         }
-        if kind == .getVersion, case .data = response, let version = faults.versionAnswer {
+        if command == .type2(.getVersion), case .data = response, let version = faults.versionAnswer {
             response = .data(version)
         }
         if response == .silent {
@@ -107,6 +110,10 @@ extension SimulatedField {
         case .doesNothing: return
         case .completes: _ = tags[index].transceiveType2(frame)
         case .tearsPage:
+            if case .classic(var card) = tags[index] {
+                if card.tear(frame) { tags[index] = .classic(card) }
+                return
+            }
             guard case .type2(let tag) = tags[index], let page = tag.writtenPage(by: frame),
                 !tag.isTearingProtected(page: page), let old = tag.page(page)
             else { return }

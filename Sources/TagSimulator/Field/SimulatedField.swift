@@ -178,44 +178,52 @@ public struct SimulatedField: Sendable {
 
 extension SimulatedField {
     /// Applies ``Faults/nakWrite`` or ``Faults/loseWrite`` to `frame` when it is a write to the
-    /// ACTIVE Type 2 tag at `index`: the tag's answer and the log's fate, or nil when neither
-    /// fault fires (the frame then goes to the tag as usual). Every write counts.
+    /// ACTIVE Type 2 tag or MIFARE Classic card at `index` (a write the card would carry out):
+    /// the tag's answer and the log's fate, or nil when neither fault fires (the frame then
+    /// goes to the tag as usual). Every write counts.
     mutating func writeFault(
         _ frame: [UInt8], at index: Int
     ) -> (response: SimulatedType2Response, fate: LogEntry.Fate)? {
-        guard case .type2(var tag) = tags[index], tag.state == .active, tag.writtenPage(by: frame) != nil else {
+        switch tags[index] {
+        case .type2(var tag):
+            guard tag.state == .active, tag.writtenPage(by: frame) != nil, let fate = nextWriteFault() else {
+                return nil
+            }
+            let response =
+                fate == .writeRefused ? tag.refuse(frame, nak: faults.nakCode) : tag.acknowledgeWithoutStoring(frame)
+            tags[index] = .type2(tag)
+            return (response, fate)
+        case .classic(var card):
+            guard card.writtenBlock(by: frame) != nil, let fate = nextWriteFault() else { return nil }
+            let response =
+                fate == .writeRefused ? card.refuse(frame, nak: faults.nakCode) : card.acknowledgeWithoutStoring(frame)
+            tags[index] = .classic(card)
+            return (response, fate)
+        case .type4:
             return nil
         }
-        writesSinceArmed += 1
-        let result: (SimulatedType2Response, LogEntry.Fate)
-        if Self.fires(faults.nakWrite, at: writesSinceArmed) {
-            result = (tag.refuse(frame, nak: faults.nakCode), .writeRefused)
-        } else if Self.fires(faults.loseWrite, at: writesSinceArmed) {
-            result = (tag.acknowledgeWithoutStoring(frame), .writeNotStored)
-        } else {
-            return nil
-        }
-        tags[index] = .type2(tag)
-        return result
     }
 
     /// Applies ``Faults/nakWrite`` or ``Faults/loseWrite`` to `apdu` when it is an UPDATE BINARY
     /// to the ACTIVE Type 4 tag at `index`, as ``writeFault(_:at:)`` does for Type 2 frames.
     mutating func updateFault(_ apdu: [UInt8], at index: Int) -> (response: [UInt8], fate: LogEntry.Fate)? {
         guard case .type4(var tag) = tags[index], tag.state == .active,
-            SimulatedType4Command(apdu: apdu) == .updateBinary
+            SimulatedType4Command(apdu: apdu) == .updateBinary, let fate = nextWriteFault()
         else { return nil }
-        writesSinceArmed += 1
-        let result: ([UInt8], LogEntry.Fate)
-        if Self.fires(faults.nakWrite, at: writesSinceArmed) {
-            result = (tag.refuse(apdu, status: faults.nakStatusWord), .writeRefused)
-        } else if Self.fires(faults.loseWrite, at: writesSinceArmed) {
-            result = (tag.acknowledgeWithoutStoring(apdu), .writeNotStored)
-        } else {
-            return nil
-        }
+        let response =
+            fate == .writeRefused
+            ? tag.refuse(apdu, status: faults.nakStatusWord) : tag.acknowledgeWithoutStoring(apdu)
         tags[index] = .type4(tag)
-        return result
+        return (response, fate)
+    }
+
+    /// Counts one write and says which write fault, if any, fires on it: ``LogEntry/Fate/writeRefused``
+    /// for ``Faults/nakWrite``, ``LogEntry/Fate/writeNotStored`` for ``Faults/loseWrite``.
+    private mutating func nextWriteFault() -> LogEntry.Fate? {
+        writesSinceArmed += 1
+        if Self.fires(faults.nakWrite, at: writesSinceArmed) { return .writeRefused }
+        if Self.fires(faults.loseWrite, at: writesSinceArmed) { return .writeNotStored }
+        return nil
     }
 
     /// Whether a fault set for the `limit`-th write fires at write number `count`.
@@ -239,7 +247,17 @@ extension SimulatedField {
         switch command {
         case .type2(let kind): count(of: kind)
         case .type4(let kind): count(of: kind)
+        case .classic(let kind): classicCommandCounts[kind] ?? 0
         }
+    }
+
+    /// The frames of each kind the MIFARE Classic cards received, summed over every card.
+    public var classicCommandCounts: [SimulatedClassicCommand: Int] {
+        var counts: [SimulatedClassicCommand: Int] = [:]
+        for tag in tags + removedTags {
+            for (command, count) in tag.classicCommandCounts { counts[command, default: 0] += count }
+        }
+        return counts
     }
 
     /// The Type 2 frames of each kind the tags received, summed over every tag. Frames sent

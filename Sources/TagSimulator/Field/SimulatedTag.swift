@@ -12,6 +12,8 @@ public enum SimulatedTag: Sendable {
     case type2(SimulatedType2Tag)
     /// An NFC Forum Type 4 tag (ISO-DEP with the NDEF Tag Application, an NTAG 424 DNA by default).
     case type4(SimulatedType4Tag)
+    /// A MIFARE Classic card (Mini, 1K, 4K).
+    case classic(SimulatedClassicTag)
 
     /// The ATQA every NTAG21x and MIFARE Ultralight answers, 0044h, least significant byte
     /// first as it is received (NTAG213/215/216 9.3 and 9.4, MF0ULX1 7.2, MF0ICU1 7.3).
@@ -23,6 +25,7 @@ public enum SimulatedTag: Sendable {
         switch self {
         case .type2(let tag): tag.uid
         case .type4(let tag): tag.uid
+        case .classic(let tag): tag.uid
         }
     }
 
@@ -33,6 +36,7 @@ public enum SimulatedTag: Sendable {
         switch self {
         case .type2: Self.type2ATQA
         case .type4(let tag): tag.atqa
+        case .classic(let tag): tag.atqa
         }
     }
 
@@ -42,6 +46,7 @@ public enum SimulatedTag: Sendable {
         switch self {
         case .type2: 0x00
         case .type4(let tag): tag.sak
+        case .classic(let tag): tag.sak
         }
     }
 
@@ -49,7 +54,7 @@ public enum SimulatedTag: Sendable {
     /// a Type 2 tag, which has no ISO-DEP layer.
     public var ats: [UInt8]? {
         switch self {
-        case .type2: nil
+        case .type2, .classic: nil
         case .type4(let tag): tag.ats
         }
     }
@@ -66,6 +71,12 @@ public enum SimulatedTag: Sendable {
         return nil
     }
 
+    /// The MIFARE Classic card, when this is one.
+    public var classicTag: SimulatedClassicTag? {
+        if case .classic(let tag) = self { return tag }
+        return nil
+    }
+
     /// A one-line description: the chip (for a Type 4 tag: its mapping version and NDEF file
     /// size) and the UID.
     public var summary: String {
@@ -77,12 +88,19 @@ public enum SimulatedTag: Sendable {
             let version = tag.configuration.mappingVersion
             return "Type 4 tag (mapping version \(version >> 4).\(version & 0x0F), "
                 + "\(tag.configuration.maximumNDEFFileSize)-byte NDEF file), UID \(uidText)"
+        case .classic(let tag):
+            return "\(tag.type), UID \(uidText)"
         }
     }
 
     /// How many frames of each Type 2 command kind the tag received (none for a Type 4 tag).
     public var type2CommandCounts: [SimulatedType2Command: Int] {
         type2Tag?.commandCounts ?? [:]
+    }
+
+    /// How many frames of each MIFARE Classic command kind the card received (none for other tags).
+    public var classicCommandCounts: [SimulatedClassicCommand: Int] {
+        classicTag?.commandCounts ?? [:]
     }
 
     /// How many APDUs of each Type 4 command kind the tag received (none for a Type 2 tag).
@@ -100,6 +118,7 @@ public enum SimulatedTag: Sendable {
         switch self {
         case .type2(let tag): tag.state
         case .type4(let tag): tag.state
+        case .classic(let tag): tag.state
         }
     }
 
@@ -121,6 +140,9 @@ public enum SimulatedTag: Sendable {
         case .type4(var tag):
             tag.select()
             self = .type4(tag)
+        case .classic(var tag):
+            tag.select()
+            self = .classic(tag)
         }
     }
 
@@ -133,6 +155,9 @@ public enum SimulatedTag: Sendable {
         case .type4(var tag):
             tag.halt()
             self = .type4(tag)
+        case .classic(var tag):
+            tag.halt()
+            self = .classic(tag)
         }
     }
 
@@ -145,6 +170,9 @@ public enum SimulatedTag: Sendable {
         case .type4(var tag):
             tag.fieldOff()
             self = .type4(tag)
+        case .classic(var tag):
+            tag.fieldOff()
+            self = .classic(tag)
         }
     }
 
@@ -157,6 +185,9 @@ public enum SimulatedTag: Sendable {
         case .type4(var tag):
             tag.returnToWaitingState()
             self = .type4(tag)
+        case .classic(var tag):
+            tag.returnToWaitingState()
+            self = .classic(tag)
         }
     }
 
@@ -169,6 +200,9 @@ public enum SimulatedTag: Sendable {
         case .type4(var tag):
             tag.resetCommandCounts()
             self = .type4(tag)
+        case .classic(var tag):
+            tag.resetCommandCounts()
+            self = .classic(tag)
         }
     }
 
@@ -178,13 +212,29 @@ public enum SimulatedTag: Sendable {
         type2Tag?.commandKind(of: frame) ?? SimulatedType2Command(frame: frame)
     }
 
-    /// Sends a Type 2 frame to the tag. A Type 4 tag takes it for no ISO-DEP block: it does
-    /// not answer, counts nothing and stays as it was.
+    /// The command `frame` is for the field's log: a MIFARE Classic command for a Classic
+    /// card, a Type 2 command otherwise.
+    func fieldCommand(of frame: [UInt8]) -> SimulatedField.Command {
+        if case .classic = self { return .classic(SimulatedClassicCommand(frame: frame)) }
+        return .type2(type2CommandKind(of: frame))
+    }
+
+    /// Sends a Type 2 frame, or a MIFARE Classic command frame to a Classic card, to the tag.
+    /// A Type 4 tag takes it for no ISO-DEP block: it does not answer, counts nothing and stays
+    /// as it was.
     mutating func transceiveType2(_ frame: [UInt8]) -> SimulatedType2Response {
-        guard case .type2(var tag) = self else { return .silent }
-        let response = tag.transceive(frame)
-        self = .type2(tag)
-        return response
+        switch self {
+        case .type2(var tag):
+            let response = tag.transceive(frame)
+            self = .type2(tag)
+            return response
+        case .classic(var tag):
+            let response = tag.transceive(frame)
+            self = .classic(tag)
+            return response
+        case .type4:
+            return .silent
+        }
     }
 
     /// Sends a command APDU to the tag: the response APDU, or nil when the tag does not
