@@ -71,7 +71,10 @@ let package = Package(
         // A reader backend over simulated tags, with fault injection and tags kept in dump files.
         .target(
             name: "SimulatedReader",
-            dependencies: ["HexText", "NFCSession", "TagSimulator", "TagMemory", "NDEF", "SystemSupport", "NFCCrypto"]),
+            dependencies: [
+                "HexText", "NFCSession", "NFCWireFormat", "TagSimulator", "TagMemory", "NDEF", "SystemSupport",
+                "NFCCrypto",
+            ]),
         // The C library's pseudo-terminal calls, which Swift's Glibc module leaves out.
         .systemLibrary(name: "CPseudoTerminal"),
         // The C library's process calls Swift's Glibc module leaves out (posix_spawn file
@@ -102,7 +105,7 @@ let package = Package(
         // A reader backend over libnfc: PN532 boards on a serial port, PN533 and ACR122 readers on USB.
         .target(
             name: "LibNFCReader",
-            dependencies: ["HexText", "NDEF", "NFCSession", "CLibNFC", "SystemSupport"]),
+            dependencies: ["HexText", "NDEF", "NFCSession", "NFCWireFormat", "CLibNFC", "SystemSupport"]),
         // One entry point for every backend: a reader URL (sim:, pcsc:, libnfc:) to an open reader.
         .target(
             name: "NFCReaders", dependencies: ["NFCSession", "SimulatedReader", "PCSCReader", "LibNFCReader"]),

@@ -1,4 +1,5 @@
 import NFCSession
+import NFCWireFormat
 import Synchronization
 import TagMemory
 import TagSimulator
@@ -185,23 +186,73 @@ public final class SimulatedReader: NFCReaderDevice {
 
     public func transceive(_ frame: [UInt8]) async throws(NFCReaderError) -> NFCRawResponse {
         try checkPassesThrough(frame)
+        let (reply, _) = try await exchange(frame, classic: false)
+        return try response(to: reply)
+    }
+
+    /// Sends one MIFARE Classic command frame to the selected Classic card through the field
+    /// (``TagSimulator/SimulatedClassicTag``), as a PN532 or a PC/SC reader passes it on.
+    ///
+    /// - Throws: ``NFCSession/NFCReaderError/Code/authenticationFailed`` when the card, still
+    ///   in the field, does not answer an authentication (a wrong key or UID);
+    ///   ``NFCSession/NFCReaderError/Code/tagConnectionLost`` when no card answers otherwise;
+    ///   ``NFCSession/NFCReaderError/Code/tagResponseError`` when the selected tag is not a
+    ///   MIFARE Classic card, or for a corrupted answer.
+    public func transceiveClassic(_ frame: [UInt8]) async throws(NFCReaderError) -> NFCRawResponse {
+        let (reply, cardPresent) = try await exchange(frame, classic: true)
+        let isAuthentication = frame.first.flatMap(MifareClassicCommand.init(opcode:))?.isAuthentication == true
+        if case .silent = reply, isAuthentication, cardPresent {
+            throw NFCReaderError(
+                .authenticationFailed,
+                "the card refused the authentication of block \(frame.count > 1 ? Int(frame[1]) : 0): wrong key")
+        }
+        return try response(to: reply)
+    }
+
+    /// Sends `frame` to the selected tag, which must be a MIFARE Classic card when `classic`
+    /// and must not be one otherwise: the reply, and whether the selected tag is still in the
+    /// field afterwards.
+    private func exchange(
+        _ frame: [UInt8], classic: Bool
+    ) async throws(NFCReaderError) -> (SimulatedFieldReply<SimulatedType2Response>, Bool) {
         try await waitLatency()
-        let (reply, signal) = try state.withLock {
+        let (reply, present, signal) = try state.withLock {
             (state: inout State) throws(NFCReaderError) -> (
-                SimulatedFieldReply<SimulatedType2Response>, SimulatedReaderURL.ProcessSignal.Name?
+                SimulatedFieldReply<SimulatedType2Response>, Bool, SimulatedReaderURL.ProcessSignal.Name?
             ) in
             try Self.checkOpen(state)
-            if let selected = state.field.selectedTag, case .type4 = selected {
-                throw NFCReaderError(
-                    .tagResponseError,
-                    "the selected tag (\(selected.summary)) is a Type 4 tag: it takes APDUs, not Type 2 frames")
+            if let selected = state.field.selectedTag {
+                switch (selected, classic) {
+                case (.type4, _):
+                    throw NFCReaderError(
+                        .tagResponseError,
+                        "the selected tag (\(selected.summary)) is a Type 4 tag: it takes APDUs, not "
+                            + (classic ? "MIFARE Classic commands" : "Type 2 frames"))
+                case (.classic, false):
+                    throw NFCReaderError(
+                        .tagResponseError,
+                        "the selected tag (\(selected.summary)) is a MIFARE Classic card: it takes MIFARE Classic "
+                            + "commands, not Type 2 frames")
+                case (.type2, true):
+                    throw NFCReaderError(
+                        .tagResponseError,
+                        "the selected tag (\(selected.summary)) is a Type 2 tag, not a MIFARE Classic card")
+                default: break
+                }
             }
             let reply = state.field.transceive(frame)
             Self.noteCommand(&state)
-            return (reply, Self.countTowardSignal(&state))
+            return (reply, state.field.selectedTag != nil, Self.countTowardSignal(&state))
         }
         try await flush()
         Self.send(signal)
+        return (reply, present)
+    }
+
+    /// The answer a client receives for `reply`.
+    private func response(to reply: SimulatedFieldReply<SimulatedType2Response>) throws(NFCReaderError)
+        -> NFCRawResponse
+    {
         switch reply {
         case .silent:
             throw NFCReaderError(.tagConnectionLost, "the tag did not answer: it left the field or is not selected")

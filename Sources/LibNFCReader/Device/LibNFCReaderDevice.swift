@@ -1,5 +1,6 @@
 internal import CLibNFC
 import NFCSession
+import NFCWireFormat
 import SystemSupport
 
 /// A libnfc device in initiator mode (a PN532 board on a serial port, a PN533 or ACR122 on USB)
@@ -319,6 +320,46 @@ extension LibNFCReaderDevice {
             throw error.readerError
         }
         return try Type2RawFrame.response(received, to: frame)
+    }
+
+    /// Sends one MIFARE Classic command through InDataExchange (UM0701 7.3.8: the PN53x runs
+    /// Crypto-1 for AUTH_A and AUTH_B and both parts of a WRITE itself), with libnfc's easy
+    /// framing, as libnfc's `nfc_initiator_mifare_cmd` does.
+    ///
+    /// - Throws: ``NFCSession/NFCReaderError/Code/authenticationFailed`` when the card refuses
+    ///   an authentication (`NFC_EMFCAUTHFAIL`: it is halted, select it again);
+    ///   ``NFCSession/NFCReaderError/Code/tagConnectionLost`` when it does not answer;
+    ///   ``NFCSession/NFCReaderError/Code/tagResponseError`` when the selected tag is no MIFARE
+    ///   Classic card or a READ answer is not 16 bytes.
+    public func transceiveClassic(_ frame: [UInt8]) async throws(NFCReaderError) -> NFCRawResponse {
+        let handle = try openHandle()
+        let target = try selectedTarget()
+        guard target.kind == .mifareClassic else {
+            throw NFCReaderError(
+                .tagResponseError, "the selected tag \(target.uidDescription) is not a MIFARE Classic card")
+        }
+        guard let command = frame.first.flatMap(MifareClassicCommand.init(opcode:)), frame.count >= 2 else {
+            throw NFCReaderError(
+                .invalidParameter, "\(MifareClassicCommand.name(of: frame.first)) is no MIFARE Classic command")
+        }
+        let answer: [UInt8]
+        do {
+            try useFraming(.device, handle)
+            answer = try exchange(frame, handle)
+        } catch {
+            guard error.status == .mifareClassicAuthenticationFailed else { throw error.readerError }
+            // The PN53x reports a card's refusal of any MIFARE command as its MIFARE error.
+            if command.isAuthentication {
+                throw NFCReaderError(
+                    .authenticationFailed, "the card refused the authentication of block \(frame[1]): wrong key")
+            }
+            return .nak(0x4)
+        }
+        guard command == .read else { return .ack }
+        guard answer.count == 16 else {
+            throw NFCReaderError(.tagResponseError, "READ answered \(answer.count) bytes, not a 16-byte block")
+        }
+        return .data(answer)
     }
 
     /// Sends one command APDU to the selected ISO-DEP target (InDataExchange) and returns the

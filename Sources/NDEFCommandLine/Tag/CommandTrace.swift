@@ -74,6 +74,21 @@ struct CommandTrace: Sendable, Hashable {
     }
 
     /// An APDU goes to the tag.
+    /// Counts one MIFARE Classic command under its name (``NFCWireFormat/MifareClassicCommand``).
+    mutating func sendClassic(_ frame: [UInt8]) {
+        counts[MifareClassicCommand.name(of: frame.first), default: 0] += 1
+    }
+
+    /// A MIFARE Classic frame as a trace shows it: the key of an authentication and both keys
+    /// of a WRITE to a sector trailer as `**`.
+    static func shownClassic(_ frame: [UInt8]) -> String {
+        guard frame.count == MifareClassicCommand.writeFrameLength, frame.first == MifareClassicCommand.write.opcode,
+            MifareClassicSector.isTrailer(block: Int(frame[1]))
+        else { return MifareClassicCommand.redacted(frame) }
+        return Hex.bytes(frame.prefix(2)) + " ** ** ** ** ** ** " + Hex.bytes(frame[8..<12])
+            + " ** ** ** ** ** **"
+    }
+
     mutating func sendAPDU() {
         counts["APDU", default: 0] += 1
     }

@@ -80,6 +80,31 @@ final class TracingReader: NFCReaderLifecycleReporting {
         }
     }
 
+    /// A MIFARE Classic command: keys are never shown (an authentication's key, the key fields
+    /// of a trailer written or read, as `**`).
+    func transceiveClassic(_ frame: [UInt8]) async throws(NFCReaderError) -> NFCRawResponse {
+        let isWrite = frame.first == MifareClassicCommand.write.opcode
+        InterruptGuard.commandStarting(isWrite: isWrite)
+        trace.withLock { $0.sendClassic(frame) }
+        if !isWrite { console.endProgress() }
+        if console.isVerbose {
+            console.trace("  > " + CommandTrace.shownClassic(frame) + "  " + MifareClassicCommand.name(of: frame.first))
+        }
+        do {
+            let response = try await base.transceiveClassic(frame)
+            if console.isVerbose {
+                let readsTrailer =
+                    frame.first == MifareClassicCommand.read.opcode && frame.count == 2
+                    && MifareClassicSector.isTrailer(block: Int(frame[1]))
+                console.trace("  < " + Self.describe(response, secret: readsTrailer))
+            }
+            return response
+        } catch {
+            console.trace("  < no answer: \(error.reason)")
+            throw error
+        }
+    }
+
     func sendAPDU(_ apdu: [UInt8]) async throws(NFCReaderError) -> [UInt8] {
         InterruptGuard.commandStarting(isWrite: InterruptGuard.isWrite(apdu: apdu))
         trace.withLock { $0.sendAPDU() }

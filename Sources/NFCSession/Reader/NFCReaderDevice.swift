@@ -37,6 +37,20 @@ public protocol NFCReaderDevice: AnyObject, Sendable {
     /// command this reader cannot pass through.
     func transceive(_ frame: [UInt8]) async throws(NFCReaderError) -> NFCRawResponse
 
+    /// Sends one MIFARE Classic command (``NFCWireFormat/MifareClassicCommand``: AUTH_A or
+    /// AUTH_B with the key and the UID's last four bytes, READ, WRITE) to the selected Classic
+    /// card and returns its answer: ``NFCRawResponse/ack`` for an authentication or a WRITE
+    /// carried out, the 16 bytes of a READ, a NAK for a command the card refused (after which
+    /// it waits to be selected again). The reader runs Crypto-1: a PN532's InDataExchange
+    /// (UM0701 7.3.8), a PC/SC reader's LOAD KEYS and GENERAL AUTHENTICATE (PC/SC Part 3
+    /// 3.2.2.1.4, 3.2.2.1.6) and READ/UPDATE BINARY. Implementations never log the key.
+    ///
+    /// Throws ``NFCReaderError/Code/authenticationFailed`` when the card does not accept the
+    /// key (it then waits in IDLE or HALT: select it again before the next command),
+    /// ``NFCReaderError/Code/tagConnectionLost`` when the card does not answer otherwise,
+    /// ``NFCReaderError/Code/unsupportedFeature`` for a command or card this reader cannot
+    /// carry (the default implementation, for readers without MIFARE Classic).
+    func transceiveClassic(_ frame: [UInt8]) async throws(NFCReaderError) -> NFCRawResponse
     /// Sends one command APDU to the selected ISO-DEP target and returns the response APDU
     /// (data followed by SW1 SW2, ISO/IEC 7816-4 5.1).
     ///
@@ -50,4 +64,11 @@ public protocol NFCReaderDevice: AnyObject, Sendable {
 
     /// Closes the reader. After this every method throws ``NFCReaderError/Code/readerUnavailable``.
     func close() async
+}
+
+extension NFCReaderDevice {
+    /// Readers without MIFARE Classic support: ``NFCReaderError/Code/unsupportedFeature``.
+    public func transceiveClassic(_ frame: [UInt8]) async throws(NFCReaderError) -> NFCRawResponse {
+        throw NFCReaderError(.unsupportedFeature, "the reader \(name) cannot authenticate MIFARE Classic cards")
+    }
 }

@@ -123,6 +123,18 @@ public actor ReconnectingReader: NFCReaderLifecycleReporting {
         }
     }
 
+    /// Passes the MIFARE Classic command on, never retrying it (an authentication is never
+    /// repeated blindly); a reader that went away is reconnected on the next poll.
+    public func transceiveClassic(_ frame: [UInt8]) async throws(NFCReaderError) -> NFCRawResponse {
+        try checkOpen()
+        do {
+            return try await currentReader().transceiveClassic(frame)
+        } catch {
+            noteLoss(error)
+            throw error
+        }
+    }
+
     /// Passes the APDU on, never retrying it; a reader that went away is reconnected on the next
     /// poll.
     public func sendAPDU(_ apdu: [UInt8]) async throws(NFCReaderError) -> [UInt8] {

@@ -150,4 +150,27 @@ public enum StorageCardAPDU {
     public static func updateBinary(page: UInt8, data: [UInt8]) -> [UInt8] {
         [0xFF, updateBinaryInstruction, 0x00, page, 0x04] + data
     }
+
+    /// UPDATE BINARY of one 16-byte MIFARE Classic block (`FF D6 00 block 10 d0 ... d15`), as
+    /// WRITE A0h.
+    public static func updateBinary(block: UInt8, data: [UInt8]) -> [UInt8] {
+        [0xFF, updateBinaryInstruction, 0x00, block, 0x10] + data
+    }
+
+    /// The instruction of LOAD KEYS (3.2.2.1.4).
+    public static let loadKeysInstruction: UInt8 = 0x82
+    /// The instruction of GENERAL AUTHENTICATE (3.2.2.1.6).
+    public static let generalAuthenticateInstruction: UInt8 = 0x86
+
+    /// LOAD KEYS of a 6-byte MIFARE Classic key into the reader's volatile `slot`
+    /// (`FF 82 00 slot 06 key`; P1 00: card key, plain transmission, volatile memory).
+    public static func loadKeys(slot: UInt8, key: [UInt8]) -> [UInt8] {
+        [0xFF, loadKeysInstruction, 0x00, slot, 0x06] + key
+    }
+
+    /// GENERAL AUTHENTICATE of `block` with the key in `slot` (`FF 86 00 00 05 01 00 block
+    /// type slot`): version 01, block number MSB 00 and LSB, key type 60h (key A) or 61h (key B).
+    public static func generalAuthenticate(block: UInt8, keyB: Bool, slot: UInt8) -> [UInt8] {
+        [0xFF, generalAuthenticateInstruction, 0x00, 0x00, 0x05, 0x01, 0x00, block, keyB ? 0x61 : 0x60, slot]
+    }
 }

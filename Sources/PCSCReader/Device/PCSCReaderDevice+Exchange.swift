@@ -36,6 +36,33 @@ extension PCSCReaderDevice {
         }
     }
 
+    /// Sends one MIFARE Classic command as PC/SC Part 3 storage-card APDUs (``Part3Classic``,
+    /// whatever the profile: LOAD KEYS, GENERAL AUTHENTICATE, READ BINARY and UPDATE BINARY are
+    /// what Part 3 readers, the ACR122U among them, offer for MIFARE Classic).
+    ///
+    /// - Throws: ``NFCSession/NFCReaderError/Code/authenticationFailed`` when the card refuses
+    ///   the key; ``NFCSession/NFCReaderError/Code/unsupportedFeature`` for value operations
+    ///   and readers without the commands; ``NFCSession/NFCReaderError/Code/tagConnectionLost``
+    ///   when the card left.
+    public func transceiveClassic(_ frame: [UInt8]) async throws(NFCReaderError) -> NFCRawResponse {
+        try checkOpen()
+        let card = try selectedCard()
+        guard connection?.target.kind == .mifareClassic else {
+            throw NFCReaderError(.tagResponseError, "the card on the reader \"\(name)\" is not a MIFARE Classic card")
+        }
+        if connection?.transparentSession == .open {
+            _ = try? card.transmit(TransparentExchange.endSession)
+            connection?.transparentSession = .closed
+        }
+        connection?.isFresh = false
+        let apdus = try Part3Classic.commands(for: frame, readerName: name)
+        for apdu in apdus.dropLast() {
+            try Part3Classic.keyLoaded(try transmitToReader(card, apdu), readerName: name)
+        }
+        guard let last = apdus.last else { throw NFCReaderError(.invalidParameter, "no APDU for the frame") }
+        return try Part3Classic.response(try transmitToReader(card, last), to: frame, readerName: name)
+    }
+
     /// Sends one command APDU to the card unchanged and returns the response APDU.
     ///
     /// - Throws: ``NFCSession/NFCReaderError/Code/tagConnectionLost`` when the tag left or the
