@@ -168,10 +168,11 @@ public actor NFCTagReaderSession {
         continuation.finish()
     }
 
-    /// Whether the session hands out tags like `target`: Type 2, and ISO-DEP when the reader
-    /// exchanges APDUs.
+    /// Whether the session hands out tags like `target`: Type 2, MIFARE Classic, and ISO-DEP when
+    /// the reader exchanges APDUs.
     private func isHandled(_ target: NFCTargetInfo) -> Bool {
-        target.kind == .type2 || target.kind == .type4 && reader.capabilities.supportsISODEP
+        target.kind == .type2 || target.kind == .mifareClassic
+            || target.kind == .type4 && reader.capabilities.supportsISODEP
     }
 
     /// Selects and identifies `target`; nil when it left meanwhile (or is not handled).
@@ -184,6 +185,12 @@ public actor NFCTagReaderSession {
                 try checkActive()
                 emit(.tagDetected(target, chip: identification.chip?.name))
                 return NFCMiFareTag(reader: reader, target: target, identification: identification, lifetime: lifetime)
+            case .mifareClassic:
+                try await reader.select(target)
+                try checkActive()
+                let card = NFCMiFareClassicTag(reader: reader, target: target, lifetime: lifetime)
+                emit(.tagDetected(target, chip: card.type.description))
+                return card
             case .type4 where reader.capabilities.supportsISODEP:
                 try await reader.select(target)
                 try checkActive()

@@ -42,6 +42,10 @@ public struct MifareClassicMemory: Sendable, Hashable {
     public let message: NFCNDEFMessage?
     /// The first problem that keeps the NDEF message from being read, if any.
     public let problem: TagMemoryError?
+    /// The sectors a reader read into the image, nil when the image holds every sector it is
+    /// long enough for (a dump). The trailers of other sectors are not held; a message running
+    /// into an unread NFC sector is a truncated image.
+    public let readSectors: Set<Int>?
 
     /// Parses `bytes`.
     ///
@@ -51,18 +55,22 @@ public struct MifareClassicMemory: Sendable, Hashable {
     ///     from the image size (see ``type``). It bounds the sectors the MAD may name and says
     ///     whether sector 16 can hold MAD2.
     ///   - crcPolicy: what a MAD CRC mismatch means (``MifareApplicationDirectory/CRCPolicy``).
+    ///   - readSectors: the sectors read into the image when a reader read only some (the MAD
+    ///     sectors and the NFC sectors it needed); nil for an image of the whole card.
     ///   - options: limits for decoding the NDEF message.
     public init(
         bytes: [UInt8],
         type: MifareClassicType? = nil,
         crcPolicy: MifareApplicationDirectory.CRCPolicy = .strict,
+        readSectors: Set<Int>? = nil,
         options: NDEFDecodingOptions = NDEFDecodingOptions()
     ) {
         self.bytes = bytes
         let type = type ?? Self.guessType(bytes)
         self.type = type
         self.crcPolicy = crcPolicy
-        let reading = Self.locateNDEFSectors(bytes: bytes, type: type, crcPolicy: crcPolicy)
+        self.readSectors = readSectors
+        let reading = Self.locateNDEFSectors(bytes: bytes, type: type, crcPolicy: crcPolicy, readSectors: readSectors)
         self.directory = reading.directory
         self.ndefSectors = reading.sectors
         if let problem = reading.problem {
@@ -70,9 +78,12 @@ public struct MifareClassicMemory: Sendable, Hashable {
             self.problem = problem
             return
         }
+        // The scan reads the NFC sectors held, up to the first one not read.
+        let heldSectors = Array(reading.sectors.prefix { readSectors?.contains($0.number) ?? true })
+        let heldImage = heldSectors.last.map { Array(bytes.prefix($0.dataBytes.upperBound)) } ?? []
         let area = Self.dataArea(of: reading.sectors) ?? 0..<0
         let scan = TagTLVScanner.scan(
-            bytes[...], area: area, reserved: Self.skippedBytes(of: reading.sectors), interpretsControlTLVs: false)
+            heldImage[...], area: area, reserved: Self.skippedBytes(of: reading.sectors), interpretsControlTLVs: false)
         self.tlvScan = scan
         let ndef = scan.firstNDEFMessage
         self.ndefTLVAddress = ndef?.typeAddress ?? (scan.failedType == 0x03 ? scan.failedTypeAddress : nil)
@@ -90,7 +101,8 @@ public struct MifareClassicMemory: Sendable, Hashable {
 
     /// The directory, the NFC sectors and the first problem met finding them.
     private static func locateNDEFSectors(
-        bytes: [UInt8], type: MifareClassicType?, crcPolicy: MifareApplicationDirectory.CRCPolicy
+        bytes: [UInt8], type: MifareClassicType?, crcPolicy: MifareApplicationDirectory.CRCPolicy,
+        readSectors: Set<Int>?
     ) -> (directory: MifareApplicationDirectory?, sectors: [MifareClassicSector], problem: TagMemoryError?) {
         let sectorCount = type?.sectorCount ?? MifareClassicSector.maximumCount
         let directory: MifareApplicationDirectory
@@ -115,7 +127,7 @@ public struct MifareClassicMemory: Sendable, Hashable {
                 "the MAD names no NFC sector (AID E103h, AN1304)")
             return (directory, [], problem)
         }
-        for sector in sectors {
+        for sector in sectors where readSectors?.contains(sector.number) ?? true {
             guard let trailer = trailer(of: sector, in: bytes) else { continue }
             if let problem = readProblem(sector: sector, trailer: trailer) {
                 return (directory, sectors, problem)
@@ -193,9 +205,10 @@ extension MifareClassicMemory {
         return (0..<limit).compactMap(MifareClassicSector.init).filter { $0.bytes.upperBound <= bytes.count }
     }
 
-    /// The trailer of `sector`, if the image holds its 16 bytes.
+    /// The trailer of `sector`, if the image holds its 16 bytes (and the sector was read).
     public func trailer(of sector: MifareClassicSector) -> MifareClassicSectorTrailer? {
-        Self.trailer(of: sector, in: bytes)
+        guard readSectors?.contains(sector.number) ?? true else { return nil }
+        return Self.trailer(of: sector, in: bytes)
     }
 
     /// The trailers of ``sectors``, in order.

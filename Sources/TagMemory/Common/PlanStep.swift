@@ -4,8 +4,9 @@ import NDEF
 /// One write in a plan: which bytes go where, and why.
 ///
 /// For Type 2 tags `address` is a page number and `data` four bytes (WRITE, T2T 1.0 5.2); for
-/// Type 4 tags `address` is an offset in the file named by `file` and `data` at most MLc
-/// bytes (UPDATE BINARY, T4T 3.0 5.4.4). The `reason` is a short sentence for `--dry-run`.
+/// MIFARE Classic cards `address` is a block number and `data` sixteen bytes (WRITE, MF1S50yyX
+/// 9.4.2); for Type 4 tags `address` is an offset in the file named by `file` and `data` at
+/// most MLc bytes (UPDATE BINARY, T4T 3.0 5.4.4). The `reason` is a short sentence for `--dry-run`.
 ///
 /// A step that carries a password or a password acknowledge (NTAG21x PWD and PACK pages,
 /// datasheet NTAG213/215/216 8.8) is marked ``isSecret``: ``description`` shows its data as
@@ -59,7 +60,8 @@ public struct PlanStep: Sendable, Hashable, Codable, CustomStringConvertible {
         if let file {
             return "file \(Hex.number(file)) offset \(address): \(displayedData)  (\(reason))"
         }
-        return "page \(address): \(displayedData)  (\(reason))"
+        let unit = data.count == MifareClassicSector.blockSize ? "block" : "page"
+        return "\(unit) \(address): \(displayedData)  (\(reason))"
     }
 }
 

@@ -2,7 +2,8 @@
 /// the Terminator TLV, each at the address a reader walking the data area finds it.
 ///
 /// NFC Forum Type 2 Tag 1.1, 2.3 and 2.2.1: every byte of a TLV block, T, L and V, skips the
-/// bytes the Lock Control and Memory Control TLVs before it reserve.
+/// bytes the Lock Control and Memory Control TLVs before it reserve. A MIFARE Classic data
+/// area is laid out the same way over the data blocks of its NFC sectors (AN1304).
 struct Type2MessageLayout {
     /// The T byte (03h).
     let typeAddress: Int
@@ -48,13 +49,20 @@ struct Type2MessageLayout {
     var firstLengthAddress: Int { lengthAddresses.first ?? typeAddress + 1 }
 
     /// The pages holding any byte of the TLV or the Terminator, in address order.
-    var pages: [Int] {
-        Set(target.keys.map(Type2Page.containing(byte:))).sorted()
+    var pages: [Int] { units(ofSize: Type2Page.size) }
+
+    /// The units of `size` bytes (Type 2 pages, MIFARE Classic blocks) holding any byte of the
+    /// TLV or the Terminator, by number, in address order.
+    func units(ofSize size: Int) -> [Int] {
+        Set(target.keys.map { $0 / size }).sorted()
     }
 
     /// What `page` carries, in words: message byte numbers, length bytes, the Terminator.
-    func contents(of page: Int) -> String {
-        let range = Type2Page.bytes(of: page)
+    func contents(of page: Int) -> String { contents(ofBytes: Type2Page.bytes(of: page)) }
+
+    /// What the bytes of `range` carry, in words: message byte numbers, length bytes, the
+    /// Terminator.
+    func contents(ofBytes range: Range<Int>) -> String {
         var parts: [String] = []
         let values = Self.positions(in: valueAddresses, within: range)
         if let first = values.first, let last = values.last {
