@@ -10,7 +10,7 @@ import Testing
 /// NDEF operations of AN1304 with the public keys.
 @Suite("MIFARE Classic session")
 struct ClassicSessionTests {
-    static let keyB = MifareClassicKey(bytes: [0x4B, 0x65, 0x79, 0x20, 0x42, 0x21])!
+    static let keyB = MifareClassicKey((0x4B, 0x65, 0x79, 0x20, 0x42, 0x21))
 
     /// A card of `type` formatted for NDEF (and empty), with key B ``keyB``.
     static func formattedCard(_ type: MifareClassicType = .classic1K) -> SimulatedClassicTag {
@@ -61,7 +61,7 @@ struct ClassicSessionTests {
         #expect(try await card.readBlock(12) == [UInt8](repeating: 0, count: 16))
         let outside = await caught { _ = try await card.readBlock(16) }
         #expect(outside?.code == .authenticationRequired)
-        let secret = MifareClassicKey(bytes: [1, 2, 3, 4, 5, 6])!
+        let secret = MifareClassicKey((1, 2, 3, 4, 5, 6))
         let refused = await caught { try await card.authenticate(sector: 1, key: secret) }
         #expect(refused?.reason.contains("010203040506") == false)
         await session.invalidate()

@@ -15,6 +15,11 @@ public struct MifareClassicKey: Sendable, Hashable, CustomStringConvertible {
         self.bytes = Array(bytes)
     }
 
+    /// A key of these six bytes.
+    public init(_ bytes: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8)) {
+        self.bytes = [bytes.0, bytes.1, bytes.2, bytes.3, bytes.4, bytes.5]
+    }
+
     /// A key written as 12 hex digits (spaces, `:` and `-` between bytes allowed).
     ///
     /// - Throws: ``TagMemoryError/Code/invalidArgument`` for anything else; the message never

@@ -5,7 +5,7 @@ import Testing
 /// The NFC Forum layout of a formatted card (AN1304, AN10787) and the cut-safe NDEF write plan.
 @Suite("MIFARE Classic NDEF layout and write plan")
 struct ClassicLayoutTests {
-    static let keyB = MifareClassicKey(bytes: [0x11, 0x22, 0x33, 0x44, 0x55, 0x66])!
+    static let keyB = MifareClassicKey((0x11, 0x22, 0x33, 0x44, 0x55, 0x66))
 
     /// A formatted, empty image of `type`.
     static func formatted(_ type: MifareClassicType) -> MifareClassicMemory {
