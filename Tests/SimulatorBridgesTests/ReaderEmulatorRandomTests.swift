@@ -15,12 +15,14 @@ struct ReaderEmulatorRandomTests {
         let prefixes: [[UInt8]] = [
             [0xFF, 0x00, 0x00, 0x00], [0xFF, 0xC2, 0x00, 0x00], [0xFF, 0xC2, 0x00, 0x01], [0xFF, 0xC2, 0x00, 0x02],
             [0xFF, 0xB0, 0x00], [0xFF, 0xD6, 0x00], [0xFF, 0xCA], [0x00, 0xA4, 0x04, 0x00], [0x00, 0xB0], [0x00, 0xD6],
+            [0xFF, 0x82, 0x00], [0xFF, 0x86, 0x00, 0x00], [0xFF, 0x88, 0x00],
         ]
-        for tagIndex in 0..<2 {
-            let tag: SimulatedTag =
-                tagIndex == 0
-                ? .type2(SimulatedType2Tag(chip: .ntag215))
-                : (try? SimulatedType4Tag()).map { .type4($0) } ?? .type2(SimulatedType2Tag(chip: .ntag213))
+        let tags: [SimulatedTag] = [
+            .type2(SimulatedType2Tag(chip: .ntag215)),
+            (try? SimulatedType4Tag()).map { .type4($0) } ?? .type2(SimulatedType2Tag(chip: .ntag213)),
+            .classic(SimulatedClassicTag(type: .classic1K)),
+        ]
+        for tag in tags {
             var field = SimulatedField(tag)
             var emulator = ContactlessReaderEmulator(profile: profile)
             _ = emulator.powerOn(&field)

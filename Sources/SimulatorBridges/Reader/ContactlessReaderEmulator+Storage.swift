@@ -86,7 +86,7 @@ extension ContactlessReaderEmulator {
     /// four bytes: `90 00` when the card accepts it, `63 00` otherwise (and for an empty
     /// slot); `6A 81` for an ISO-DEP tag.
     mutating func generalAuthenticate(_ command: CommandAPDU, _ field: inout SimulatedField) -> Outcome {
-        let data = command.data
+        let data = Array(command.data)
         guard data.count == 5, data[0] == 0x01, data[1] == 0x00 else { return .response(StatusWord.failed.bytes) }
         return authenticate(block: data[2], keyType: data[3], slot: data[4], &field)
     }
