@@ -170,6 +170,7 @@ import Testing
         var generator = SeededRandom(seed: 0x4A_0532)
         var bench = Bench([
             .type2(SimulatedType2Tag(chip: .ntag215)), .type4(try SimulatedType4Tag(configuration: .init())),
+            .classic(SimulatedClassicTag(type: .classic1K)),
         ])
         let codes: [UInt8] = [
             0x00, 0x02, 0x04, 0x06, 0x08, 0x10, 0x12, 0x14, 0x16, 0x32, 0x40, 0x42, 0x44, 0x4A, 0x52, 0x54, 0x60, 0xFF,

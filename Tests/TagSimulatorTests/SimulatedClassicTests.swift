@@ -1,6 +1,7 @@
 import NFCWireFormat
 import TagMemory
 import TagSimulator
+import TestSupport
 import Testing
 
 /// The simulated MIFARE Classic card against NXP MF1S50yyX / MF1S70yyX: the manufacturer
@@ -249,5 +250,36 @@ extension SimulatedType2Response {
     func dataPrefix(_ count: Int) -> [UInt8]? {
         if case .data(let bytes) = self { return Array(bytes.prefix(count)) }
         return nil
+    }
+}
+
+/// Arbitrary frames never trap the simulated Classic card nor change its manufacturer block.
+@Suite("Simulated MIFARE Classic card: arbitrary frames")
+struct SimulatedClassicRobustnessTests {
+    @Test(
+        "MF1S50yyX 8.6.1: random frames keep the image size and block 0; every frame is counted",
+        arguments: [MifareClassicType.mini, .classic1K, .classic4K])
+    func randomFrames(type: MifareClassicType) {
+        var card = SimulatedClassicTag(type: type)
+        card.select()
+        var generator = SeededRandom(seed: UInt64(type.byteCount) &* 0x9E37_79B9_7F4A_7C15 | 1)
+        let commands: [UInt8] = [0x60, 0x61, 0x30, 0xA0, 0xC0, 0xC1, 0xC2, 0xB0, 0x50, 0xFF]
+        let block0 = card.block(0)
+        for round in 0..<5000 {
+            let length = Int.random(in: 0...20, using: &generator)
+            var frame = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            if !frame.isEmpty, Bool.random(using: &generator) {
+                frame[0] = commands[Int.random(in: 0..<commands.count, using: &generator)]
+            }
+            // Now and then a right transport-key authentication, so that reads and writes get through.
+            if round.isMultiple(of: 7), frame.count >= 2 {
+                frame = MifareClassicCommand.authenticationFrame(
+                    keyB: false, block: frame[1], key: SimulatedClassicTests.transportKey, uid: card.uid)
+            }
+            if card.transceive(frame) == .silent || card.state != .active { card.select() }
+        }
+        #expect(card.bytes.count == type.byteCount)
+        #expect(card.block(0) == block0)
+        #expect(card.totalCommandCount == 5000)
     }
 }
