@@ -46,7 +46,8 @@ struct SimulatedReaderClassicTests {
         await #expect(throws: NFCReaderError(.tagResponseError, "")) { try await type2.transceiveClassic([0x30, 4]) }
     }
 
-    @Test("A written block is saved to a .mfd file (a raw image with its keys) and a .txt hex file; a new reader sees it")
+    @Test(
+        "A written block is saved to a .mfd file (a raw image with its keys) and a .txt hex file; a new reader sees it")
     func files() async throws {
         let directory = try TemporaryDirectory("simclassic")
         defer { directory.remove() }
@@ -60,12 +61,15 @@ struct SimulatedReaderClassicTests {
                     keyB: true, block: 8, key: Self.transport, uid: [0x33, 0x44, 0x55, 0x66])
                 #expect(try await reader.transceiveClassic(auth) == .ack)
                 // Key B is readable in the transport configuration: the card refuses its access.
-                #expect(try await reader.transceiveClassic(MifareClassicCommand.writeFrame(block: 8, data: data)) == .nak(4))
+                #expect(
+                    try await reader.transceiveClassic(MifareClassicCommand.writeFrame(block: 8, data: data)) == .nak(4)
+                )
                 try await reader.select(try #require(try await reader.pollTargets().first))
                 let authA = MifareClassicCommand.authenticationFrame(
                     keyB: false, block: 8, key: Self.transport, uid: [0x33, 0x44, 0x55, 0x66])
                 #expect(try await reader.transceiveClassic(authA) == .ack)
-                #expect(try await reader.transceiveClassic(MifareClassicCommand.writeFrame(block: 8, data: data)) == .ack)
+                #expect(
+                    try await reader.transceiveClassic(MifareClassicCommand.writeFrame(block: 8, data: data)) == .ack)
                 await reader.close()
             }()
             let saved = try directory.read(name)
@@ -73,7 +77,8 @@ struct SimulatedReaderClassicTests {
                 #expect(saved.count == 1024 && Array(saved[128..<144]) == data)
                 #expect(Array(saved[0..<7]) == [0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66])
             } else {
-                #expect(String(decoding: saved, as: UTF8.self).contains("00 01 02 03 04 05 06 07 08 09 0A 0B 0C 0D 0E 0F"))
+                #expect(
+                    String(decoding: saved, as: UTF8.self).contains("00 01 02 03 04 05 06 07 08 09 0A 0B 0C 0D 0E 0F"))
             }
             let again = try await SimulatedReader(url: url)
             try await again.selectFirst()

@@ -15,7 +15,8 @@ struct SimulatedReaderType4URLTests {
         #expect(url.chip == nil)
         #expect(url.type4Configuration == SimulatedType4Tag.Configuration())
         #expect(url.description == "sim:type4")
-        #expect(SimulatedReaderURL.allChipNames.contains("type4") && SimulatedReaderURL.allChipNames.contains("ntag424"))
+        #expect(
+            SimulatedReaderURL.allChipNames.contains("type4") && SimulatedReaderURL.allChipNames.contains("ntag424"))
         #expect(try SimulatedReaderURL(parsing: "sim:ntag215").type4Configuration == nil)
     }
 
