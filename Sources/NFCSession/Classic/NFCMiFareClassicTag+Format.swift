@@ -117,7 +117,8 @@ extension NFCMiFareClassicTag {
                 "formatting writes a key B into every sector: the keys file must name it (a lost key B makes a "
                     + "sector's trailer unchangeable)")
         }
-        if try await loadNDEFArea(.status).memory.ndefStatus.status != .notSupported {
+        let area = try await loadNDEFArea(.status)
+        if area.refusal == nil, area.memory.ndefStatus.status != .notSupported {
             throw NFCReaderError(.invalidParameter, "the card is NDEF formatted already: erase it instead")
         }
         let layout = MifareClassicNDEFLayout(type: type)

@@ -30,7 +30,10 @@ extension NFCMiFareClassicTag: NFCNDEFTag {
     public func ndefStatus() async throws(NFCReaderError) -> NDEFTagStatus {
         try await beginOperation()
         defer { endOperation() }
-        return try await loadNDEFArea(.status).memory.ndefStatus
+        let area = try await loadNDEFArea(.status)
+        // A sector that refuses its public key makes the card unusable to a reader (AN1304).
+        if area.refusal != nil { return NDEFTagStatus(status: .notSupported, capacity: 0) }
+        return area.memory.ndefStatus
     }
 
     /// The status the last write or erase left, without a command; else ``ndefStatus()``.
@@ -49,6 +52,9 @@ extension NFCMiFareClassicTag: NFCNDEFTag {
         try await beginOperation()
         defer { endOperation() }
         let area = try await loadNDEFArea(.message)
+        if let refusal = area.refusal {
+            throw NFCReaderError(.tagNotSupported, "the card is not NDEF formatted: \(refusal)")
+        }
         return try Self.message(in: area.memory, reason: area.reason)
     }
 
@@ -131,26 +137,13 @@ extension NFCMiFareClassicTag: NFCNDEFTag {
         try await beginOperation()
         defer { endOperation() }
         let area = try await loadNDEFArea(.status)
-        guard area.memory.ndefStatus.status != .notSupported else {
+        guard area.refusal == nil, area.memory.ndefStatus.status != .notSupported else {
             throw NFCReaderError(
                 .tagNotSupported,
                 "the card is not NDEF formatted (\(area.reason)); formatting a MIFARE Classic card changes its "
                     + "keys and needs its current keys and the key B to install")
         }
         try await writeMessage([], purpose: "the format (erase)")
-    }
-
-    /// Locking a MIFARE Classic card (AN1305) changes its trailers with key B, which this
-    /// object does not hold: ``NFCReaderError/Code/authenticationRequired``.
-    public func prepareLock() async throws(NFCReaderError) -> NFCLockConfirmation {
-        throw NFCReaderError(
-            .authenticationRequired, "making a MIFARE Classic card read-only rewrites its trailers with key B")
-    }
-
-    /// See ``prepareLock()``.
-    public func writeLock(_ confirmation: NFCLockConfirmation) async throws(NFCReaderError) {
-        throw NFCReaderError(
-            .authenticationRequired, "making a MIFARE Classic card read-only rewrites its trailers with key B")
     }
 }
 
@@ -172,6 +165,8 @@ extension NFCMiFareClassicTag {
     struct Area {
         var memory: MifareClassicMemory
         var reason: String
+        /// Why the read stopped early (a sector refused its public key), nil when it did not.
+        var refusal: String?
     }
 
     /// Reads the MAD (sector 0, and sector 16 when sector 0's GPB announces MAD2) with the MAD
@@ -185,14 +180,16 @@ extension NFCMiFareClassicTag {
             MifareClassicMemory(bytes: image, type: type, readSectors: read)
         }
         guard try await load(sector: 0, key: .directoryKeyA, into: &image) else {
-            return Area(memory: memory(), reason: "sector 0 does not open with the MAD key A (no MAD, AN10787)")
+            let why = "sector 0 does not open with the MAD key A (no MAD, AN10787)"
+            return Area(memory: memory(), reason: why, refusal: why)
         }
         read.insert(0)
         let gpb = MifareClassicGeneralPurposeByte(rawValue: image[MifareApplicationDirectory.generalPurposeByteAddress])
         if type.hasMAD2Sector, gpb.isMADAvailable, gpb.madVersion == 2 {
             guard try await load(sector: MifareClassicSector.mad2SectorNumber, key: .directoryKeyA, into: &image)
             else {
-                return Area(memory: memory(), reason: "sector 16 does not open with the MAD key A (no MAD2, AN10787)")
+                let why = "sector 16 does not open with the MAD key A (no MAD2, AN10787)"
+                return Area(memory: memory(), reason: why, refusal: why)
             }
             read.insert(MifareClassicSector.mad2SectorNumber)
         }
@@ -202,13 +199,14 @@ extension NFCMiFareClassicTag {
             if dataComplete && extent == .message { break }
             guard try await load(sector: sector.number, key: .ndefKeyA, into: &image, trailerOnly: dataComplete)
             else {
-                return Area(memory: memory(), reason: "\(sector) does not open with the NFC Forum key A (AN1304)")
+                let why = "\(sector) does not open with the NFC Forum key A (AN1304)"
+                return Area(memory: memory(), reason: why, refusal: why)
             }
             read.insert(sector.number)
             current = memory()
             if !dataComplete { dataComplete = Self.holdsEnoughData(current, through: sector, extent) }
         }
-        return Area(memory: current, reason: current.ndefStatusReason ?? current.problem?.reason ?? "")
+        return Area(memory: current, reason: current.ndefStatusReason ?? current.problem?.reason ?? "", refusal: nil)
     }
 
     /// Whether the data read through `sector` holds the whole NDEF Message TLV (the scan did not
@@ -276,7 +274,7 @@ extension NFCMiFareClassicTag {
 
     /// The plan for `message` over `area`.
     static func plan(_ message: [UInt8], for area: Area, purpose: String) throws(NFCReaderError) -> TagWritePlan {
-        if area.memory.directory == nil || area.memory.ndefSectors.isEmpty {
+        if area.refusal != nil || area.memory.directory == nil || area.memory.ndefSectors.isEmpty {
             throw NFCReaderError(.tagNotSupported, "\(purpose): the card is not NDEF formatted: \(area.reason)")
         }
         do {

@@ -50,7 +50,8 @@ public struct MifareClassicKeyring: Sendable, Hashable {
     ///   that is wrong, never repeating its text (it may hold a key).
     public init(linesOf text: String) throws(TagMemoryError) {
         self.init()
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // Character.isNewline: LF, CR and CR LF (one character in Swift) all end a line.
+        for (index, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = rawLine.trimmingWhitespace()
             if line.isEmpty || line.hasPrefix("#") { continue }
             let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
