@@ -20,7 +20,7 @@ extension NFCMiFareClassicTag: NFCNDEFTag {
 
     /// The NDEF status and capacity (AN1304): read with the public keys, the MAD and the
     /// trailer of every NFC sector. A card whose sector 0 does not open with the MAD key A, or
-    /// an NFC sector with the NFC Forum key A, is not NDEF formatted (``NFCNDEFStatus/notSupported``).
+    /// an NFC sector with the NFC Forum key A, is not NDEF formatted (``TagMemory/NFCNDEFStatus/notSupported``).
     public func queryNDEFStatus() async throws(NFCReaderError) -> (NFCNDEFStatus, Int) {
         let status = try await ndefStatus()
         return (status.status, status.capacity)

@@ -14,9 +14,9 @@ import TagMemory
 /// ```
 ///
 /// Adopted by ``NFCMiFareTag`` (NFC Forum Type 2: NTAG21x, MIFARE Ultralight; Type 2 Tag 1.1,
-/// 6.4), ``NFCISO7816Tag`` (Type 4; Type 4 Tag 3.0, 5.5) and ``NFCNTAG424Tag``. More kinds will
-/// come (MIFARE Classic, Type 5): code that handles some kinds should leave the others to a
-/// default branch.
+/// 6.4), ``NFCISO7816Tag`` (Type 4; Type 4 Tag 3.0, 5.5), ``NFCNTAG424Tag`` and
+/// ``NFCMiFareClassicTag`` (MIFARE Classic; NXP AN1304). More kinds will come (Type 5): code
+/// that handles some kinds should leave the others to a default branch.
 ///
 /// Every write is whole, capacity-checked, tearing-safe and read back (see
 /// ``NFCMiFareTag/writeNDEF(_:)`` and ``NFCISO7816Tag/writeNDEF(_:)`` for each kind's order).

@@ -36,7 +36,7 @@ extension PCSCReaderDevice {
         }
     }
 
-    /// Sends one MIFARE Classic command as PC/SC Part 3 storage-card APDUs (``Part3Classic``,
+    /// Sends one MIFARE Classic command as PC/SC Part 3 storage-card APDUs (`Part3Classic`,
     /// whatever the profile: LOAD KEYS, GENERAL AUTHENTICATE, READ BINARY and UPDATE BINARY are
     /// what Part 3 readers, the ACR122U among them, offer for MIFARE Classic).
     ///

@@ -206,7 +206,7 @@ extension ContactlessReaderEmulator {
     /// The ATR a PC/SC reader builds for `tag` (PC/SC Part 3 v2.02, 3.1.3.2.3):
     /// - a Type 2 tag, a storage card: `3B 8F 80 01` + `80 4F 0C A0 00 00 03 06 03 00 03 00 00
     ///   00 00` + TCK, that is `3B 8F 80 01 80 4F 0C A0 00 00 03 06 03 00 03 00 00 00 00 68`;
-    /// - a MIFARE Classic card, the same with its card name (``cardName(of:)``): `... 03 00 01
+    /// - a MIFARE Classic card, the same with its card name (`cardName(of:)`): `... 03 00 01
     ///   00 00 00 00 6A` for a 1K;
     /// - an ISO-DEP tag: `3B 8n 80 01`, the n (at most 15) historical bytes of its ATS, TCK;
     ///   `3B 81 80 01 80 80` for an NTAG 424 DNA (ATS `06 77 77 71 02 80`).
