@@ -28,6 +28,16 @@ enum FormatCommand {
             exit status 64 unless --force is given: use 'ndeftool erase' to empty a tag on \
             purpose.
 
+            A MIFARE Classic card that is not NDEF formatted gets the NFC Forum layout \
+            (NXP AN1304: the MAD in sector 0, and sector 16 of a 4K; NFC sectors with the \
+            public key A D3F7D3F7D3F7) and new keys: --keys-file must name the key B to \
+            install ('key-b KEY') and may list the keys the card has now (the public and \
+            transport keys are always tried). Since a lost key B leaves a sector's trailer \
+            unchangeable, the format is confirmed like a lock: a code that stands for the \
+            card, its sectors and the keys, typed back at a terminal or given with \
+            --confirm. Every sector is surveyed before the first write; a cut leaves each \
+            sector with its old keys or the new ones, and the same command finishes it.
+
             A Type 4 tag (ISO-DEP) cannot be formatted with the NFC Forum commands: its \
             NDEF Tag Application, CC file and NDEF file come from the manufacturer (or from \
             proprietary commands, as MIFARE DESFire's), and most tags do not let the CC \
@@ -40,8 +50,9 @@ enum FormatCommand {
               ndeftool format --dry-run --force
               ndeftool format --force
               ndeftool format --reader 'sim:type4?file=t4.txt'
+              ndeftool format --dry-run --keys-file keys.txt --reader 'sim:classic1k?file=card.mfd'
             """,
-        options: [force, dryRun, json],
+        options: [force, dryRun, json, ClassicKeysFile.option, LockFlow.confirm],
         groups: [TagPasswordOptions.group, TagOptions.group],
         run: run
     )
@@ -49,8 +60,14 @@ enum FormatCommand {
     @Sendable static func run(_ invocation: CommandInvocation) async throws(CommandLineError) -> ExitStatus {
         let values = invocation.values
         let password = try TagPasswordOptions.given(invocation)
+        let keys = try ClassicKeysFile.keyring(values)
+        let code = try LockFlow.code(values)
         let connection = try TagConnection(invocation, writes: !values.flag(dryRun.long))
         return try await connection.runOnTag("formatting the tag") { tag in
+            if let card = tag as? NFCMiFareClassicTag, try await card.ndefStatus().status == .notSupported {
+                return try await formatClassic(
+                    card, keys: keys, code: code, invocation: invocation, connection: connection)
+            }
             try await TagPasswordOptions.unlock(tag, access: values.flag(dryRun.long) ? .read : .write, given: password)
             // A Type 2 tag can be given a CC; other tags are formatted by emptying their message.
             guard let tag = tag as? NFCMiFareTag else {
@@ -94,6 +111,44 @@ enum FormatCommand {
             try report.show(json: values.flag(json.long), io: invocation.io)
             return .success
         }
+    }
+
+    /// Format of a MIFARE Classic card that is not NDEF formatted: the NFC Forum layout and the
+    /// keys file's key B, once the code is confirmed.
+    private static func formatClassic(
+        _ card: NFCMiFareClassicTag, keys: MifareClassicKeyring?, code: String?, invocation: CommandInvocation,
+        connection: TagConnection
+    ) async throws -> ExitStatus {
+        let values = invocation.values
+        guard let keys, keys.keyBToInstall != nil else {
+            throw CommandLineError.usage(
+                "Formatting a MIFARE Classic card writes a key B into every sector: give --keys-file FILE with a "
+                    + "'key-b KEY' line (or \"keyB\" in JSON), and keep the file: a lost key B cannot be recovered")
+        }
+        let confirmation = try await card.prepareFormat(keys: keys)
+        var report = TagChangeReport(tag: card, action: "format")
+        let again = RepeatCommand.line(
+            invocation.arguments, command: ["format"], keeping: ["--reader", "--wait", "--keys-file"],
+            adding: ["--confirm", confirmation.code])
+        if values.flag(dryRun.long) {
+            if code != nil { throw CommandLineError.usage("--dry-run writes nothing; leave out --confirm") }
+            report.plan = PlanReport(confirmation.plan)
+            report.note = "Format code \(confirmation.code). To format this card:\n  \(again)"
+            try report.show(json: values.flag(json.long), io: invocation.io)
+            return .success
+        }
+        try await ConfirmationPrompt(
+            refusal: "format refused", standsFor: "this card, its sectors and these keys",
+            nothingDone: "nothing was written", whyAsked: "it changes the card's keys and needs a confirmation",
+            warning: "Formatting writes new keys into every sector of the card: keep the keys file, a lost key B "
+                + "cannot be recovered.",
+            action: "format card", rerun: "format the card"
+        ).confirm(confirmation, code: code, console: connection.console, again: again)
+        try await card.format(keys: keys, confirmation: confirmation)
+        report.status = try await card.ndefStatusAfterChange()
+        report.note = "The card now has the NFC Forum layout (AN1304) and the keys file's key B in every sector."
+        try report.show(json: values.flag(json.long), io: invocation.io)
+        return .success
     }
 
     /// Format on a Type 4 tag: an empty NDEF file (NLEN 0), refused without --force when the

@@ -33,6 +33,11 @@ enum LockCommand {
             only with its own commands): the lock then ends with exit status 77 and the tag \
             stays writable.
 
+            On a MIFARE Classic card the lock is the read-only procedure of NXP AN1305: every \
+            sector's trailer gets the access bits 07 8F 0F (no key may write data or trailer) \
+            and the NFC sectors the GPB 43h. The trailers are written with key B, which \
+            --keys-file gives.
+
             Examples:
               ndeftool lock --dry-run --reader 'sim:ntag215?file=tag.nfc'
               ndeftool lock --dry-run --json
@@ -41,6 +46,7 @@ enum LockCommand {
             """,
         options: [
             LockFlow.confirm, dryRun, json, SignatureKeyOptions.requireGenuine, SignatureKeyOptions.signatureKey,
+            ClassicKeysFile.option,
         ],
         groups: [TagPasswordOptions.group, TagOptions.group],
         run: run
@@ -55,9 +61,11 @@ enum LockCommand {
         let password = try TagPasswordOptions.given(invocation)
         let genuineKeys =
             values.flag(SignatureKeyOptions.requireGenuine.long) ? try SignatureKeyOptions.keys(values) : nil
+        let keys = try ClassicKeysFile.keyring(values)
         let connection = try TagConnection(invocation, writes: !values.flag(dryRun.long))
         let again = LockFlow.lockCommand(invocation.arguments, code: nil)
         return try await connection.runOnTag("locking the tag", resume: again) { tag in
+            if let keys, let card = tag as? NFCMiFareClassicTag { await card.useKeys(keys) }
             if let genuineKeys { try await SignatureKeyOptions.requireGenuine(tag, keys: genuineKeys) }
             try await TagPasswordOptions.unlock(tag, access: values.flag(dryRun.long) ? .read : .write, given: password)
             let message = try await messageSummary(tag)

@@ -88,7 +88,7 @@ enum LockFlow {
     /// that `arguments` name, with the code when given.
     static func lockCommand(_ arguments: [String], code: String?) -> String {
         RepeatCommand.line(
-            arguments, command: ["lock"], keeping: ["--reader", "--wait"],
+            arguments, command: ["lock"], keeping: ["--reader", "--wait", "--keys-file"],
             adding: code.map { ["--confirm", $0] } ?? [])
     }
 }

@@ -60,7 +60,8 @@ enum TagFailure {
         case .tagConnectionLost: "Nothing was changed. Hold the tag still at the reader and try again."
         case .authenticationRequired:
             "The pages needed are password-protected. " + TagPasswordOptions.advice
-        case .authenticationFailed: "The password was tried once and not retried (tags count wrong attempts)."
+        case .authenticationFailed:
+            "Each password or key was tried once, never again (tags count wrong password attempts)."
         case .tagSizeTooSmall:
             "Nothing was written. Shorten the message (a shorter URL, fewer records) or use a larger tag "
                 + "(NTAG213: 137 bytes, NTAG215: 492, NTAG216: 868)."

@@ -142,16 +142,19 @@ extension NFCMiFareClassicTag {
                 // empty a message that a later write put there. Its blocks are only planned
                 // when the trailer is still to be written.
                 if entry.writeKey != nil {
-                    plan.append(PlanStep(address: block, data: data, reason: "\(sector): the NFC Forum layout's data"))
+                    plan.append(PlanStep(address: block, data: data, reason: "\(sector): data of the NFC Forum layout"))
                 }
             }
             if entry.writeKey != nil {
                 let trailer =
                     sector.isDirectorySector ? layout.directoryTrailer(keyB: keyB) : layout.ndefTrailer(keyB: keyB)
+                let keyA = sector.isDirectorySector ? "A0A1A2A3A4A5" : "D3F7D3F7D3F7"
+                let bits = MifareClassicAccessBits(byte6: trailer[6], byte7: trailer[7], byte8: trailer[8])
                 plan.append(
                     PlanStep(
                         address: sector.trailerBlock, data: trailer,
-                        reason: "\(sector): the trailer of the NFC Forum layout (keys, access bits, GPB)",
+                        reason: "\(sector)'s trailer: key A \(keyA), access bits \(bits.hexText), GPB "
+                            + "\(MifareClassicGeneralPurposeByte(rawValue: trailer[9])), the keys file's key B",
                         isSecret: true))
             }
         }
