@@ -25,6 +25,12 @@ enum InfoCommand {
             writable tag or one whose lock was interrupted, the code 'ndeftool lock \
             --confirm' takes.
 
+            On a MIFARE Classic card: the product (from the SAK), the MAD (version, CRC, the \
+            NFC sectors it names; NXP AN10787, AN1304), and for every sector the key that \
+            opened it (a public key by name, or one of --keys-file's, never shown), its \
+            access bits and GPB, and what they let each key do (MF1S50yyX 8.7); the lock \
+            code when --keys-file gives key B.
+
             On a Type 4 tag (ISO-DEP): the ATS, the capability container of the NDEF Tag \
             Application (mapping version, MLe, MLc, the NDEF file with its size and read \
             and write access; NFC Forum Type 4 Tag 3.0, 5.1), the NDEF status and the \
@@ -39,7 +45,7 @@ enum InfoCommand {
               ndeftool info --json --wait 0
               ndeftool info --reader 'sim:type4?file=t4.txt'
             """,
-        options: [json, SignatureKeyOptions.signatureKey],
+        options: [json, SignatureKeyOptions.signatureKey, ClassicKeysFile.option],
         groups: [TagPasswordOptions.group, TagOptions.group],
         run: run
     )
@@ -47,8 +53,10 @@ enum InfoCommand {
     @Sendable static func run(_ invocation: CommandInvocation) async throws(CommandLineError) -> ExitStatus {
         let password = try TagPasswordOptions.given(invocation)
         let keys = try SignatureKeyOptions.keys(invocation.values)
+        let classicKeys = try ClassicKeysFile.keyring(invocation.values)
         let connection = try TagConnection(invocation)
         return try await connection.runOnTag("reading the tag") { tag, address in
+            if let classicKeys, let card = tag as? NFCMiFareClassicTag { await card.useKeys(classicKeys) }
             try await TagPasswordOptions.unlock(tag, access: .read, given: password)
             guard let source = tag as? any TagInfoSource else {
                 throw CommandLineError(
@@ -122,6 +130,29 @@ extension TagInfoReport {
     }
 
     /// Reads the facts of a Type 4 tag: the CC, the NDEF file and the lock code.
+    /// Reads a MIFARE Classic card's facts: the NDEF area with the public keys, every sector's
+    /// trailer with the first key that opens it (the keyring ``NFCMiFareClassicTag/useKeys(_:)``
+    /// set, and the public keys), the lock code where key B is known.
+    static func read(classic card: NFCMiFareClassicTag, reader: String) async throws -> TagInfoReport {
+        var report = TagInfoReport(
+            reader: reader, target: card.targetInfo,
+            identification: Type2Identification(chip: nil, version: nil, method: .unidentified))
+        let memory = try await card.readMemory()
+        let readings = try await card.sectorReadings()
+        report.classic = ClassicInfoFacts(type: card.type, readings: readings, memory: memory)
+        report.status = try await card.ndefStatus()
+        report.statusReason = memory.ndefStatusReason
+        if readings.first?.key != .directoryKeyA {
+            report.statusReason = "sector 0 does not open with the MAD key A: the card has no MAD (AN10787)"
+        }
+        guard report.status.status != .notSupported else { return report }
+        report.memoryRead = true
+        report.ndef = memory.ndefMessageBytes
+        report.recordCount = memory.message?.records.count ?? (memory.ndefMessageBytes == [] ? 0 : nil)
+        try await addLockCode(to: &report) { () throws(NFCReaderError) in try await card.prepareLock().code }
+        return report
+    }
+
     static func read(type4 tag: NFCISO7816Tag, reader: String) async throws -> TagInfoReport {
         var report = TagInfoReport(
             reader: reader, target: tag.targetInfo,
@@ -172,6 +203,12 @@ protocol TagInfoSource: NFCNDEFTag {
 extension NFCMiFareTag: TagInfoSource {
     func infoReport(reader: String, keys: [NFCOriginalityKey]) async throws -> TagInfoReport {
         try await TagInfoReport.read(self, reader: reader, keys: keys)
+    }
+}
+
+extension NFCMiFareClassicTag: TagInfoSource {
+    func infoReport(reader: String, keys: [NFCOriginalityKey]) async throws -> TagInfoReport {
+        try await TagInfoReport.read(classic: self, reader: reader)
     }
 }
 

@@ -45,6 +45,8 @@ struct TagInfoReport: Encodable {
     var pageMap: PageMap?
     /// The Type 4 facts; nil for a Type 2 tag.
     var type4: Type4InfoFacts?
+    /// The MIFARE Classic facts, for a Classic card.
+    var classic: ClassicInfoFacts?
 
     init(tag: NFCMiFareTag, reader: String) {
         self.reader = reader
@@ -89,7 +91,7 @@ struct TagInfoReport: Encodable {
     private enum CodingKeys: String, CodingKey {
         case reader, uid, atqa, sak, chip, status
         case statusReason, capacity, used, records, capabilityContainer, locks, password, nfcCounter
-        case nfcCounterState, mirror, signature, lockCode, lockProblem, tagType, type4, messageProblem
+        case nfcCounterState, mirror, signature, lockCode, lockProblem, tagType, type4, messageProblem, mifareClassic
     }
 
     /// The chip, as `inspect --json` gives it: one object (`name`, `typeCode`, `pages`, `userMemory`,
@@ -105,10 +107,22 @@ struct TagInfoReport: Encodable {
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(reader, forKey: .reader)
-        try container.encode(type4 == nil ? "type2" : "type4", forKey: .tagType)
+        try container.encode(classic != nil ? "mifare-classic" : type4 == nil ? "type2" : "type4", forKey: .tagType)
         try container.encode(target.uidJSON, forKey: .uid)
         try container.encode(atqa.map { Hex.encode($0.bytes.reversed()) }, forKey: .atqa)
         try container.encode(Hex.encode([target.sak]), forKey: .sak)
+        if let classic {
+            var chip = container.nestedContainer(keyedBy: ChipKeys.self, forKey: .chip)
+            try chip.encode(classic.type.description, forKey: .name)
+            try container.encode(classic, forKey: .mifareClassic)
+            try container.encode(status.status, forKey: .status)
+            try container.encode(status.capacity, forKey: .capacity)
+            try container.encode(ndef?.count, forKey: .used)
+            try container.encode(recordCount, forKey: .records)
+            try container.encode(lockCode, forKey: .lockCode)
+            try container.encode(lockProblem, forKey: .lockProblem)
+            return
+        }
         if let type4 {
             var chip = container.nestedContainer(keyedBy: ChipKeys.self, forKey: .chip)
             try chip.encode(NFCISO7816Tag.type4Name, forKey: .name)
@@ -178,7 +192,7 @@ struct TagInfoReport: Encodable {
     /// nil when neither is known.
     var atqa: (bytes: [UInt8], fromChip: Bool)? {
         if !target.atqa.isEmpty { return (target.atqa, false) }
-        return type4 == nil ? chip.map { ($0.atqa, true) } : nil
+        return type4 == nil && classic == nil ? chip.map { ($0.atqa, true) } : nil
     }
 
     /// `ATQA 00 44`, `ATQA 00 44 (the chip's; the reader does not report it)` or `ATQA not reported`.
@@ -191,6 +205,12 @@ struct TagInfoReport: Encodable {
     /// The report as text, one fact per line.
     var lines: [String] {
         var lines = ["reader: \(reader)"]
+        if let classic {
+            lines.append("chip: \(classic.type), identified by its SAK")
+            lines.append("UID: \(target.uidDescription) (\(atqaText), SAK \(Hex.bytes([target.sak])))")
+            lines.append(ndefLine)
+            return lines + classic.lines + [lockLine]
+        }
         if let type4 {
             lines.append(type4.chipLine)
             lines.append(

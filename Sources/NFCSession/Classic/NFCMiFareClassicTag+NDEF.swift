@@ -354,3 +354,14 @@ extension NFCMiFareClassicTag {
         try await authenticateSector(sector.number, keyB: false, key: .ndefKeyA)
     }
 }
+
+extension NFCMiFareClassicTag {
+    /// The MAD and the NFC sectors as the public keys read them (the message's sectors whole,
+    /// every other NFC sector's trailer), without writing; for reports. A card whose MAD or an
+    /// NFC sector does not open with its public key gives what was read before it.
+    public func readMemory() async throws(NFCReaderError) -> MifareClassicMemory {
+        try await beginOperation()
+        defer { endOperation() }
+        return try await loadNDEFArea(.status).memory
+    }
+}

@@ -213,3 +213,47 @@ public actor NFCMiFareClassicTag {
         gate.leave()
     }
 }
+
+extension NFCMiFareClassicTag {
+    /// What one sector showed: the key that opened it as key A (nil when none of those tried
+    /// did) and its trailer as that key reads it (key A as zeros, key B where not readable).
+    public struct SectorReading: Sendable, Hashable {
+        /// The sector number.
+        public var sector: Int
+        /// The key that opened the sector as key A; nil when none of those tried did.
+        public var key: MifareClassicKey?
+        /// The trailer read with it; nil when the sector did not open or its trailer could not
+        /// be read.
+        public var trailer: [UInt8]?
+    }
+
+    /// Reads every sector's trailer with the first key for it (``TagMemory/MifareClassicKeyring/keys(forSector:)``
+    /// of `keys`, or of the keyring ``useKeys(_:)`` set: the public keys always among them) that
+    /// opens it as key A, each tried once. Nothing is written.
+    public func sectorReadings(keys: MifareClassicKeyring? = nil) async throws(NFCReaderError) -> [SectorReading] {
+        try await beginOperation()
+        defer { endOperation() }
+        let keys = keys ?? keyring
+        var readings: [SectorReading] = []
+        for sector in type.sectors {
+            var reading = SectorReading(sector: sector.number)
+            for key in keys.keys(forSector: sector.number) {
+                do {
+                    try await authenticateSector(sector.number, keyB: false, key: key)
+                } catch {
+                    if error.code == .authenticationFailed { continue }
+                    throw error
+                }
+                reading.key = key
+                do {
+                    reading.trailer = try await read(block: sector.trailerBlock)
+                } catch {
+                    if error.code != .tagResponseError { throw error }
+                }
+                break
+            }
+            readings.append(reading)
+        }
+        return readings
+    }
+}

@@ -67,6 +67,30 @@ import Testing
         #expect(try await card.run(["read"]).outputText.contains("https://example.com/classic"))
     }
 
+    @Test("info: the MAD, every sector's key and access in words, and the lock code once key B is known")
+    func info() async throws {
+        let card = try Card()
+        let factory = try await card.run(["info"])
+        #expect(factory.status == 0, "\(factory.error)")
+        #expect(factory.outputText.contains("chip: MIFARE Classic 1K, identified by its SAK"))
+        #expect(
+            factory.outputText.contains("sectors 0-15: opened with the transport key, access bits FF 07 80, GPB 69h"))
+        #expect(factory.outputText.contains("NDEF: not formatted"))
+        let code = try await card.code("format")
+        #expect(try await card.run(["format", "--keys-file", card.keys, "--confirm", code]).status == 0)
+        let formatted = try await card.run(["info", "--keys-file", card.keys])
+        #expect(formatted.outputText.contains("MAD: version 1, CRC valid, NFC sectors 1-15"))
+        #expect(formatted.outputText.contains("sector 0: opened with the MAD key A, access bits 78 77 88, GPB C1h"))
+        #expect(
+            formatted.outputText.contains(
+                "sectors 1-15: opened with the NFC Forum key A, access bits 7F 07 88, GPB 40h"))
+        #expect(formatted.outputText.contains("lock code: \(try await card.code("lock"))"))
+        let json = try await card.run(["info", "--json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.output)) as? [String: Any])
+        #expect(object["tagType"] as? String == "mifare-classic" && object["capacity"] as? Int == 716)
+        #expect(!json.outputText.contains("0123456789AB") && !formatted.outputText.contains("0123456789AB"))
+    }
+
     @Test(
         "A keys file that is not one is refused with 65, naming the line or member and never the key",
         arguments: [
