@@ -77,6 +77,20 @@ struct ClassicFormatTests {
         await session.invalidate()
     }
 
+    @Test("A card laid out with another key B and a broken MAD: that key B (from the keys file) writes the MAD sector")
+    func otherKeyB() async throws {
+        let theirs = MifareClassicKey((0x0A, 0x0B, 0x0C, 0x0D, 0x0E, 0x0F))
+        let layout = MifareClassicNDEFLayout(type: .classic1K)
+        var image = layout.formattedImage(
+            manufacturerBlock: SimulatedClassicTag(type: .classic1K).block(0) ?? [], keyB: theirs)
+        image[16] ^= 0xFF  // the MAD1 CRC no longer matches: not NDEF formatted
+        let reader = SimulatedReader(tag: .classic(SimulatedClassicTag(type: .classic1K, image: image, uidLength: 4)))
+        let keys = MifareClassicKeyring(candidates: [theirs], keyBToInstall: Self.keyB)
+        try await Self.format(reader, keys: keys)
+        let card = try #require(ClassicSessionTests.card(in: reader))
+        #expect(card.bytes == layout.formattedImage(manufacturerBlock: card.block(0) ?? [], keyB: Self.keyB))
+    }
+
     @Test("A cut at any command leaves every sector with its old keys or the new ones; the same format finishes it")
     func cutMatrix() async throws {
         let factory = SimulatedClassicTag(type: .classic1K)

@@ -191,7 +191,7 @@ extension NFCMiFareClassicTag {
         }
         let target = sector.isDirectorySector ? layout.directoryTrailer(keyB: keyB) : layout.ndefTrailer(keyB: keyB)
         let targetKeyA = Array(target[0..<6])
-        let dataKey = (key: keyA, keyB: false)
+        var dataKey = (key: keyA, keyB: false)
         if Array(trailer[6..<10]) == Array(target[6..<10]), keyA.bytes == targetKeyA {
             // The layout's trailer already: key B must be the one to install, proved by authenticating.
             do {
@@ -211,9 +211,15 @@ extension NFCMiFareClassicTag {
             throw NFCReaderError(
                 .tagNotWritable, "\(sector)'s access bits \(bits.hexText) let no key rewrite its whole trailer")
         }
+        // Key B writes the trailer; it writes the data blocks too where key A may not (a MAD
+        // sector's 78 77 88).
+        let keyAWritesData = bits.dataBlockAccess.allSatisfy {
+            $0.effective(keyBReadable: access.isKeyBReadable).write.contains(.keyA)
+        }
         for key in candidates {
             do {
                 try await authenticateSector(sector.number, keyB: true, key: key)
+                if !keyAWritesData { dataKey = (key, true) }
                 return SectorSurvey(sector: sector, trailer: trailer, writeKey: (key, true), dataKey: dataKey)
             } catch {
                 if error.code != .authenticationFailed { throw error }
