@@ -44,6 +44,18 @@ struct ClassicSessionTests {
         }
     }
 
+    @Test("A second card in the field (second-tag): a factory card of the same product; the session touches neither")
+    func secondCard() async throws {
+        var field = SimulatedField(.classic(SimulatedClassicTag(type: .classic4K)))
+        field.arm(.init(secondTag: true))
+        #expect(field.tags.count == 2 && field.tags.allSatisfy { $0.classicTag?.type == .classic4K })
+        let reader = SimulatedReader(field: field)
+        let session = NFCTagReaderSession(reader: reader)
+        let error = await caught { _ = try await session.nextTag(timeout: .zero) }
+        #expect(error?.code == .multipleTagsFound || error?.code == .timeout)
+        await session.invalidate()
+    }
+
     @Test("Sector commands: authenticate, write, read; a wrong key is authentication-failed and never retried")
     func sectorCommands() async throws {
         let reader = SimulatedReader(tag: .classic(SimulatedClassicTag(type: .classic1K)))

@@ -147,13 +147,17 @@ extension SimulatedField {
 
     /// A tag for ``Faults/secondTag``: a factory tag of the first tag's chip (NTAG215 in an
     /// empty field) whose UID differs from every other in the last byte. For a first tag of
-    /// Type 4, a factory Type 4 tag of the same configuration (an empty NDEF file).
+    /// Type 4, a factory Type 4 tag of the same configuration (an empty NDEF file); for a MIFARE
+    /// Classic card, a factory card of the same product.
     func makeSecondTag() -> SimulatedTag {
         let first = tags.first ?? removedTags.first
         if case .type4(let tag) = first {
             var configuration = tag.configuration
             configuration.uid = unusedUID(like: tag.uid)
             if let second = try? SimulatedType4Tag(configuration: configuration) { return .type4(second) }
+        }
+        if case .classic(let card) = first {
+            return .classic(SimulatedClassicTag(type: card.type, uid: unusedUID(like: card.uid)))
         }
         let chip = first?.type2Tag?.chip ?? .ntag215
         let base = (first?.uid).flatMap { $0.count == 7 ? $0 : nil } ?? SimulatedType2Tag.defaultUID
