@@ -91,6 +91,40 @@ struct ClassicFormatTests {
         #expect(card.bytes == layout.formattedImage(manufacturerBlock: card.block(0) ?? [], keyB: Self.keyB))
     }
 
+    @Test("After a cut half-way, a rerun with another key B is refused before any write; with both keys it finishes")
+    func rerunWithOtherKeys() async throws {
+        let reader = SimulatedReader(tag: .classic(SimulatedClassicTag(type: .classic1K)))
+        let (session, card) = try await ClassicSessionTests.openCard(reader)
+        let code = try await card.prepareFormat(keys: Self.keys)
+        reader.withField { $0.arm(.init(removeAfterCommands: 60, inFlight: .completes)) }
+        #expect(await caught { try await card.format(keys: Self.keys, confirmation: code) }?.mayBeHalfWritten == true)
+        await session.invalidate()
+        var field = reader.field
+        field.putBack()
+        field.disarm()
+        let converted = try #require(field.tags.first?.classicTag).memory.trailers.filter {
+            $0.keyB == Self.keyB.bytes
+        }
+        #expect(!converted.isEmpty && converted.count < 16)
+        let again = SimulatedReader(field: field)
+        // Another keys file, naming another key B only: the converted sectors open with no key
+        // of it as key B, so the survey stops before the first write.
+        let other = MifareClassicKeyring(keyBToInstall: MifareClassicKey((9, 9, 9, 9, 9, 9)))
+        let (second, retry) = try await ClassicSessionTests.openCard(again)
+        again.withField { $0.resetCommandCounts() }
+        let refused = await caught { _ = try await retry.prepareFormat(keys: other) }
+        #expect(refused?.code == .authenticationFailed)
+        #expect(again.field.classicCommandCounts[.write] == nil)
+        // The first key B as a candidate and the other as the key to install: every sector ends
+        // with the new one.
+        let both = MifareClassicKeyring(candidates: [Self.keyB], keyBToInstall: MifareClassicKey((9, 9, 9, 9, 9, 9)))
+        try await retry.format(keys: both, confirmation: try await retry.prepareFormat(keys: both))
+        await second.invalidate()
+        let after = try #require(again.field.tags.first?.classicTag)
+        #expect(after.memory.ndefStatus.status == .readWrite)
+        #expect(after.memory.trailers.allSatisfy { $0.keyB == [9, 9, 9, 9, 9, 9] })
+    }
+
     @Test("A cut at any command leaves every sector with its old keys or the new ones; the same format finishes it")
     func cutMatrix() async throws {
         let factory = SimulatedClassicTag(type: .classic1K)

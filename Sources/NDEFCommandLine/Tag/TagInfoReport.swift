@@ -111,22 +111,12 @@ struct TagInfoReport: Encodable {
         try container.encode(target.uidJSON, forKey: .uid)
         try container.encode(atqa.map { Hex.encode($0.bytes.reversed()) }, forKey: .atqa)
         try container.encode(Hex.encode([target.sak]), forKey: .sak)
-        if let classic {
+        // A MIFARE Classic card and a Type 4 tag: the chip's name, their own facts, the NDEF facts.
+        if classic != nil || type4 != nil {
             var chip = container.nestedContainer(keyedBy: ChipKeys.self, forKey: .chip)
-            try chip.encode(classic.type.description, forKey: .name)
-            try container.encode(classic, forKey: .mifareClassic)
-            try container.encode(status.status, forKey: .status)
-            try container.encode(status.capacity, forKey: .capacity)
-            try container.encode(ndef?.count, forKey: .used)
-            try container.encode(recordCount, forKey: .records)
-            try container.encode(lockCode, forKey: .lockCode)
-            try container.encode(lockProblem, forKey: .lockProblem)
-            return
-        }
-        if let type4 {
-            var chip = container.nestedContainer(keyedBy: ChipKeys.self, forKey: .chip)
-            try chip.encode(NFCISO7816Tag.type4Name, forKey: .name)
-            try container.encode(type4, forKey: .type4)
+            try chip.encode(classic?.type.description ?? NFCISO7816Tag.type4Name, forKey: .name)
+            try container.encodeIfPresent(classic, forKey: .mifareClassic)
+            try container.encodeIfPresent(type4, forKey: .type4)
             try container.encode(status.status, forKey: .status)
             try container.encode(status.capacity, forKey: .capacity)
             try container.encode(ndef?.count, forKey: .used)

@@ -7,15 +7,7 @@ extension MifareClassicMemory {
     /// - Throws: ``TagMemoryError/Code/malformedMessage`` when the message cannot be encoded,
     ///   and the errors of ``writePlan(messageBytes:)``.
     public func writePlan(for message: NFCNDEFMessage) throws(TagMemoryError) -> TagWritePlan {
-        var bytes: [UInt8] = []
-        if !message.records.isEmpty {
-            do {
-                bytes = try message.encoded()
-            } catch {
-                throw TagMemoryError(.malformedMessage, "the message cannot be encoded: \(error.reason)")
-            }
-        }
-        return try writePlan(messageBytes: bytes)
+        try writePlan(messageBytes: TagWritePlan.messageBytes(of: message))
     }
 
     /// Plans writing an encoded NDEF message into the NDEF Message TLV of the NFC sectors.

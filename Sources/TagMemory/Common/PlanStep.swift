@@ -100,3 +100,18 @@ public struct TagWritePlan: Sendable, Hashable, Codable, CustomStringConvertible
             .joined(separator: "\n")
     }
 }
+
+extension TagWritePlan {
+    /// The bytes a plan writes for `message`: its encoding, nothing for a message without
+    /// records (an empty NDEF TLV).
+    ///
+    /// - Throws: ``TagMemoryError/Code/malformedMessage`` when the message cannot be encoded.
+    static func messageBytes(of message: NFCNDEFMessage) throws(TagMemoryError) -> [UInt8] {
+        guard !message.records.isEmpty else { return [] }
+        do {
+            return try message.encoded()
+        } catch {
+            throw TagMemoryError(.malformedMessage, "the message cannot be encoded: \(error.reason)")
+        }
+    }
+}

@@ -14,16 +14,9 @@ extension Type4CapabilityContainer {
         maximumCommandData: Int? = nil,
         singleUpdateWhenPossible: Bool = true
     ) throws(TagMemoryError) -> TagWritePlan {
-        var bytes: [UInt8] = []
-        if !message.records.isEmpty {
-            do {
-                bytes = try message.encoded()
-            } catch {
-                throw TagMemoryError(.malformedMessage, "the message cannot be encoded: \(error.reason)")
-            }
-        }
-        return try writePlan(
-            messageBytes: bytes, currentFile: currentFile, maximumCommandData: maximumCommandData,
+        try writePlan(
+            messageBytes: TagWritePlan.messageBytes(of: message), currentFile: currentFile,
+            maximumCommandData: maximumCommandData,
             singleUpdateWhenPossible: singleUpdateWhenPossible)
     }
 
