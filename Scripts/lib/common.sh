@@ -47,3 +47,6 @@ swift_build_packages=(binutils libc6-dev libgcc-12-dev libstdc++-12-dev libedit2
 # libnfc 1.8.0: nfc-list (libnfc-bin), nfc-mfultralight and nfc-poll (libnfc-examples), the
 # library and its pkg-config file (libnfc-dev, which needs libusb-dev).
 libnfc_packages=(libnfc-bin libnfc-examples libnfc-dev libusb-dev)
+# libfreefare's MIFARE Classic tools, the independent implementation of AN1304/AN10787 the
+# Classic cross-check runs against (mifare-classic-format, -write-ndef, -read-ndef).
+libfreefare_packages=(libfreefare-bin)

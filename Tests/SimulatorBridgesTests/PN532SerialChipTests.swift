@@ -141,6 +141,22 @@ import Testing
         #expect(bench.answer("D44A0100" + "04517CA24B3580").hasSuffix("0704517CA24B3580"))
     }
 
+    @Test("Initiator data wakes the halted card it names (libfreefare's connect after InDeselect)")
+    func uidWakesHaltedCard() {
+        var bench = Bench([.classic(SimulatedClassicTag(type: .classic1K, uid: hex("5A3C910E")))])
+        #expect(bench.answer("D44A0100") == "D54B01" + "01000408045A3C910E")
+        #expect(bench.answer("D44400") == "D54500")
+        // REQA: the halted card does not answer a list without a UID.
+        #expect(bench.answer("D44A0100") == "D54B00")
+        // With its UID it is woken (WUPA) and listed, and a refused key leaves it for the next.
+        #expect(bench.answer("D44A0100" + "5A3C910E").hasSuffix("5A3C910E"))
+        #expect(bench.answer("D4400160" + "03" + "000000000000" + "5A3C910E") == "D54114")
+        #expect(bench.answer("D44A0100" + "5A3C910E").hasSuffix("5A3C910E"))
+        #expect(bench.answer("D4400160" + "03" + "FFFFFFFFFFFF" + "5A3C910E") == "D54100")
+        // Another UID finds nothing.
+        #expect(bench.answer("D44A0100" + "5A3C910F") == "D54B00")
+    }
+
     @Test("After InListPassiveTarget the CIU is set for Type A with CRC on, whatever was written before")
     func registersAfterListing() {
         var bench = Bench()

@@ -195,7 +195,13 @@ extension NFCMiFareClassicTag {
         }
         var current = memory()
         var dataComplete = false
-        for sector in current.ndefSectors {
+        // The list may grow as sectors come in: a message that runs past the contiguous NFC
+        // sectors goes on in those after a gap (MifareClassicMemory's reading of a card
+        // libfreefare laid out); what was read before stays a prefix of it.
+        var next = 0
+        while next < current.ndefSectors.count {
+            let sector = current.ndefSectors[next]
+            next += 1
             if dataComplete && extent == .message { break }
             guard try await load(sector: sector.number, key: .ndefKeyA, into: &image, trailerOnly: dataComplete)
             else {

@@ -151,7 +151,11 @@ struct PN532Emulation: Sendable {
     /// and NFCID1, and the ATS of an ISO-DEP tag (not when fAutomaticRATS is off: the host
     /// then sends RATS itself). Initiator data, when given, is the UID to look for, with its
     /// cascade tags (88h) as ISO/IEC 14443-3 6.5.4 sends it (libnfc and nfcpy add them for a
-    /// 7-byte UID) or without. The PN532 switches the field on for it when it is off, and
+    /// 7-byte UID) or without; that card is woken with WUPA, so that a card the host put to
+    /// HALT (InDeselect) or that a refused MIFARE Classic authentication left there answers:
+    /// libfreefare reconnects this way before each sector (connect, authenticate, disconnect),
+    /// which works with real PN532 readers. Without initiator data the PN532 sends REQA, so
+    /// that libnfc's list (select, InDeselect, select again) finds each card once. The PN532 switches the field on for it when it is off, and
     /// leaves the CIU set for 106 kbit/s Type A with CRC_A on (CIU_TxMode and CIU_RxMode 80h,
     /// whatever the host wrote there before: nfcpy reads them back and changes only the bits
     /// it needs). When no tag answers, CIU_FIFOData still holds the REQA that went out (26h;
@@ -163,7 +167,7 @@ struct PN532Emulation: Sendable {
         guard arguments[1] == 0x00 else { return .response([0xD5, 0x4B, 0x00]) }
         let wanted = arguments.count > 2 ? Self.withoutCascadeTags(Array(arguments.dropFirst(2))) : nil
         prepareTypeA(&field)
-        let listed = field.poll(.reqa, limit: Int(arguments[0]), uid: wanted)
+        let listed = field.poll(wanted == nil ? .reqa : .wupa, limit: Int(arguments[0]), uid: wanted)
         guard activate(listed, &field, &activeUID) else { return .response([0xD5, 0x4B, 0x00]) }
         var frame: [UInt8] = [0xD5, 0x4B, UInt8(truncatingIfNeeded: listed.count)]
         for (index, tag) in listed.enumerated() {

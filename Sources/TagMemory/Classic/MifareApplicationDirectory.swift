@@ -189,6 +189,18 @@ public struct MifareApplicationDirectory: Sendable, Hashable {
         }
         return run
     }
+
+    /// Every NFC sector below `sectorCount` in sector order, gaps included (sector 16 aside).
+    ///
+    /// libfreefare's allocator (mifare_application.c) gives a 4K card's 15-block sectors 32-39
+    /// to an application first and then sectors from 1 on, so a long message it writes lies in,
+    /// say, sectors 1-2 and 32-37, and libfreefare reads every sector with the NDEF AID
+    /// in sector order. AN1304 asks for contiguous sectors (``ndefSectors(sectorCount:)``):
+    /// readers use this list only for a message that runs past that run.
+    public func ndefSectorsAcrossGaps(sectorCount: Int = MifareClassicSector.maximumCount) -> [MifareClassicSector] {
+        sectors(for: .ndef, sectorCount: min(sectorCount, MifareClassicSector.maximumCount))
+            .filter { $0.number != 0 && $0.number != MifareClassicSector.mad2SectorNumber }
+    }
 }
 
 /// The CRC-8 of a MIFARE Application Directory.

@@ -10,7 +10,9 @@ import NDEF
 ///   Application Directory (AN10787, ``MifareApplicationDirectory``);
 /// - the sectors whose AID is E103h form, in sector order, one NDEF data area made of their
 ///   data blocks only: sector trailers and the MAD2 sector 16 are skipped
-///   (``MifareApplicationDirectory/ndefSectors(sectorCount:)``);
+///   (``MifareApplicationDirectory/ndefSectors(sectorCount:)``, the contiguous run AN1304
+///   asks for; a message that runs on into NFC sectors after a gap, as libfreefare lays out a
+///   4K card, is read across the gap, ``MifareApplicationDirectory/ndefSectorsAcrossGaps(sectorCount:)``);
 /// - that area holds TLV blocks as on a Type 2 tag: NULL, NDEF Message (1- or 3-byte length),
 ///   Proprietary and Terminator, read by ``TagTLVScanner`` with the skipped bytes reserved.
 ///   The mapping defines no Lock or Memory Control TLV, so such T values are skipped by their
@@ -70,33 +72,74 @@ public struct MifareClassicMemory: Sendable, Hashable {
         self.type = type
         self.crcPolicy = crcPolicy
         self.readSectors = readSectors
-        let reading = Self.locateNDEFSectors(bytes: bytes, type: type, crcPolicy: crcPolicy, readSectors: readSectors)
+        var reading = Self.locateNDEFSectors(bytes: bytes, type: type, crcPolicy: crcPolicy, readSectors: readSectors)
         self.directory = reading.directory
-        self.ndefSectors = reading.sectors
         if let problem = reading.problem {
+            self.ndefSectors = reading.sectors
             (tlvScan, ndefTLVAddress, ndefMessageBytes, message) = (nil, nil, nil, nil)
             self.problem = problem
             return
         }
-        // The scan reads the NFC sectors held, up to the first one not read.
-        let heldSectors = Array(reading.sectors.prefix { readSectors?.contains($0.number) ?? true })
+        var parsed = Self.parseNDEF(bytes: bytes, sectors: reading.sectors, readSectors: readSectors, options: options)
+        // A TLV that runs past the contiguous NFC sectors into NFC sectors after a gap: the
+        // layout libfreefare's allocator gives a 4K card (the 15-block sectors 32-39 first,
+        // then sectors from 1 on). AN1304 wants the NFC sectors contiguous; libfreefare reads
+        // every NFC sector in sector order (mifare_application_read), and so does this reading
+        // then.
+        if parsed.problem?.code == .malformedTLV, parsed.scan.failedType == 0x03,
+            let directory = reading.directory
+        {
+            let sectorCount = type?.sectorCount ?? MifareClassicSector.maximumCount
+            let everyNFCSector = directory.ndefSectorsAcrossGaps(sectorCount: sectorCount)
+            if everyNFCSector.count > reading.sectors.count {
+                let retry = Self.parseNDEF(
+                    bytes: bytes, sectors: everyNFCSector, readSectors: readSectors, options: options)
+                let trailerProblem = Self.trailerProblem(
+                    everyNFCSector.dropFirst(reading.sectors.count), bytes: bytes, readSectors: readSectors)
+                if trailerProblem == nil, retry.problem == nil || retry.problem?.code == .truncatedImage {
+                    (reading.sectors, parsed) = (everyNFCSector, retry)
+                }
+            }
+        }
+        self.ndefSectors = reading.sectors
+        (tlvScan, ndefTLVAddress, ndefMessageBytes, message, problem) =
+            (parsed.scan, parsed.address, parsed.value, parsed.message, parsed.problem)
+    }
+
+    /// The NDEF Message TLV of the data area the NFC `sectors` form, read from the sectors
+    /// held (up to the first one not read).
+    private static func parseNDEF(
+        bytes: [UInt8], sectors: [MifareClassicSector], readSectors: Set<Int>?, options: NDEFDecodingOptions
+    ) -> (
+        scan: TagTLVScan, address: Int?, value: [UInt8]?, message: NFCNDEFMessage?, problem: TagMemoryError?
+    ) {
+        let heldSectors = Array(sectors.prefix { readSectors?.contains($0.number) ?? true })
         let heldImage = heldSectors.last.map { Array(bytes.prefix($0.dataBytes.upperBound)) } ?? []
-        let area = Self.dataArea(of: reading.sectors) ?? 0..<0
+        let area = dataArea(of: sectors) ?? 0..<0
         let scan = TagTLVScanner.scan(
-            heldImage[...], area: area, reserved: Self.skippedBytes(of: reading.sectors), interpretsControlTLVs: false)
-        self.tlvScan = scan
+            heldImage[...], area: area, reserved: skippedBytes(of: sectors), interpretsControlTLVs: false)
         let ndef = scan.firstNDEFMessage
-        self.ndefTLVAddress = ndef?.typeAddress ?? (scan.failedType == 0x03 ? scan.failedTypeAddress : nil)
+        let address = ndef?.typeAddress ?? (scan.failedType == 0x03 ? scan.failedTypeAddress : nil)
         guard let ndef else {
-            (ndefMessageBytes, message) = (nil, nil)
-            self.problem =
+            let problem =
                 scan.error
                 ?? TagMemoryError(.notFormatted, at: area.lowerBound, "the NDEF data area holds no NDEF Message TLV")
-            return
+            return (scan, address, nil, nil, problem)
         }
         let value = ndef.value(in: bytes[...])
-        self.ndefMessageBytes = value
-        (message, problem) = ndef.decodedMessage(value, options: options)
+        let (message, problem) = ndef.decodedMessage(value, options: options)
+        return (scan, address, value, message, problem)
+    }
+
+    /// The first access problem of the trailers of `sectors` the image holds.
+    private static func trailerProblem(
+        _ sectors: some Sequence<MifareClassicSector>, bytes: [UInt8], readSectors: Set<Int>?
+    ) -> TagMemoryError? {
+        for sector in sectors where readSectors?.contains(sector.number) ?? true {
+            guard let trailer = trailer(of: sector, in: bytes) else { continue }
+            if let problem = readProblem(sector: sector, trailer: trailer) { return problem }
+        }
+        return nil
     }
 
     /// The directory, the NFC sectors and the first problem met finding them.
@@ -127,13 +170,7 @@ public struct MifareClassicMemory: Sendable, Hashable {
                 "the MAD names no NFC sector (AID E103h, AN1304)")
             return (directory, [], problem)
         }
-        for sector in sectors where readSectors?.contains(sector.number) ?? true {
-            guard let trailer = trailer(of: sector, in: bytes) else { continue }
-            if let problem = readProblem(sector: sector, trailer: trailer) {
-                return (directory, sectors, problem)
-            }
-        }
-        return (directory, sectors, nil)
+        return (directory, sectors, trailerProblem(sectors, bytes: bytes, readSectors: readSectors))
     }
 
     /// The type of a full image of `bytes.count` bytes, unless the GPB contradicts it.

@@ -77,6 +77,10 @@ struct ClassicFixtureTests {
             name: "classic-1k-gap-in-ndef-sectors.hex", clause: "AN1304: NFC sectors contiguous; 2 × 48 - 2 = 94",
             status: .readWrite, capacity: 94, message: uri, sectors: [1, 2]),
         .init(
+            name: "classic-4k-libfreefare-gap.hex",
+            clause: "libfreefare's 4K layout: sectors 1 and 32, read across the gap; 48 + 240 - 4 = 284",
+            status: .readWrite, capacity: 284, message: textMessage(count: 243), sectors: [1, 32]),
+        .init(
             name: "classic-mini-ndef-uri.hex", clause: "AN1304: proprietary TLV first; 4 × 48 - 4 - 2 = 186",
             status: .readWrite, capacity: 186, message: uri, sectors: [1, 2, 3, 4]),
     ]
@@ -84,7 +88,7 @@ struct ClassicFixtureTests {
     @Test("Every fixture file has an expectation")
     func everyFixtureCovered() {
         #expect(Set(ClassicFixtures.names) == Set(Self.expectations.map(\.name)))
-        #expect(ClassicFixtures.names.count == 16)
+        #expect(ClassicFixtures.names.count == 17)
     }
 
     @Test("Status, capacity, message, problem and NFC sectors", arguments: expectations)
@@ -157,6 +161,26 @@ struct ClassicFixtureTests {
         #expect(ndef.valueRanges.first == 68..<112)
         #expect(ndef.valueRanges.last == 2048..<2122)
         #expect(ndef.valueRanges.count == 31)
+    }
+
+    @Test("A message past the contiguous NFC sectors goes on after the gap, as libfreefare reads it")
+    func acrossTheGap() throws {
+        let memory = try ClassicFixtures.memory("classic-4k-libfreefare-gap.hex")
+        let directory = try #require(memory.directory)
+        #expect(directory.ndefSectors().map(\.number) == [1])
+        #expect(directory.ndefSectorsAcrossGaps().map(\.number) == [1, 32])
+        let ndef = try #require(memory.ndefTLV)
+        // 46 bytes after the 2-byte TLV header in sector 1, the other 204 in sector 32.
+        #expect(ndef.valueRanges == [66..<112, 2048..<2252])
+        // A message that fits the contiguous run stays there: the gap fixture reads sectors 1-2.
+        let gap = try ClassicFixtures.memory("classic-1k-gap-in-ndef-sectors.hex")
+        #expect(gap.ndefSectors.map(\.number) == [1, 2] && gap.directory?.ndefSectorsAcrossGaps().count == 3)
+        // A length past every NFC sector is still malformed, with the contiguous run's area.
+        var bytes = try ClassicFixtures.load("classic-4k-libfreefare-gap.hex")
+        bytes[64 + 1] = 0xFF
+        bytes.replaceSubrange(66..<68, with: [0x04, 0x00])
+        let long = MifareClassicMemory(bytes: bytes)
+        #expect(long.problem?.code == .malformedTLV && long.ndefSectors.map(\.number) == [1])
     }
 
     @Test("A bad MAD CRC reads under the tolerant policy, as neard and Android do (AN10787)")
