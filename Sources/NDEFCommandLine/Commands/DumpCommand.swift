@@ -30,6 +30,14 @@ enum DumpCommand {
             -o - a text format (hex by default) goes to standard output (then --json, \
             which prints what was saved, is refused with exit status 64).
 
+            A MIFARE Classic card is read block by block, each sector opened with the first \
+            key that the card accepts: the keys of --keys-file, then the public keys (transport \
+            FFFFFFFFFFFF, MAD A0A1A2A3A4A5, NFC Forum D3F7D3F7D3F7), each tried once per \
+            sector. The dump holds the keys that opened a sector in its trailer, as libnfc's \
+            nfc-mfclassic does, so keep it as safe as the keys file; formats raw (.mfd, as \
+            nfc-mfclassic and 'sim:classic1k?file=card.mfd' read it) or hex (one block per \
+            line). Sectors no key opens are saved as zeros, named, and end with exit status 78.
+
             A dump is also a simulated tag: 'sim:ntag215?file=tag.nfc' opens one. Nothing \
             is written to the tag. Pages behind a read password end with exit status 78. \
             Type 4 tags are not supported yet (exit status 69).
@@ -39,8 +47,9 @@ enum DumpCommand {
               ndeftool dump -o tag.json
               ndeftool dump -o - --format hex
               ndeftool dump -o tag.bin && ndeftool inspect tag.bin
+              ndeftool dump -o card.mfd --keys-file keys.txt --reader 'sim:classic1k?file=card.mfd'
             """,
-        options: [output, format, json],
+        options: [output, format, json, ClassicKeysFile.option],
         groups: [TagPasswordOptions.group, TagOptions.group],
         run: run
     )
@@ -77,8 +86,14 @@ enum DumpCommand {
                     + "or leave out --json")
         }
         let password = try TagPasswordOptions.given(invocation)
+        let classicKeys = try ClassicKeysFile.keyring(values)
         let connection = try TagConnection(invocation)
         return try await connection.runOnTag("dumping the tag") { tag in
+            if let card = tag as? NFCMiFareClassicTag {
+                let target = ClassicDumpTarget(
+                    path: path, formatName: name, format: chosen, json: values.flag(json.long))
+                return try await ClassicDump.save(card, keys: classicKeys, to: target, io: invocation.io)
+            }
             try await TagPasswordOptions.unlock(tag, access: .read, given: password)
             guard let type2 = tag as? NFCMiFareTag else {
                 throw CommandLineError(

@@ -20,7 +20,9 @@ struct LibfreefareCrossCheckTests {
         init(_ chip: String) async throws {
             directory = try TemporaryDirectory("libfreefare")
             link = directory.path("pn532")
-            server = try ServeProcess(["sim", "serve", "--pn532", link, "sim:\(chip)?file=\(directory.path("card.mfd"))"])
+            server = try ServeProcess([
+                "sim", "serve", "--pn532", link, "sim:\(chip)?file=\(directory.path("card.mfd"))",
+            ])
             #expect(await server.waitForError(containing: "Press Ctrl-C"))
             try Data("key-b 0F1E2D3C4B5A\n".utf8).write(to: URL(fileURLWithPath: keys))
         }
@@ -123,8 +125,9 @@ struct LibfreefareCrossCheckTests {
         try await bench.stop()
     }
 
-    @Test("1K and 4K: ndeftool reads what libfreefare wrote, and libfreefare what ndeftool wrote over it",
-          arguments: [("classic1k", 600), ("classic4k", 1_500), ("classic4k", 80)])
+    @Test(
+        "1K and 4K: ndeftool reads what libfreefare wrote, and libfreefare what ndeftool wrote over it",
+        arguments: [("classic1k", 600), ("classic4k", 1_500), ("classic4k", 80)])
     func ndeftoolReadsLibfreefare(chip: String, length: Int) async throws {
         let bench = try await Bench(chip)
         let theirs = try await Self.encoded(Self.text(length, seed: 1))
