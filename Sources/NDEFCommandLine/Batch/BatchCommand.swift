@@ -93,6 +93,13 @@ enum BatchCommand {
             template and the options. --derive-passwords reads the master secret from \
             --master-secret-file or $NDEFTOOL_MASTER_SECRET, never the command line.
 
+            MIFARE Classic cards take --keys-file (with a 'key-b KEY' line): a card that is \
+            not NDEF formatted is formatted first (the MAD, the NFC Forum key A and that \
+            key B in every sector, as 'ndeftool format' does), then written, verified and, \
+            with --lock, made read-only with key B. Installing a key B is confirmed with the \
+            job's code like a lock; the journal holds only the key B's check value, so a \
+            resume or a join gives the same keys file again (another key B is refused).
+
             With --job NAME the job is kept in a PostgreSQL database (--database URL or \
             $NDEFTOOL_DATABASE_URL; libpq's PG* variables and ~/.pgpass work, a password \
             on the command line is refused) instead of a journal: stations on any number \
@@ -117,6 +124,8 @@ enum BatchCommand {
               ndeftool batch text 'Seat {seat}' --plan seats.jsonl \\
                   --reader 'sim:ntag215?supply=2&seed=1' --reader 'sim:ntag213?supply=1&seed=2'
               ndeftool batch uri 'https://x.test/{uid}' --from 1 --to 50 --lock --dry-run
+              ndeftool batch uri 'https://x.test/{counter}' --from 1 --to 3 --keys-file keys.txt \\
+                  --reader 'sim:classic1k?supply=3' --dry-run
               mkdir -p tags && ndeftool batch uri 'https://x.test/{counter}' --from 1 --to 20 \\
                   --reader 'sim:ntag215?supply=20&file=tags/'
               ndeftool batch uri 'https://x.test/{serial}' --plan tags.csv --lock \\
@@ -133,7 +142,8 @@ enum BatchCommand {
                 grammar: RecordSpecGrammar.standard)
         ],
         options: [
-            plan, from, to, width, journal, resume, reader, wait, lock, confirm, derivePasswords,
+            plan, from, to, width, journal, resume, reader, wait, lock, confirm, ClassicKeysFile.option,
+            derivePasswords,
             MasterSecretInput.file, sdmMasterKeyFile, sdmLockNDEF, fromPage, PasswordSetCommand.readProtect,
             attemptLimit, report, reportJSON, retryFailed, BatchDatabaseOptions.job,
             BatchDatabaseOptions.join, BatchDatabaseOptions.database, BatchDatabaseOptions.lease,
@@ -154,9 +164,9 @@ enum BatchCommand {
             throw .usage("--\(option.long) goes with a job kept in a database: name it with --job NAME or --join NAME")
         }
         if values.isGiven(confirm.long) && !values.flag(lock.long) && !values.isGiven(sdmMasterKeyFile.long)
-            && values.value(resume.long) == nil
+            && !values.isGiven(ClassicKeysFile.option.long) && values.value(resume.long) == nil
         {
-            throw .usage("--confirm goes with --lock or --sdm-master-key-file")
+            throw .usage("--confirm goes with --lock, --sdm-master-key-file or --keys-file")
         }
         if values.flag(retryFailed.long) && values.value(resume.long) == nil {
             throw .usage("--retry-failed goes with --resume JOURNAL (or --join NAME): a new job has no failed rows")
@@ -170,7 +180,7 @@ enum BatchCommand {
         if setup.settings.needsConfirmation {
             try await BatchLockConsent.check(
                 header: setup.header, rows: setup.plan.count, given: values.value(confirm.long), io: invocation.io,
-                arguments: invocation.arguments, changesKeys: setup.settings.sdm != nil)
+                arguments: invocation.arguments, settings: setup.settings)
         }
         let level = MessageOptions.level(values)
         let console = TagConsole(
@@ -272,13 +282,9 @@ enum BatchLockConsent {
     ///   shows the job's code and the command that gives it).
     static func check(
         header: JournalHeader, rows: Int, given: String?, io: any CommandIO, arguments: [String],
-        changesKeys: Bool = false
+        settings: ProvisioningJobSettings
     ) async throws(CommandLineError) {
-        let what =
-            changesKeys
-            ? "this job changes the keys of every tag it sets up (\(rows) NTAG 424 DNA tags that only the master "
-                + "key's holder can change again)"
-            : "this job locks every tag it writes (\(rows) tags become read-only for good)"
+        let what = consequence(of: settings, rows: rows)
 
         let code: String
         do {
@@ -306,5 +312,19 @@ enum BatchLockConsent {
         guard (try? ProvisioningLockConfirmation.matches(answer, header: header)) == true else {
             throw CommandLineError(.confirmationMismatch, "the code typed is not \(code): nothing was written")
         }
+    }
+
+    /// What the job does for good, as the confirmation says it.
+    static func consequence(of settings: ProvisioningJobSettings, rows: Int) -> String {
+        if settings.sdm != nil {
+            return "this job changes the keys of every tag it sets up (\(rows) NTAG 424 DNA tags that only the "
+                + "master key's holder can change again)"
+        }
+        if settings.classicKeys != nil {
+            return "this job installs the keys file's key B in every MIFARE Classic card it formats (a card whose "
+                + "key B is lost cannot have its sectors changed again)"
+                + (settings.locks ? " and locks every tag it writes (\(rows) tags become read-only for good)" : "")
+        }
+        return "this job locks every tag it writes (\(rows) tags become read-only for good)"
     }
 }

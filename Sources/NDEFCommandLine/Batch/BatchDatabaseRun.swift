@@ -143,7 +143,7 @@ enum BatchDatabaseRun {
         if setup.settings.needsConfirmation {
             try await BatchLockConsent.check(
                 header: setup.header, rows: setup.plan.count, given: values.value(BatchCommand.confirm.long),
-                io: invocation.io, arguments: invocation.arguments, changesKeys: setup.settings.sdm != nil)
+                io: invocation.io, arguments: invocation.arguments, settings: setup.settings)
             code = try? ProvisioningLockConfirmation.code(for: setup.header)
         }
         do {
@@ -192,7 +192,7 @@ enum BatchDatabaseRun {
             try await BatchLockConsent.check(
                 header: job.header, rows: job.header.planRowCount,
                 given: invocation.values.value(BatchCommand.confirm.long), io: invocation.io,
-                arguments: invocation.arguments, changesKeys: settings.sdm != nil)
+                arguments: invocation.arguments, settings: settings)
             // The creator stored the code's SHA-256: a job whose rows say it locks but whose code
             // was never recorded, or another code, was not created by ndeftool as it stands.
             guard let code = try? ProvisioningLockConfirmation.code(for: job.header), job.confirms(lockCode: code)

@@ -3,6 +3,7 @@ import NFCSession
 import NTAG424
 import Provisioning
 import SystemSupport
+import TagMemory
 
 /// Everything a batch run is made of, from the command line or, with `--resume`, from the
 /// journal's header: the plan, the record template, what is done to each tag, and the files.
@@ -282,6 +283,7 @@ struct BatchJobSetup {
             throw .usage("--master-secret-file goes with --derive-passwords")
         }
         settings.sdm = try makeSDMPlan(values, options: options)
+        settings.classicKeys = try makeClassicKeys(values, options: options)
         if settings.sdm != nil {
             if settings.locks {
                 throw .usage(
@@ -322,6 +324,36 @@ struct BatchJobSetup {
             settings.tagWait = .milliseconds(Int((seconds * 1000).rounded()))
         }
         return settings
+    }
+
+    /// The MIFARE Classic keys of `--keys-file`, which must name the key B a format installs; on
+    /// a resume or join, the journal's job's own (the journal holds only the key B's check value:
+    /// a key B other than the one the job's cards got would leave a card cut part way with two).
+    static func makeClassicKeys(
+        _ values: ParsedValues, options: [String: String]
+    ) throws(CommandLineError) -> MifareClassicKeyring? {
+        let recordedCheck = options[ProvisioningJobSettings.classicKeysOption]
+        guard let keys = try ClassicKeysFile.keyring(values) else {
+            if recordedCheck != nil {
+                throw .usage(
+                    "this job formats MIFARE Classic cards with the key B of a keys file: give it again with "
+                        + "--\(ClassicKeysFile.option.long) FILE (the journal holds only the key B's check value)")
+            }
+            return nil
+        }
+        guard let keyB = keys.keyBToInstall else {
+            throw .usage(
+                "a batch job formats MIFARE Classic cards that are not NDEF formatted yet and locks with key B: the "
+                    + "keys file must name the key B ('key-b KEY' line, or \"keyB\" in JSON)")
+        }
+        if let recordedCheck, recordedCheck != ProvisioningJobSettings.classicKeysCheck(keyB) {
+            throw CommandLineError(
+                .dataError,
+                "the keys file's key B is not the one this job started with (the journal's check value of it, "
+                    + "\(recordedCheck), differs): the cards formatted so far have that one. Nothing was touched. "
+                    + "Give the job's own keys file with --\(ClassicKeysFile.option.long) FILE")
+        }
+        return keys
     }
 
     /// The NTAG 424 DNA set-up of `--sdm-master-key-file` (and `--sdm-lock-ndef`), or the

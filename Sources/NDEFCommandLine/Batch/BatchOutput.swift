@@ -174,6 +174,7 @@ enum BatchOutput {
                 keeping: [
                     "--reader", "--wait", "--confirm", "--" + MasterSecretInput.file.long,
                     "--" + BatchCommand.sdmMasterKeyFile.long, "--" + SignatureKeyOptions.signatureKey.long,
+                    "--" + ClassicKeysFile.option.long,
                 ])
             if setup.settings.password != nil, !values.isGiven(MasterSecretInput.file.long) {
                 again += "   (with $\(MasterSecretInput.variable) set to the job's master secret)"
@@ -282,6 +283,7 @@ enum BatchOutput {
         if let plan = values.value(BatchCommand.plan.long) { others.append(("the plan", plan)) }
         if let secret = values.value(MasterSecretInput.file.long) { others.append(("the master secret file", secret)) }
         if let key = values.value(BatchCommand.sdmMasterKeyFile.long) { others.append(("the master key file", key)) }
+        if let keys = values.value(ClassicKeysFile.option.long) { others.append(("the keys file", keys)) }
         for (option, path) in [("--report", csv), ("--report-json", json)] {
             for (what, other) in others where FileAccess.isSameFile(path, other) {
                 throw .usage(

@@ -2,6 +2,7 @@ import HexText
 import NDEF
 import NFCCrypto
 import NFCSession
+import TagMemory
 
 /// How a job provisions each tag and how long its readers wait.
 public struct ProvisioningJobSettings: Sendable {
@@ -42,6 +43,17 @@ public struct ProvisioningJobSettings: Sendable {
     /// under one of these keys (``NFCSession/NFCOriginalityKey``); any other tag is refused
     /// before anything is written, and the row goes to the next tag. Nil: no check.
     public var genuineKeys: [NFCOriginalityKey]?
+    /// The keys for MIFARE Classic cards, or nil. With them a card that is not NDEF formatted is
+    /// formatted for NDEF first (NXP AN1304: the MAD, the NFC Forum key A, the keyring's key B in
+    /// every sector; ``NFCSession/NFCMiFareClassicTag/format(keys:confirmation:)``), and
+    /// ``locks`` uses their key B (AN1305). Installing a key B is for good to whoever lacks it:
+    /// the caller confirms the job once (``ProvisioningLockConfirmation``). A journal holds only
+    /// the key B's check value (``classicKeysCheck(_:)``), never a key.
+    public var classicKeys: MifareClassicKeyring? {
+        didSet { classicKeyBCheck = classicKeys?.keyBToInstall.flatMap(Self.classicKeysCheck) }
+    }
+    /// The check value of ``classicKeys``' key B (``classicKeysCheck(_:)``), computed once.
+    public private(set) var classicKeyBCheck: String?
 
     /// Settings: no lock, no password, waiting for tags until the job ends.
     public init(
@@ -60,7 +72,7 @@ public struct ProvisioningJobSettings: Sendable {
 
     /// Whether the job does something irreversible to every tag (``locks``, or ``sdm``'s key
     /// change) and so needs the job's confirmation (``ProvisioningLockConfirmation``).
-    public var needsConfirmation: Bool { locks || sdm != nil }
+    public var needsConfirmation: Bool { locks || sdm != nil || classicKeys != nil }
 
     /// The options a journal header records for these settings (never a secret).
     public var journalOptions: [String: String] {
@@ -71,6 +83,7 @@ public struct ProvisioningJobSettings: Sendable {
             options["password"] = "none"
         }
         if let sdm { options.merge(sdm.journalOptions) { first, _ in first } }
+        if classicKeys != nil { options[Self.classicKeysOption] = classicKeyBCheck ?? "none" }
         if let genuineKeys {
             options[Self.requireGenuineOption] = "yes"
             if let check = Self.keysCheck(genuineKeys) { options[Self.signatureKeysOption] = check }
@@ -82,6 +95,23 @@ public struct ProvisioningJobSettings: Sendable {
     public static let requireGenuineOption = "require-genuine"
     /// The journal option that identifies the keys a job accepts beyond NXP's.
     public static let signatureKeysOption = "signature-keys"
+
+    /// The journal option that records the check value of the MIFARE Classic key B a job
+    /// installs (``classicKeysCheck(_:)``).
+    public static let classicKeysOption = "classic-key-b-check"
+
+    /// What a journal records to recognise a MIFARE Classic key B on a resume without revealing
+    /// it: the first 8 bytes (hex) of scrypt (RFC 7914; N 2^15, r 8, p 1) of the key with the
+    /// salt "ndeftool classic key B check". A key has only 48 bits: a plain hash of it could be
+    /// searched through; scrypt makes each guess cost some 50 ms and 32 MiB. Nil when
+    /// libcrypto fails.
+    public static func classicKeysCheck(_ keyB: MifareClassicKey) -> String? {
+        guard
+            let derived = try? PasswordHash.scrypt(
+                password: keyB.bytes, salt: Array("ndeftool classic key B check".utf8), length: 8)
+        else { return nil }
+        return Hex.encode(derived)
+    }
 
     /// The first 8 bytes (hex) of the SHA-256 of the DER forms, sorted, of the keys among `keys`
     /// that are not NXP's; nil when all are NXP's. Identifies the keys without their files.

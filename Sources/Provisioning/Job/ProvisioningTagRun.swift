@@ -293,8 +293,21 @@ struct ProvisioningTagRun: Sendable {
             try await setUpSecureMessages(url)
             return
         }
+        let formatted = try await formatClassicCard()
         guard let mirror = message.mirror else {
-            if resuming { try await tag.resumeWrite(message.message) } else { try await tag.writeNDEF(message.message) }
+            do {
+                if resuming {
+                    try await tag.resumeWrite(message.message)
+                } else {
+                    try await tag.writeNDEF(message.message)
+                }
+            } catch {
+                // A card formatted just now was changed, whatever the write did: the row stays
+                // bound to it, and the next attempt finishes it.
+                var changed = error
+                changed.mayBeHalfWritten = changed.mayBeHalfWritten || formatted
+                throw changed
+            }
             return
         }
         guard let type2 = tag as? NFCMiFareTag else {
@@ -305,6 +318,18 @@ struct ProvisioningTagRun: Sendable {
         } else {
             try await type2.writeNDEF(message.message, mirror: mirror)
         }
+    }
+
+    /// A MIFARE Classic card in a job with keys: formatted for NDEF first when it is not
+    /// (``NFCSession/NFCMiFareClassicTag/format(keys:confirmation:)``, the job being confirmed as
+    /// a whole; a format cut part way leaves each sector with its old keys or the job's, and the
+    /// next attempt finishes it). Other tags and jobs: nothing. Whether it formatted the card.
+    private func formatClassicCard() async throws(NFCReaderError) -> Bool {
+        guard let card = tag as? NFCMiFareClassicTag, let keys = job.settings.classicKeys else { return false }
+        await card.useKeys(keys)
+        guard try await card.ndefStatus().status == .notSupported else { return false }
+        try await card.format(keys: keys, confirmation: try await card.prepareFormat(keys: keys))
+        return true
     }
 
     /// Sets up NTAG 424 DNA secure messages with `url` and the tag's own keys
@@ -366,6 +391,7 @@ struct ProvisioningTagRun: Sendable {
     /// access FFh), under the confirmation the job was given. A tag found locked already (an
     /// earlier attempt locked it before the journal recorded it) counts as locked.
     private func lock() async throws(NFCReaderError) {
+        if let card = tag as? NFCMiFareClassicTag, let keys = job.settings.classicKeys { await card.useKeys(keys) }
         do {
             try await tag.writeLock(try await tag.prepareLock())
         } catch {

@@ -35,7 +35,7 @@ import Testing
             #expect(line.count <= 80, "\(line)")
         }
         let examples = batch.split(separator: "\n").filter { $0.hasPrefix("  ndeftool ") }
-        #expect(examples.count == 8)
+        #expect(examples.count == 9)
         #expect(examples.allSatisfy { $0.hasPrefix("  ndeftool batch ") })
     }
 }

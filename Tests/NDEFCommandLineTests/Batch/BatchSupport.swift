@@ -106,7 +106,8 @@ enum BatchFiles {
     }
 
     /// Checks that every row 1...`rows` is done exactly once in the journal at `path`, on
-    /// distinct tags, and that no tag was bound (`writing`) to two rows; returns row → UID.
+    /// distinct tags, and that no tag was bound (`writing`) to two rows (a tag refused before
+    /// anything was written holds none afterwards); returns row → UID.
     @discardableResult
     static func expectEveryRowDoneOnce(_ path: String, rows: Int) throws -> [Int: String] {
         let done = try doneEvents(path)
@@ -118,8 +119,10 @@ enum BatchFiles {
         #expect(Set(byRow.keys) == Set(1...rows), "rows not done: \(Set(1...rows).subtracting(byRow.keys).sorted())")
         #expect(Set(byRow.values).count == byRow.count, "a tag holds two rows")
         var bound: [String: Int] = [:]
-        for event in try events(path) where event["event"] as? String == "writing" {
+        for event in try events(path) {
             guard let row = event["row"] as? Int, let uid = event["uid"] as? String else { continue }
+            if event["event"] as? String == "refused" { bound[uid] = nil }
+            guard event["event"] as? String == "writing" else { continue }
             #expect(
                 bound[uid] == nil || bound[uid] == row, "tag \(uid) was bound to rows \(bound[uid] ?? 0) and \(row)")
             bound[uid] = row
