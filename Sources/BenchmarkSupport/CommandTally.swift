@@ -3,7 +3,7 @@ import TagSimulator
 /// The commands a simulated tag received during one operation: how many of each kind, and the
 /// sequence in runs of the same kind.
 public struct CommandTally: Sendable, Equatable {
-    /// Commands of each kind, in a fixed order (Type 2 kinds, then Type 4), kinds not sent left out.
+    /// Commands of each kind, in a fixed order (Type 2 kinds, Type 4, MIFARE Classic), kinds not sent left out.
     public var byKind: [(kind: String, count: Int)]
     /// The sequence as runs of one kind: `[("GET_VERSION", 1), ("FAST_READ", 2), ("WRITE", 27), ...]`.
     public var runs: [(kind: String, count: Int)]
@@ -18,6 +18,10 @@ public struct CommandTally: Sendable, Equatable {
         for command in SimulatedType4Command.allCases {
             let count = field.count(of: command)
             if count > 0 { kinds.append((command.rawValue, count)) }
+        }
+        let classic = field.classicCommandCounts
+        for command in SimulatedClassicCommand.allCases {
+            if let count = classic[command], count > 0 { kinds.append((command.rawValue, count)) }
         }
         byKind = kinds
         var runs: [(String, Int)] = []

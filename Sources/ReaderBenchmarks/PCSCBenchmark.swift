@@ -35,9 +35,42 @@ struct PCSCBenchmark {
         var medianMilliseconds: Double
     }
 
+    /// The simulated card the operations run on.
+    enum Card: String, CaseIterable {
+        /// A factory NTAG215.
+        case ntag215 = "NTAG215"
+        /// A factory MIFARE Classic 1K (transport keys), formatted for NDEF by the operations.
+        case classic1K = "MIFARE Classic 1K"
+
+        /// A factory card of this kind.
+        var factoryTag: SimulatedTag {
+            switch self {
+            case .ntag215: .type2(SimulatedType2Tag(chip: .ntag215))
+            case .classic1K: .classic(SimulatedClassicTag(type: .classic1K))
+            }
+        }
+
+        /// The operations, in order, on a factory card each iteration.
+        var labels: [String] {
+            switch self {
+            case .ntag215:
+                [
+                    "session + identification", "writeNDEF 100 B (verified)", "readNDEF 100 B",
+                    "readMemory (all 135 pages)",
+                ]
+            case .classic1K:
+                [
+                    "session + identification", "format (prepare + format)", "writeNDEF 100 B (verified)",
+                    "readNDEF 100 B",
+                ]
+            }
+        }
+    }
+
     /// The figures of one profile.
     struct Outcome {
         var profile: Profile
+        var card: Card
         /// The median time of one APDU that pcscd and the card bridge answer without the tag
         /// (GET DATA of the UID), in milliseconds: the floor of every APDU.
         var floorMilliseconds: Double
@@ -49,14 +82,10 @@ struct PCSCBenchmark {
     var iterations: Int
     var floorSamples: Int
 
-    /// The operations, in order, on a factory tag each iteration.
-    static let labels = [
-        "session + identification", "writeNDEF 100 B (verified)", "readNDEF 100 B", "readMemory (all 135 pages)",
-    ]
-
-    /// Runs every operation `iterations` times with `profile`.
-    func run(_ profile: Profile) async throws(BenchmarkFailure) -> Outcome {
-        let reader = SimulatedReader(tag: .type2(SimulatedType2Tag(chip: .ntag215)))
+    /// Runs every operation on `card` `iterations` times with `profile`.
+    func run(_ profile: Profile, card kind: Card = .ntag215) async throws(BenchmarkFailure) -> Outcome {
+        let labels = kind.labels
+        let reader = SimulatedReader(tag: kind.factoryTag)
         let card: VirtualPCDCard
         do {
             card = try VirtualPCDCard(reader: reader, configuration: .init(port: port, profile: profile.card))
@@ -69,15 +98,18 @@ struct PCSCBenchmark {
         defer { Task { await device.close() } }
         try await waitForTag(device)
         let floor = try await measureFloor(device)
-        var samples = Array(repeating: [Double](), count: Self.labels.count)
-        var apdus = Array(repeating: 0, count: Self.labels.count)
-        var tallies: [CommandTally?] = Array(repeating: nil, count: Self.labels.count)
+        var samples = Array(repeating: [Double](), count: labels.count)
+        var apdus = Array(repeating: 0, count: labels.count)
+        var tallies: [CommandTally?] = Array(repeating: nil, count: labels.count)
         for iteration in 0..<iterations {
-            let figures = try await runOnce(device: device, reader: reader, card: card)
+            let figures =
+                kind == .ntag215
+                ? try await runOnce(device: device, reader: reader, card: card)
+                : try await runClassicOnce(device: device, reader: reader, card: card)
             for (index, figure) in figures.enumerated() {
                 if let first = tallies[index], first != figure.tally || apdus[index] != figure.apdus {
                     throw BenchmarkFailure(
-                        "\(Self.labels[index]): iteration \(iteration + 1) sent \(figure.apdus) APDUs, "
+                        "\(labels[index]): iteration \(iteration + 1) sent \(figure.apdus) APDUs, "
                             + "\(figure.tally.sequenceDescription); the first \(apdus[index]), "
                             + first.sequenceDescription)
                 }
@@ -86,14 +118,14 @@ struct PCSCBenchmark {
                 samples[index].append(figure.milliseconds)
             }
         }
-        let operations = Self.labels.indices.compactMap { index in
+        let operations = labels.indices.compactMap { index in
             tallies[index].map {
                 Operation(
-                    label: Self.labels[index], apdus: apdus[index], tally: $0,
+                    label: labels[index], apdus: apdus[index], tally: $0,
                     medianMilliseconds: Statistics.median(samples[index]))
             }
         }
-        return Outcome(profile: profile, floorMilliseconds: floor, operations: operations)
+        return Outcome(profile: profile, card: kind, floorMilliseconds: floor, operations: operations)
     }
 
     /// Polls until pcscd reports the card and the device connects to it.
@@ -166,6 +198,45 @@ struct PCSCBenchmark {
             guard memory?.bytes.count == 135 * 4 else {
                 throw NFCReaderError(.tagResponseError, "readMemory returned \(memory?.bytes.count ?? 0) bytes")
             }
+        } catch {
+            await session.invalidate()
+            throw BenchmarkFailure("\(error)")
+        }
+        await session.invalidate()
+        return samples
+    }
+
+    /// One iteration on a factory MIFARE Classic 1K: session, format, write, read.
+    private func runClassicOnce(
+        device: PCSCReaderDevice, reader: SimulatedReader, card: VirtualPCDCard
+    ) async throws(BenchmarkFailure) -> [Sample] {
+        let uid = SimulatedClassicTag(type: .classic1K).uid
+        reader.withField { field in
+            _ = field.remove(uid: uid)
+            _ = field.insert(Card.classic1K.factoryTag)
+            field.resetCommandCounts()
+            field.isRecordingCommands = true
+        }
+        let message = BenchmarkMessages.uri(length: 100)
+        let keys = MifareClassicKeyring(keyBToInstall: MifareClassicKey((0x4B, 0x65, 0x79, 0x20, 0x42, 0x21)))
+        let session = NFCTagReaderSession(reader: device)
+        var samples: [Sample] = []
+        var tag: NFCMiFareClassicTag?
+        do {
+            try await measure(reader, card, into: &samples) {
+                guard let found = try await session.nextTag(timeout: .seconds(5)) as? NFCMiFareClassicTag else {
+                    throw NFCReaderError(.tagNotSupported, "the card is not a MIFARE Classic card")
+                }
+                tag = found
+            }
+            guard let tag else { throw NFCReaderError(.tagNotSupported, "no card") }
+            try await measure(reader, card, into: &samples) {
+                try await tag.format(keys: keys, confirmation: try await tag.prepareFormat(keys: keys))
+            }
+            try await measure(reader, card, into: &samples) { try await tag.writeNDEF(message) }
+            var read: NFCNDEFMessage?
+            try await measure(reader, card, into: &samples) { read = try await tag.readNDEF() }
+            guard read == message else { throw NFCReaderError(.tagResponseError, "read back another message") }
         } catch {
             await session.invalidate()
             throw BenchmarkFailure("\(error)")

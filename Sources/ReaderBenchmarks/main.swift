@@ -8,7 +8,8 @@
 // For each PC/SC profile it serves a simulated NTAG215 on the vpcd port (default 35963, reader
 // "Virtual PCD 00 00") and measures, on a factory tag each iteration: a session with
 // identification, writeNDEF of a 100-byte URI message with its read-back, readNDEF, readMemory
-// of all 135 pages, and the per-APDU floor (GET DATA answered by the card bridge).
+// of all 135 pages, and the per-APDU floor (GET DATA answered by the card bridge); then on a
+// simulated MIFARE Classic 1K: session, format (AN1304), writeNDEF and readNDEF of the same message.
 // libnfc: write + verify of the same message through a simulated PN532 on a pseudo-terminal and
 // libnfc's pn532_uart driver, next to nfcpy 1.0.4 (--nfcpy-python, --nfcpy-script:
 // Scripts/lib/nfcpy-tag.py) through the same simulated PN532, and `ndeftool write` as a process
@@ -85,11 +86,13 @@ if only == nil || only == "pcsc" {
     let floorSamples = quick ? 50 : 1000
     let benchmark = PCSCBenchmark(readerName: readerName, port: port, iterations: count, floorSamples: floorSamples)
     var outcomes: [PCSCBenchmark.Outcome] = []
-    for profile in PCSCBenchmark.Profile.all {
-        do {
-            outcomes.append(try await benchmark.run(profile))
-        } catch {
-            fail("profile \(profile.backend.rawValue): \(error.description)")
+    for card in PCSCBenchmark.Card.allCases {
+        for profile in PCSCBenchmark.Profile.all {
+            do {
+                outcomes.append(try await benchmark.run(profile, card: card))
+            } catch {
+                fail("profile \(profile.backend.rawValue), \(card.rawValue): \(error.description)")
+            }
         }
     }
     let report = PCSCBenchmarkReport(

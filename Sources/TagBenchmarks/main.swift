@@ -53,7 +53,7 @@ func fail(_ message: String) -> Never {
     Platform.exit(1)
 }
 
-let benchmarks = (TagBenchmark.type2 + TagBenchmark.type4 + TagBenchmark.ntag424).filter {
+let benchmarks = (TagBenchmark.type2 + TagBenchmark.type4 + TagBenchmark.ntag424 + TagBenchmark.classic).filter {
     only == nil || $0.id == only
 }
 if benchmarks.isEmpty { fail("no operation has the id \(only ?? "")") }

@@ -14,6 +14,19 @@ extension NFCMiFareClassicTag {
         var writeKey: (key: MifareClassicKey, keyB: Bool)?
         /// The key that may write the data blocks.
         var dataKey: (key: MifareClassicKey, keyB: Bool)
+        /// The data blocks the opening key may read, as read (block 0 aside): the format writes
+        /// only those that differ from the layout, and the blocks it could not read.
+        var data: [Int: [UInt8]] = [:]
+    }
+
+    /// A survey and its plan, kept from ``prepareFormat(keys:)`` for the ``format(keys:confirmation:)``
+    /// that follows with no command to the card in between (`commandsSent` unchanged): the card
+    /// cannot have changed, so the survey is not sent twice.
+    struct KeptSurvey: Sendable {
+        var keys: MifareClassicKeyring
+        var survey: [SectorSurvey]
+        var plan: [PlanStep]
+        var commandsSent: Int
     }
 
     /// Reads the card and makes the confirmation a format needs, without writing: the code
@@ -29,6 +42,7 @@ extension NFCMiFareClassicTag {
         try await beginOperation()
         defer { endOperation() }
         let (survey, plan) = try await surveyAndPlan(keys)
+        keptSurvey = KeptSurvey(keys: keys, survey: survey, plan: plan, commandsSent: commandsSent)
         return try formatConfirmation(survey, plan)
     }
 
@@ -50,7 +64,14 @@ extension NFCMiFareClassicTag {
     public func format(keys: MifareClassicKeyring, confirmation: NFCLockConfirmation) async throws(NFCReaderError) {
         try await beginOperation()
         defer { endOperation() }
-        let (survey, plan) = try await surveyAndPlan(keys)
+        let kept = keptSurvey
+        keptSurvey = nil
+        let (survey, plan) =
+            if let kept, kept.keys == keys, kept.commandsSent == commandsSent {
+                (kept.survey, kept.plan)
+            } else {
+                try await surveyAndPlan(keys)
+            }
         let fresh = try formatConfirmation(survey, plan)
         guard fresh.uid == confirmation.uid, fresh.contentDigest == confirmation.contentDigest else {
             throw NFCReaderError(
@@ -92,7 +113,12 @@ extension NFCMiFareClassicTag {
             }
         }
         if let trailer = trailerSteps.first, let key = entry.writeKey {
-            try await authenticateSector(entry.sector.number, keyB: key.keyB, key: key.key)
+            // The data blocks' key is still authenticated (their read-backs keep it) when it is
+            // the trailer's too.
+            let isOpen =
+                !dataSteps.isEmpty && entry.dataKey.key == key.key && entry.dataKey.keyB == key.keyB
+                && authenticatedSector?.sector == entry.sector.number
+            if !isOpen { try await authenticateSector(entry.sector.number, keyB: key.keyB, key: key.key) }
             try await write(block: trailer.address, data: trailer.data, purpose: "the format")
         }
         guard !steps.isEmpty else { return }
@@ -141,7 +167,7 @@ extension NFCMiFareClassicTag {
                 // A sector already in the layout keeps its data: a rerun after a cut must not
                 // empty a message that a later write put there. Its blocks are only planned
                 // when the trailer is still to be written.
-                if entry.writeKey != nil {
+                if entry.writeKey != nil, entry.data[block] != data {
                     plan.append(PlanStep(address: block, data: data, reason: "\(sector): data of the NFC Forum layout"))
                 }
             }
@@ -189,6 +215,7 @@ extension NFCMiFareClassicTag {
         guard let access = bits.trailerAccess else {
             throw NFCReaderError(.tagNotWritable, "\(sector)'s access bits are inconsistent: the card blocks it")
         }
+        let data = try await readableData(of: sector, bits: bits, keyBReadable: access.isKeyBReadable)
         let target = sector.isDirectorySector ? layout.directoryTrailer(keyB: keyB) : layout.ndefTrailer(keyB: keyB)
         let targetKeyA = Array(target[0..<6])
         var dataKey = (key: keyA, keyB: false)
@@ -196,7 +223,7 @@ extension NFCMiFareClassicTag {
             // The layout's trailer already: key B must be the one to install, proved by authenticating.
             do {
                 try await authenticateSector(sector.number, keyB: true, key: keyB)
-                return SectorSurvey(sector: sector, trailer: trailer, writeKey: nil, dataKey: dataKey)
+                return SectorSurvey(sector: sector, trailer: trailer, writeKey: nil, dataKey: dataKey, data: data)
             } catch {
                 if error.code != .authenticationFailed { throw error }
             }
@@ -204,7 +231,7 @@ extension NFCMiFareClassicTag {
         if access.keyAWrite.contains(.keyA) && access.accessBitsWrite.contains(.keyA)
             && access.keyBWrite.contains(.keyA)
         {
-            return SectorSurvey(sector: sector, trailer: trailer, writeKey: (keyA, false), dataKey: dataKey)
+            return SectorSurvey(sector: sector, trailer: trailer, writeKey: (keyA, false), dataKey: dataKey, data: data)
         }
         guard access.keyAWrite.contains(.keyB), access.accessBitsWrite.contains(.keyB), access.keyBWrite.contains(.keyB)
         else {
@@ -220,7 +247,8 @@ extension NFCMiFareClassicTag {
             do {
                 try await authenticateSector(sector.number, keyB: true, key: key)
                 if !keyAWritesData { dataKey = (key, true) }
-                return SectorSurvey(sector: sector, trailer: trailer, writeKey: (key, true), dataKey: dataKey)
+                return SectorSurvey(
+                    sector: sector, trailer: trailer, writeKey: (key, true), dataKey: dataKey, data: data)
             } catch {
                 if error.code != .authenticationFailed { throw error }
             }
@@ -229,6 +257,22 @@ extension NFCMiFareClassicTag {
             .authenticationFailed,
             "\(sector)'s trailer is written with key B, and none of the \(candidates.count) keys tried opens it as "
                 + "key B: nothing was written")
+    }
+
+    /// The data blocks of `sector` (block 0 aside) that key A, authenticated, may read under
+    /// `bits` (MF1S50yyX Table 8), read; the others are left out (the format writes them).
+    private func readableData(
+        of sector: MifareClassicSector, bits: MifareClassicAccessBits, keyBReadable: Bool
+    ) async throws(NFCReaderError) -> [Int: [UInt8]] {
+        var data: [Int: [UInt8]] = [:]
+        for block in sector.dataBlocks where block != 0 {
+            guard let group = sector.accessGroup(ofBlock: block),
+                let access = bits.dataBlockAccess(group: group),
+                access.effective(keyBReadable: keyBReadable).read.contains(.keyA)
+            else { continue }
+            data[block] = try await read(block: block)
+        }
+        return data
     }
 
     /// The confirmation of a format: the UID, each sector's trailer as read, the planned writes.

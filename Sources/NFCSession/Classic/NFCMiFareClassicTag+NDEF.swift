@@ -108,7 +108,7 @@ extension NFCMiFareClassicTag: NFCNDEFTag {
         let bytes = try Self.encodedForWriting(message)
         try await beginOperation()
         defer { endOperation() }
-        let area = try await loadNDEFArea(.everyTrailer(dataFromTLV: bytes.count + 5))
+        let area = try await loadNDEFArea(.writeArea(dataFromTLV: bytes.count + 5))
         return try Self.plan(bytes, for: area, purpose: "cannot write the message")
     }
 
@@ -124,7 +124,7 @@ extension NFCMiFareClassicTag: NFCNDEFTag {
         try await beginOperation()
         defer { endOperation() }
         return try Self.plan(
-            [], for: try await loadNDEFArea(.everyTrailer(dataFromTLV: 5)), purpose: "cannot erase the card")
+            [], for: try await loadNDEFArea(.writeArea(dataFromTLV: 5)), purpose: "cannot erase the card")
     }
 
     /// Erases a card that is NDEF formatted and writable. A card that is not NDEF formatted is
@@ -154,11 +154,30 @@ extension NFCMiFareClassicTag {
         case message
         /// The data of the sectors until the NDEF Message TLV ends and until `bytes` bytes from
         /// its T byte on are read (what a new TLV of that size covers), and the trailer of every
-        /// other NFC sector (for the status and the write checks).
+        /// other NFC sector (for the status).
         case everyTrailer(dataFromTLV: Int)
+        /// The sectors a write of a TLV of `bytes` bytes reads or writes, whole (their trailers
+        /// tell whether the public key A may write them): nothing past them.
+        case writeArea(dataFromTLV: Int)
 
         /// The extent a status needs.
         static let status = Extent.everyTrailer(dataFromTLV: 0)
+
+        /// Whether the read stops once the data it needs is read.
+        var stopsWithTheData: Bool {
+            switch self {
+            case .message, .writeArea: true
+            case .everyTrailer: false
+            }
+        }
+
+        /// The bytes from the TLV's T byte on that a new TLV covers.
+        var newTLVSize: Int {
+            switch self {
+            case .message: 0
+            case .everyTrailer(let size), .writeArea(let size): size
+            }
+        }
     }
 
     /// What a read of the NDEF area found, and why it stopped when it could not go on.
@@ -202,7 +221,7 @@ extension NFCMiFareClassicTag {
         while next < current.ndefSectors.count {
             let sector = current.ndefSectors[next]
             next += 1
-            if dataComplete && extent == .message { break }
+            if dataComplete && extent.stopsWithTheData { break }
             guard try await load(sector: sector.number, key: .ndefKeyA, into: &image, trailerOnly: dataComplete)
             else {
                 let why = "\(sector) does not open with the NFC Forum key A (AN1304)"
@@ -221,7 +240,8 @@ extension NFCMiFareClassicTag {
         -> Bool
     {
         guard memory.problem?.code != .truncatedImage else { return false }
-        guard case .everyTrailer(let size) = extent, size > 0 else { return true }
+        let size = extent.newTLVSize
+        guard size > 0 else { return true }
         guard let start = memory.ndefTLVAddress ?? memory.dataArea?.lowerBound else { return true }
         let held = memory.skippedBytes.freeRanges(in: start..<sector.dataBytes.upperBound).reduce(0) { $0 + $1.count }
         return held >= size
@@ -298,7 +318,7 @@ extension NFCMiFareClassicTag {
     /// Reads, plans, writes and reads back `message` (see ``writeNDEF(_:)``).
     func writeMessage(_ message: [UInt8], purpose: String) async throws(NFCReaderError) {
         // The TLV's T byte, a length of up to three bytes, the message and the Terminator TLV.
-        let area = try await loadNDEFArea(.everyTrailer(dataFromTLV: message.count + 5))
+        let area = try await loadNDEFArea(.writeArea(dataFromTLV: message.count + 5))
         let plan = try Self.plan(message, for: area, purpose: "cannot carry out \(purpose)")
         var expected = area.memory.bytes
         for step in plan.steps {

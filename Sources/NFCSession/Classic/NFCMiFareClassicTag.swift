@@ -41,6 +41,8 @@ public actor NFCMiFareClassicTag {
     var needsReselect = false
     /// The NDEF status the last completed write or erase left.
     var lastWrittenStatus: NDEFTagStatus?
+    /// The survey of the last ``prepareFormat(keys:)``, for the format that follows it.
+    var keptSurvey: KeptSurvey?
     /// The keys tried where the public keys are not enough (``useKeys(_:)``).
     var keyring = MifareClassicKeyring()
     /// Runs the operations on this card one at a time.
