@@ -48,7 +48,8 @@ extension NFCMiFareClassicTag {
 
     /// Formats the card for NDEF as `confirmation` describes, after checking against a fresh
     /// survey that it still does (``NFCReaderError/Code/confirmationMismatch`` before any write
-    /// otherwise).
+    /// otherwise). Right after ``prepareFormat(keys:)`` with the same keys, with no command to the
+    /// card in between, its survey is the fresh one (the card cannot have changed).
     ///
     /// Order, so that a cut leaves every sector with its old keys or the new ones and the card
     /// reading as not formatted until the last write: the NFC sectors in order, each with its
