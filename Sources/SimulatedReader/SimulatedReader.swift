@@ -209,6 +209,21 @@ public final class SimulatedReader: NFCReaderDevice {
         return try response(to: reply)
     }
 
+    /// HLTA, then the Gen1a backdoor frames (``TagSimulator/SimulatedField/receiveBackdoorFrame(_:bits:)``):
+    /// whether the card acknowledged both. The card is halted afterwards.
+    ///
+    /// - Throws: ``NFCSession/NFCReaderError/Code/tagConnectionLost`` when no card is selected.
+    public func probeGen1aBackdoor() async throws(NFCReaderError) -> Bool {
+        try await waitLatency()
+        return try state.withLock { (state: inout State) throws(NFCReaderError) -> Bool in
+            try Self.checkOpen(state)
+            guard state.field.haltSelected() else {
+                throw NFCReaderError(.tagConnectionLost, "no card is selected on \(name): poll and select first")
+            }
+            return state.field.receiveBackdoorFrame(0x40, bits: 7) && state.field.receiveBackdoorFrame(0x43, bits: 8)
+        }
+    }
+
     /// Sends `frame` to the selected tag, which must be a MIFARE Classic card when `classic`
     /// and must not be one otherwise: the reply, and whether the selected tag is still in the
     /// field afterwards.

@@ -38,6 +38,8 @@ struct SimulatedReaderOptions {
     var signalAfter: Int?
     /// `signal=NAME`: the signal `signal-after` sends.
     var signalName: SimulatedReaderURL.ProcessSignal.Name?
+    /// `gen1a=1`: a MIFARE Classic card that answers the Gen1a backdoor (a magic clone).
+    var gen1a = false
     /// `v1=`, another way to say `version=1`.
     var versionOne: Bool?
     /// The keys met so far.
@@ -53,9 +55,11 @@ struct SimulatedReaderOptions {
     ]
     /// The keys only Type 2 chips understand.
     static let type2Keys = ["nak-code", "get-version", "signature", "signing-key"]
+    /// The keys only MIFARE Classic cards understand.
+    static let classicKeys = ["gen1a"]
     /// Every key understood.
     static let keys =
-        commonKeys + ["nak-write", "lose-write"] + type2Keys + type4Keys + supplyKeys + unplugKeys
+        commonKeys + ["nak-write", "lose-write"] + type2Keys + type4Keys + classicKeys + supplyKeys + unplugKeys
         + processSignalKeys
 
     init(url: String, isType4: Bool, isNTAG424: Bool = false, isClassic: Bool = false) {
@@ -86,6 +90,9 @@ struct SimulatedReaderOptions {
         }
         if isClassic, Self.type2Keys.contains(key), key != "nak-code" {
             throw error("option \"\(key)\" is for NTAG and Ultralight chips, not MIFARE Classic")
+        }
+        if Self.classicKeys.contains(key), !isClassic {
+            throw error("option \"\(key)\" is for MIFARE Classic cards only (sim:classic1k, classic4k, classic-mini)")
         }
         if Self.type4Keys.contains(key), !isType4 {
             throw error("option \"\(key)\" is for Type 4 tags only (sim:\(SimulatedReaderURL.type4ChipName))")
@@ -118,6 +125,7 @@ struct SimulatedReaderOptions {
             inFlight = outcome
         case "tear": tear = try boolean(value, key: key)
         case "second-tag": secondTag = try boolean(value, key: key)
+        case "gen1a": gen1a = try boolean(value, key: key)
         case "latency-ms":
             latency = try number(value, key: key, range: 0...SimulatedReaderURL.maximumLatencyMilliseconds)
         default: corruptEvery = try number(value, key: key, range: 1...1_000_000_000)

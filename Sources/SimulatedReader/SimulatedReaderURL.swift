@@ -107,6 +107,9 @@ public struct SimulatedReaderURL: Sendable, Hashable, CustomStringConvertible {
     /// READ_SIG answer (`signing-key=FILE`): a test key, so that tools can be tried against a
     /// signature that verifies only with its public key.
     public var signingKeyPath: String?
+    /// Whether the MIFARE Classic card answers the Gen1a backdoor of magic clones (`gen1a=1`;
+    /// ``TagSimulator/SimulatedClassicTag/answersGen1aBackdoor``).
+    public var gen1a = false
     /// The faults to arm (for each tag of a supply as it goes in).
     public var faults: SimulatedField.Faults
     /// A supply of tags presented one after another instead of one tag; nil: one tag.
@@ -245,6 +248,7 @@ public struct SimulatedReaderURL: Sendable, Hashable, CustomStringConvertible {
         try options.checkSignatureOptions()
         signature = options.signature
         signingKeyPath = options.signingKeyPath
+        gen1a = options.gen1a
         faults = try options.faults()
         supply = try options.supplySettings()
         unplug = try options.unplugSettings()
@@ -297,6 +301,7 @@ public struct SimulatedReaderURL: Sendable, Hashable, CustomStringConvertible {
         if let uid { items.append("uid=" + Hex.encode(uid, uppercase: true)) }
         if let signature { items.append("signature=" + Hex.encode(signature, uppercase: true)) }
         if let signingKeyPath { items.append("signing-key=" + SimulatedReaderOptions.percentEncoded(signingKeyPath)) }
+        if gen1a { items.append("gen1a=1") }
         items += type4Items
         if let supply { items += supply.items }
         if let count = faults.removeAfterCommands {

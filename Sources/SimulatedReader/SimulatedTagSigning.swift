@@ -13,6 +13,9 @@ struct SimulatedTagSigning: Sendable {
     var signature: [UInt8]?
     /// The key that signs each tag's UID.
     var key: ECDSAPrivateKey?
+    /// Whether each MIFARE Classic card answers the Gen1a backdoor (`gen1a=1`), the other
+    /// property a URL gives every tag beyond its memory.
+    var gen1a = false
 
     /// The largest key file read.
     static let maximumKeyFileBytes = 64 * 1024
@@ -23,7 +26,9 @@ struct SimulatedTagSigning: Sendable {
     ///   be read, holds no private key, or a key on another curve than secp128r1.
     static func make(_ url: SimulatedReaderURL, readerName: String) async throws(NFCReaderError) -> SimulatedTagSigning
     {
-        guard let path = url.signingKeyPath else { return SimulatedTagSigning(signature: url.signature) }
+        guard let path = url.signingKeyPath else {
+            return SimulatedTagSigning(signature: url.signature, gen1a: url.gen1a)
+        }
         let read = await BlockingCall.run {
             FileContents.read(path: path, limit: maximumKeyFileBytes)
         }
@@ -45,7 +50,7 @@ struct SimulatedTagSigning: Sendable {
             throw SimulatedReaderURL.error(
                 readerName, "signing-key \(path) is a key on \(key.curveName): this chip's signatures use \(curve)")
         }
-        return SimulatedTagSigning(key: key)
+        return SimulatedTagSigning(key: key, gen1a: url.gen1a)
     }
 
     /// `tag` with its READ_SIG (Read_Sig) answer as the URL asks (Type 4 tags but NTAG 424 DNA
@@ -59,6 +64,10 @@ struct SimulatedTagSigning: Sendable {
             } catch {
                 throw SimulatedReaderURL.error(readerName, "signing the UID: \(error.reason)")
             }
+        }
+        if case .classic(var card) = tag {
+            card.answersGen1aBackdoor = gen1a
+            return .classic(card)
         }
         guard case .type2(let type2) = tag else { return tag }
         if let signature { return .type2(type2.signed(signature)) }

@@ -50,6 +50,27 @@ struct LibNFCClassicTests {
         print("libnfc figures: MIFARE Classic 1K 100-byte URI via pn532_uart: card commands \(viaLibNFC)")
     }
 
+    @Test(
+        "The Gen1a backdoor through pn532_uart (nfc_initiator_transceive_bits): a magic card answers, a genuine one not"
+    )
+    func gen1aBackdoor() async throws {
+        for isMagic in [true, false] {
+            var card = SimulatedClassicTag(type: .classic1K)
+            card.answersGen1aBackdoor = isMagic
+            let bench = try PN532Bench(SimulatedField(.classic(card)))
+            defer { bench.stop() }
+            let device = try await bench.open()
+            let session = NFCTagReaderSession(reader: device)
+            let tag = try #require(try await session.nextTag(timeout: .seconds(5)) as? NFCMiFareClassicTag)
+            #expect(try await tag.answersGen1aBackdoor() == isMagic)
+            // The card was halted: it is selected again for the next command.
+            try await tag.authenticate(sector: 1, key: .transport)
+            #expect(try await tag.readBlock(4) == [UInt8](repeating: 0, count: 16))
+            await session.invalidate()
+            await device.close()
+        }
+    }
+
     @Test("A refused key is authentication-failed (NFC_EMFCAUTHFAIL); the card is selected again for the next key")
     func refusedKey() async throws {
         let bench = try PN532Bench(SimulatedField(.classic(SimulatedClassicTag(type: .classic1K))))

@@ -76,4 +76,41 @@ struct ClassicCardImageTests {
         #expect(image.sectors[3].keyA == nil && image.sectors[3].unreadBlocks == Array(12...15))
         #expect(image.bytes[sector3.bytes].allSatisfy { $0 == 0 })
     }
+
+    @Test("The Gen1a backdoor: a magic card answers 40h (7 bits) and 43h, a genuine one neither; the card reads on")
+    func gen1a() async throws {
+        for isMagic in [true, false] {
+            var card = SimulatedClassicTag(type: .classic1K)
+            card.answersGen1aBackdoor = isMagic
+            let reader = SimulatedReader(tag: .classic(card))
+            let (session, tag) = try await ClassicSessionTests.openCard(reader)
+            try await tag.authenticate(sector: 0, key: .transport)
+            #expect(try await tag.answersGen1aBackdoor() == isMagic)
+            // Halted by the probe: the next command selects the card again, and authenticates anew.
+            let stale = await caught { _ = try await tag.readBlock(1) }
+            #expect(stale?.code == .authenticationRequired)
+            try await tag.authenticate(sector: 0, key: .transport)
+            #expect(try await tag.readBlock(1) == [UInt8](repeating: 0, count: 16))
+            await session.invalidate()
+        }
+    }
+
+    @Test("The field: 43h counts only right after an acknowledged 40h in 7 bits; other frames get nothing")
+    func backdoorFrames() {
+        var magic = SimulatedClassicTag(type: .classic1K)
+        magic.answersGen1aBackdoor = true
+        var field = SimulatedField(.classic(magic))
+        let answers = [
+            field.receiveBackdoorFrame(0x43, bits: 8), field.receiveBackdoorFrame(0x40, bits: 8),
+            field.receiveBackdoorFrame(0x40, bits: 7), field.receiveBackdoorFrame(0x43, bits: 8),
+            field.receiveBackdoorFrame(0x43, bits: 8),
+        ]
+        #expect(answers == [false, false, true, true, false])
+        var genuine = SimulatedField(.classic(SimulatedClassicTag(type: .classic1K)))
+        let genuineAnswers = [genuine.receiveBackdoorFrame(0x40, bits: 7), genuine.receiveBackdoorFrame(0x43, bits: 8)]
+        #expect(genuineAnswers == [false, false])
+        var ntag = SimulatedField(.type2(SimulatedType2Tag(chip: .ntag215)))
+        let ntagAnswer = ntag.receiveBackdoorFrame(0x40, bits: 7)
+        #expect(!ntagAnswer)
+    }
 }

@@ -72,5 +72,23 @@ extension PCSCDaemonTests {
             await device.close()
             await bench.stop()
         }
+
+        @Test("The Gen1a backdoor is not checked through PC/SC (no 7-bit frames); the card reads on afterwards")
+        func gen1aNotChecked() async throws {
+            var magic = SimulatedClassicTag(type: .classic1K)
+            magic.answersGen1aBackdoor = true
+            let bench = try await CardBench(tag: .classic(magic))
+            defer { bench.card.stop() }
+            let device = PCSCReaderDevice(readerName: PCSCTestReaders.cardReader, profile: .generic)
+            _ = try await bench.poll(device)
+            let session = NFCTagReaderSession(reader: device)
+            let card = try #require(try await session.nextTag(timeout: .seconds(5)) as? NFCMiFareClassicTag)
+            #expect(try await card.answersGen1aBackdoor() == nil)
+            try await card.authenticate(sector: 1, key: .transport)
+            #expect(try await card.readBlock(4) == [UInt8](repeating: 0, count: 16))
+            await session.invalidate()
+            await device.close()
+            await bench.stop()
+        }
     }
 }

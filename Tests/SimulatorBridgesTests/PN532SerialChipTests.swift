@@ -157,6 +157,24 @@ import Testing
         #expect(bench.answer("D44A0100" + "5A3C910F") == "D54B00")
     }
 
+    @Test("InCommunicateThru, CRC off: 40h in 7 bits then 43h get a 4-bit ACK from a Gen1a card only")
+    func gen1aBackdoor() {
+        for isMagic in [true, false] {
+            var card = SimulatedClassicTag(type: .classic1K)
+            card.answersGen1aBackdoor = isMagic
+            var bench = Bench([.classic(card)])
+            #expect(bench.answer("D44A0100").hasPrefix("D54B01"))
+            // CRC off both ways (CIU_TxMode, CIU_RxMode 00h), then HLTA with its CRC_A: no answer.
+            #expect(bench.answer("D408" + "630200" + "630300") == "D509")
+            #expect(bench.answer("D442" + "500057CD") == "D54301")
+            // TxLastBits 7 (CIU_BitFraming), 40h.
+            #expect(bench.answer("D408" + "633D07") == "D509")
+            #expect(bench.answer("D442" + "40") == (isMagic ? "D543000A" : "D54301"))
+            #expect(bench.answer("D408" + "633D00") == "D509")
+            #expect(bench.answer("D442" + "43") == (isMagic ? "D543000A" : "D54301"))
+        }
+    }
+
     @Test("After InListPassiveTarget the CIU is set for Type A with CRC on, whatever was written before")
     func registersAfterListing() {
         var bench = Bench()

@@ -140,6 +140,7 @@ extension TagInfoReport {
         let memory = try await card.readMemory()
         let readings = try await card.sectorReadings()
         report.classic = ClassicInfoFacts(type: card.type, readings: readings, memory: memory)
+        report.classic?.gen1aBackdoor = try await card.answersGen1aBackdoor()
         report.status = try await card.ndefStatus()
         report.statusReason = memory.ndefStatusReason
         if readings.first?.key != .directoryKeyA {

@@ -30,6 +30,9 @@ struct ClassicInfoFacts: Encodable {
     var ndefSectors: [Int]
     /// The sectors, in order.
     var sectors: [Sector]
+    /// Whether the card answers the Gen1a backdoor of magic clones (its block 0 is writable);
+    /// nil when the reader cannot send 7-bit frames.
+    var gen1aBackdoor: Bool?
 
     /// The facts of a card of `type` from its sector readings and the NDEF area read.
     init(type: MifareClassicType, readings: [NFCMiFareClassicTag.SectorReading], memory: MifareClassicMemory) {
@@ -81,6 +84,14 @@ struct ClassicInfoFacts: Encodable {
                     + (ndefSectors.isEmpty ? "none" : Self.ranges(ndefSectors)))
         } else {
             lines.append("MAD: none (sector 0 holds no directory the MAD key A reads)")
+        }
+        switch gen1aBackdoor {
+        case true?:
+            lines.append(
+                "magic card: it answers the Gen1a backdoor (40h in 7 bits, then 43h): block 0, the UID and "
+                    + "manufacturer data, is writable on it")
+        case false?: lines.append("Gen1a backdoor: no answer (block 0 is read-only, as on a genuine card)")
+        case nil: lines.append("Gen1a backdoor: not checked (the reader cannot send 7-bit frames)")
         }
         lines.append("sectors:")
         // Runs of sectors that read alike are shown once: a factory card is one line.

@@ -80,6 +80,14 @@ final class TracingReader: NFCReaderLifecycleReporting {
         }
     }
 
+    /// The Gen1a backdoor probe (HLTA, 40h in 7 bits, 43h), shown as one line.
+    func probeGen1aBackdoor() async throws(NFCReaderError) -> Bool {
+        if console.isVerbose { console.trace("  > 50 00, 40 (7 bits), 43  HLTA and the Gen1a backdoor") }
+        let answered = try await base.probeGen1aBackdoor()
+        if console.isVerbose { console.trace("  < " + (answered ? "ACK, ACK" : "no answer")) }
+        return answered
+    }
+
     /// A MIFARE Classic command: keys are never shown (an authentication's key, the key fields
     /// of a trailer written or read, as `**`).
     func transceiveClassic(_ frame: [UInt8]) async throws(NFCReaderError) -> NFCRawResponse {

@@ -132,3 +132,24 @@ extension NFCMiFareClassicTag {
         return refused
     }
 }
+
+extension NFCMiFareClassicTag {
+    /// Whether the card answers the "Gen1a" backdoor of magic clones
+    /// (``NFCReaderDevice/probeGen1aBackdoor()``): true for a card whose block 0 (UID and
+    /// manufacturer data) can be written without a key, false for one that does not answer
+    /// (genuine cards, and other magic generations), nil when the reader cannot send 7-bit
+    /// frames. Nothing is written; the card is selected again before its next command.
+    public func answersGen1aBackdoor() async throws(NFCReaderError) -> Bool? {
+        try await beginOperation()
+        defer { endOperation() }
+        do {
+            if needsReselect { try await reader.select(targetInfo) }
+            authenticatedSector = nil
+            needsReselect = true
+            return try await reader.probeGen1aBackdoor()
+        } catch {
+            if error.code == .unsupportedFeature { return nil }
+            throw error
+        }
+    }
+}

@@ -51,6 +51,17 @@ public protocol NFCReaderDevice: AnyObject, Sendable {
     /// ``NFCReaderError/Code/unsupportedFeature`` for a command or card this reader cannot
     /// carry (the default implementation, for readers without MIFARE Classic).
     func transceiveClassic(_ frame: [UInt8]) async throws(NFCReaderError) -> NFCRawResponse
+    /// Tries the "Gen1a" backdoor of magic MIFARE Classic clones on the selected card: HLTA,
+    /// the 7-bit short frame 40h and, when the card acknowledges it (a 4-bit ACK, Ah), the
+    /// 8-bit 43h, all without CRC, as libnfc's `nfc-mfsetuid` and proxmark3 send them. True
+    /// when the card acknowledged both: its block 0 (UID and manufacturer data) can be written
+    /// without a key. A genuine card answers neither (ISO/IEC 14443-3 6.3.1 defines only REQA
+    /// and WUPA as short frames). Nothing is written. The card is halted afterwards: select it
+    /// again before the next command.
+    ///
+    /// Throws ``NFCReaderError/Code/unsupportedFeature`` for readers that cannot send a frame
+    /// of 7 bits (the default implementation; PC/SC readers' storage commands cannot).
+    func probeGen1aBackdoor() async throws(NFCReaderError) -> Bool
     /// Sends one command APDU to the selected ISO-DEP target and returns the response APDU
     /// (data followed by SW1 SW2, ISO/IEC 7816-4 5.1).
     ///
@@ -70,5 +81,11 @@ extension NFCReaderDevice {
     /// Readers without MIFARE Classic support: ``NFCReaderError/Code/unsupportedFeature``.
     public func transceiveClassic(_ frame: [UInt8]) async throws(NFCReaderError) -> NFCRawResponse {
         throw NFCReaderError(.unsupportedFeature, "the reader \(name) cannot authenticate MIFARE Classic cards")
+    }
+
+    /// Readers that cannot send 7-bit frames: ``NFCReaderError/Code/unsupportedFeature``.
+    public func probeGen1aBackdoor() async throws(NFCReaderError) -> Bool {
+        throw NFCReaderError(
+            .unsupportedFeature, "the reader \(name) cannot send the 7-bit frames of the Gen1a backdoor")
     }
 }

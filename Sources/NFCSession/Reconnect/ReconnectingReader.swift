@@ -135,6 +135,17 @@ public actor ReconnectingReader: NFCReaderLifecycleReporting {
         }
     }
 
+    /// Passes the backdoor probe on, never retrying it.
+    public func probeGen1aBackdoor() async throws(NFCReaderError) -> Bool {
+        try checkOpen()
+        do {
+            return try await currentReader().probeGen1aBackdoor()
+        } catch {
+            noteLoss(error)
+            throw error
+        }
+    }
+
     /// Passes the APDU on, never retrying it; a reader that went away is reconnected on the next
     /// poll.
     public func sendAPDU(_ apdu: [UInt8]) async throws(NFCReaderError) -> [UInt8] {

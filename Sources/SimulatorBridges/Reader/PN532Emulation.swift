@@ -343,8 +343,10 @@ extension PN532Emulation {
     /// CIU's CRC check while RxCRCEn is on (status 02, as nfcpy's PN53x driver notes); with it
     /// off it arrives as one byte (`0A` for ACK) and CIU_Control reports 4 valid bits.
     /// HLTA (`50 00`) halts the tag, which does not answer (status 01). Frames of fewer than 8
-    /// bits in their last byte (TxLastBits, as REQA or the magic-card backdoor `40` use) are
-    /// not simulated: no tag answers them (status 01), as a genuine NTAG does not answer `40`.
+    /// bits in their last byte (TxLastBits, as REQA uses) are not simulated: no tag answers
+    /// them (status 01); but the "Gen1a" backdoor of magic MIFARE Classic clones, 40h in 7 bits
+    /// then 43h, both without CRC, gets a 4-bit ACK from a card that has it
+    /// (``TagSimulator/SimulatedField/receiveBackdoorFrame(_:bits:)``), and nothing from others.
     /// Nor does a Type A tag answer a frame sent with another framing (CIU_TxMode bits 1-0 not
     /// 00: FeliCa or Type B, as libnfc's probes for ST SRx, ASK CTS and iClass cards use). No
     /// data at all only listens (libnfc's probe for a Thinfilm barcode, which talks first):
@@ -354,7 +356,16 @@ extension PN532Emulation {
         rxLastBits = 0
         let timeout = Result.response([0xD5, 0x43, 0x01])
         guard !arguments.isEmpty, (registers[Self.txMode] ?? 0) & 0x03 == 0 else { return timeout }
-        guard (registers[Self.bitFraming] ?? 0) & 0x07 == 0 else { return timeout }
+        let lastBits = (registers[Self.bitFraming] ?? 0) & 0x07
+        if !appendsCRC, arguments.count == 1,
+            [(0x40, 7), (0x43, 0)].contains(where: { $0 == (arguments[0], lastBits) })
+        {
+            // The Gen1a backdoor of magic MIFARE Classic clones: a 4-bit ACK from such a card.
+            guard field.receiveBackdoorFrame(arguments[0], bits: lastBits == 7 ? 7 : 8) else { return timeout }
+            rxLastBits = 4
+            return .response(checksCRC ? [0xD5, 0x43, 0x02] : [0xD5, 0x43, 0x00, 0x0A])
+        }
+        guard lastBits == 0 else { return timeout }
         guard let frame = appendsCRC ? arguments : CRCA.stripping(arguments) else { return timeout }
         if frame == [0x50, 0x00] {
             field.haltSelected()

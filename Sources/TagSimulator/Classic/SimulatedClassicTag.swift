@@ -58,6 +58,11 @@ public struct SimulatedClassicTag: Sendable {
     var transferBuffer: (value: Int32, address: UInt8)?
     /// Whether the card was woken from HALT: after a refusal it falls back to HALT, not IDLE.
     var wasHalted = false
+    /// Whether the card is a "Gen1a" magic clone: it acknowledges the 7-bit frame 40h and then
+    /// 43h (``SimulatedField/receiveBackdoorFrame(_:bits:)``), after which its block 0 could be
+    /// written without authentication. Genuine cards (false) answer neither. Only the answers
+    /// are simulated: nothing here writes block 0.
+    public var answersGen1aBackdoor = false
 
     /// Creates a card holding `image` (cut or padded with 00h to the product's size).
     ///

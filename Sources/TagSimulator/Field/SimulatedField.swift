@@ -36,6 +36,8 @@ public struct SimulatedField: Sendable {
     /// How many times ``select(uid:)`` activated a tag (anticollision inside ``poll(_:)`` aside);
     /// ``resetCommandCounts()`` leaves it.
     public internal(set) var selectCount = 0
+    /// Whether a magic card acknowledged the backdoor's 40h, so that it takes 43h next.
+    var isBackdoorOpen = false
     /// Whether the ``Faults/removeAfterCommands`` fault fired and the tags are still out.
     public internal(set) var tagsHaveLeft = false
     /// Whether ``log`` records every command (off by default, so long runs do not grow memory).
@@ -160,6 +162,28 @@ public struct SimulatedField: Sendable {
         tags[index].halt()
         selectedUID = nil
         return true
+    }
+
+    /// A frame of the "Gen1a" backdoor of magic MIFARE Classic clones, sent without CRC: the
+    /// 7-bit frame 40h, then the 8-bit 43h. A Gen1a card in the field
+    /// (``SimulatedClassicTag/answersGen1aBackdoor``) acknowledges each (a 4-bit ACK, true);
+    /// nothing else answers them, genuine cards included (ISO/IEC 14443-3 6.3.1 knows no such
+    /// short frame). Nothing is selected afterwards. Simplification: the card answers in any
+    /// state; real clones expect a HLTA first, which every caller here sends.
+    public mutating func receiveBackdoorFrame(_ byte: UInt8, bits: Int) -> Bool {
+        selectedUID = nil
+        let hasMagicCard = isOn && tags.contains { $0.classicTag?.answersGen1aBackdoor == true }
+        switch (byte, bits) {
+        case (0x40, 7):
+            isBackdoorOpen = hasMagicCard
+        case (0x43, 8):
+            let answered = isBackdoorOpen && hasMagicCard
+            isBackdoorOpen = false
+            return answered
+        default:
+            isBackdoorOpen = false
+        }
+        return isBackdoorOpen
     }
 
     /// The field goes off: every tag in it powers down to IDLE (losing authentication and the

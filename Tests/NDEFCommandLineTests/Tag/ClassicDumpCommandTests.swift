@@ -80,4 +80,24 @@ import Testing
         #expect(opened.status == 0, "\(opened.error)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(image))
     }
+
+    @Test("info says whether the card answers the Gen1a backdoor (gen1a=1 on the simulated card); JSON too")
+    func gen1a() async throws {
+        let folder = try TemporaryDirectory("gen1a")
+        func info(_ url: String, json: Bool = false) async throws -> RunResult {
+            try await BinaryRunner.run(
+                ["info", "--reader", url, "--wait", "0"] + (json ? ["--json"] : []),
+                environment: ["NDEFTOOL_READER": "", "XDG_STATE_HOME": folder.path("state")])
+        }
+        let magic = try await info("sim:classic1k?gen1a=1")
+        #expect(magic.status == 0 && magic.outputText.contains("magic card: it answers the Gen1a backdoor"))
+        let genuine = try await info("sim:classic4k")
+        #expect(genuine.outputText.contains("Gen1a backdoor: no answer"))
+        let json = try await info("sim:classic-mini?gen1a=1", json: true)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.output)) as? [String: Any])
+        let classic = try #require(object["mifareClassic"] as? [String: Any])
+        #expect(classic["gen1aBackdoor"] as? Bool == true)
+        let refused = try await info("sim:ntag215?gen1a=1")
+        #expect(refused.status == 64 && refused.error.contains("MIFARE Classic cards only"))
+    }
 }
