@@ -112,7 +112,7 @@ struct LibfreefareCrossCheckTests {
         return ["text", String((0..<length).map { alphabet[($0 * 7 + seed * 13 + $0 / 5) % alphabet.count] })]
     }
 
-    @Test("1K: mifare-classic-read-ndef reads the message ndeftool formatted the card for and wrote")
+    @Test("1K: mifare-classic-read-ndef reads the message ndeftool formatted the card for, wrote and locked")
     func libfreefareReadsOurs1K() async throws {
         let bench = try await Bench("classic1k")
         try await bench.formatWithNdeftool()
@@ -122,6 +122,15 @@ struct LibfreefareCrossCheckTests {
         #expect(write.status == 0, "\(write.error)")
         let read = try await bench.readWithLibfreefare()
         #expect(read.message == message, "\(read.log)")
+        // Locked (AN1305: access bits 07 8F 0F, GPB 43h) through libnfc: still read by libfreefare.
+        let dryRun = try await bench.ndeftool(["lock", "--keys-file", bench.keys, "--dry-run"])
+        let code = try #require(dryRun.outputText.firstRange(of: /[0-9]{3}-[0-9]{3}/).map { dryRun.outputText[$0] })
+        let lock = try await bench.ndeftool(["lock", "--keys-file", bench.keys, "--confirm", String(code)])
+        #expect(lock.status == 0, "\(lock.error)")
+        let info = try await bench.ndeftool(["info"])
+        #expect(info.outputText.contains("NDEF: read-only") && info.outputText.contains("Gen1a backdoor: no answer"))
+        let afterLock = try await bench.readWithLibfreefare()
+        #expect(afterLock.message == message, "\(afterLock.log)")
         try await bench.stop()
     }
 

@@ -42,6 +42,53 @@ extension SharedVPCDPortTests {
             #expect(try await server.waitForExit() == 0)
         }
 
+        @Test(
+            "A MIFARE Classic 4K through pcscd (Part 3 storage commands): format, write, read, dump, lock, info",
+            arguments: ["", "?profile=acr122u"])
+        func classic(profile: String) async throws {
+            try await SecondVPCDPort.withPort {
+                let directory = try TemporaryDirectory("pcsc")
+                defer { directory.remove() }
+                let env = environment(directory)
+                let keys = try directory.file("keys.txt", text: "key-b 0F1E2D3C4B5A\n")
+                let server = try ServeProcess([
+                    "sim", "serve", "--vpcd", String(SecondVPCDPort.port),
+                    "sim:classic4k?file=\(directory.path("card.mfd"))",
+                ])
+                #expect(await server.waitForError(containing: "the tag is in the reader's field"))
+                await SecondVPCDPort.waitUntilPresent()
+                let target = reader + profile
+                func run(_ arguments: [String]) async throws -> RunResult {
+                    try await BinaryRunner.run(arguments + ["--reader", target], environment: env)
+                }
+                let dry = try await run(["format", "--keys-file", keys, "--dry-run"])
+                let code = try #require(dry.outputText.firstRange(of: /[0-9]{3}-[0-9]{3}/).map { dry.outputText[$0] })
+                let format = try await run(["format", "--keys-file", keys, "--confirm", String(code)])
+                #expect(format.status == 0 && format.outputText.contains("of 3356 bytes used"), "\(format.error)")
+                // 2,000 bytes run from sector 1 through the MAD2 sector 16 into the 15-block sectors.
+                let text = String(repeating: "classic ", count: 250)
+                let write = try await run(["write", "text", text])
+                #expect(write.status == 0, "\(write.error)")
+                let read = try await run(["read", "--json"])
+                #expect(read.status == 0 && read.outputText.contains(text), "\(read.error)")
+                let dump = try await run(["dump", "-o", directory.path("dump.mfd"), "--keys-file", keys])
+                #expect(dump.status == 0, "\(dump.error)")
+                let served = try Data(contentsOf: URL(fileURLWithPath: directory.path("card.mfd")))
+                #expect(try Data(contentsOf: URL(fileURLWithPath: directory.path("dump.mfd"))) == served)
+                let lockDry = try await run(["lock", "--keys-file", keys, "--dry-run"])
+                let lockCode = try #require(
+                    lockDry.outputText.firstRange(of: /[0-9]{3}-[0-9]{3}/).map { lockDry.outputText[$0] })
+                let lock = try await run(["lock", "--keys-file", keys, "--confirm", String(lockCode)])
+                #expect(lock.status == 0, "\(lock.error)")
+                let info = try await run(["info"])
+                #expect(info.outputText.contains("NDEF: read-only"), "\(info.outputText)")
+                #expect(info.outputText.contains("Gen1a backdoor: not checked"), "\(info.outputText)")
+                let refused = try await run(["write", "text", "again"])
+                #expect(refused.status != 0)
+                try await stop(server)
+            }
+        }
+
         @Test("READ_SIG through pcscd and the ACR122U's pass-through: a genuine tag's signature verifies")
         func originalitySignature() async throws {
             try await SecondVPCDPort.withPort {
