@@ -261,7 +261,9 @@ extension NFCMiFareClassicTag {
     }
 
     /// The data blocks of `sector` (block 0 aside) that key A, authenticated, may read under
-    /// `bits` (MF1S50yyX Table 8), read; the others are left out (the format writes them).
+    /// `bits` (MF1S50yyX Table 8), read; the others are left out (the format writes them). A
+    /// READ the card refuses all the same ends the reads (its authentication is gone): the
+    /// blocks not read are written.
     private func readableData(
         of sector: MifareClassicSector, bits: MifareClassicAccessBits, keyBReadable: Bool
     ) async throws(NFCReaderError) -> [Int: [UInt8]] {
@@ -271,7 +273,12 @@ extension NFCMiFareClassicTag {
                 let access = bits.dataBlockAccess(group: group),
                 access.effective(keyBReadable: keyBReadable).read.contains(.keyA)
             else { continue }
-            data[block] = try await read(block: block)
+            do {
+                data[block] = try await read(block: block)
+            } catch {
+                if error.code == .tagResponseError { break }
+                throw error
+            }
         }
         return data
     }

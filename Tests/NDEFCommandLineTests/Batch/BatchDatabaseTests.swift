@@ -122,6 +122,38 @@ struct BatchDatabaseTests {
         }
     }
 
+    @Test("MIFARE Classic cards in a database job: a join needs the keys file, and its key B; every card formatted")
+    func classicCards() async throws {
+        try await withBatch { batch in
+            let tags = try batch.folder.tagDirectory()
+            let keys = try batch.folder.file("keys.txt", "key-b \(BatchClassicTests.keyB)\n")
+            let create = [
+                "batch", "uri", "https://x.test/c/{counter}", "--from", "1", "--to", "4", "--job", "classic", "-q",
+                "--keys-file", keys, "--lock",
+            ]
+            let code = try await batch.lockCode(create)
+            let first = try await batch.run(
+                create + ["--confirm", code, "--reader", "sim:classic1k?supply=2&seed=1&file=\(tags)"])
+            #expect(first.status == 75, "\(first.output)\(first.error)")
+            let join = ["batch", "--join", "classic", "--confirm", code, "-q"]
+            let reader = ["--reader", "sim:classic1k?supply=2&seed=2&file=\(tags)"]
+            let withoutKeys = try await batch.run(join + reader)
+            #expect(withoutKeys.status == 64 && withoutKeys.error.contains("--keys-file"), "\(withoutKeys.error)")
+            let other = try batch.folder.file("other.txt", "key-b 111111111111\n")
+            let wrongKey = try await batch.run(join + ["--keys-file", other] + reader)
+            #expect(wrongKey.status == 65 && wrongKey.error.contains("key B"), "\(wrongKey.error)")
+            let second = try await batch.run(join + ["--keys-file", keys] + reader)
+            #expect(second.status == 0, "\(second.output)\(second.error)")
+            let byRow = try await batch.doneRows(job: "classic")
+            #expect(byRow.count == 4)
+            try await BatchClassicTests.checkCards(batch.folder, tags: tags, byRow: byRow, locked: true)
+            let options = try await batch.database.psql(
+                "SELECT options::text FROM ndeftool_jobs WHERE name = 'classic'")
+            #expect(
+                options.joined().contains("classic-key-b-check") && !options.joined().contains(BatchClassicTests.keyB))
+        }
+    }
+
     @Test("A database URL with a password on the command line is refused (64); a job not there is 66")
     func refusals() async throws {
         try await withBatch { batch in
