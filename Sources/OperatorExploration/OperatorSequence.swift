@@ -15,7 +15,7 @@ protocol OperatorSequence {
 
 /// The kinds of sequences, one per sequence seed in turn.
 enum SequenceKind: String, CaseIterable {
-    case password, sdm, batch
+    case password, sdm, batch, classic
 
     /// The kind of the sequence of `seed`: its replay is of the same kind.
     init(seed: UInt64) { self = Self.allCases[Int(seed % UInt64(Self.allCases.count))] }
@@ -26,6 +26,7 @@ enum SequenceKind: String, CaseIterable {
         case .password: try PasswordExploration(runner: runner, seed: seed)
         case .sdm: try SDMExploration(runner: runner, seed: seed)
         case .batch: try BatchExploration(runner: runner, seed: seed)
+        case .classic: try ClassicExploration(runner: runner, seed: seed)
         }
     }
 }

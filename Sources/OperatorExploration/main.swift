@@ -5,7 +5,7 @@ import Foundation
 //
 // Seeded random sequences of operator commands on simulated tags, through the built ndeftool,
 // with invariants checked after every command: Type 2 passwords (PasswordExploration), NTAG 424
-// DNA set-ups (SDMExploration) and batch jobs (BatchExploration). Runs sequences of --steps
+// DNA set-ups (SDMExploration), batch jobs (BatchExploration) and MIFARE Classic cards (ClassicExploration). Runs sequences of --steps
 // commands (25) until --seconds have passed or --sequences ran (45 s when neither is given; with
 // --sequences alone, as long as they take: the same commands on any machine); sequence k uses
 // seed S + k, and the seed decides its kind (SequenceKind); --kind runs only the seeds of one;
@@ -31,7 +31,8 @@ func usage() -> Never {
     FileHandle.standardError.write(
         Data(
             ("usage: OperatorExploration [--seconds N] [--seed S] [--steps N] [--sequences N] "
-                + "[--kind password|sdm|batch] [--show] [--database URL] [--ndeftool PATH] [--scratch DIR]\n").utf8))
+                + "[--kind password|sdm|batch|classic] [--show] [--database URL] [--ndeftool PATH] [--scratch DIR]\n")
+                .utf8))
     exit(2)
 }
 while let argument = arguments.popFirst() {

@@ -113,4 +113,22 @@ struct ClassicCardImageTests {
         let ntagAnswer = ntag.receiveBackdoorFrame(0x40, bits: 7)
         #expect(!ntagAnswer)
     }
+
+    @Test("After a format or a lock, the status needs no command: a card taken away then was not cut part way")
+    func statusAfterChange() async throws {
+        let reader = SimulatedReader(tag: .classic(SimulatedClassicTag(type: .classic1K)))
+        let (session, card) = try await ClassicSessionTests.openCard(reader)
+        let keys = MifareClassicKeyring(keyBToInstall: ClassicSessionTests.keyB)
+        try await card.format(keys: keys, confirmation: try await card.prepareFormat(keys: keys))
+        var sent = reader.field.classicCommandCounts.values.reduce(0, +)
+        #expect(try await card.ndefStatusAfterChange() == NDEFTagStatus(status: .readWrite, capacity: 716))
+        #expect(reader.field.classicCommandCounts.values.reduce(0, +) == sent)
+        await card.useKeys(keys)
+        try await card.writeLock(try await card.prepareLock())
+        sent = reader.field.classicCommandCounts.values.reduce(0, +)
+        #expect(try await card.ndefStatusAfterChange() == NDEFTagStatus(status: .readOnly, capacity: 716))
+        #expect(reader.field.classicCommandCounts.values.reduce(0, +) == sent)
+        #expect(try await card.ndefStatus() == NDEFTagStatus(status: .readOnly, capacity: 716))
+        await session.invalidate()
+    }
 }

@@ -34,9 +34,10 @@ enum FormatCommand {
             install ('key-b KEY') and may list the keys the card has now (the public and \
             transport keys are always tried). Since a lost key B leaves a sector's trailer \
             unchangeable, the format is confirmed like a lock: a code that stands for the \
-            card, its sectors and the keys, typed back at a terminal or given with \
+            card and the layout with that key B, typed back at a terminal or given with \
             --confirm. Every sector is surveyed before the first write; a cut leaves each \
-            sector with its old keys or the new ones, and the same command finishes it.
+            sector with its old keys or the new ones, and the same command, code included, \
+            finishes it.
 
             A Type 4 tag (ISO-DEP) cannot be formatted with the NFC Forum commands: its \
             NDEF Tag Application, CC file and NDEF file come from the manufacturer (or from \
@@ -71,7 +72,7 @@ enum FormatCommand {
             try await TagPasswordOptions.unlock(tag, access: values.flag(dryRun.long) ? .read : .write, given: password)
             // A Type 2 tag can be given a CC; other tags are formatted by emptying their message.
             guard let tag = tag as? NFCMiFareTag else {
-                return try await formatType4(tag, invocation: invocation)
+                return try await formatByErasing(tag, invocation: invocation)
             }
             var report = TagChangeReport(tag: tag, action: "format")
             let memory = try await tag.readMemory()
@@ -138,7 +139,7 @@ enum FormatCommand {
             return .success
         }
         try await ConfirmationPrompt(
-            refusal: "format refused", standsFor: "this card, its sectors and these keys",
+            refusal: "format refused", standsFor: "this card and the layout with this key B",
             nothingDone: "nothing was written", whyAsked: "it changes the card's keys and needs a confirmation",
             warning: "Formatting writes new keys into every sector of the card: keep the keys file, a lost key B "
                 + "cannot be recovered.",
@@ -151,27 +152,40 @@ enum FormatCommand {
         return .success
     }
 
-    /// Format on a Type 4 tag: an empty NDEF file (NLEN 0), refused without --force when the
-    /// file holds a message.
-    private static func formatType4(_ type4: any NFCNDEFTag, invocation: CommandInvocation) async throws -> ExitStatus {
+    /// Format on a Type 4 tag or an NDEF-formatted MIFARE Classic card: an empty message (NLEN 0
+    /// in the NDEF file; the NDEF TLV's length 0 on the card), refused without --force when it
+    /// holds a message. A Classic card keeps its keys.
+    private static func formatByErasing(_ tag: any NFCNDEFTag, invocation: CommandInvocation) async throws
+        -> ExitStatus
+    {
         let values = invocation.values
-        var report = TagChangeReport(tag: type4, action: "format")
-        let stored = try await type4.readNDEFMessageBytes() ?? []
+        var report = TagChangeReport(tag: tag, action: "format")
+        let stored = try await tag.readNDEFMessageBytes() ?? []
+        let isClassic = tag is NFCMiFareClassicTag
         if !stored.isEmpty, !values.flag(force.long) {
             throw CommandLineError.usage(
-                "The tag's NDEF file holds a \(stored.count)-byte message: formatting would erase it. "
-                    + "Use 'ndeftool erase' to empty it, or add --force")
+                "The \(isClassic ? "card" : "tag's NDEF file") holds a \(stored.count)-byte message: formatting would "
+                    + "erase it. Use 'ndeftool erase' to empty it, or add --force")
         }
-        report.note =
-            stored.isEmpty
-            ? "The tag's NDEF file was already empty (NLEN 0)."
-            : "A Type 4 tag is formatted by emptying its NDEF file (NLEN 0), as 'ndeftool erase' does."
-        if values.flag(dryRun.long) {
-            report.plan = PlanReport(try await type4.plannedErase())
-            report.status = try await type4.ndefStatus()
+        if isClassic {
+            report.note =
+                (stored.isEmpty
+                    ? "The card was already NDEF formatted (AN1304), with an empty message."
+                    : "The card was already NDEF formatted (AN1304): its message was emptied, as 'ndeftool erase' does.")
+                + " Its keys stay as they are"
+                + (values.isGiven(ClassicKeysFile.option.long) ? " (the keys file's key B is not written)." : ".")
         } else {
-            try await type4.erase()
-            report.status = try await type4.ndefStatusAfterChange()
+            report.note =
+                stored.isEmpty
+                ? "The tag's NDEF file was already empty (NLEN 0)."
+                : "A Type 4 tag is formatted by emptying its NDEF file (NLEN 0), as 'ndeftool erase' does."
+        }
+        if values.flag(dryRun.long) {
+            report.plan = PlanReport(try await tag.plannedErase())
+            report.status = try await tag.ndefStatus()
+        } else {
+            try await tag.erase()
+            report.status = try await tag.ndefStatusAfterChange()
         }
         try report.show(json: values.flag(json.long), io: invocation.io)
         return .success

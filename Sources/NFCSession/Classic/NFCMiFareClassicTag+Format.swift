@@ -30,8 +30,8 @@ extension NFCMiFareClassicTag {
     }
 
     /// Reads the card and makes the confirmation a format needs, without writing: the code
-    /// stands for the card's UID, every sector's trailer as read and the writes the format
-    /// would make (the digest covers the keys to install; nothing shown holds a key).
+    /// stands for the card's UID and the layout the format gives it with the key B to install
+    /// (``formatConfirmation(_:_:keys:)``; nothing shown holds a key).
     ///
     /// - Throws: ``NFCReaderError/Code/invalidParameter`` for a card that is NDEF formatted
     ///   already (``format()`` erases it) or a keyring without a key B to install;
@@ -43,7 +43,7 @@ extension NFCMiFareClassicTag {
         defer { endOperation() }
         let (survey, plan) = try await surveyAndPlan(keys)
         keptSurvey = KeptSurvey(keys: keys, survey: survey, plan: plan, commandsSent: commandsSent)
-        return try formatConfirmation(survey, plan)
+        return try formatConfirmation(survey, plan, keys: keys)
     }
 
     /// Formats the card for NDEF as `confirmation` describes, after checking against a fresh
@@ -73,11 +73,11 @@ extension NFCMiFareClassicTag {
             } else {
                 try await surveyAndPlan(keys)
             }
-        let fresh = try formatConfirmation(survey, plan)
+        let fresh = try formatConfirmation(survey, plan, keys: keys)
         guard fresh.uid == confirmation.uid, fresh.contentDigest == confirmation.contentDigest else {
             throw NFCReaderError(
                 .confirmationMismatch,
-                "the card, its sectors or the keys differ from what code \(confirmation.code) was made for: "
+                "the card or the key B differ from what code \(confirmation.code) was made for: "
                     + "nothing was written")
         }
         guard let keyB = keys.keyBToInstall else { return }
@@ -96,6 +96,10 @@ extension NFCMiFareClassicTag {
             }
             written += steps.count
         }
+        // Every step read back: the status of the empty layout needs no command (a cut now is no
+        // cut of the format).
+        let image = layout.formattedImage(manufacturerBlock: [UInt8](repeating: 0, count: 16), keyB: keyB)
+        lastWrittenStatus = MifareClassicMemory(bytes: image, type: type).ndefStatus
     }
 
     /// Writes `steps` to one sector, data blocks before the trailer, and proves the new keys.
@@ -283,13 +287,27 @@ extension NFCMiFareClassicTag {
         return data
     }
 
-    /// The confirmation of a format: the UID, each sector's trailer as read, the planned writes.
-    func formatConfirmation(_ survey: [SectorSurvey], _ plan: [PlanStep]) throws(NFCReaderError) -> NFCLockConfirmation
+    /// The confirmation of a format: it stands for the card (its UID and product) and the layout
+    /// the format gives it, every sector's trailer with the keyring's key B and the MAD (the
+    /// digest covers the key; nothing shown holds one). The state the card starts from is not
+    /// in it: a format cut part way, run again with the same keys, has the same code, so the
+    /// command the tool printed finishes it.
+    func formatConfirmation(_ survey: [SectorSurvey], _ plan: [PlanStep], keys: MifareClassicKeyring)
+        throws(NFCReaderError) -> NFCLockConfirmation
     {
-        let trailers = Array(survey.map { [UInt8(truncatingIfNeeded: $0.sector.number)] + $0.trailer }.joined())
-        let writes = Array(plan.map { [UInt8(truncatingIfNeeded: $0.address)] + $0.data }.joined())
+        let layout = MifareClassicNDEFLayout(type: type)
+        guard let keyB = keys.keyBToInstall else {
+            throw NFCReaderError(.invalidParameter, "formatting needs the key B to install")
+        }
+        var target: [UInt8] = [UInt8(truncatingIfNeeded: type.sectorCount)]
+        for entry in survey {
+            let trailer =
+                entry.sector.isDirectorySector ? layout.directoryTrailer(keyB: keyB) : layout.ndefTrailer(keyB: keyB)
+            target += [UInt8(truncatingIfNeeded: entry.sector.number)] + trailer
+        }
+        for block in layout.directoryBlocks { target += [UInt8(truncatingIfNeeded: block.block)] + block.data }
         let digest = try NFCLockConfirmation.digest(
-            domain: NFCLockConfirmation.classicFormatDomain, fields: [identifier, trailers, writes])
+            domain: NFCLockConfirmation.classicFormatDomain, fields: [identifier, target])
         let shown = TagWritePlan(
             steps: plan.map { step in
                 var shown = step
@@ -304,5 +322,5 @@ extension NFCMiFareClassicTag {
 
 extension NFCLockConfirmation {
     /// The domain string of a MIFARE Classic format's confirmation.
-    static let classicFormatDomain = "ndeftool format confirmation: MIFARE Classic (AN1304), version 1"
+    static let classicFormatDomain = "ndeftool format confirmation: MIFARE Classic (AN1304), version 2"
 }

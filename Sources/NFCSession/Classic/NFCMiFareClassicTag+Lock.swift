@@ -34,6 +34,7 @@ extension NFCMiFareClassicTag {
         try await beginOperation()
         defer { endOperation() }
         let (plan, fields) = try await lockPlan()
+        let capacity = lastAreaCapacity ?? 0
         let fresh = try lockConfirmation(plan: plan, fields: fields)
         guard fresh.uid == confirmation.uid, fresh.contentDigest == confirmation.contentDigest else {
             throw NFCReaderError(
@@ -59,6 +60,8 @@ extension NFCMiFareClassicTag {
                     mayBeHalfWritten: true)
             }
         }
+        // Every trailer read back: the status needs no command (a cut now is no cut of the lock).
+        lastWrittenStatus = NDEFTagStatus(status: .readOnly, capacity: capacity)
     }
 
     /// One trailer write of a lock, with the key B that opens its sector.
@@ -76,6 +79,7 @@ extension NFCMiFareClassicTag {
         guard memory.directory != nil, !memory.ndefSectors.isEmpty, memory.ndefTLVAddress != nil else {
             throw NFCReaderError(.tagNotSupported, "the card is not NDEF formatted: \(area.reason)")
         }
+        lastAreaCapacity = memory.ndefStatus.capacity
         let layout = MifareClassicNDEFLayout(type: type)
         var steps: [LockStep] = []
         var trailers: [UInt8] = []

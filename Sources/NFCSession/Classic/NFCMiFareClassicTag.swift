@@ -43,6 +43,8 @@ public actor NFCMiFareClassicTag {
     var lastWrittenStatus: NDEFTagStatus?
     /// The survey of the last ``prepareFormat(keys:)``, for the format that follows it.
     var keptSurvey: KeptSurvey?
+    /// The NDEF capacity the last lock plan read, for the status a lock leaves.
+    var lastAreaCapacity: Int?
     /// The keys tried where the public keys are not enough (``useKeys(_:)``).
     var keyring = MifareClassicKeyring()
     /// Runs the operations on this card one at a time.

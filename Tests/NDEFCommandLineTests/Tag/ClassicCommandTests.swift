@@ -108,4 +108,37 @@ import Testing
         #expect(mkfifo(fifo, 0o600) == 0)
         #expect(try await card.run(["format", "--keys-file", fifo]).status == 65)
     }
+
+    @Test("A format cut at any command from the survey's end on: 75 only untouched; after 80 the same command finishes")
+    func formatCutNeverClaimsNothingChanged() async throws {
+        let card = try Card()
+        #expect(try await card.run(["dump", "-o", card.path]).status == 0)
+        let factory = card.contents()
+        let code = try await card.code("format")
+        let format = ["format", "--keys-file", card.keys, "--confirm", code, "--wait", "0", "--reader"]
+        let environment = ["NDEFTOOL_READER": "", "XDG_STATE_HOME": card.folder.path("state")]
+        var statuses: Set<Int32> = []
+        for removeAfter in stride(from: 70, through: 200, by: 3) {
+            try factory.write(to: URL(fileURLWithPath: card.path))
+            let reader = "sim:classic1k?file=\(card.path)"
+            let result = try await BinaryRunner.run(
+                format + [reader + "&remove-after=\(removeAfter)&in-flight=complete"], environment: environment)
+            statuses.insert(result.status)
+            switch result.status {
+            case 75: #expect(card.contents() == factory, "cut after \(removeAfter): 75, but the card changed")
+            case 80:
+                #expect(result.error.contains("repeat the command"), "cut after \(removeAfter): \(result.error)")
+                // The same command, code included, finishes it: the code stands for the layout.
+                let again = try await BinaryRunner.run(format + [reader], environment: environment)
+                #expect(again.status == 0, "cut after \(removeAfter), run again: \(again.error)")
+            case 0: break
+            default: Issue.record("cut after \(removeAfter): exit status \(result.status): \(result.error)")
+            }
+            let image = [UInt8](card.contents())
+            if result.status != 75 {
+                #expect(image.count == 1024 && Array(image[58..<64]) == [0x01, 0x23, 0x45, 0x67, 0x89, 0xAB])
+            }
+        }
+        #expect(statuses.contains(80) && statuses.contains(0), "\(statuses)")
+    }
 }
