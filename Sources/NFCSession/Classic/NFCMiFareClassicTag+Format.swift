@@ -31,7 +31,7 @@ extension NFCMiFareClassicTag {
 
     /// Reads the card and makes the confirmation a format needs, without writing: the code
     /// stands for the card's UID and the layout the format gives it with the key B to install
-    /// (``formatConfirmation(_:_:keys:)``; nothing shown holds a key).
+    /// (it does not depend on the state the card starts from; nothing shown holds a key).
     ///
     /// - Throws: ``NFCReaderError/Code/invalidParameter`` for a card that is NDEF formatted
     ///   already (``format()`` erases it) or a keyring without a key B to install;
