@@ -33,6 +33,9 @@ struct ClassicInfoFacts: Encodable {
     /// Whether the card answers the Gen1a backdoor of magic clones (its block 0 is writable);
     /// nil when the reader cannot send 7-bit frames.
     var gen1aBackdoor: Bool?
+    /// What the blocks hold, in words: the manufacturer block, the MAD, the NDEF Message TLV,
+    /// the trailers (MF1S50yyX 8.6; AN10787; AN1304).
+    var blockMap: [String]
 
     /// The facts of a card of `type` from its sector readings and the NDEF area read.
     init(type: MifareClassicType, readings: [NFCMiFareClassicTag.SectorReading], memory: MifareClassicMemory) {
@@ -40,6 +43,7 @@ struct ClassicInfoFacts: Encodable {
         self.madVersion = memory.directory?.version
         self.madCRCValid = memory.directory?.isCRCValid
         self.ndefSectors = memory.ndefSectors.map(\.number)
+        self.blockMap = Self.blockMap(type: type, memory: memory)
         self.sectors = readings.map { reading in
             var facts = Sector(number: reading.sector, openedWith: reading.key.map(Self.name), access: [])
             guard let trailer = reading.trailer, trailer.count == 16 else { return facts }
@@ -49,6 +53,29 @@ struct ClassicInfoFacts: Encodable {
             facts.access = Self.words(bits)
             return facts
         }
+    }
+
+    /// The block map of a card of `type` whose NDEF area reads as `memory`.
+    static func blockMap(type: MifareClassicType, memory: MifareClassicMemory) -> [String] {
+        var map = ["block 0: manufacturer block (UID, SAK, ATQA), write-protected"]
+        if let directory = memory.directory {
+            map.append("blocks 1-2: MAD1" + (directory.version == 2 ? "; blocks 64-66: MAD2 (sector 16)" : ""))
+        }
+        if let tlv = memory.ndefTLV, let last = tlv.valueRanges.last {
+            let end = max(last.upperBound, tlv.typeAddress + 1) - 1
+            let first = tlv.typeAddress / 16
+            let skipped = first <= 64 && end / 16 >= 64 ? "trailers and the MAD2 sector 16 skipped" : "trailers skipped"
+            map.append(
+                "blocks \(first)-\(end / 16): NDEF Message TLV (\(tlv.length)-byte message, bytes "
+                    + "\(tlv.typeAddress)-\(end), \(skipped))")
+        }
+        let trailers = type.sectors.map(\.trailerBlock)
+        map.append(
+            "sector trailers (keys, access bits, GPB): blocks "
+                + (trailers.count > 4
+                    ? "\(trailers[0]), \(trailers[1]), \(trailers[2]), ... \(trailers[trailers.count - 1])"
+                    : trailers.map(String.init).joined(separator: ", ")))
+        return map
     }
 
     /// The name a key is shown by: public keys by name, any other as from the keys file.
@@ -93,6 +120,8 @@ struct ClassicInfoFacts: Encodable {
         case false?: lines.append("Gen1a backdoor: no answer (block 0 is read-only, as on a genuine card)")
         case nil: lines.append("Gen1a backdoor: not checked (the reader cannot send 7-bit frames)")
         }
+        lines.append("block map:")
+        lines += blockMap.map { "  \($0)" }
         lines.append("sectors:")
         // Runs of sectors that read alike are shown once: a factory card is one line.
         var index = sectors.startIndex

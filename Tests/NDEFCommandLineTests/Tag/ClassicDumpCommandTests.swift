@@ -19,6 +19,12 @@ import Testing
     @Test("An NDEF card dumped with its keys file is the card's image byte for byte, keys included")
     func wholeCard() async throws {
         let card = try await Self.formatted()
+        let info = try await card.run(["info"])
+        #expect(info.outputText.contains("\n  blocks 1-2: MAD1\n"), "\(info.outputText)")
+        #expect(
+            info.outputText.contains(
+                "\n  blocks 4-5: NDEF Message TLV (21-byte message, bytes 64-86, trailers skipped)\n"),
+            "\(info.outputText)")
         let path = card.folder.path("dump.mfd")
         let dump = try await card.run(["dump", "-o", path, "--keys-file", card.keys, "--json"])
         #expect(dump.status == 0, "\(dump.error)")
@@ -93,6 +99,7 @@ import Testing
         #expect(magic.status == 0 && magic.outputText.contains("magic card: it answers the Gen1a backdoor"))
         let genuine = try await info("sim:classic4k")
         #expect(genuine.outputText.contains("Gen1a backdoor: no answer"))
+        #expect(genuine.outputText.contains("\n  sector trailers (keys, access bits, GPB): blocks 3, 7, 11, ... 255\n"))
         let json = try await info("sim:classic-mini?gen1a=1", json: true)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.output)) as? [String: Any])
         let classic = try #require(object["mifareClassic"] as? [String: Any])
