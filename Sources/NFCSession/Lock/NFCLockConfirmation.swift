@@ -242,28 +242,49 @@ extension NFCLockConfirmation {
 extension NFCLockConfirmation {
     /// The domain string that starts the digested bytes of an NTAG 424 DNA SDM set-up.
     static let sdmSetUpDomain = "ndeftool lock confirmation: NTAG 424 DNA SDM set-up, version 1"
+    /// The domain string of an SDM set-up that starts from keys other than the factory's.
+    static let sdmRotationDomain = "ndeftool lock confirmation: NTAG 424 DNA SDM key rotation, version 1"
 
-    /// Creates the confirmation of setting up `plan` on the NTAG 424 DNA with `uid`: the keys
-    /// change (NT4H2421Gx 10.6.1), and only their holder can ever change the tag again.
+    /// Creates the confirmation of setting up `plan` on the NTAG 424 DNA with `uid`, starting
+    /// from the keys `from`: the keys change (NT4H2421Gx 10.6.1), and only their holder can ever
+    /// change the tag again.
     ///
     /// The digest stands for the tag and the plan: the UID, the NDEF file written, the file
     /// settings (ChangeFileSettings' data, 10.7.1), the SDM key numbers, the key version and the
-    /// five keys, so a code shown for one keys file confirms no other. It does not stand for the
+    /// five keys, and, from keys other than the factory's, those five keys too (a code shown for
+    /// a move from one keys file to another confirms no other pair). It does not stand for the
     /// tag's progress: an interrupted set-up is finished with the same code. The digest depends
     /// on the keys; show the code, not the digest. The plan lists the NDEF file's one write.
-    public init(sdmSetUpOf uid: [UInt8], plan: NTAG424SDMPlan) throws(NFCReaderError) {
+    public init(
+        sdmSetUpOf uid: [UInt8], plan: NTAG424SDMPlan, from: NTAG424KeySet = .factory
+    ) throws(NFCReaderError) {
         let numbers: [UInt8] = [
             UInt8(truncatingIfNeeded: plan.metaReadKey), UInt8(truncatingIfNeeded: plan.fileReadKey),
             plan.locksNDEF ? 1 : 0, plan.keyVersion,
         ]
-        let digest = try Self.digest(
-            domain: Self.sdmSetUpDomain,
-            fields: [uid, plan.template.file, plan.settings.changeCommandData, numbers, plan.keys.flatMap { $0 }])
+        var fields = [uid, plan.template.file, plan.settings.changeCommandData, numbers, plan.keys.flatMap { $0 }]
+        if !from.isFactory { fields.append(from.keys.flatMap { $0 }) }
+        let digest = try Self.digest(domain: from.isFactory ? Self.sdmSetUpDomain : Self.sdmRotationDomain, fields: fields)
         let write = TagWritePlan(steps: [
             PlanStep(file: 0xE104, address: 0, data: plan.template.file, reason: "the NDEF file")
         ])
         self.init(
             uid: uid, digest: digest, options: Type2LockOptions(setsBlockLockBits: false, locksConfiguration: false),
             plan: write, messageLength: plan.template.file.count - 2)
+    }
+
+    /// The domain string of an NTAG 424 DNA returned to its factory keys and settings.
+    static let factoryResetDomain = "ndeftool lock confirmation: NTAG 424 DNA factory reset, version 1"
+
+    /// Creates the confirmation of returning the NTAG 424 DNA with `uid` from the keys `from` to
+    /// its factory keys, settings and an empty NDEF file: the tag's SDM and keys are gone, and
+    /// anyone can then set it up. The digest stands for the UID and the five keys of `from`.
+    public init(factoryResetOf uid: [UInt8], from: NTAG424KeySet) throws(NFCReaderError) {
+        let digest = try Self.digest(domain: Self.factoryResetDomain, fields: [uid, from.keys.flatMap { $0 }])
+        let empty = [UInt8](repeating: 0, count: 256)
+        let write = TagWritePlan(steps: [PlanStep(file: 0xE104, address: 0, data: empty, reason: "the NDEF file")])
+        self.init(
+            uid: uid, digest: digest, options: Type2LockOptions(setsBlockLockBits: false, locksConfiguration: false),
+            plan: write, messageLength: 0)
     }
 }

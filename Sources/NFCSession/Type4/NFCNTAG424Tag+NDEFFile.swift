@@ -44,6 +44,29 @@ extension NFCNTAG424Tag {
         return bytes
     }
 
+    /// The whole NDEF file, `count` bytes from offset 0, as ISOReadBinary gives it (with SDM on,
+    /// with what SDM mirrors): ISOSelectFile E104h, then pieces of at most 240 bytes.
+    ///
+    /// - Throws: ``NFCReaderError/Code/tagResponseError`` for a status word other than 90 00 or a
+    ///   short piece.
+    public func ndefFileBytes(count: Int = 256) async throws(NFCReaderError) -> [UInt8] {
+        try check(await tag.sendCommand(apdu: [0x00, 0xA4, 0x00, 0x0C, 0x02, 0xE1, 0x04]), "ISOSelectFile E104")
+        var bytes: [UInt8] = []
+        while bytes.count < count {
+            let piece = min(Self.filePiece, count - bytes.count)
+            let response = try await tag.sendCommand(apdu: [
+                0x00, 0xB0, UInt8(bytes.count >> 8), UInt8(truncatingIfNeeded: bytes.count), UInt8(piece),
+            ])
+            try check(response, "ISOReadBinary at \(bytes.count)")
+            guard response.data.count == piece else {
+                throw NFCReaderError(
+                    .tagResponseError, "ISOReadBinary at \(bytes.count) gave \(response.data.count) bytes")
+            }
+            bytes += response.data
+        }
+        return bytes
+    }
+
     /// Writes `file` (NLEN, then the message) to the NDEF file in the order of T4T 3.0, 5.5.7:
     /// ISOSelectFile E104h, NLEN 0 (left out when `emptyAlready`: NLEN was read as 0 in this
     /// session), the message in pieces, NLEN last; then the file is read back and compared, but

@@ -152,6 +152,11 @@ public struct NTAG424FileSettings: Sendable, Hashable {
         self.sdm = sdm
     }
 
+    /// The NDEF file (02, `E104`) as delivered (NT4H2421Gx 8.2.3, Table 8): CommMode Plain, Read,
+    /// Write and ReadWrite free, Change key 0, 256 bytes, SDM off.
+    public static let factoryNDEFFile = NTAG424FileSettings(
+        communicationMode: .plain, read: .free, write: .free, readWrite: .free, change: .key(0), size: 256)
+
     /// The 2 AccessRights bytes: RW and Change, Read and Write.
     public var accessRightsBytes: [UInt8] {
         [readWrite.nibble << 4 | change.nibble, read.nibble << 4 | write.nibble]

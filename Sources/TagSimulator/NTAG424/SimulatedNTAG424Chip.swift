@@ -60,8 +60,7 @@ public struct SimulatedNTAG424Chip: Sendable {
         fileSettings = [
             0x01: NTAG424FileSettings(
                 communicationMode: .plain, read: .free, write: .key(0), readWrite: .key(0), change: .key(0), size: 32),
-            0x02: NTAG424FileSettings(
-                communicationMode: .plain, read: .free, write: .free, readWrite: .free, change: .key(0), size: 256),
+            0x02: .factoryNDEFFile,
             0x03: NTAG424FileSettings(
                 communicationMode: .full, read: .key(2), write: .key(3), readWrite: .key(3), change: .key(0),
                 size: 128),

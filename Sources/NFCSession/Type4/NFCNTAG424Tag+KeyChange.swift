@@ -1,0 +1,129 @@
+import NTAG424
+
+/// The keys of an NTAG 424 DNA moved from one key set to another (NT4H2421Gx 10.6.1): which key
+/// each slot holds, proven by authenticating; key 0's session; ChangeKey of keys 1-4, then of
+/// key 0. Shared by the SDM set-up (from the factory keys or an earlier plan's) and the factory
+/// reset.
+///
+/// ChangeKey is atomic on the chip: a cut leaves a key old or new, never a third value. What the
+/// tool must not lose is which one; so before any change every key whose value is not certain
+/// is proven by AuthenticateEV2First, with the candidate its version points to first and the
+/// other only when that one is refused: at most one refused authentication per key and run
+/// (each counts in the tag's TotFailCtr).
+extension NFCNTAG424Tag {
+    /// Which keys the tag holds: for each of keys 0-4, whether it is `target`'s and whether it is
+    /// `from`'s. From the factory keys, a key at version 00h is taken as delivered without a
+    /// command (unless the target's version is 00h too); every other key is proven by
+    /// authenticating. Ends with no session (the application selected again when one opened).
+    ///
+    /// - Throws: the errors of AuthenticateEV2First but a refused key (91 AE), and of selecting
+    ///   the application.
+    func proveKeys(
+        versions: [UInt8], target: [[UInt8]], targetVersion: UInt8, from: NTAG424KeySet
+    ) async throws(NFCReaderError) -> (target: [Bool], previous: [Bool]) {
+        var isTarget = Array(repeating: false, count: 5)
+        var isPrevious = Array(repeating: false, count: 5)
+        var authenticated = false
+        for number in 0..<5 {
+            if from.isFactory && versions[number] == 0 && targetVersion != 0 {
+                isPrevious[number] = true
+                continue
+            }
+            // The target first when the version is the target's, or the change starts from the
+            // factory (a changed version then means a set-up): else the previous key first.
+            let targetFirst = versions[number] == targetVersion || from.isFactory
+            let candidates: [(key: [UInt8], isTarget: Bool)] =
+                targetFirst
+                ? [(target[number], true), (from.keys[number], false)]
+                : [(from.keys[number], false), (target[number], true)]
+            for (index, candidate) in candidates.enumerated() where index == 0 || candidate.key != candidates[0].key {
+                guard try await opens(keyNumber: number, key: candidate.key) else { continue }
+                authenticated = true
+                isTarget[number] = target[number] == candidate.key
+                isPrevious[number] = from.keys[number] == candidate.key
+                break
+            }
+        }
+        if authenticated {
+            // Selecting the application again ends the authentication, so that the plain reads
+            // and writes of the NDEF file that follow are allowed (NT4H2421Gx 9.1.3).
+            endSession()
+            try await selectApplication()
+        }
+        return (isTarget, isPrevious)
+    }
+
+    /// Whether AuthenticateEV2First with `key` as key `keyNumber` succeeds (refused: false).
+    func opens(keyNumber: Int, key: [UInt8]) async throws(NFCReaderError) -> Bool {
+        do {
+            try await authenticate(keyNumber: keyNumber, key: key)
+            return true
+        } catch {
+            guard error.code == .authenticationFailed else { throw error }
+            return false
+        }
+    }
+
+    /// AuthenticateEV2First with key 0 as `progress` proved it: the target's or the previous
+    /// key; a factory key 0 taken as delivered is tried first and the target's once more only
+    /// when it is refused.
+    ///
+    /// - Throws: ``NFCReaderError/Code/authenticationFailed`` when key 0 is neither.
+    func authenticateKey0(
+        target: [UInt8], from: NTAG424KeySet, progress: NTAG424SDMProgress
+    ) async throws(NFCReaderError) {
+        let candidates: [[UInt8]]
+        if progress.planKeys[0] {
+            candidates = [target]
+        } else if progress.previousKeys[0] {
+            let assumed = from.isFactory && progress.keyVersions[0] == 0
+            candidates = assumed && target != from.keys[0] ? [from.keys[0], target] : [from.keys[0]]
+        } else {
+            candidates = []
+        }
+        for key in candidates {
+            if try await opens(keyNumber: 0, key: key) { return }
+        }
+        throw NFCReaderError(
+            .authenticationFailed,
+            "key 0 is neither the key the change starts from nor the new one: this tag's keys are not this change's")
+    }
+
+    /// ChangeKey of keys 1-4 not yet at `target` with `version`, each from the value `progress`
+    /// proved, then of key 0 (which ends the session), in the session with key 0 this tag holds;
+    /// the application is selected again when key 0 was not changed, so that no session is left.
+    /// Each change of keys 1-4 is checked by its MACed answer; ChangeKey of key 0 answers
+    /// without a MAC, so the caller reads its version.
+    ///
+    /// - Returns: the steps taken, in words.
+    func changeKeys(
+        to target: [[UInt8]], version: UInt8, from: NTAG424KeySet, progress: NTAG424SDMProgress
+    ) async throws(NFCReaderError) -> [String] {
+        var steps: [String] = []
+        for number in 1...4 where !progress.changedKeys[number] {
+            // A key already the target's with another version is changed from itself.
+            let old = progress.planKeys[number] ? target[number] : from.keys[number]
+            try await changeKey(number, to: target[number], version: version, oldKey: old)
+            steps.append("changed key \(number)")
+        }
+        if !progress.changedKeys[0] {
+            try await changeKey(0, to: target[0], version: version, oldKey: nil)
+            steps.append("changed key 0")
+            endSession()
+        } else {
+            // The chip is still authenticated with key 0, and ISOReadBinary is refused in a
+            // session (10.9.2): selecting the application again ends it.
+            try await selectApplication()
+        }
+        return steps
+    }
+
+    /// Checks key 0 after ChangeKey of key 0 (answered without a MAC): its version must read
+    /// `version`.
+    func checkKey0Version(_ version: UInt8) async throws(NFCReaderError) {
+        let read = try await keyVersion(0)
+        guard read == version else {
+            throw NFCReaderError(.tagUpdateFailure, "key 0 was changed, but its version reads \(read), not \(version)")
+        }
+    }
+}
