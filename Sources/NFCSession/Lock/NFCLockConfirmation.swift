@@ -264,7 +264,8 @@ extension NFCLockConfirmation {
         ]
         var fields = [uid, plan.template.file, plan.settings.changeCommandData, numbers, plan.keys.flatMap { $0 }]
         if !from.isFactory { fields.append(from.keys.flatMap { $0 }) }
-        let digest = try Self.digest(domain: from.isFactory ? Self.sdmSetUpDomain : Self.sdmRotationDomain, fields: fields)
+        let digest = try Self.digest(
+            domain: from.isFactory ? Self.sdmSetUpDomain : Self.sdmRotationDomain, fields: fields)
         let write = TagWritePlan(steps: [
             PlanStep(file: 0xE104, address: 0, data: plan.template.file, reason: "the NDEF file")
         ])

@@ -103,8 +103,11 @@ extension NFCNTAG424Tag {
             if response.data.isEmpty { break }
         }
         var expected = file
-        for range in mirroredRanges where range.lowerBound >= 0 && range.upperBound <= min(file.count, readBack.count) {
-            expected.replaceSubrange(range, with: readBack[range])
+        // A mirror of the settings in force may reach past the end of a shorter new message.
+        let end = min(file.count, readBack.count)
+        for range in mirroredRanges where range.lowerBound >= 0 && range.lowerBound < end {
+            let shown = range.lowerBound..<min(range.upperBound, end)
+            expected.replaceSubrange(shown, with: readBack[shown])
         }
         guard readBack == expected else {
             throw NFCReaderError(

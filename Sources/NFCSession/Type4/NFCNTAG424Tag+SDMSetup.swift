@@ -163,7 +163,7 @@ extension NFCNTAG424Tag {
         let mirrored = try await ndefMessageBytes()
         do {
             try checkURL(mirrored ?? [], plan: plan)
-        } catch where steps.isEmpty {
+        } catch  where steps.isEmpty {
             // Nothing was sent, yet the URL does not verify: the key versions are the plan's but
             // the keys are not (another set-up with the same version).
             throw NFCReaderError(
