@@ -271,7 +271,7 @@ let package = Package(
                 "TestSupport",
                 "NDEFCommandLine", "NDEF", "TagMemory", "NFCSession", "SimulatedReader", "PCSCReader", "LibNFCReader",
                 "NFCReaders", "TagInspection", "Provisioning", "CommandLineKit", "RecordSpecifications", "NFCCrypto",
-                "NTAG424", "ProvisioningDatabase", "SimulatorBridges",
+                "NTAG424", "ProvisioningDatabase", "SimulatorBridges", "TagSimulator",
             ]),
     ],
     swiftLanguageModes: [.v6]

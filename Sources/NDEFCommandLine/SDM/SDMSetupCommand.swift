@@ -5,7 +5,8 @@ import NTAG424
 
 /// `ndeftool sdm setup`: a factory NTAG 424 DNA made into a tag whose every read gives a URL
 /// with encrypted PICCData and an SDMMAC (NT4H2421Gx 9.3, 10.6.1, 10.7.1; AN12196 4-5), with
-/// ``NFCSession/NFCNTAG424Tag/setUpSDM(_:confirmation:progress:)``.
+/// ``NFCSession/NFCNTAG424Tag/setUpSDM(_:from:confirmation:progress:)``; a set-up tag moved to
+/// new keys and a new URL (`--from-keys-file`), or returned to the factory (`--factory`).
 enum SDMSetupCommand {
     static let url = OptionSpec.option(
         "url", value: "url",
@@ -24,6 +25,20 @@ enum SDMSetupCommand {
     static let keyVersion = OptionSpec.option(
         "key-version", value: "n", default: "1",
         help: "The version every changed key gets (1-255): it marks the keys this set-up changed.")
+    static let fromKeysFile = OptionSpec.option(
+        "from-keys-file", value: "file",
+        help: "The keys the tag holds now (an earlier set-up's), as JSON like --keys-file: the tag is moved from "
+            + "them to the new keys, URL and settings.")
+    static let fromMasterKeyFile = OptionSpec.option(
+        "from-master-key-file", value: "file",
+        help: "The master key the tag's present keys were derived from, in place of --from-keys-file.")
+    static let fromMetaReadKey = OptionSpec.option(
+        "from-meta-read-key", value: "n", default: "1",
+        help: "With --from-master-key-file: the key number that holds the master's shared SDMMetaRead key (1-4).")
+    static let factory = OptionSpec.flag(
+        "factory",
+        help: "Return the tag from the keys of --from-keys-file (or --from-master-key-file) to its factory keys "
+            + "and NDEF file settings (SDM off), with an empty NDEF file.")
     static let lockNDEF = OptionSpec.flag(
         "lock-ndef",
         help: "Give the NDEF file's write access to key 0 only: the URL can no longer be changed "
@@ -55,113 +70,38 @@ enum SDMSetupCommand {
             refused before anything is sent: it never ends with keys of two files. Running it \
             on a tag set up already changes nothing.
 
+            A tag set up already is moved to new keys, a new URL and new SDM settings with \
+            --from-keys-file (or --from-master-key-file) naming the keys it holds now: the \
+            message and settings first, then keys 1-4 and key 0, each changed from the old key \
+            (key rotation). Every key is old or new after any cut, the same command finishes \
+            it, proving each key by authenticating with the old and the new one. --factory \
+            with --from-keys-file returns the tag to its factory keys (version 0) and settings \
+            with an empty NDEF file, so that any tool can set it up again; it is confirmed with \
+            its own code. Keys neither old nor new (another keys file) are refused before \
+            anything is sent.
+
             Exit status: 0; 79 when not confirmed; 78 when the tag holds keys that are neither \
-            the factory's nor the plan's; 80 when the set-up stopped part way (run it again); 75 \
-            when the tag left before anything was changed; 76 when the tag is not an NTAG 424 \
-            DNA; 64 for a URL without both placeholders.
+            those it starts from (the factory's, or --from-keys-file's) nor the plan's; 80 \
+            when the set-up stopped part way (run it again); 75 when the tag left before \
+            anything was changed; 76 when the tag is not an NTAG 424 DNA; 64 for a URL without \
+            both placeholders, or options that do not go together.
 
             Examples:
               ndeftool sdm setup --reader 'sim:ntag424?file=t424.t4t' --dry-run \\
                   --url 'https://x.example/t?picc_data={picc}&cmac={mac}' --keys-file sdm-keys.json
+              ndeftool sdm setup --reader 'sim:ntag424?file=t424.t4t' --dry-run \\
+                  --url 'https://y.example/v2?p={picc}&m={mac}' \\
+                  --from-keys-file sdm-keys.json --keys-file new-keys.json --key-version 2
+              ndeftool sdm setup --reader 'sim:ntag424?file=t424.t4t' --dry-run --factory \\
+                  --from-keys-file new-keys.json
             """,
         options: [
-            url, keysFile, masterKeyFile, metaReadKey, fileReadKey, keyVersion, lockNDEF, LockFlow.confirm, dryRun,
-            json,
+            url, keysFile, masterKeyFile, metaReadKey, fileReadKey, keyVersion, lockNDEF, fromKeysFile,
+            fromMasterKeyFile, fromMetaReadKey, factory, LockFlow.confirm, dryRun, json,
         ],
         groups: [TagOptions.group],
         run: run
     )
-
-    /// Where the keys come from.
-    enum Keys {
-        case file([[UInt8]])
-        case master(NTAG424MasterKey)
-
-        func keys(for uid: [UInt8]) throws(CommandLineError) -> [[UInt8]] {
-            switch self {
-            case .file(let keys): return keys
-            case .master(let master):
-                do {
-                    return try master.keys(uid: uid)
-                } catch {
-                    throw CommandLineError(.tagError, "the tag's keys cannot be derived: \(error.reason)")
-                }
-            }
-        }
-
-        var source: String {
-            if case .master = self { "derived from --master-key-file (AN10922)" } else { "from --keys-file" }
-        }
-    }
-
-    /// The options, checked before a reader is opened.
-    struct Request {
-        var url: String
-        var template: NTAG424SDMTemplate
-        var keys: Keys
-        var metaReadKey: Int
-        var fileReadKey: Int
-        var keyVersion: UInt8
-        var locksNDEF: Bool
-        /// The option the keys came from (`--keys-file` or `--master-key-file`) and its file.
-        var keysOption = ""
-        var keysPath = ""
-
-        init(_ values: ParsedValues) throws(CommandLineError) {
-            guard let text = values.value(SDMSetupCommand.url.long) else {
-                throw .usage("--url is needed: the URL with {picc} and {mac}")
-            }
-            do {
-                template = try NTAG424SDMTemplate(url: text)
-                url = text
-            } catch {
-                throw .invalidValue(text, for: SDMSetupCommand.url, reason: error.reason)
-            }
-            metaReadKey = try Self.number(values, SDMSetupCommand.metaReadKey, in: 1...4)
-            fileReadKey = try Self.number(values, SDMSetupCommand.fileReadKey, in: 1...4)
-            keyVersion = UInt8(try Self.number(values, SDMSetupCommand.keyVersion, in: 1...255))
-            locksNDEF = values.flag(lockNDEF.long)
-            switch (values.value(keysFile.long), values.value(masterKeyFile.long)) {
-            case (let path?, nil):
-                keys = .file(try SDMKeysFile.read(path, option: keysFile))
-                (keysOption, keysPath) = ("--" + keysFile.long, path)
-            case (nil, let path?):
-                let key = try SDMKeyFile.read(path, option: masterKeyFile)
-                (keysOption, keysPath) = ("--" + masterKeyFile.long, path)
-                do {
-                    keys = .master(try NTAG424MasterKey(key, metaReadKey: metaReadKey, fileReadKey: fileReadKey))
-                } catch {
-                    throw .usage("--master-key-file: \(error.reason)")
-                }
-            case (.some, .some): throw .usage("give --keys-file or --master-key-file, not both")
-            case (nil, nil): throw .usage("--keys-file or --master-key-file is needed: the keys the tag gets")
-            }
-        }
-
-        static func number(_ values: ParsedValues, _ option: OptionSpec, in range: ClosedRange<Int>)
-            throws(CommandLineError) -> Int
-        {
-            let text = values.value(option.long) ?? option.defaultValue ?? ""
-            guard let number = Int(text), range.contains(number) else {
-                throw .invalidValue(text, for: option, reason: "expected \(range.lowerBound) to \(range.upperBound)")
-            }
-            return number
-        }
-
-        func plan(for uid: [UInt8]) throws(CommandLineError) -> NTAG424SDMPlan {
-            do {
-                return try NTAG424SDMPlan(
-                    template: template, keys: try keys.keys(for: uid), keyVersion: keyVersion,
-                    metaReadKey: metaReadKey, fileReadKey: fileReadKey, locksNDEF: locksNDEF)
-            } catch let error as NFCReaderError {
-                throw .usage(error.reason)
-            } catch let error as CommandLineError {
-                throw error
-            } catch {
-                throw CommandLineError(.internalError, "\(error)")
-            }
-        }
-    }
 
     @Sendable static func run(_ invocation: CommandInvocation) async throws(CommandLineError) -> ExitStatus {
         let values = invocation.values
@@ -170,24 +110,32 @@ enum SDMSetupCommand {
         if code != nil && isDryRun { throw .usage("--dry-run changes nothing; leave out --confirm") }
         let request = try Request(values)
         let connection = try TagConnection(invocation, writes: !isDryRun)
-        return try await connection.runOnTag("setting up SDM") { tag in
+        return try await connection.runOnTag(request.isFactoryReset ? "resetting the NTAG 424 DNA" : "setting up SDM") {
+            tag in
             guard let ntag = NFCNTAG424Tag.commands(of: tag) else {
                 throw CommandLineError(
                     .tagError, "this is \(tag.chipName ?? "a tag") without ISO-DEP, not an NTAG 424 DNA")
             }
+            if request.isFactoryReset {
+                return try await SDMFactoryReset(
+                    invocation: invocation, request: request, connection: connection, code: code
+                ).run(on: ntag)
+            }
             let plan = try request.plan(for: ntag.identifier)
-            let confirmation = try ntag.prepareSDMSetUp(plan)
+            let from = try request.from.keySet(for: ntag.identifier)
+            let confirmation = try ntag.prepareSDMSetUp(plan, from: from)
             let again = RepeatCommand.line(
                 invocation.arguments, dropping: ["--confirm", "--dry-run"], adding: ["--confirm", confirmation.code])
             let progress: NTAG424SDMProgress
             do {
-                progress = try await ntag.sdmProgress(plan)
+                progress = try await ntag.sdmProgress(plan, from: from)
             } catch let error as NFCReaderError where error.code == .tagNotSupported {
                 throw CommandLineError(.tagError, "this Type 4 tag is not an NTAG 424 DNA: \(error.reason)")
             }
             var report = SDMSetupReport(
-                uid: ntag.identifier, url: request.url, plan: plan, keySource: request.keys.source,
+                uid: ntag.identifier, url: request.url ?? "", plan: plan, keySource: request.keys.description,
                 code: confirmation.code, progress: progress)
+            if !request.from.isFactory { report.fromKeySource = request.from.description }
             report.isDryRun = isDryRun
             if !values.flag(json.long) { try invocation.io.writeOutput(report.lines.joined(separator: "\n") + "\n") }
             if isDryRun {
@@ -198,19 +146,23 @@ enum SDMSetupCommand {
                 return .success
             }
             let records = SDMSetupRecords(io: invocation.io)
-            let keys = try request.keys.keys(for: ntag.identifier)
+            let keys = plan.keys
             if !progress.foreignKeys.isEmpty {
-                throw foreignKeys(progress.foreignKeys, record: records.load(uid: ntag.identifier), keys: keys)
+                throw foreignKeys(
+                    progress.foreignKeys, record: records.load(uid: ntag.identifier), keys: keys,
+                    from: from.isFactory ? nil : from.keys)
             }
             try await confirm(confirmation, code: code, console: connection.console, again: again)
-            // The record first: a later run with another file is told which one finishes the tag.
+            // The record first: a later run with other files is told which ones finish the tag.
             var record = SDMSetupRecords.started(
-                uid: ntag.identifier, keys: keys, option: request.keysOption, path: request.keysPath)
+                uid: ntag.identifier, keys: keys, option: request.keys.option, path: request.keys.path,
+                from: from.isFactory ? nil : (from.keys, request.from.option, request.from.path))
             try await records.save(record, uid: ntag.identifier)
             do {
-                report.steps = try await ntag.setUpSDM(plan, confirmation: confirmation, progress: report.progress)
+                report.steps = try await ntag.setUpSDM(
+                    plan, from: from, confirmation: confirmation, progress: report.progress)
             } catch let error as NFCReaderError {
-                throw failure(error, again: again)
+                throw failure(error, again: again, moving: !from.isFactory)
             }
             record.stage = .done
             try? await records.save(record, uid: ntag.identifier)
@@ -224,19 +176,34 @@ enum SDMSetupCommand {
         }
     }
 
-    /// The refusal of a tag whose keys `numbers` hold another set-up's keys, naming the file of
-    /// this machine's record of that set-up when it is not this run's (`keys`).
-    static func foreignKeys(_ numbers: [Int], record: SDMSetupRecord?, keys: [[UInt8]]) -> CommandLineError {
-        var message =
-            "key\(numbers.count == 1 ? "" : "s") \(numbers.map(String.init).joined(separator: ", ")) "
-            + (numbers.count == 1 ? "holds" : "hold")
-            + " another set-up's key (its version says changed, this plan's key does not open it): this plan cannot "
-            + "finish that set-up, and nothing was written. "
-        if let record, record.keyCheck != SDMSetupRecord.keyCheck(keys) {
-            message +=
-                "This machine last set the tag up with \(record.option) \(record.path) ("
-                + (record.stage == .done ? "complete" : "cut part way") + ", \(record.time)): run the command with "
-                + "that file to finish it"
+    /// The refusal of a tag whose keys `numbers` are neither `keys` (the plan's) nor those the
+    /// change starts from (`from`; nil: the factory's), naming this machine's record of the
+    /// change that left them when it is not this run's.
+    static func foreignKeys(
+        _ numbers: [Int], record: SDMSetupRecord?, keys: [[UInt8]], from: [[UInt8]]?
+    ) -> CommandLineError {
+        let list = numbers.map(String.init).joined(separator: ", ")
+        var message = "key\(numbers.count == 1 ? "" : "s") \(list) " + (numbers.count == 1 ? "holds" : "hold")
+        message +=
+            from == nil
+            ? " another set-up's key (its version says changed, this plan's key does not open it): this plan cannot "
+                + "finish that set-up, and nothing was written. "
+            : " a key that is neither the one the move starts from nor the new one (both were refused): nothing "
+                + "was written. "
+        if let record, !record.isOf(keys: keys, from: from) {
+            let state = (record.stage == .done ? "complete" : "cut part way") + ", \(record.time)"
+            if record.fromOption != nil || record.option.isEmpty {
+                message +=
+                    "This machine last changed the tag's keys with \(record.options) (\(state)): run the command "
+                    + "with those files to finish it, or give the keys it holds now with --from-keys-file"
+            } else {
+                message +=
+                    "This machine last set the tag up with \(record.option) \(record.path) (\(state)): run the "
+                    + "command with that file to finish it"
+                if from == nil, record.stage == .done {
+                    message += ", or move the tag from it with --from-keys-file"
+                }
+            }
         } else {
             message += "Finish it with the keys file or master key it was started with"
         }
@@ -246,7 +213,7 @@ enum SDMSetupCommand {
     /// The failure of a confirmed set-up. Once confirmed, any step may have been taken before the
     /// error, so all but a refused key 0 (no rerun helps) and a refused confirmation end with
     /// ``ExitStatus/incompleteWrite`` and the command that finishes the set-up.
-    static func failure(_ error: NFCReaderError, again: String) -> CommandLineError {
+    static func failure(_ error: NFCReaderError, again: String, moving: Bool = false) -> CommandLineError {
         switch error.code {
         case .authenticationFailed, .confirmationMismatch:
             return CommandLineError(
@@ -255,7 +222,8 @@ enum SDMSetupCommand {
             return CommandLineError(
                 .incompleteWrite,
                 "setting up SDM: \(error.reason) (\(error.code.rawValue))\nThe set-up may have stopped part way; "
-                    + "the tag's keys are the factory's or the plan's. To finish it, hold the "
+                    + "the tag's keys are " + (moving ? "the old ones or the new ones" : "the factory's or the plan's")
+                    + ". To finish it, hold the "
                     + "tag to the reader again and run:\n  \(again)")
         }
     }

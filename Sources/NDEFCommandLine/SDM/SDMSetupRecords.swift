@@ -5,10 +5,11 @@ import NFCCrypto
 import SystemSupport
 
 /// What this machine did last to an NTAG 424 DNA's keys with `sdm setup`: which file the keys
-/// came from (the option and the file's absolute path, never a key), when, and how far it came,
-/// with a check value of the tag's keys. A set-up that was cut leaves the tag with keys of that
-/// file; a later run with another file is refused, and the record names the file that finishes
-/// it.
+/// came from (the option and the file's absolute path, never a key), which file the keys it
+/// started from came from (a move from one set-up to another, or `--factory`), when, and how far
+/// it came, with check values of both key sets. A set-up that was cut leaves the tag with keys of
+/// those files; a later run with other files is refused, and the record names the files that
+/// finish it.
 struct SDMSetupRecord: TagStateRecord, Equatable {
     /// How far the set-up came.
     enum Stage: String, Codable, Sendable {
@@ -30,6 +31,24 @@ struct SDMSetupRecord: TagStateRecord, Equatable {
     var keyCheck: String
     /// When the set-up began (ISO 8601, UTC).
     var time: String
+    /// For a set-up that started from keys other than the factory's: the option those keys came
+    /// from (`--from-keys-file`, `--from-master-key-file`), its file's absolute path and the
+    /// check value of those keys. Absent in records of set-ups from the factory keys.
+    var fromOption: String?
+    var fromPath: String?
+    var fromKeyCheck: String?
+
+    /// Whether this record is of a change to `keys` from `from` (nil: the factory keys).
+    func isOf(keys: [[UInt8]], from: [[UInt8]]?) -> Bool {
+        keyCheck == Self.keyCheck(keys) && fromKeyCheck == from.map(Self.keyCheck)
+    }
+
+    /// The command line options, with their files, that this record's change was run with.
+    var options: String {
+        var text = option.isEmpty ? "--factory" : "\(option) \(path)"
+        if let fromOption, let fromPath { text = "\(fromOption) \(fromPath) " + text }
+        return text
+    }
 
     /// The check value of `keys`.
     static func keyCheck(_ keys: [[UInt8]]) -> String {
@@ -53,12 +72,26 @@ extension TagStateRecords where Record == SDMSetupRecord {
         try await save(record, uid: uid, untouched: "Nothing was sent")
     }
 
-    /// The record of a set-up of `uid` with the keys `keys` from `option` `path`, begun now.
-    static func started(uid: [UInt8], keys: [[UInt8]], option: String, path: String) -> SDMSetupRecord {
-        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    /// The record of a set-up of `uid` with the keys `keys` from `option` `path` (empty for
+    /// the factory keys of `--factory`), begun now; `from`: the keys it starts from, when not the
+    /// factory's, with their option and file.
+    static func started(
+        uid: [UInt8], keys: [[UInt8]], option: String, path: String,
+        from: (keys: [[UInt8]], option: String, path: String)? = nil
+    ) -> SDMSetupRecord {
         let formatter = ISO8601DateFormatter()
-        return SDMSetupRecord(
-            uid: Hex.encode(uid), stage: .started, option: option, path: absolute,
+        var record = SDMSetupRecord(
+            uid: Hex.encode(uid), stage: .started, option: option, path: path.isEmpty ? "" : absolute(path),
             keyCheck: SDMSetupRecord.keyCheck(keys), time: formatter.string(from: Date()))
+        if let from {
+            record.fromOption = from.option
+            record.fromPath = absolute(from.path)
+            record.fromKeyCheck = SDMSetupRecord.keyCheck(from.keys)
+        }
+        return record
+    }
+
+    private static func absolute(_ path: String) -> String {
+        path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
     }
 }

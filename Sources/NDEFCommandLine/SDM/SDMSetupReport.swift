@@ -11,6 +11,9 @@ struct SDMSetupReport: Encodable {
     var url: String
     var plan: NTAG424SDMPlan
     var keySource: String
+    /// Where the keys the tag holds now come from, for a move from an earlier set-up (nil: the
+    /// factory keys).
+    var fromKeySource: String?
     var code: String
     var progress: NTAG424SDMProgress
     var isDryRun = false
@@ -58,14 +61,17 @@ struct SDMSetupReport: Encodable {
             "URL: \(url) (\(plan.template.file.count - 2)-byte message)",
             "SDM: PICCData at \(plan.template.piccDataOffset) (key \(plan.metaReadKey)), SDMMAC at "
                 + "\(plan.template.macOffset) (key \(plan.fileReadKey), input empty); NDEF file write: \(ndefWrite)",
-            "Keys: k0-k4 \(keySource), version \(plan.keyVersion)",
+            "Keys: k0-k4 \(keySource), version \(plan.keyVersion)"
+                + (fromKeySource.map { "; moved from the keys the tag holds now, k0-k4 \($0)" } ?? ""),
             "Done already: " + (stepsDone.isEmpty ? "nothing" : stepsDone.joined(separator: "; ")),
             "To do: "
                 + (!progress.foreignKeys.isEmpty
                     ? "nothing: key\(progress.foreignKeys.count == 1 ? "" : "s") "
                         + progress.foreignKeys.map(String.init).joined(separator: ", ")
-                        + " hold another set-up's keys, which this plan cannot finish (run with the keys that set-up "
-                        + "started with)"
+                        + (fromKeySource == nil
+                            ? " hold another set-up's keys, which this plan cannot finish (run with the keys that "
+                                + "set-up started with)"
+                            : " hold keys that are neither those the move starts from nor the new ones")
                     : stepsLeft.isEmpty
                         ? "nothing (the tag is set up with this plan)" : stepsLeft.joined(separator: "; ")),
             "Set-up code: \(code)",
@@ -80,7 +86,7 @@ struct SDMSetupReport: Encodable {
 
     private enum CodingKeys: String, CodingKey {
         case uid, url, messageLength, piccDataOffset, macOffset, metaReadKey, fileReadKey, locksNDEF, keyVersion
-        case keySource, code, done, left, dryRun, complete, steps
+        case keySource, fromKeySource, code, done, left, dryRun, complete, steps
     }
 
     /// Every key (Fixtures/schemas/sdm-setup.schema.json); no key material.
@@ -96,6 +102,7 @@ struct SDMSetupReport: Encodable {
         try container.encode(plan.locksNDEF, forKey: .locksNDEF)
         try container.encode(Int(plan.keyVersion), forKey: .keyVersion)
         try container.encode(keySource, forKey: .keySource)
+        try container.encode(fromKeySource, forKey: .fromKeySource)
         try container.encode(code, forKey: .code)
         try container.encode(stepsDone, forKey: .done)
         try container.encode(stepsLeft, forKey: .left)

@@ -12,6 +12,11 @@ enum SDMStatusCommand {
         "keys-file", value: "file",
         help: "The tag's keys as JSON ({\"k0\": \"32 hex\", ..., \"k4\": \"32 hex\"}): reads the counter where "
             + "a key guards it, and checks the URL a phone reads.")
+    static let masterKeyFile = OptionSpec.option(
+        "master-key-file", value: "file",
+        help: "The master key the tag's keys were derived from ('sdm setup --master-key-file', 'batch "
+            + "--sdm-master-key-file'), in place of --keys-file: the tag's keys are derived from it and the UID, "
+            + "the shared SDMMetaRead key at the key number the tag's SDM settings name.")
     static let json = OptionSpec.flag("json", help: "Print the status as JSON.")
 
     /// The command.
@@ -23,25 +28,32 @@ enum SDMStatusCommand {
             versions (00: the factory key, or a key never changed), the SDM read counter \
             (GetFileCounters, where SDMCtrRet allows it; with --keys-file also where a key \
             guards it) and the NDEF message as a phone reads it: with SDM on, that read \
-            counts, as a phone's does. With --keys-file the URL is checked as 'ndeftool sdm \
-            verify' checks it. Nothing is written.
+            counts, as a phone's does. With --keys-file (or --master-key-file) the URL is \
+            checked as 'ndeftool sdm verify' checks it. Nothing is written.
 
             Exit status: 0; 76 when the tag is not an NTAG 424 DNA; 78 when a key of \
-            --keys-file is refused.
+            --keys-file (or derived from --master-key-file) is refused.
 
             Examples:
               ndeftool sdm status --reader sim:ntag424
               ndeftool sdm status --reader sim:ntag424 --json
+              ndeftool sdm status --reader sim:ntag424 --master-key-file sdm-master.hex
             """,
-        options: [keysFile, json],
+        options: [keysFile, masterKeyFile, json],
         groups: [TagOptions.group],
         run: run
     )
 
     @Sendable static func run(_ invocation: CommandInvocation) async throws(CommandLineError) -> ExitStatus {
         let values = invocation.values
-        let keys = try values.value(keysFile.long).map { path throws(CommandLineError) in
+        if values.isGiven(keysFile.long) && values.isGiven(masterKeyFile.long) {
+            throw .usage("give --keys-file or --master-key-file, not both")
+        }
+        let fileKeys = try values.value(keysFile.long).map { path throws(CommandLineError) in
             try SDMKeysFile.read(path, option: keysFile)
+        }
+        let master = try values.value(masterKeyFile.long).map { path throws(CommandLineError) in
+            try SDMKeyFile.read(path, option: masterKeyFile)
         }
         let connection = try TagConnection(invocation)
         return try await connection.runOnTag("reading the NTAG 424 DNA") { tag in
@@ -49,6 +61,7 @@ enum SDMStatusCommand {
                 throw CommandLineError(
                     .tagError, "this is \(tag.chipName ?? "a tag") without ISO-DEP, not an NTAG 424 DNA")
             }
+            let keys: SDMStatusReport.Keys? = fileKeys.map { .file($0) } ?? master.map { .master($0) }
             let report = try await SDMStatusReport.read(ntag, keys: keys)
             if values.flag(json.long) {
                 try invocation.io.writeOutput(try MessageJSON.text(of: report) + "\n")

@@ -96,9 +96,33 @@ struct SDMStatusReport: Encodable {
         var counterLimit: Int?
     }
 
-    /// Reads the facts from `tag`; with `keys`, the counter where a key guards it and a check of
-    /// the URL.
-    static func read(_ tag: NFCNTAG424Tag, keys: [[UInt8]]?) async throws -> SDMStatusReport {
+    /// The keys given: a keys file's, or a master key (16 bytes) the tag's keys derive from.
+    enum Keys {
+        case file([[UInt8]])
+        case master([UInt8])
+
+        /// The tag's five keys: a master key's derived for `uid` with the shared SDMMetaRead key
+        /// at the number `settings` name (key 1 without SDM, as `sdm setup` sets up by default).
+        func keys(uid: [UInt8], settings: NTAG424FileSettings?) throws(CommandLineError) -> [[UInt8]] {
+            switch self {
+            case .file(let keys): return keys
+            case .master(let key):
+                var metaRead = 1
+                if case .key(let number)? = settings?.sdm?.metaRead, (1...4).contains(number) { metaRead = number }
+                do {
+                    let master = try NTAG424MasterKey(
+                        key, metaReadKey: metaRead, fileReadKey: metaRead == 4 ? 1 : metaRead + 1)
+                    return try master.keys(uid: uid)
+                } catch {
+                    throw CommandLineError(.tagError, "the tag's keys cannot be derived: \(error.reason)")
+                }
+            }
+        }
+    }
+
+    /// Reads the facts from `tag`; with `given` keys, the counter where a key guards it and a
+    /// check of the URL.
+    static func read(_ tag: NFCNTAG424Tag, keys given: Keys?) async throws -> SDMStatusReport {
         try await tag.selectApplication()
         let version = try await tag.version()
         // Read_Sig in plain, without a session (NT4H2421Gx 10.10.1); a tag that refuses it is shown so.
@@ -113,6 +137,7 @@ struct SDMStatusReport: Encodable {
         }
         var keyVersions: [Int] = []
         for number in 0..<5 { keyVersions.append(Int(try await tag.keyVersion(number))) }
+        let keys = try given?.keys(uid: tag.identifier, settings: ndefSettings)
         var counter: Int?
         if let sdm = ndefSettings?.sdm {
             switch sdm.counterRetrieval {
