@@ -49,6 +49,10 @@ enum BatchCommand {
         "sdm-master-key-file", value: "file",
         help: "Set up NTAG 424 DNA secure messages ({picc} and {mac} in a uri template) with each tag's own keys, "
             + "derived from this master key (32 hex characters or 16 raw bytes; AN10922, the UID as input).")
+    static let sdmFromMasterKeyFile = OptionSpec.option(
+        "sdm-from-master-key-file", value: "file",
+        help: "With --sdm-master-key-file: the tags were set up with keys derived from this other master key; each is "
+            + "moved to the new master's keys and the template's URL (key rotation).")
     static let sdmLockNDEF = OptionSpec.flag(
         "sdm-lock-ndef", help: "With --sdm-master-key-file: the NDEF file's write access goes to key 0 only.")
     static let report = OptionSpec.option(
@@ -144,7 +148,8 @@ enum BatchCommand {
         options: [
             plan, from, to, width, journal, resume, reader, wait, lock, confirm, ClassicKeysFile.option,
             derivePasswords,
-            MasterSecretInput.file, sdmMasterKeyFile, sdmLockNDEF, fromPage, PasswordSetCommand.readProtect,
+            MasterSecretInput.file, sdmMasterKeyFile, sdmFromMasterKeyFile, sdmLockNDEF, fromPage,
+            PasswordSetCommand.readProtect,
             attemptLimit, report, reportJSON, retryFailed, BatchDatabaseOptions.job,
             BatchDatabaseOptions.join, BatchDatabaseOptions.database, BatchDatabaseOptions.lease,
             SignatureKeyOptions.requireGenuine, SignatureKeyOptions.signatureKey, dryRun, json,

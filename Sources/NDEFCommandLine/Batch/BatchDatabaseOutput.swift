@@ -32,7 +32,8 @@ enum BatchDatabaseOutput {
                 invocation.arguments, command: ["batch", "--join", setup.job.name],
                 keeping: [
                     "--reader", "--wait", "--confirm", "--database", "--" + MasterSecretInput.file.long,
-                    "--" + BatchCommand.sdmMasterKeyFile.long, "--" + SignatureKeyOptions.signatureKey.long,
+                    "--" + BatchCommand.sdmMasterKeyFile.long, "--" + BatchCommand.sdmFromMasterKeyFile.long,
+                    "--" + SignatureKeyOptions.signatureKey.long, "--" + ClassicKeysFile.option.long,
                 ])
             if setup.settings.password != nil, !values.isGiven(MasterSecretInput.file.long) {
                 again += "   (with $\(MasterSecretInput.variable) set to the job's master secret)"

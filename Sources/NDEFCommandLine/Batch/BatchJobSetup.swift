@@ -87,6 +87,17 @@ struct BatchJobSetup {
                         + "from that one. Nothing was touched. Give the job's own key with "
                         + "--\(BatchCommand.sdmMasterKeyFile.long) FILE")
             }
+            let fromCheck = ProvisioningSDMPlan.fromKeyCheckOption
+            var withRecordedFromKey = header
+            withRecordedFromKey.options[fromCheck] = recorded.options[fromCheck]
+            if recorded.options[fromCheck] != nil, recorded.isSameJob(as: withRecordedFromKey) {
+                throw CommandLineError(
+                    .dataError,
+                    "the master key given with --\(BatchCommand.sdmFromMasterKeyFile.long) is not the one this job "
+                        + "started with (the journal's check value of it, \(recorded.options[fromCheck] ?? ""), "
+                        + "differs): the job moves tags from that key's keys. Nothing was touched. Give the job's "
+                        + "own key with --\(BatchCommand.sdmFromMasterKeyFile.long) FILE")
+            }
             let planFromJournal = values.value(BatchCommand.plan.long) == nil && !values.isGiven(BatchCommand.from.long)
             throw CommandLineError(.dataError, mismatch(recorded, header, planFromJournal: planFromJournal))
         }
@@ -369,7 +380,19 @@ struct BatchJobSetup {
                         + "again with --\(option.long) FILE (the journal holds only its check value)")
             }
             if values.flag(BatchCommand.sdmLockNDEF.long) { throw .usage("--sdm-lock-ndef goes with --\(option.long)") }
+            if values.isGiven(BatchCommand.sdmFromMasterKeyFile.long) {
+                throw .usage("--\(BatchCommand.sdmFromMasterKeyFile.long) goes with --\(option.long)")
+            }
             return nil
+        }
+        let fromOption = BatchCommand.sdmFromMasterKeyFile
+        let fromKey = try values.value(fromOption.long).map { path throws(CommandLineError) in
+            try SDMKeyFile.read(path, option: fromOption)
+        }
+        if fromKey == nil, options[ProvisioningSDMPlan.fromKeyCheckOption] != nil {
+            throw .usage(
+                "this job moves NTAG 424 DNA tags from the keys of another master key: give that key again with "
+                    + "--\(fromOption.long) FILE (the journal holds only its check value)")
         }
         let key = try SDMKeyFile.read(path, option: option)
         let metaRead = options["sdm-meta-read-key"].flatMap { Int($0) } ?? 1
@@ -377,9 +400,12 @@ struct BatchJobSetup {
         let version = options["sdm-key-version"].flatMap { UInt8($0) } ?? 1
         let locksNDEF = values.flag(BatchCommand.sdmLockNDEF.long) || options["sdm-lock-ndef"] == "yes"
         do {
+            // The tags were set up by a job of this tool or 'sdm setup --master-key-file' with the
+            // default key numbers: the shared SDMMetaRead key is key 1.
+            let from = try fromKey.map { key throws(NTAG424Error) in try NTAG424MasterKey(key) }
             return try ProvisioningSDMPlan(
                 masterKey: try NTAG424MasterKey(key, metaReadKey: metaRead, fileReadKey: fileRead),
-                keyVersion: version, locksNDEF: locksNDEF)
+                keyVersion: version, locksNDEF: locksNDEF, from: from)
         } catch let error as ProvisioningError {
             throw CommandLineError(.dataError, "--\(option.long): \(error.reason)")
         } catch {
@@ -412,6 +438,9 @@ struct BatchJobSetup {
         if recorded.options["password"] == "derived" { needs.append("the job's master secret") }
         if recorded.options["lock"] == "yes" { needs.append("the job's --confirm code") }
         if recorded.options["sdm"] == "master-key" { needs.append("its --sdm-master-key-file") }
+        if recorded.options[ProvisioningSDMPlan.fromKeyCheckOption] != nil {
+            needs.append("its --\(BatchCommand.sdmFromMasterKeyFile.long)")
+        }
         if recorded.options[ProvisioningJobSettings.signatureKeysOption] != nil {
             needs.append("its --signature-key files")
         }

@@ -173,7 +173,8 @@ enum BatchOutput {
                 invocation.arguments, command: ["batch", "--resume", setup.journalPath],
                 keeping: [
                     "--reader", "--wait", "--confirm", "--" + MasterSecretInput.file.long,
-                    "--" + BatchCommand.sdmMasterKeyFile.long, "--" + SignatureKeyOptions.signatureKey.long,
+                    "--" + BatchCommand.sdmMasterKeyFile.long, "--" + BatchCommand.sdmFromMasterKeyFile.long,
+                    "--" + SignatureKeyOptions.signatureKey.long,
                     "--" + ClassicKeysFile.option.long,
                 ])
             if setup.settings.password != nil, !values.isGiven(MasterSecretInput.file.long) {
@@ -283,6 +284,9 @@ enum BatchOutput {
         if let plan = values.value(BatchCommand.plan.long) { others.append(("the plan", plan)) }
         if let secret = values.value(MasterSecretInput.file.long) { others.append(("the master secret file", secret)) }
         if let key = values.value(BatchCommand.sdmMasterKeyFile.long) { others.append(("the master key file", key)) }
+        if let key = values.value(BatchCommand.sdmFromMasterKeyFile.long) {
+            others.append(("the previous master key file", key))
+        }
         if let keys = values.value(ClassicKeysFile.option.long) { others.append(("the keys file", keys)) }
         for (option, path) in [("--report", csv), ("--report-json", json)] {
             for (what, other) in others where FileAccess.isSameFile(path, other) {

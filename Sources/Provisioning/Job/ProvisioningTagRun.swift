@@ -332,8 +332,9 @@ struct ProvisioningTagRun: Sendable {
         return true
     }
 
-    /// Sets up NTAG 424 DNA secure messages with `url` and the tag's own keys
-    /// (``NFCSession/NFCNTAG424Tag/setUpSDM(_:confirmation:progress:)``, which finishes an
+    /// Sets up NTAG 424 DNA secure messages with `url` and the tag's own keys, from the factory
+    /// keys or the job's previous master key's
+    /// (``NFCSession/NFCNTAG424Tag/setUpSDM(_:from:confirmation:progress:)``, which finishes an
     /// interrupted set-up; the job was confirmed as a whole). Past the application's selection any
     /// failure may leave the set-up part way: the error says the tag may be half-written.
     private func setUpSecureMessages(_ url: String) async throws(NFCReaderError) {
@@ -341,9 +342,10 @@ struct ProvisioningTagRun: Sendable {
             throw NFCReaderError(.tagNotSupported, "NTAG 424 DNA secure messages need an NTAG 424 DNA and a master key")
         }
         let plan = try sdm.plan(url: url, uid: uid)
+        let from = try sdm.previousKeys(uid: uid)
         try await ntag.selectApplication()
         do {
-            try await ntag.setUpSDM(plan, confirmation: try ntag.prepareSDMSetUp(plan))
+            try await ntag.setUpSDM(plan, from: from, confirmation: try ntag.prepareSDMSetUp(plan, from: from))
         } catch {
             var partWay = error
             partWay.mayBeHalfWritten = true

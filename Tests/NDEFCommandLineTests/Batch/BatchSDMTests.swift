@@ -129,6 +129,61 @@ struct BatchSDMTests {
     }
 
     @Test(
+        "--sdm-from-master-key-file: tags set up with one master moved to another's keys and a new URL; cut, resumed"
+    )
+    func rotation() async throws {
+        let job = try BatchFolder()
+        defer { job.folder.remove() }
+        let tags = try job.tagDirectory()
+        let first = try job.file("first.hex", hexText(Self.master))
+        let second = try job.file("second.hex", String(repeating: "7c", count: 16))
+        let reader = "sim:ntag424?supply=4&seed=9&file=\(tags)"
+        let setUp = [
+            "batch", "uri", Self.template, "--from", "1", "--to", "4", "--journal", "first.journal",
+            "--sdm-master-key-file", first, "-q",
+        ]
+        let done = try await job.run(setUp + ["--reader", reader, "--confirm", try await Self.code(job, setUp)])
+        #expect(done.status == 0, "\(done.output)\(done.error)")
+        // The second job: the same tags, a new URL, the second master's keys at the same version
+        // (1): which key a tag holds is proven by authenticating.
+        let move = [
+            "batch", "uri", "https://y.example/v2/{counter}?picc_data={picc}&cmac={mac}", "--from", "1", "--to", "4",
+            "--journal", "move.journal", "--sdm-master-key-file", second, "--sdm-from-master-key-file", first, "-q",
+        ]
+        let code = try await Self.code(job, move)
+        #expect(code != (try await Self.code(job, setUp)))
+        let cut = try await job.run(move + ["--reader", reader + "&remove-after=30", "--confirm", code])
+        #expect(cut.status == 80, "\(cut.output)\(cut.error)")
+        #expect(cut.output.contains("--sdm-from-master-key-file"), "the resume line names the key: \(cut.output)")
+        let resume = ["batch", "--resume", job.path("move.journal"), "--sdm-master-key-file", second]
+        let withoutOld = try await job.run(resume + ["--reader", reader, "--confirm", code])
+        #expect(
+            withoutOld.status == 64 && withoutOld.error.contains("--sdm-from-master-key-file"), "\(withoutOld.error)")
+        let otherOld = try job.file("other.hex", String(repeating: "5", count: 32))
+        let wrongOld = try await job.run(
+            resume + ["--sdm-from-master-key-file", otherOld, "--reader", reader, "--confirm", code])
+        #expect(
+            wrongOld.status == 65 && wrongOld.error.contains("not the one this job started with"), "\(wrongOld.error)")
+        let resumed = try await job.run(
+            resume + ["--sdm-from-master-key-file", first, "--reader", reader, "--confirm", code])
+        #expect(resumed.status == 0, "\(resumed.output)\(resumed.error)")
+        try BatchFiles.expectEveryRowDoneOnce(job.path("move.journal"), rows: 4)
+        let urls = try await Self.urls(job, tags: tags)
+        #expect(urls.count == 4)
+        for (uid, url) in urls {
+            #expect(url.hasPrefix("https://y.example/v2/"), "\(uid): \(url)")
+            let new = try await BinaryRunner.run(["sdm", "verify", "--master-key-file", second, url])
+            #expect(new.outputText.hasPrefix("valid: UID \(uid),"), "\(new.outputText)")
+            let old = try await BinaryRunner.run(["sdm", "verify", "--master-key-file", first, url])
+            #expect(old.status == 83, "\(old.outputText)")
+        }
+        let journal = try String(contentsOfFile: job.path("move.journal"), encoding: .utf8).uppercased()
+        #expect(
+            !journal.contains(hexText(Self.master).uppercased())
+                && !journal.contains(String(repeating: "7C", count: 16)))
+    }
+
+    @Test(
         "--require-genuine: tags whose Read_Sig verifies (a test key on secp224r1) are set up; copied signatures are not"
     )
     func requireGenuine() async throws {
