@@ -177,6 +177,20 @@ extension SharedVPCDPortTests {
             }
         }
 
+        @Test("sdm setup through pcscd: set up, moved to new keys and a URL, returned to the factory, set up again")
+        func sdmRotationAndReset() async throws {
+            try await SecondVPCDPort.withPort {
+                let setting = try SDMSetupCommandTests.Setting("pcsc-sdm-rotate")
+                defer { setting.folder.remove() }
+                let server = try ServeProcess(["sim", "serve", "--vpcd", String(SecondVPCDPort.port), setting.reader])
+                #expect(await server.waitForError(containing: "the tag is in the reader's field"))
+                await SecondVPCDPort.waitUntilPresent()
+                try await SDMRotationCommandTests.setUpMoveAndReset(
+                    setting, reader: reader, environment: environment(setting.folder))
+                try await stop(server)
+            }
+        }
+
         @Test("write, read and info with --reader pcsc:NAME; the reader is remembered and chosen next time")
         func writeReadInfo() async throws {
             try await SecondVPCDPort.withPort {

@@ -249,6 +249,44 @@ struct SDMRotationCommandTests {
         #expect(status.outputText.contains("key versions: k0 3, k1 3, k2 3, k3 3, k4 3"), "\(status.outputText)")
     }
 
+    /// Through `reader` (a served simulator: pcscd or libnfc): a factory tag set up with
+    /// `old`'s keys, moved to the second keys and a new URL, whose taps verify with the new keys
+    /// only; then returned to the factory (versions 0, SDM off, no message) and set up again.
+    static func setUpMoveAndReset(_ old: Setting, reader: String, environment: [String: String]) async throws {
+        let new = try SDMSetupCommandTests.secondKeys(old)
+        func coded(_ arguments: [String], label: String = "Set-up code: ") async throws -> RunResult {
+            let dry = try await run(arguments + ["--dry-run"], reader, environment)
+            let line = dry.outputText.split(separator: "\n").first { $0.hasPrefix(label) }
+            let code = try #require(line.map { String($0.dropFirst(label.count)) }, "\(dry.outputText)\(dry.error)")
+            return try await run(arguments + ["--confirm", code], reader, environment)
+        }
+        func url() async throws -> String {
+            let read = try await run(["read"], reader, environment)
+            let line = read.outputText.split(separator: "\n").first { $0.contains("URI: ") }
+            return String(try #require(line?.split(separator: "URI: ").last, "\(read.outputText)\(read.error)"))
+        }
+        let setUp = try await coded(old.setUp)
+        #expect(setUp.status == 0, "\(setUp.error)")
+        let moved = try await coded(move(old, to: new))
+        #expect(moved.status == 0, "\(moved.error)")
+        let tap = try await url()
+        #expect(tap.hasPrefix("https://y.example/v2/tap?picc_data="), "\(tap)")
+        #expect(try await BinaryRunner.run(new.verify([tap])).status == 0)
+        #expect(try await BinaryRunner.run(old.verify([tap])).status == 83)
+        let reset = try await coded(
+            ["sdm", "setup", "--factory", "--from-keys-file", new.keysFile], label: "Reset code: ")
+        #expect(reset.status == 0, "\(reset.error)")
+        let status = try await run(["sdm", "status", "--json"], reader, environment)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(status.output)) as? [String: Any])
+        #expect(object["keyVersions"] as? [Int] == [0, 0, 0, 0, 0], "\(status.outputText)")
+        let files = try #require(object["files"] as? [[String: Any]])
+        #expect(files.count == 3 && files[1]["sdm"] is NSNull, "\(status.outputText)")
+        #expect(object["url"] is NSNull, "\(status.outputText)")
+        let again = try await coded(old.setUp)
+        #expect(again.status == 0, "\(again.error)")
+        #expect(try await BinaryRunner.run(old.verify([try await url()])).status == 0)
+    }
+
     @Test(
         "Options that do not go together: 64 before any reader is opened",
         arguments: [
