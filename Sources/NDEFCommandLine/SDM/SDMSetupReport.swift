@@ -56,26 +56,30 @@ struct SDMSetupReport: Encodable {
     var lines: [String] {
         let uidText = Hex.encode(uid, uppercase: true)
         let ndefWrite = plan.locksNDEF ? "key 0 only (--lock-ndef)" : "free (as at the factory)"
-        return [
+        var lines = [
             "Tag \(uidText) (NTAG 424 DNA)",
             "URL: \(url) (\(plan.template.file.count - 2)-byte message)",
             "SDM: PICCData at \(plan.template.piccDataOffset) (key \(plan.metaReadKey)), SDMMAC at "
                 + "\(plan.template.macOffset) (key \(plan.fileReadKey), input empty); NDEF file write: \(ndefWrite)",
-            "Keys: k0-k4 \(keySource), version \(plan.keyVersion)"
-                + (fromKeySource.map { "; moved from the keys the tag holds now, k0-k4 \($0)" } ?? ""),
-            "Done already: " + (stepsDone.isEmpty ? "nothing" : stepsDone.joined(separator: "; ")),
-            "To do: "
-                + (!progress.foreignKeys.isEmpty
-                    ? "nothing: key\(progress.foreignKeys.count == 1 ? "" : "s") "
-                        + progress.foreignKeys.map(String.init).joined(separator: ", ")
-                        + (fromKeySource == nil
-                            ? " hold another set-up's keys, which this plan cannot finish (run with the keys that "
-                                + "set-up started with)"
-                            : " hold keys that are neither those the move starts from nor the new ones")
-                    : stepsLeft.isEmpty
-                        ? "nothing (the tag is set up with this plan)" : stepsLeft.joined(separator: "; ")),
-            "Set-up code: \(code)",
+            "Keys: k0-k4 \(keySource), version \(plan.keyVersion)",
         ]
+        if let fromKeySource { lines.append("Keys it holds now: k0-k4 \(fromKeySource) (each key is changed from it)") }
+        lines.append("Done already: " + (stepsDone.isEmpty ? "nothing" : stepsDone.joined(separator: "; ")))
+        let foreign = progress.foreignKeys
+        let toDo: String
+        if !foreign.isEmpty {
+            toDo =
+                "nothing: key\(foreign.count == 1 ? "" : "s") " + foreign.map(String.init).joined(separator: ", ")
+                + (fromKeySource == nil
+                    ? " hold another set-up's keys, which this plan cannot finish (run with the keys that set-up "
+                        + "started with)"
+                    : " hold keys that are neither those the move starts from nor the new ones")
+        } else {
+            toDo = stepsLeft.isEmpty ? "nothing (the tag is set up with this plan)" : stepsLeft.joined(separator: "; ")
+        }
+        lines.append("To do: " + toDo)
+        lines.append("Set-up code: \(code)")
+        return lines
     }
 
     /// The outcome as text.
