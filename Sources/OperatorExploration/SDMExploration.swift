@@ -4,20 +4,23 @@ import NTAG424
 /// Random sequences of `ndeftool sdm setup` runs on one simulated NTAG 424 DNA, as an operator
 /// runs them: a dry run for the code, the set-up with that code (now and then a stale one),
 /// reruns after a cut as the tool says or with another keys file, master key, URL or key
-/// version, and verifications of the URL the tag gives. Set-ups are cut at a random command
-/// (tear, none, complete) or lose a write; after every command the invariants are checked
-/// against the tag file.
+/// version, moves to other keys (`--from-keys-file`, `--from-master-key-file`: the right old
+/// keys, wrong ones, or none), factory resets (`--factory`), and verifications of the URL the
+/// tag gives. Changes are cut at a random command (tear, none, complete) or lose a write; after
+/// every command the invariants are checked against the tag file.
 ///
 /// Invariants, after every command:
-/// 1. Every key that is not the factory's belongs to one key set the tool told the operator the
-///    tag may hold (a set-up that ended 0, or 80 "the keys are the factory's or the plan's"):
-///    never keys of two files, never a key of no file.
-/// 2. A set-up that ends 80 leaves each key the factory's or its plan's.
-/// 3. A set-up that ends 0 leaves every key its plan's, at its key version, and the URL the tag
-///    then gives verifies with those keys.
-/// 4. Once a set-up ended 0, no later command changes a key (nothing the operator was told is
-///    done is undone).
-/// 5. A dry run, a refusal (64, 65, 66, 78, 79) and a set-up the tag left before it changed
+/// 1. The tag's keys are one state the tool told the operator the tag may be in (the factory's;
+///    a change that ended 0: its keys; one that ended 80, "the keys are the factory's or the
+///    plan's" or "the old ones or the new ones": each key one of those two): never keys of two
+///    files where the tool named one, never a key of no file.
+/// 2. A change that ends 80 leaves each key the one it started from or its target's.
+/// 3. A set-up or move that ends 0 leaves every key its plan's, at its key version, and the URL
+///    the tag then gives verifies with those keys; a factory reset that ends 0 leaves the
+///    factory keys at version 0.
+/// 4. Once a change ended 0, only a later change that ends 0 or 80 changes a key (nothing the
+///    operator was told is done is undone by a refusal, a dry run or a read).
+/// 5. A dry run, a refusal (64, 65, 66, 78, 79) and a change the tag left before it changed
 ///    anything (75) leave the tag file as it was (but for the SDM read counter, which a read
 ///    advances).
 /// 6. Every command ends with a status its help documents.
@@ -36,9 +39,9 @@ struct SDMExploration: OperatorSequence {
 
     let runner: CommandRunner
     var random: ExplorationRandom
-    /// The key sets the tool said the tag may hold.
-    var told: [[[UInt8]]] = []
-    /// The plan the tool said is set up, when one is.
+    /// The states the tool said the tag may be in: for each, the values each key may hold.
+    var told: [[[[UInt8]]]] = [Array(repeating: [Type4TagState.factoryKey], count: 5)]
+    /// The plan the tool said is set up (or the reset done), when one is.
     var done: Plan?
     /// The last set-up that ended 80, with its code, for a rerun as the tool says.
     var cut: (plan: Plan, code: String)?
@@ -57,21 +60,44 @@ struct SDMExploration: OperatorSequence {
         var keyVersion: Int?
         var fileReadKey: Int?
         var lockNDEF: Bool
+        /// The keys the operator says the tag holds now (0-3, as ``source``); nil: the factory's.
+        var from: Int?
+        /// `--factory`: back to the factory keys (with ``from``; without it the command is refused).
+        var factory = false
 
         var arguments: [String] {
-            var arguments = ["sdm", "setup", "--url", SDMExploration.urls[url]]
-            arguments += source < 3 ? ["--keys-file", "k\(source).json"] : ["--master-key-file", "m0.key"]
-            if let keyVersion { arguments += ["--key-version", String(keyVersion)] }
-            if let fileReadKey { arguments += ["--file-read-key", String(fileReadKey)] }
-            if lockNDEF { arguments.append("--lock-ndef") }
+            var arguments = ["sdm", "setup"]
+            if factory {
+                arguments.append("--factory")
+            } else {
+                arguments += ["--url", SDMExploration.urls[url]]
+                arguments += source < 3 ? ["--keys-file", "k\(source).json"] : ["--master-key-file", "m0.key"]
+                if let keyVersion { arguments += ["--key-version", String(keyVersion)] }
+                if let fileReadKey { arguments += ["--file-read-key", String(fileReadKey)] }
+                if lockNDEF { arguments.append("--lock-ndef") }
+            }
+            if let from {
+                arguments += from < 3 ? ["--from-keys-file", "k\(from).json"] : ["--from-master-key-file", "m0.key"]
+            }
             return arguments
         }
 
         /// The five keys the tag gets.
         func keys() throws -> [[UInt8]] {
+            if factory { return Array(repeating: Type4TagState.factoryKey, count: 5) }
+            return try Self.keys(of: source)
+        }
+
+        /// The five keys the operator says the tag holds now.
+        func fromKeys() throws -> [[UInt8]] {
+            guard let from else { return Array(repeating: Type4TagState.factoryKey, count: 5) }
+            return try Self.keys(of: from)
+        }
+
+        /// The keys of a keys file (0-2) or of the master key (3).
+        static func keys(of source: Int) throws -> [[UInt8]] {
             guard source == 3 else { return SDMExploration.fileKeys[source] }
-            return try NTAG424MasterKey(SDMExploration.masterKey, fileReadKey: fileReadKey ?? 2)
-                .keys(uid: SDMExploration.uid)
+            return try NTAG424MasterKey(SDMExploration.masterKey).keys(uid: SDMExploration.uid)
         }
 
         var description: String { arguments.dropFirst(2).joined(separator: " ") }
@@ -124,12 +150,24 @@ struct SDMExploration: OperatorSequence {
         var plan =
             cut?.plan ?? done
             ?? Plan(source: random.below(4), url: random.below(2), keyVersion: nil, fileReadKey: nil, lockNDEF: false)
-        switch random.below(6) {
+        switch random.below(8) {
         case 0: plan.source = random.below(4)
         case 1: plan.url = random.below(2)
         case 2: plan.keyVersion = [nil, 1, 2, 3][random.below(4)]
         case 3: plan.fileReadKey = [nil, 3][random.below(2)]
         case 4: plan.lockNDEF.toggle()
+        case 5:
+            // A move: mostly from the keys the tool said are on the tag, now and then from
+            // others, or forgetting --from-keys-file.
+            switch random.below(4) {
+            case 0: plan.from = nil
+            case 1: plan.from = random.below(4)
+            default: plan.from = done.flatMap { $0.factory ? nil : $0.source } ?? random.below(4)
+            }
+            if let from = plan.from, from == plan.source || random.below(2) == 0 {
+                plan.source = (from + 1 + random.below(3)) % 4
+            }
+        case 6: plan.factory = random.below(3) == 0
         default: break
         }
         return plan
@@ -160,14 +198,18 @@ struct SDMExploration: OperatorSequence {
         let result = try runner.run(arguments + ["--reader", reader, "--wait", "0"])
         try record(arguments, "", result)
         let after = try state()
-        guard result.status == 0 else {
+        // --factory without the keys the tag holds is refused (64) before any reader is opened.
+        let refused = plan.factory && plan.from == nil
+        guard result.status == (refused ? 64 : 0) else {
             throw fail("invariant 6: a dry run ended \(result.status)", before: before, output: result.output)
         }
         if after.lines != before.lines {
             throw fail("invariant 5: a dry run changed the tag", before: before, output: result.output)
         }
-        if let line = result.output.split(separator: "\n").first(where: { $0.hasPrefix("Set-up code: ") }) {
-            codes[plan] = String(line.dropFirst("Set-up code: ".count))
+        for label in ["Set-up code: ", "Reset code: "] {
+            if let line = result.output.split(separator: "\n").first(where: { $0.hasPrefix(label) }) {
+                codes[plan] = String(line.dropFirst(label.count))
+            }
         }
         return try checkKeys(after, before: before, output: result.output) + 2
     }
@@ -183,35 +225,36 @@ struct SDMExploration: OperatorSequence {
             throw fail("invariant 6: the set-up ended \(result.status)", before: before, output: result.output)
         }
         let keys = try plan.keys()
+        let fromKeys = try plan.fromKeys()
         switch result.status {
         case 0:
             checked += 3
             if after.keys != keys {
                 throw fail(
-                    "invariant 3: a set-up ended 0 without its plan's keys", before: before, output: result.output)
+                    "invariant 3: a change ended 0 without its plan's keys", before: before, output: result.output)
             }
-            let version = UInt8(plan.keyVersion ?? 1)
+            let version = plan.factory ? 0 : UInt8(plan.keyVersion ?? 1)
             if after.versions != [UInt8](repeating: version, count: 5) {
                 throw fail(
                     "invariant 3: key versions \(after.versions), the plan's is \(version)", before: before,
                     output: result.output)
             }
-            told.append(keys)
+            told.append(keys.map { [$0] })
             done = plan
             cut = nil
-            guard try urlVerifies(with: plan) else {
+            guard try plan.factory || urlVerifies(with: plan) else {
                 throw fail(
                     "invariant 3: the URL of a tag set up does not verify with its keys", before: before,
                     output: result.output)
             }
         case 80:
             checked += 1
-            for number in 0..<5 where !after.isFactory(number) && after.keys[number] != keys[number] {
+            for number in 0..<5 where after.keys[number] != fromKeys[number] && after.keys[number] != keys[number] {
                 throw fail(
-                    "invariant 2: key \(number) is neither the factory's nor the plan's after 80", before: before,
-                    output: result.output)
+                    "invariant 2: key \(number) is neither the one the change started from nor its target's after 80",
+                    before: before, output: result.output)
             }
-            told.append(keys)
+            told.append((0..<5).map { [fromKeys[$0], keys[$0]] })
             cut = (plan, code)
         default:
             checked += 1
@@ -226,12 +269,13 @@ struct SDMExploration: OperatorSequence {
 
     /// Reads the tag's URL and verifies it with the keys of the plan set up (or another's).
     private mutating func verify(before: Type4TagState) throws -> Int {
-        let plan = done ?? nextPlan()
+        var plan = done ?? nextPlan()
+        if plan.factory { plan.factory = false }
         let verifies = try urlVerifies(with: plan)
         let after = try state()
         // A later plan cut part way (other SDM settings, the same keys) may leave a URL that verifies
         // with neither plan until its rerun: the tool said so.
-        if done != nil && cut == nil && !verifies {
+        if let done, !done.factory, cut == nil, !verifies {
             throw fail("invariant 3: the URL of the tag set up no longer verifies", before: before, output: "")
         }
         return try checkKeys(after, before: before, output: "") + 1
@@ -259,17 +303,17 @@ struct SDMExploration: OperatorSequence {
         return result.status == 0
     }
 
-    /// Invariants 1 and 4: the keys that are not the factory's are one told key set's, and a
-    /// set-up told done is kept.
+    /// Invariants 1 and 4: the keys are one state the operator was told of, and a change told
+    /// done is kept until another change ends 0 or 80.
     private func checkKeys(_ after: Type4TagState, before: Type4TagState, output: String) throws -> Int {
-        let fits = told.contains { set in (0..<5).allSatisfy { after.isFactory($0) || after.keys[$0] == set[$0] } }
-        if !fits && (0..<5).contains(where: { !after.isFactory($0) }) {
+        let fits = told.contains { state in (0..<5).allSatisfy { state[$0].contains(after.keys[$0]) } }
+        if !fits {
             throw fail(
-                "invariant 1: the tag holds keys of no single set the operator was told of", before: before,
+                "invariant 1: the tag holds keys in no state the operator was told of", before: before,
                 output: output)
         }
-        if let done, after.keys != (try done.keys()) {
-            throw fail("invariant 4: the keys of the set-up told done changed", before: before, output: output)
+        if let done, cut == nil, after.keys != (try done.keys()) {
+            throw fail("invariant 4: the keys of the change told done changed", before: before, output: output)
         }
         return 2
     }
@@ -281,7 +325,8 @@ struct SDMExploration: OperatorSequence {
         case 3: return "&lose-write=\(1 + random.below(3))"
         default:
             let inFlight = ["tear", "none", "complete"][random.below(3)]
-            return "&remove-after=\(1 + random.below(30))&in-flight=\(inFlight)"
+            // A move proves up to ten keys before its first change: its cuts reach further.
+            return "&remove-after=\(1 + random.below(60))&in-flight=\(inFlight)"
         }
     }
 }
