@@ -69,7 +69,8 @@ extension NFCNTAG424Tag {
 
     /// Writes `file` (NLEN, then the message) to the NDEF file in the order of T4T 3.0, 5.5.7:
     /// ISOSelectFile E104h, NLEN 0 (left out when `emptyAlready`: NLEN was read as 0 in this
-    /// session), the message in pieces, NLEN last; then the file is read back and compared, but
+    /// session), the message in pieces, NLEN last (a `file` with NLEN 0 in pieces from offset 0,
+    /// the first of which empties it); then the file is read back and compared, but
     /// for `mirroredRanges` (offsets SDM now mirrors into, which a read shows changed). A cut
     /// leaves the old message, an empty file or the new message, never a part of one under a
     /// length that claims it whole.
@@ -84,14 +85,17 @@ extension NFCNTAG424Tag {
             throw NFCReaderError(.tagSizeTooSmall, "the NDEF file holds 256 bytes, not \(file.count)", capacity: 254)
         }
         try check(await tag.sendCommand(apdu: [0x00, 0xA4, 0x00, 0x0C, 0x02, 0xE1, 0x04]), "ISOSelectFile E104")
-        if !emptyAlready { try await update(offset: 0, [0x00, 0x00]) }
-        var offset = 2
+        // A file with NLEN 0 (no message, as a reset writes it) goes from offset 0: its first
+        // piece empties the file, and no last NLEN is needed.
+        let isEmpty = file[0] == 0 && file[1] == 0
+        if !emptyAlready && !isEmpty { try await update(offset: 0, [0x00, 0x00]) }
+        var offset = isEmpty ? 0 : 2
         while offset < file.count {
             let end = min(file.count, offset + Self.filePiece)
             try await update(offset: offset, Array(file[offset..<end]))
             offset = end
         }
-        try await update(offset: 0, Array(file[0..<2]))
+        if !isEmpty { try await update(offset: 0, Array(file[0..<2])) }
         var readBack: [UInt8] = []
         while readBack.count < file.count {
             let piece = min(Self.filePiece, file.count - readBack.count)
@@ -131,19 +135,20 @@ extension NFCNTAG424Tag {
         // WriteData in CommMode Full pads and MACs the data: pieces of 128 bytes fit any frame.
         let piece = 128
         var written = false
+        let isEmpty = file[0] == 0 && file[1] == 0
         do {
-            if !emptyAlready {
+            if !emptyAlready && !isEmpty {
                 try await writeData(file: 0x02, offset: 0, data: [0x00, 0x00], mode: mode)
                 written = true
             }
-            var offset = 2
+            var offset = isEmpty ? 0 : 2
             while offset < file.count {
                 let end = min(file.count, offset + piece)
                 try await writeData(file: 0x02, offset: offset, data: Array(file[offset..<end]), mode: mode)
                 written = true
                 offset = end
             }
-            try await writeData(file: 0x02, offset: 0, data: Array(file[0..<2]), mode: mode)
+            if !isEmpty { try await writeData(file: 0x02, offset: 0, data: Array(file[0..<2]), mode: mode) }
         } catch {
             guard written else { throw error }
             throw NFCReaderError(error.code, error.reason, mayBeHalfWritten: true)

@@ -160,9 +160,15 @@ extension NFCNTAG424Tag {
         // and no session is left.
         if !progress.changedKeys[0] { try await checkKey0Version(plan.keyVersion) }
         // Then the URL a phone reads, verified with the plan's keys.
-        let mirrored = try await ndefMessageBytes()
-        do {
-            try checkURL(mirrored ?? [], plan: plan)
+        // NLEN and the message in one read of the length the plan's file has: an NLEN that is not
+        // the plan's fails the check as surely as a second read would.
+        let file = try await ndefFileBytes(count: plan.template.file.count)
+        let length = Int(file[0]) << 8 | Int(file[1])
+        do throws(NFCReaderError) {
+            guard length == plan.template.file.count - 2 else {
+                throw NFCReaderError(.tagUpdateFailure, "the tag holds another message after the set-up (NLEN \(length))")
+            }
+            try checkURL(Array(file.dropFirst(2)), plan: plan)
         } catch  where steps.isEmpty {
             // Nothing was sent, yet the URL does not verify: the key versions are the plan's but
             // the keys are not (another set-up with the same version).
