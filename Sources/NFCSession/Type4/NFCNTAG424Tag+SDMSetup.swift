@@ -166,7 +166,8 @@ extension NFCNTAG424Tag {
         let length = Int(file[0]) << 8 | Int(file[1])
         do throws(NFCReaderError) {
             guard length == plan.template.file.count - 2 else {
-                throw NFCReaderError(.tagUpdateFailure, "the tag holds another message after the set-up (NLEN \(length))")
+                throw NFCReaderError(
+                    .tagUpdateFailure, "the tag holds another message after the set-up (NLEN \(length))")
             }
             try checkURL(Array(file.dropFirst(2)), plan: plan)
         } catch  where steps.isEmpty {

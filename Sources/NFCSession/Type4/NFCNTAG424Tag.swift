@@ -299,7 +299,8 @@ public actor NFCNTAG424Tag {
             case 0x7E: (.invalidParameter, "LENGTH_ERROR")
             case 0x9E: (.invalidParameter, "PARAMETER_ERROR: the tag does not take these values")
             case 0x9D: (.tagNotWritable, "PERMISSION_DENIED: the access rights forbid it")
-            case 0xAD: (.tagResponseError, "AUTHENTICATION_DELAY: too many failed authentications; wait, then try again")
+            case 0xAD:
+                (.tagResponseError, "AUTHENTICATION_DELAY: too many failed authentications; wait, then try again")
             case 0xBE: (.invalidParameter, "BOUNDARY_ERROR: past the end of the file")
             case 0xF0: (.tagNotSupported, "FILE_NOT_FOUND")
             case 0xCA: (.tagResponseError, "COMMAND_ABORTED")
