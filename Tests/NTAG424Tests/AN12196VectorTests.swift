@@ -231,4 +231,29 @@ import Testing
             #expect(throws: NTAG424Error.self, "\(url)") { try NTAG424SUNURL(url) }
         }
     }
+
+    @Test("SDMENCFileData decrypts (AN12196's URL: sixteen x; sdm-backend's AES demo: CC and fourteen dashes)")
+    func encryptedFileData() throws {
+        let zero = try NTAG424SUNVerifier(metaReadKey: Self.zeroKey, fileReadKey: Self.zeroKey)
+        let an12196 = try NTAG424SUNURL(
+            "https://www.my424dna.com/?picc_data=FD91EC264309878BE6345CBE53BADF40&enc=CEE9A53E3E463EF1F459635736738962"
+                + "&cmac=ECC1E7F6C6C73BF6")
+        #expect(an12196.verify(with: zero).fileData == Array("xxxxxxxxxxxxxxxx".utf8))
+        let demo = try NTAG424SUNURL(
+            "https://sdm.nfcdeveloper.com/tagpt?picc_data=FDD387BF32A33A7C40CF259675B3A1E2"
+                + "&enc=EA050C282D8E9043E28F7A171464D697&cmac=758110182134ECE9")
+        let result = demo.verify(with: zero)
+        #expect(result.isValid && result.uid == hex("0469879A226880") && result.counter == 2)
+        #expect(result.fileData == Array("CC".utf8) + Array(repeating: UInt8(ascii: "-"), count: 14))
+        #expect(
+            try zero.decryptFileData(hex("EA050C282D8E9043E28F7A171464D697"), uid: hex("0469879A226880"), counter: 2)
+                == result.fileData)
+        // A wrong key: the SDMMAC fails, and nothing is decrypted.
+        let other = try NTAG424SUNVerifier(metaReadKey: Self.zeroKey, fileReadKey: [UInt8](repeating: 1, count: 16))
+        #expect(demo.verify(with: other).fileData == nil)
+        #expect(throws: NTAG424Error.self) { try zero.decryptFileData([1, 2, 3], uid: nil, counter: 1) }
+        #expect(throws: NTAG424Error.self) {
+            try NTAG424SUNURL("https://x/?picc_data=FDD387BF32A33A7C40CF259675B3A1E2&enc=AB&cmac=758110182134ECE9")
+        }
+    }
 }

@@ -26,6 +26,9 @@ enum SDMVerifyCommand {
     static let counterParameter = OptionSpec.option(
         "counter-param", value: "name", default: "ctr",
         help: "The query parameter of a read counter mirrored in plain (6 hex digits).")
+    static let encParameter = OptionSpec.option(
+        "enc-param", value: "name", default: "enc",
+        help: "The query parameter of encrypted file data (SDMENCFileData), decrypted once the SDMMAC verifies.")
     static let lastCounter = OptionSpec.option(
         "last-counter", value: "n",
         help: "The highest counter already seen for this tag: a URL whose counter is not above it is a replay, "
@@ -49,6 +52,10 @@ enum SDMVerifyCommand {
             derived for each UID (NXP AN10922): PICCData is decrypted with the SDMMetaRead \
             key the tags share, then the SDMMAC with that tag's own SDMFileRead key.
 
+            A URL with encrypted file data (SDMENCFileData, the enc parameter or \
+            --enc-param) is decrypted once its SDMMAC verifies, and the data is printed (as \
+            text when printable, else hex; fileDataHex and fileData in JSON).
+
             With - in place of the URL, reads URLs from standard input, one per line, and \
             answers each line as soon as it is read (a server can keep one process open).
 
@@ -65,11 +72,13 @@ enum SDMVerifyCommand {
                   'https://x.test/?picc_data=EF963FF7828658A599F3041510671E88&cmac=94EED9EE65337086'
               ndeftool sdm verify --master-key-file sdm-master.hex \\
                   'https://x.example/t/1?picc_data=9384F2ED67106EBE24E72048D25353A3&cmac=CAC13B00243EA21A'
+              ndeftool sdm verify --meta-read-key-file sdm-zero-key.hex --file-read-key-file sdm-zero-key.hex \\
+                  'https://sdm.nfcdeveloper.com/tagpt?picc_data=FDD387BF32A33A7C40CF259675B3A1E2&enc=EA050C282D8E9043E28F7A171464D697&cmac=758110182134ECE9'
             """,
         arguments: [ArgumentSpec("url", help: "The URL a phone read, or - to read URLs from standard input.")],
         options: [
             metaReadKeyFile, fileReadKeyFile, masterKeyFile, SDMSetupCommand.metaReadKey, SDMSetupCommand.fileReadKey,
-            piccParameter, macParameter, uidParameter, counterParameter, lastCounter,
+            piccParameter, macParameter, uidParameter, counterParameter, encParameter, lastCounter,
             json,
         ],
         run: run
@@ -132,9 +141,10 @@ enum SDMVerifyCommand {
             }
             last = number
         }
-        let parameters = NTAG424SUNURL.Parameters(
+        var parameters = NTAG424SUNURL.Parameters(
             piccData: values.value(piccParameter.long) ?? "picc_data", mac: values.value(macParameter.long) ?? "cmac",
             uid: values.value(uidParameter.long) ?? "uid", counter: values.value(counterParameter.long) ?? "ctr")
+        parameters.encryptedFileData = values.value(encParameter.long) ?? "enc"
         let check = { (url: String) -> SDMVerification in
             SDMVerification(url: url, parameters: parameters, verifier: verifier, lastCounter: last)
         }
@@ -217,6 +227,8 @@ struct SDMVerification: Encodable {
     var valid: Bool
     var macInput: String?
     var problem: String?
+    /// The decrypted file data (SDMENCFileData), when the URL carries it and is valid.
+    var fileData: [UInt8]?
 
     var isValid: Bool { valid }
 
@@ -228,11 +240,12 @@ struct SDMVerification: Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case url, uid, counter, valid, macInput, problem
+        case url, uid, counter, valid, macInput, problem, fileDataHex, fileData
     }
 
     /// Every key, null where it does not apply: `{"url", "uid", "counter", "valid", "macInput",
-    /// "problem"}` (Fixtures/schemas/sdm-verify.schema.json).
+    /// "problem", "fileDataHex", "fileData"}` (Fixtures/schemas/sdm-verify.schema.json);
+    /// `fileData` is the text when every byte is printable ASCII.
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(url, forKey: .url)
@@ -241,6 +254,14 @@ struct SDMVerification: Encodable {
         try container.encode(valid, forKey: .valid)
         try container.encode(macInput, forKey: .macInput)
         try container.encode(problem, forKey: .problem)
+        try container.encode(fileData.map { Hex.encode($0, uppercase: true) }, forKey: .fileDataHex)
+        try container.encode(printableFileData, forKey: .fileData)
+    }
+
+    /// The file data as text when every byte is printable ASCII (20h-7Eh).
+    var printableFileData: String? {
+        guard let fileData, fileData.allSatisfy({ (0x20...0x7E).contains($0) }) else { return nil }
+        return String(decoding: fileData, as: UTF8.self)
     }
 
     init(url: String, parameters: NTAG424SUNURL.Parameters, verifier: NTAG424SUNVerifier, lastCounter: Int?) {
@@ -264,6 +285,7 @@ struct SDMVerification: Encodable {
         valid = result.isValid
         macInput = result.macInput
         problem = result.problem
+        fileData = result.fileData
         if valid, let lastCounter {
             guard let counter else {
                 valid = false
@@ -285,7 +307,11 @@ struct SDMVerification: Encodable {
         if let uid { facts.append("UID \(uid)") }
         if let counter { facts.append("counter \(counter)") }
         let joined = facts.joined(separator: ", ")
-        if valid { return "valid: " + joined }
+        if valid {
+            guard let fileData else { return "valid: " + joined }
+            let data = printableFileData.map { "\"\($0)\"" } ?? Hex.encode(fileData, uppercase: true)
+            return TerminalText.escaped("valid: " + joined + ", file data " + data)
+        }
         return TerminalText.escaped(
             "NOT VALID: \(problem ?? "the SDMMAC does not verify")" + (joined.isEmpty ? "" : " (\(joined))"))
     }

@@ -100,7 +100,8 @@ public struct NTAG424MasterKey: Sendable {
                     problem: "the URL carries no UID: a tag's own key cannot be derived without it")
             }
             let verifier = try NTAG424SUNVerifier(metaReadKey: nil, fileReadKey: try tagKey(fileReadKey, uid: uid))
-            return verifier.verify(uid: uid, counter: counter, mac: url.mac, inputs: url.macInputs)
+            let result = verifier.verify(uid: uid, counter: counter, mac: url.mac, inputs: url.macInputs)
+            return url.withFileData(result, verifier: verifier)
         } catch {
             return NTAG424SUNResult(uid: uid, counter: counter, isValid: false, problem: error.reason)
         }

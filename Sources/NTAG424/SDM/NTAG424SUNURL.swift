@@ -21,6 +21,8 @@ public struct NTAG424SUNURL: Sendable, Hashable {
         public var uid: String
         /// The plain counter (`ctr`), 6 hex digits, most significant first.
         public var counter: String
+        /// The encrypted file data, SDMENCFileData (`enc`, NT4H2421Gx 9.3.6).
+        public var encryptedFileData: String = "enc"
 
         /// Names; the defaults are the ones NXP's examples and `ndeftool sdm setup` use.
         public init(piccData: String = "picc_data", mac: String = "cmac", uid: String = "uid", counter: String = "ctr")
@@ -34,6 +36,8 @@ public struct NTAG424SUNURL: Sendable, Hashable {
 
     /// The encrypted PICCData, when the URL carries it.
     public var piccData: [UInt8]?
+    /// SDMENCFileData, the encrypted file data (whole AES blocks), when the URL carries it.
+    public var encryptedFileData: [UInt8]?
     /// The plain UID, when the URL carries it.
     public var uid: [UInt8]?
     /// The plain counter, when the URL carries it.
@@ -66,7 +70,9 @@ public struct NTAG424SUNURL: Sendable, Hashable {
         }
         // A parameter the verdict depends on must appear once: with two, a server that reads the
         // last one would see other data than the one verified here.
-        for name in [parameters.mac, parameters.piccData, parameters.uid, parameters.counter]
+        for name in [
+            parameters.mac, parameters.piccData, parameters.uid, parameters.counter, parameters.encryptedFileData,
+        ]
         where fields.filter({ $0.name == name }).count > 1 {
             throw NTAG424Error(.invalidInput, "the URL has \(name)= more than once: a verifier must see one value")
         }
@@ -94,6 +100,15 @@ public struct NTAG424SUNURL: Sendable, Hashable {
         if let counterBytes = try hexValue(parameters.counter, count: 3) {
             counter = counterBytes.reduce(0) { $0 << 8 | Int($1) }
         }
+        if let found = value(parameters.encryptedFileData) {
+            guard let bytes = Hex.decodeDigits(found.text), !bytes.isEmpty, bytes.count % 16 == 0 else {
+                throw NTAG424Error(
+                    .invalidInput,
+                    "\(parameters.encryptedFileData) must be whole AES blocks (32, 64, ... hex characters), not "
+                        + "\"\(found.text.prefix(80))\"")
+            }
+            encryptedFileData = bytes
+        }
         guard piccData != nil || uid != nil || counter != nil else {
             throw NTAG424Error(
                 .invalidInput,
@@ -109,8 +124,28 @@ public struct NTAG424SUNURL: Sendable, Hashable {
 
     /// Checks the URL with `verifier`.
     public func verify(with verifier: NTAG424SUNVerifier) -> NTAG424SUNResult {
-        if let piccData { return verifier.verify(piccData: piccData, mac: mac, inputs: macInputs) }
-        return verifier.verify(uid: uid, counter: counter, mac: mac, inputs: macInputs)
+        let result =
+            if let piccData {
+                verifier.verify(piccData: piccData, mac: mac, inputs: macInputs)
+            } else {
+                verifier.verify(uid: uid, counter: counter, mac: mac, inputs: macInputs)
+            }
+        return withFileData(result, verifier: verifier)
+    }
+
+    /// `result` with the file data decrypted (``NTAG424SUNResult/fileData``) when the URL
+    /// carries SDMENCFileData and its SDMMAC verified (whose input covers it): data that fails
+    /// the MAC is not decrypted.
+    public func withFileData(_ result: NTAG424SUNResult, verifier: NTAG424SUNVerifier) -> NTAG424SUNResult {
+        guard result.isValid, let encryptedFileData else { return result }
+        var result = result
+        do {
+            result.fileData = try verifier.decryptFileData(encryptedFileData, uid: result.uid, counter: result.counter)
+        } catch {
+            result.isValid = false
+            result.problem = "the encrypted file data does not decrypt: \(error.reason)"
+        }
+        return result
     }
 
     public static func == (lhs: NTAG424SUNURL, rhs: NTAG424SUNURL) -> Bool {

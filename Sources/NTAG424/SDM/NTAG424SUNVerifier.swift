@@ -14,6 +14,9 @@ public struct NTAG424SUNResult: Sendable, Hashable {
     /// Which MAC input verified: `empty` (SDMMACInputOffset = SDMMACOffset) or `fromPICCData`
     /// (from the PICCData value to the MAC value); nil when none did.
     public var macInput: String?
+    /// The file data, decrypted from SDMENCFileData (NT4H2421Gx 9.3.6), when the message carries
+    /// it and its SDMMAC verified.
+    public var fileData: [UInt8]?
 
     /// A result.
     public init(uid: [UInt8]?, counter: Int?, isValid: Bool, problem: String?, macInput: String? = nil) {
@@ -97,6 +100,26 @@ public struct NTAG424SUNVerifier: Sendable {
                 try AESCMAC.authenticationCode(for: macVector, key: fileReadKey),
                 try AESCMAC.authenticationCode(for: encVector, key: fileReadKey)
             )
+        } catch {
+            throw NTAG424Error(error)
+        }
+    }
+
+    /// The file data of SDMENCFileData (NT4H2421Gx 9.3.6; AN12196 4.4): AES-CBC with the SDM
+    /// session ENC key, the IV being E(ENC key, SDMReadCtr (3 bytes, least significant first) ||
+    /// 13 zero bytes).
+    ///
+    /// - Throws: ``NTAG424Error/Code/invalidInput`` for data that is not whole AES blocks.
+    public func decryptFileData(_ encrypted: [UInt8], uid: [UInt8]?, counter: Int?) throws(NTAG424Error) -> [UInt8] {
+        guard !encrypted.isEmpty, encrypted.count % 16 == 0 else {
+            throw NTAG424Error(.invalidInput, "encrypted file data is whole AES blocks, not \(encrypted.count) bytes")
+        }
+        let key = try sessionKeys(uid: uid, counter: counter).encryption
+        do {
+            let cipher = try AES(key: key)
+            let ivInput = NTAG424Bytes.littleEndian(counter ?? 0, count: 3) + [UInt8](repeating: 0, count: 13)
+            let iv = try cipher.encrypt(ivInput)
+            return try cipher.decrypt(encrypted, iv: iv)
         } catch {
             throw NTAG424Error(error)
         }

@@ -118,4 +118,47 @@ import Testing
         let end = await child.exit()
         #expect(end.status == 83 && !end.signalled)
     }
+
+    /// sdm-backend's published AES demo URL with encrypted file data (all-zero keys).
+    static let fileDataURL =
+        "https://sdm.nfcdeveloper.com/tagpt?picc_data=FDD387BF32A33A7C40CF259675B3A1E2"
+        + "&enc=EA050C282D8E9043E28F7A171464D697&cmac=758110182134ECE9"
+
+    @Test("sdm-backend's AES demo with encrypted file data: UID 0469879A226880, counter 2, file data CC and 14 dashes")
+    func encryptedFileData() async throws {
+        let folder = try Self.keys()
+        defer { folder.remove() }
+        let keys = ["--meta-read-key-file", "zero.hex", "--file-read-key-file", "zero.hex"]
+        let text = try await run(keys + [Self.fileDataURL], in: folder)
+        #expect(text.status == 0, "\(text.error)")
+        #expect(
+            text.outputText == "valid: UID 0469879A226880, counter 2, file data \"CC--------------\"\n",
+            "\(text.outputText)")
+        let json = try await run(keys + ["--json", Self.fileDataURL], in: folder)
+        var validator = JSONSchemaValidator()
+        #expect(try validator.problems(json.outputText, schema: "sdm-verify.schema.json").isEmpty)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.output)) as? [String: Any])
+        #expect(object["fileDataHex"] as? String == "4343" + String(repeating: "2D", count: 14))
+        #expect(object["fileData"] as? String == "CC" + String(repeating: "-", count: 14))
+        #expect(object["uid"] as? String == "0469879A226880" && object["counter"] as? Int == 2)
+        // AN12196's URL with encrypted file data: sixteen x.
+        let an12196 = try await run(
+            keys + [
+                "--json",
+                "https://www.my424dna.com/?picc_data=FD91EC264309878BE6345CBE53BADF40"
+                    + "&enc=CEE9A53E3E463EF1F459635736738962&cmac=ECC1E7F6C6C73BF6",
+            ], in: folder)
+        #expect(an12196.outputText.contains("\"fileData\":\"xxxxxxxxxxxxxxxx\""), "\(an12196.outputText)")
+        // Another name for the parameter; a changed block: the SDMMAC fails, nothing is decrypted.
+        let renamed = try await run(
+            keys + ["--enc-param", "d", Self.fileDataURL.replacingOccurrences(of: "&enc=", with: "&d=")], in: folder)
+        #expect(renamed.outputText.hasSuffix(", file data \"CC--------------\"\n"), "\(renamed.outputText)")
+        let changed = try await run(
+            keys + ["--json", Self.fileDataURL.replacingOccurrences(of: "enc=EA05", with: "enc=EA06")], in: folder)
+        #expect(changed.status == 83, "\(changed.outputText)")
+        #expect(changed.outputText.contains("\"fileDataHex\":null"), "\(changed.outputText)")
+        let short = try await run(
+            keys + [Self.fileDataURL.replacingOccurrences(of: "D697&cmac", with: "&cmac")], in: folder)
+        #expect(short.status == 83 && short.outputText.contains("whole AES blocks"), "\(short.outputText)")
+    }
 }
