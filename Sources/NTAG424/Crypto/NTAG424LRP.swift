@@ -130,7 +130,7 @@ public struct NTAG424LRP: Sendable, CustomStringConvertible {
 
     /// CMAC (NIST SP 800-38B) with EvalLRP of the block's 32 nibbles (final) in place of AES
     /// (AN12304 2.4): subkeys K1 = K0·x and K2 = K0·x² in GF(2^128) from K0 = EvalLRP(0…0);
-    /// 16 bytes (NTAG 424 DNA keeps the odd-numbered ones, ``NTAG424Bytes``' truncation).
+    /// 16 bytes (NTAG 424 DNA sends bytes 1, 3, ..., 15 of it: NT4H2421Gx 9.1.3).
     public func mac(_ message: [UInt8]) throws(NTAG424Error) -> [UInt8] {
         let base = try evaluate(nibbles: Self.nibbles(Self.zeros), final: true)
         let first = Self.double(base)
