@@ -86,32 +86,10 @@ extension NFCNTAG424Tag {
                     + " neither the factory key nor the key of the keys given (AuthenticateEV2First refused both): "
                     + "nothing was written")
         }
-        let factory = NTAG424KeySet.factory
-        let zeros = [UInt8](repeating: 0, count: 256)
-        var steps: [String] = []
-        var authenticated = false
-        if !progress.messageWritten {
-            if let mode = progress.messageWriteMode {
-                try await authenticateKey0(target: factory.keys[0], from: from, progress: progress)
-                authenticated = true
-                try await writeNDEFFileWithKey0(zeros, mode: mode, emptyAlready: !progress.holdsMessage)
-            } else {
-                try await writeNDEFFile(
-                    zeros, emptyAlready: !progress.holdsMessage, mirroredRanges: progress.mirroredRanges)
-            }
-            steps.append("emptied the NDEF file")
-        }
-        if !progress.settingsApplied || !progress.changedKeys.allSatisfy({ $0 }) {
-            if !authenticated { try await authenticateKey0(target: factory.keys[0], from: from, progress: progress) }
-            if !progress.settingsApplied {
-                try await changeFileSettings(2, to: .factoryNDEFFile)
-                steps.append("set the NDEF file's factory settings (SDM off)")
-            }
-            steps += try await changeKeys(to: factory.keys, version: 0, from: from, progress: progress)
-        } else if authenticated {
-            try await selectApplication()
-        }
-        if !progress.changedKeys[0] { try await checkKey0Version(0) }
+        let steps = try await applyChange(
+            file: [UInt8](repeating: 0, count: 256), settings: .factoryNDEFFile, keys: NTAG424KeySet.factory.keys,
+            version: 0, from: from, progress: progress, wroteFile: "emptied the NDEF file",
+            setSettings: "set the NDEF file's factory settings (SDM off)")
         if !steps.isEmpty {
             // The file read whole, now that SDM is off: a message written with key 0 is read back
             // here, and no byte of the old URL is left.

@@ -89,6 +89,46 @@ extension NFCNTAG424Tag {
             "key 0 is neither the key the change starts from nor the new one: this tag's keys are not this change's")
     }
 
+    /// The changes of a set-up, a move or a reset that `progress` shows missing, in an order
+    /// where every cut leaves each key `from`'s or `keys`' value: `file` written to the NDEF file
+    /// (ISOUpdateBinary, read back; WriteData in a session with key 0 when its write right is key
+    /// 0's, read back by the caller), AuthenticateEV2First with key 0 as proven, ChangeFileSettings
+    /// of file 02 to `settings`, ChangeKey of keys 1-4 then key 0 to `keys` at `version`, and
+    /// key 0's version read (its ChangeKey answers without a MAC). Ends with the application
+    /// selected and no session.
+    ///
+    /// - Returns: the steps taken, in words (`wroteFile`, `setSettings`, "changed key n").
+    func applyChange(
+        file: [UInt8], settings: NTAG424FileSettings, keys: [[UInt8]], version: UInt8, from: NTAG424KeySet,
+        progress: NTAG424SDMProgress, wroteFile: String, setSettings: String
+    ) async throws(NFCReaderError) -> [String] {
+        var steps: [String] = []
+        var authenticated = false
+        if !progress.messageWritten {
+            if let mode = progress.messageWriteMode {
+                try await authenticateKey0(target: keys[0], from: from, progress: progress)
+                authenticated = true
+                try await writeNDEFFileWithKey0(file, mode: mode, emptyAlready: !progress.holdsMessage)
+            } else {
+                try await writeNDEFFile(
+                    file, emptyAlready: !progress.holdsMessage, mirroredRanges: progress.mirroredRanges)
+            }
+            steps.append(wroteFile)
+        }
+        if !progress.settingsApplied || !progress.changedKeys.allSatisfy({ $0 }) {
+            if !authenticated { try await authenticateKey0(target: keys[0], from: from, progress: progress) }
+            if !progress.settingsApplied {
+                try await changeFileSettings(2, to: settings)
+                steps.append(setSettings)
+            }
+            steps += try await changeKeys(to: keys, version: version, from: from, progress: progress)
+        } else if authenticated {
+            try await selectApplication()
+        }
+        if !progress.changedKeys[0] { try await checkKey0Version(version) }
+        return steps
+    }
+
     /// ChangeKey of keys 1-4 not yet at `target` with `version`, each from the value `progress`
     /// proved, then of key 0 (which ends the session), in the session with key 0 this tag holds;
     /// the application is selected again when key 0 was not changed, so that no session is left.

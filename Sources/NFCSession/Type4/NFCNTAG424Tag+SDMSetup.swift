@@ -129,36 +129,11 @@ extension NFCNTAG424Tag {
                     + " neither the plan's nor the key the set-up starts from (AuthenticateEV2First refused both): "
                     + "this plan cannot change them; nothing was written")
         }
-        var steps: [String] = []
-        var authenticated = false
-        if !progress.messageWritten {
-            if let mode = progress.messageWriteMode {
-                // The file's write right is key 0's (set up with --lock-ndef before): the message
-                // goes in with WriteData in a session with key 0, read back by the URL check.
-                try await authenticateKey0(target: plan.keys[0], from: from, progress: progress)
-                authenticated = true
-                try await writeNDEFFileWithKey0(plan.template.file, mode: mode, emptyAlready: !progress.holdsMessage)
-            } else {
-                try await writeNDEFFile(
-                    plan.template.file, emptyAlready: !progress.holdsMessage, mirroredRanges: progress.mirroredRanges)
-            }
-            steps.append("wrote the message")
-        }
-        if !progress.settingsApplied || !progress.changedKeys.allSatisfy({ $0 }) {
-            if !authenticated { try await authenticateKey0(target: plan.keys[0], from: from, progress: progress) }
-            if !progress.settingsApplied {
-                try await changeFileSettings(2, to: plan.settings)
-                steps.append("set SDM on the NDEF file")
-            }
-            steps += try await changeKeys(to: plan.keys, version: plan.keyVersion, from: from, progress: progress)
-        } else if authenticated {
-            try await selectApplication()
-        }
-        // Each change was checked as it was made: the message read back, ChangeFileSettings and
-        // ChangeKey of keys 1-4 by their MACed answers. ChangeKey of key 0 answers without a MAC
-        // (NT4H2421Gx 10.6.1), so its new version is read. The application is still selected,
-        // and no session is left.
-        if !progress.changedKeys[0] { try await checkKey0Version(plan.keyVersion) }
+        // A file whose write right is key 0's (set up with --lock-ndef before) gets the message
+        // with WriteData in a session with key 0, read back by the URL check.
+        let steps = try await applyChange(
+            file: plan.template.file, settings: plan.settings, keys: plan.keys, version: plan.keyVersion, from: from,
+            progress: progress, wroteFile: "wrote the message", setSettings: "set SDM on the NDEF file")
         // Then the URL a phone reads, verified with the plan's keys.
         // NLEN and the message in one read of the length the plan's file has: an NLEN that is not
         // the plan's fails the check as surely as a second read would.
