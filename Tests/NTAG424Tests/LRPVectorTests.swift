@@ -114,3 +114,37 @@ import Testing
         #expect(truncated == hex("4231608BA7B02BA9"))
     }
 }
+
+@Suite("NTAG424SUNVerifier in LRP mode")
+struct LRPSUNVerifierTests {
+    let zero = [UInt8](repeating: 0, count: 16)
+
+    @Test("sdm-backend's LRP demo through the verifier; a verifier held to AES refuses it, a wrong key fails")
+    func demo() throws {
+        let url = try NTAG424SUNURL(
+            "https://sdm.nfcdeveloper.com/tag?picc_data=1FCBE61B3E4CAD980CBFDD333E7A4AC4A579569BAFD22C5F"
+                + "&cmac=4231608BA7B02BA9")
+        let result = url.verify(with: try NTAG424SUNVerifier(metaReadKey: zero, fileReadKey: zero))
+        #expect(result.isValid && result.mode == .lrp && result.counter == 3)
+        #expect(result.uid == hex("04940E2A2F7080"))
+        let aesOnly = url.verify(with: try NTAG424SUNVerifier(metaReadKey: zero, fileReadKey: zero, mode: .aes))
+        #expect(!aesOnly.isValid && aesOnly.problem?.contains("16 bytes (32 hex characters) in AES") == true)
+        var other = zero
+        other[15] = 1
+        #expect(!url.verify(with: try NTAG424SUNVerifier(metaReadKey: zero, fileReadKey: other)).isValid)
+        let wrongMeta = url.verify(with: try NTAG424SUNVerifier(metaReadKey: other, fileReadKey: zero))
+        #expect(!wrongMeta.isValid && wrongMeta.uid == nil)
+    }
+
+    @Test("a plain-mirror LRP URL verifies in LRP only, and a verifier held to AES refuses it")
+    func plainMirror() throws {
+        let verifier = try NTAG424SUNVerifier(metaReadKey: nil, fileReadKey: zero)
+        let uid = hex("04940E2A2F7080")
+        let mac = try verifier.mac(uid: uid, counter: 7, input: [], mode: .lrp)
+        let result = verifier.verify(uid: uid, counter: 7, mac: mac, inputs: [("empty", [])])
+        #expect(result.isValid && result.mode == .lrp)
+        #expect(try verifier.mac(uid: uid, counter: 7, input: [], mode: .aes) != mac)
+        let aesOnly = try NTAG424SUNVerifier(metaReadKey: nil, fileReadKey: zero, mode: .aes)
+        #expect(!aesOnly.verify(uid: uid, counter: 7, mac: mac, inputs: [("empty", [])]).isValid)
+    }
+}

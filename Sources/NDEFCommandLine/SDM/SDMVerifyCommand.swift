@@ -56,6 +56,10 @@ enum SDMVerifyCommand {
             --enc-param) is decrypted once its SDMMAC verifies, and the data is printed (as \
             text when printable, else hex; fileDataHex and fileData in JSON).
 
+            Tags in AES mode and in LRP mode (NXP AN12304) are both checked: LRP PICCData \
+            is 48 hex characters (PICCRand and the ciphertext), AES PICCData 32; a URL \
+            with its UID and counter in plain is tried in both. JSON names the mode.
+
             With - in place of the URL, reads URLs from standard input, one per line, and \
             answers each line as soon as it is read (a server can keep one process open).
 
@@ -74,6 +78,8 @@ enum SDMVerifyCommand {
                   'https://x.example/t/1?picc_data=9384F2ED67106EBE24E72048D25353A3&cmac=CAC13B00243EA21A'
               ndeftool sdm verify --meta-read-key-file sdm-zero-key.hex --file-read-key-file sdm-zero-key.hex \\
                   'https://sdm.nfcdeveloper.com/tagpt?picc_data=FDD387BF32A33A7C40CF259675B3A1E2&enc=EA050C282D8E9043E28F7A171464D697&cmac=758110182134ECE9'
+              ndeftool sdm verify --meta-read-key-file sdm-zero-key.hex --file-read-key-file sdm-zero-key.hex \\
+                  'https://sdm.nfcdeveloper.com/tag?picc_data=1FCBE61B3E4CAD980CBFDD333E7A4AC4A579569BAFD22C5F&cmac=4231608BA7B02BA9'
             """,
         arguments: [ArgumentSpec("url", help: "The URL a phone read, or - to read URLs from standard input.")],
         options: [
@@ -229,6 +235,8 @@ struct SDMVerification: Encodable {
     var problem: String?
     /// The decrypted file data (SDMENCFileData), when the URL carries it and is valid.
     var fileData: [UInt8]?
+    /// The tag's cipher (AES or LRP), once the SDMMAC verified.
+    var mode: NTAG424CryptoMode?
 
     var isValid: Bool { valid }
 
@@ -240,11 +248,11 @@ struct SDMVerification: Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case url, uid, counter, valid, macInput, problem, fileDataHex, fileData
+        case url, uid, counter, valid, mode, macInput, problem, fileDataHex, fileData
     }
 
-    /// Every key, null where it does not apply: `{"url", "uid", "counter", "valid", "macInput",
-    /// "problem", "fileDataHex", "fileData"}` (Fixtures/schemas/sdm-verify.schema.json);
+    /// Every key, null where it does not apply: `{"url", "uid", "counter", "valid", "mode",
+    /// "macInput", "problem", "fileDataHex", "fileData"}` (Fixtures/schemas/sdm-verify.schema.json);
     /// `fileData` is the text when every byte is printable ASCII.
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -252,6 +260,7 @@ struct SDMVerification: Encodable {
         try container.encode(uid, forKey: .uid)
         try container.encode(counter, forKey: .counter)
         try container.encode(valid, forKey: .valid)
+        try container.encode(mode?.rawValue, forKey: .mode)
         try container.encode(macInput, forKey: .macInput)
         try container.encode(problem, forKey: .problem)
         try container.encode(fileData.map { Hex.encode($0, uppercase: true) }, forKey: .fileDataHex)
@@ -286,6 +295,7 @@ struct SDMVerification: Encodable {
         macInput = result.macInput
         problem = result.problem
         fileData = result.fileData
+        mode = result.mode
         if valid, let lastCounter {
             guard let counter else {
                 valid = false

@@ -90,9 +90,11 @@ public struct NTAG424MasterKey: Sendable {
     public func verify(_ url: NTAG424SUNURL) -> NTAG424SUNResult {
         var uid = url.uid
         var counter = url.counter
+        var modes = NTAG424CryptoMode.allCases
         do {
             if let piccData = url.piccData {
-                (uid, counter) = try piccDecryptor.decryptPICCData(piccData)
+                let decoded = try piccDecryptor.decodePICCData(piccData)
+                (uid, counter, modes) = (decoded.uid, decoded.counter, [decoded.mode])
             }
             guard let uid else {
                 return NTAG424SUNResult(
@@ -100,7 +102,7 @@ public struct NTAG424MasterKey: Sendable {
                     problem: "the URL carries no UID: a tag's own key cannot be derived without it")
             }
             let verifier = try NTAG424SUNVerifier(metaReadKey: nil, fileReadKey: try tagKey(fileReadKey, uid: uid))
-            let result = verifier.verify(uid: uid, counter: counter, mac: url.mac, inputs: url.macInputs)
+            let result = verifier.verify(uid: uid, counter: counter, mac: url.mac, inputs: url.macInputs, modes: modes)
             return url.withFileData(result, verifier: verifier)
         } catch {
             return NTAG424SUNResult(uid: uid, counter: counter, isValid: false, problem: error.reason)

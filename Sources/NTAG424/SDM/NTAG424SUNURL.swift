@@ -34,7 +34,7 @@ public struct NTAG424SUNURL: Sendable, Hashable {
         }
     }
 
-    /// The encrypted PICCData, when the URL carries it.
+    /// The encrypted PICCData, when the URL carries it: 16 bytes from a tag in AES mode, 24 in LRP.
     public var piccData: [UInt8]?
     /// SDMENCFileData, the encrypted file data (whole AES blocks), when the URL carries it.
     public var encryptedFileData: [UInt8]?
@@ -95,7 +95,17 @@ public struct NTAG424SUNURL: Sendable, Hashable {
                 .invalidInput, "\(parameters.mac) must be 16 hex characters, not \"\(macField.text.prefix(80))\"")
         }
         self.mac = mac
-        piccData = try hexValue(parameters.piccData, count: 16)
+        if let found = value(parameters.piccData) {
+            guard let bytes = Hex.decodeDigits(found.text),
+                NTAG424SUNVerifier.mode(ofPICCDataLength: bytes.count) != nil
+            else {
+                throw NTAG424Error(
+                    .invalidInput,
+                    "\(parameters.piccData) must be 32 hex characters (AES) or 48 (LRP), not \"\(found.text.prefix(80))\""
+                )
+            }
+            piccData = bytes
+        }
         uid = try hexValue(parameters.uid, count: 7)
         if let counterBytes = try hexValue(parameters.counter, count: 3) {
             counter = counterBytes.reduce(0) { $0 << 8 | Int($1) }
@@ -140,7 +150,8 @@ public struct NTAG424SUNURL: Sendable, Hashable {
         guard result.isValid, let encryptedFileData else { return result }
         var result = result
         do {
-            result.fileData = try verifier.decryptFileData(encryptedFileData, uid: result.uid, counter: result.counter)
+            result.fileData = try verifier.decryptFileData(
+                encryptedFileData, uid: result.uid, counter: result.counter, mode: result.mode ?? .aes)
         } catch {
             result.isValid = false
             result.problem = "the encrypted file data does not decrypt: \(error.reason)"

@@ -17,14 +17,20 @@ public struct NTAG424SUNResult: Sendable, Hashable {
     /// The file data, decrypted from SDMENCFileData (NT4H2421Gx 9.3.6), when the message carries
     /// it and its SDMMAC verified.
     public var fileData: [UInt8]?
+    /// The cipher the tag used (AES or LRP), once its SDMMAC verified.
+    public var mode: NTAG424CryptoMode?
 
     /// A result.
-    public init(uid: [UInt8]?, counter: Int?, isValid: Bool, problem: String?, macInput: String? = nil) {
+    public init(
+        uid: [UInt8]?, counter: Int?, isValid: Bool, problem: String?, macInput: String? = nil,
+        mode: NTAG424CryptoMode? = nil
+    ) {
         self.uid = uid
         self.counter = counter
         self.isValid = isValid
         self.problem = problem
         self.macInput = macInput
+        self.mode = mode
     }
 }
 
@@ -40,36 +46,65 @@ public struct NTAG424SUNResult: Sendable, Hashable {
 /// - SDMMAC (8 bytes, 16 hex characters) = MACt(session MAC key; the file's bytes from
 ///   SDMMACInputOffset up to SDMMACOffset): empty when the two offsets are equal.
 ///
+/// A tag in LRP mode (``NTAG424CryptoMode/lrp``) is told by its 24-byte PICCData; for a URL
+/// with the UID and counter in plain, the verifier tries the modes it is given (both by
+/// default). LRP's side is in the extension in NTAG424SUNVerifier+LRP.swift.
+///
 /// Keys are 16 bytes; none is ever put in a result or an error.
 public struct NTAG424SUNVerifier: Sendable {
     private let metaReadKey: [UInt8]?
-    private let fileReadKey: [UInt8]
+    let fileReadKey: [UInt8]
+    /// The modes a URL with its UID and counter in plain is checked in, in order.
+    public let plainMirrorModes: [NTAG424CryptoMode]
 
     /// A verifier with the SDMMetaRead key (nil when the tag mirrors UID and counter in plain)
-    /// and the SDMFileRead key.
+    /// and the SDMFileRead key; `mode` nil accepts AES and LRP tags alike (PICCData's length
+    /// tells them apart), a mode accepts only that mode's URLs.
     ///
     /// - Throws: ``NTAG424Error/Code/invalidInput`` for a key that is not 16 bytes.
-    public init(metaReadKey: [UInt8]?, fileReadKey: [UInt8]) throws(NTAG424Error) {
+    public init(metaReadKey: [UInt8]?, fileReadKey: [UInt8], mode: NTAG424CryptoMode? = nil) throws(NTAG424Error) {
         guard fileReadKey.count == 16, metaReadKey.map({ $0.count == 16 }) ?? true else {
             throw NTAG424Error(.invalidInput, "SDM keys are 16 bytes (32 hex characters)")
         }
         self.metaReadKey = metaReadKey
         self.fileReadKey = fileReadKey
+        plainMirrorModes = mode.map { [$0] } ?? NTAG424CryptoMode.allCases
     }
 
-    /// The UID and counter in encrypted PICCData.
+    /// The UID and counter in encrypted PICCData: 16 bytes in AES, 24 in LRP.
     ///
-    /// - Throws: ``NTAG424Error/Code/invalidInput`` for PICCData that is not 16 bytes or without
-    ///   a meta-read key; ``NTAG424Error/Code/integrityError`` when the tag byte it decrypts to
-    ///   is not one a tag writes (a wrong key, or data that is not PICCData).
+    /// - Throws: ``NTAG424Error/Code/invalidInput`` for PICCData of another length, of a mode
+    ///   this verifier does not accept, or without a meta-read key;
+    ///   ``NTAG424Error/Code/integrityError`` when the tag byte it decrypts to is not one a tag
+    ///   writes (a wrong key, or data that is not PICCData).
     public func decryptPICCData(_ encrypted: [UInt8]) throws(NTAG424Error) -> (uid: [UInt8]?, counter: Int?) {
+        let decoded = try decodePICCData(encrypted)
+        return (decoded.uid, decoded.counter)
+    }
+
+    /// The mode encrypted PICCData of `count` bytes was made in, if any.
+    public static func mode(ofPICCDataLength count: Int) -> NTAG424CryptoMode? {
+        NTAG424CryptoMode.allCases.first { $0.piccDataLength == count }
+    }
+
+    func decodePICCData(
+        _ encrypted: [UInt8]
+    ) throws(NTAG424Error) -> (uid: [UInt8]?, counter: Int?, mode: NTAG424CryptoMode) {
         guard let metaReadKey else {
             throw NTAG424Error(.invalidInput, "encrypted PICCData needs the SDMMetaRead key")
         }
-        guard encrypted.count == 16 else {
-            throw NTAG424Error(.invalidInput, "PICCData is 16 bytes (32 hex characters), not \(encrypted.count)")
+        guard let mode = Self.mode(ofPICCDataLength: encrypted.count), plainMirrorModes.contains(mode) else {
+            let lengths = plainMirrorModes.map {
+                "\($0.piccDataLength) bytes (\($0.piccDataLength * 2) hex characters) in \($0)"
+            }
+            throw NTAG424Error(
+                .invalidInput, "PICCData is \(lengths.joined(separator: " or ")), not \(encrypted.count) bytes")
         }
-        let plain = try NTAG424Authentication.crypt(encrypted, key: metaReadKey, encrypting: false)
+        let plain =
+            switch mode {
+            case .aes: try NTAG424Authentication.crypt(encrypted, key: metaReadKey, encrypting: false)
+            case .lrp: try decryptLRPPICCData(encrypted, metaReadKey: metaReadKey)
+            }
         let tag = plain[0]
         let hasUID = tag & 0x80 != 0
         let hasCounter = tag & 0x40 != 0
@@ -81,7 +116,7 @@ public struct NTAG424SUNVerifier: Sendable {
         let uid = hasUID ? Array(plain[1..<8]) : nil
         let counterStart = hasUID ? 8 : 1
         let counter = hasCounter ? NTAG424Bytes.integer(littleEndian: plain[counterStart..<(counterStart + 3)]) : nil
-        return (uid, counter)
+        return (uid, counter, mode)
     }
 
     /// The SDM session MAC key and ENC key for `uid` and `counter` (either may be absent when
@@ -105,14 +140,20 @@ public struct NTAG424SUNVerifier: Sendable {
         }
     }
 
-    /// The file data of SDMENCFileData (NT4H2421Gx 9.3.6; AN12196 4.4): AES-CBC with the SDM
-    /// session ENC key, the IV being E(ENC key, SDMReadCtr (3 bytes, least significant first) ||
-    /// 13 zero bytes).
+    /// The file data of SDMENCFileData (NT4H2421Gx 9.3.6; AN12196 4.4). In AES: AES-CBC with the
+    /// SDM session ENC key, the IV being E(ENC key, SDMReadCtr (3 bytes, least significant first)
+    /// || 13 zero bytes). In LRP: LRICB with the LRP session ENC key.
     ///
     /// - Throws: ``NTAG424Error/Code/invalidInput`` for data that is not whole AES blocks.
-    public func decryptFileData(_ encrypted: [UInt8], uid: [UInt8]?, counter: Int?) throws(NTAG424Error) -> [UInt8] {
+    public func decryptFileData(
+        _ encrypted: [UInt8], uid: [UInt8]?, counter: Int?, mode: NTAG424CryptoMode = .aes
+    ) throws(NTAG424Error) -> [UInt8] {
         guard !encrypted.isEmpty, encrypted.count % 16 == 0 else {
             throw NTAG424Error(.invalidInput, "encrypted file data is whole AES blocks, not \(encrypted.count) bytes")
+        }
+        if mode == .lrp {
+            let key = try lrpSessionKeys(uid: uid, counter: counter).encryption
+            return try key.decrypt(encrypted, counter: Self.lrpFileDataCounter(counter), padding: false).plaintext
         }
         let key = try sessionKeys(uid: uid, counter: counter).encryption
         do {
@@ -126,8 +167,13 @@ public struct NTAG424SUNVerifier: Sendable {
     }
 
     /// SDMMAC for `uid`, `counter` and the MAC input `input` (the file's bytes from
-    /// SDMMACInputOffset to SDMMACOffset, as ASCII when the tag mirrors in ASCII).
-    public func mac(uid: [UInt8]?, counter: Int?, input: [UInt8]) throws(NTAG424Error) -> [UInt8] {
+    /// SDMMACInputOffset to SDMMACOffset, as ASCII when the tag mirrors in ASCII), in `mode`.
+    public func mac(
+        uid: [UInt8]?, counter: Int?, input: [UInt8], mode: NTAG424CryptoMode = .aes
+    ) throws(NTAG424Error) -> [UInt8] {
+        if mode == .lrp {
+            return NTAG424Bytes.truncated(try lrpSessionKeys(uid: uid, counter: counter).mac.mac(input))
+        }
         let key = try sessionKeys(uid: uid, counter: counter).mac
         do {
             return NTAG424Bytes.truncated(try AESCMAC.authenticationCode(for: input, key: key))
@@ -136,31 +182,46 @@ public struct NTAG424SUNVerifier: Sendable {
         }
     }
 
-    /// Checks a message whose PICCData is encrypted: decrypts it, then checks `mac` against
-    /// each of `inputs` (the MAC inputs the layout may have used), in order.
+    /// Checks a message whose PICCData is encrypted: decrypts it (in the mode its length tells),
+    /// then checks `mac` against each of `inputs` (the MAC inputs the layout may have used), in
+    /// order.
     public func verify(piccData: [UInt8], mac: [UInt8], inputs: [(name: String, bytes: [UInt8])]) -> NTAG424SUNResult {
-        let decoded: (uid: [UInt8]?, counter: Int?)
+        let decoded: (uid: [UInt8]?, counter: Int?, mode: NTAG424CryptoMode)
         do {
-            decoded = try decryptPICCData(piccData)
+            decoded = try decodePICCData(piccData)
         } catch {
             return NTAG424SUNResult(uid: nil, counter: nil, isValid: false, problem: error.reason)
         }
-        return verify(uid: decoded.uid, counter: decoded.counter, mac: mac, inputs: inputs)
+        return verify(uid: decoded.uid, counter: decoded.counter, mac: mac, inputs: inputs, modes: [decoded.mode])
     }
 
-    /// Checks a message whose UID and counter are mirrored in plain.
+    /// Checks a message whose UID and counter are mirrored in plain, in each of
+    /// ``plainMirrorModes``.
     public func verify(
         uid: [UInt8]?, counter: Int?, mac: [UInt8], inputs: [(name: String, bytes: [UInt8])]
+    ) -> NTAG424SUNResult {
+        verify(uid: uid, counter: counter, mac: mac, inputs: inputs, modes: plainMirrorModes)
+    }
+
+    /// Checks `mac` against each input in each of `modes`, in order.
+    func verify(
+        uid: [UInt8]?, counter: Int?, mac: [UInt8], inputs: [(name: String, bytes: [UInt8])],
+        modes: [NTAG424CryptoMode]
     ) -> NTAG424SUNResult {
         guard mac.count == 8 else {
             return NTAG424SUNResult(
                 uid: uid, counter: counter, isValid: false,
                 problem: "the SDMMAC is 8 bytes (16 hex characters), not \(mac.count)")
         }
-        for input in inputs {
-            guard let expected = try? self.mac(uid: uid, counter: counter, input: input.bytes) else { continue }
-            if NTAG424Bytes.constantTimeEqual(expected, mac) {
-                return NTAG424SUNResult(uid: uid, counter: counter, isValid: true, problem: nil, macInput: input.name)
+        for mode in modes {
+            for input in inputs {
+                guard let expected = try? self.mac(uid: uid, counter: counter, input: input.bytes, mode: mode) else {
+                    continue
+                }
+                if NTAG424Bytes.constantTimeEqual(expected, mac) {
+                    return NTAG424SUNResult(
+                        uid: uid, counter: counter, isValid: true, problem: nil, macInput: input.name, mode: mode)
+                }
             }
         }
         return NTAG424SUNResult(

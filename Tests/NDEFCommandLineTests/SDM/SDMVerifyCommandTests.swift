@@ -161,4 +161,49 @@ import Testing
             keys + [Self.fileDataURL.replacingOccurrences(of: "D697&cmac", with: "&cmac")], in: folder)
         #expect(short.status == 83 && short.outputText.contains("whole AES blocks"), "\(short.outputText)")
     }
+
+    /// sdm-backend's published LRP demo URLs (all-zero keys): (a) PICCData and SDMMAC, (c) with
+    /// encrypted file data.
+    static let lrpURL =
+        "https://sdm.nfcdeveloper.com/tag?picc_data=1FCBE61B3E4CAD980CBFDD333E7A4AC4A579569BAFD22C5F"
+        + "&cmac=4231608BA7B02BA9"
+    static let lrpFileDataURL =
+        "https://sdm.nfcdeveloper.com/tagpt?picc_data=8EE8E27DE3974FFE245F96C71087129B2E8449C9FF346F65"
+        + "&enc=48987A0D55638C017D1F4DC3D8ADD910&cmac=862E781E52244A75"
+
+    @Test("sdm-backend's LRP demos: UID 04940E2A2F7080 with counter 3, and counter 1 with file data OO and 14 dashes")
+    func lrpDemos() async throws {
+        let folder = try Self.keys()
+        defer { folder.remove() }
+        let keys = ["--meta-read-key-file", "zero.hex", "--file-read-key-file", "zero.hex"]
+        let plain = try await run(keys + [Self.lrpURL], in: folder)
+        #expect(
+            plain.status == 0 && plain.outputText == "valid: UID 04940E2A2F7080, counter 3\n", "\(plain.outputText)")
+        let withData = try await run(keys + [Self.lrpFileDataURL], in: folder)
+        #expect(
+            withData.status == 0
+                && withData.outputText == "valid: UID 04940E2A2F7080, counter 1, file data \"OO--------------\"\n",
+            "\(withData.outputText)")
+        let json = try await run(keys + ["--json", Self.lrpFileDataURL], in: folder)
+        var validator = JSONSchemaValidator()
+        #expect(try validator.problems(json.outputText, schema: "sdm-verify.schema.json").isEmpty)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.output)) as? [String: Any])
+        #expect(object["mode"] as? String == "LRP" && object["macInput"] as? String == "from enc")
+        #expect(object["fileDataHex"] as? String == "4F4F" + String(repeating: "2D", count: 14))
+        let aes = try await run(keys + ["--json", Self.fileDataURL], in: folder)
+        #expect(aes.outputText.contains("\"mode\":\"AES\""), "\(aes.outputText)")
+        // One changed digit in each part: the MAC, the PICCRand, the ciphertext, the file data.
+        for (from, to) in [("22C5F&", "22C5E&"), ("picc_data=1F", "picc_data=1E"), ("cmac=4231", "cmac=4331")] {
+            let changed = try await run(keys + [Self.lrpURL.replacingOccurrences(of: from, with: to)], in: folder)
+            #expect(
+                changed.status == 83 && changed.outputText.hasPrefix("NOT VALID:"), "\(from): \(changed.outputText)")
+        }
+        let changedData = try await run(
+            keys + ["--json", Self.lrpFileDataURL.replacingOccurrences(of: "enc=4898", with: "enc=4899")], in: folder)
+        #expect(changedData.status == 83 && changedData.outputText.contains("\"fileDataHex\":null"))
+        // PICCData of neither length names both.
+        let odd = try await run(
+            keys + [Self.lrpURL.replacingOccurrences(of: "22C5F&", with: "22C5F00&")], in: folder)
+        #expect(odd.status == 83 && odd.outputText.contains("32 hex characters (AES) or 48 (LRP)"), "\(odd.outputText)")
+    }
 }
