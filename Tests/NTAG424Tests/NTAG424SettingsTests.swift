@@ -105,4 +105,33 @@ import Testing
             with: try NTAG424SUNVerifier(metaReadKey: keys[1], fileReadKey: keys[2]))
         #expect(result.isValid && result.counter == 5 && result.uid == hex("04112233445566"), "\(url)")
     }
+
+    @Test(
+        "{enc} and LRP: offsets, the window twice the padded data, and the mirror of each mode verifies",
+        arguments: NTAG424CryptoMode.allCases)
+    func fileDataRoundTrip(mode: NTAG424CryptoMode) throws {
+        let template = try NTAG424SDMTemplate(
+            url: "https://x.example/t?picc_data={picc}&enc={enc}&cmac={mac}", mode: mode, fileData: Array("lot 7".utf8))
+        let piccLength = mode == .aes ? 32 : 48
+        #expect(template.piccDataOffset == 29 && template.encryptedDataOffset == 29 + piccLength + 5)
+        #expect(template.encryptedDataLength == 32 && template.fileData == Array("lot 7           ".utf8))
+        #expect(template.macInputOffset == template.encryptedDataOffset)
+        #expect(template.macOffset == 29 + piccLength + 5 + 32 + 6)
+        #expect(template.mirroredRanges.map(\.count) == [piccLength, 32, 16])
+        let keys = (0..<5).map { [UInt8](repeating: UInt8($0 + 1), count: 16) }
+        let settings = template.settings(metaReadKey: 1, fileReadKey: 2, lockNDEF: false)
+        try settings.validate()
+        let sdm = try #require(settings.sdm)
+        #expect(sdm.mirroredRanges(mode: mode) == template.mirroredRanges)
+        var file = template.file
+        file += [UInt8](repeating: 0, count: 256 - file.count)
+        let read = try NTAG424SDMMirror(settings: sdm, keys: keys, mode: mode).read(
+            file: file, uid: hex("04112233445566"), counter: 9, padding: Array(1...16))
+        let message = try NFCNDEFMessage(decoding: Array(read[2..<template.file.count]))
+        let url = try URIRecord(parsing: try #require(message.records.first)).uri
+        let result = try NTAG424SUNURL(url).verify(
+            with: try NTAG424SUNVerifier(metaReadKey: keys[1], fileReadKey: keys[2]))
+        #expect(result.isValid && result.mode == mode && result.counter == 9, "\(url)")
+        #expect(result.fileData == Array("lot 7           ".utf8) && result.macInput == "from enc")
+    }
 }

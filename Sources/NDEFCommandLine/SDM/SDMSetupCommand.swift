@@ -10,7 +10,12 @@ import NTAG424
 enum SDMSetupCommand {
     static let url = OptionSpec.option(
         "url", value: "url",
-        help: "The URL with {picc} where PICCData goes (32 characters) and {mac} where the SDMMAC goes (16).")
+        help: "The URL with {picc} where PICCData goes (32 characters) and {mac} where the SDMMAC goes (16); "
+            + "optionally {enc} between them, where the encrypted --enc-data goes.")
+    static let encData = OptionSpec.option(
+        "enc-data", value: "text",
+        help: "The data {enc} holds (1-64 bytes of text, padded with spaces to whole 16-byte blocks): the tag "
+            + "encrypts it afresh on every read (SDMENCFileData), the SDMMAC covers it, 'sdm verify' decrypts it.")
     static let keysFile = OptionSpec.option(
         "keys-file", value: "file",
         help: "The keys the tag gets, as JSON ({\"k0\": \"32 hex\", ..., \"k4\": \"32 hex\"}).")
@@ -58,6 +63,11 @@ enum SDMSetupCommand {
             --key-version, and checks that the URL the tag then gives verifies with them. \
             Keys are read from files only, never from the command line, and are never shown.
 
+            With {enc} in the URL (between {picc} and {mac}) and --enc-data TEXT, the tag \
+            also encrypts TEXT (padded with spaces to whole 16-byte blocks) afresh on every \
+            read and mirrors it there, twice as many hex characters as bytes (SDMENCFileData); \
+            the SDMMAC's input then runs from the data to the MAC, so it covers the data.
+
             Whoever lacks the new key 0 can never change the tag again, so the set-up needs a \
             confirmation as 'ndeftool lock' does: a 6-digit code that stands for this tag and \
             this plan (URL, settings, keys). --dry-run shows the plan and the code; --confirm \
@@ -92,11 +102,13 @@ enum SDMSetupCommand {
               ndeftool sdm setup --reader 'sim:ntag424?file=t424.t4t' --dry-run \\
                   --url 'https://y.example/v2?p={picc}&m={mac}' \\
                   --from-keys-file sdm-keys.json --keys-file new-keys.json --key-version 2
+              ndeftool sdm setup --reader 'sim:ntag424?file=t424.t4t' --dry-run --keys-file sdm-keys.json \\
+                  --url 'https://x.example/t?picc_data={picc}&enc={enc}&cmac={mac}' --enc-data 'lot 2026-12'
               ndeftool sdm setup --reader 'sim:ntag424?file=t424.t4t' --dry-run --factory \\
                   --from-keys-file new-keys.json
             """,
         options: [
-            url, keysFile, masterKeyFile, metaReadKey, fileReadKey, keyVersion, lockNDEF, fromKeysFile,
+            url, encData, keysFile, masterKeyFile, metaReadKey, fileReadKey, keyVersion, lockNDEF, fromKeysFile,
             fromMasterKeyFile, fromMetaReadKey, factory, LockFlow.confirm, dryRun, json,
         ],
         groups: [TagOptions.group],

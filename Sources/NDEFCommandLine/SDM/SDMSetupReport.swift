@@ -52,6 +52,20 @@ struct SDMSetupReport: Encodable {
         return done
     }
 
+    /// Where the plan's mirrors go: `PICCData at 40 (key 1), SDMMAC at 86 (key 2, input empty)`,
+    /// with the file data window and an input from it when the URL has `{enc}`.
+    var sdmText: String {
+        let template = plan.template
+        var parts = ["PICCData at \(template.piccDataOffset) (key \(plan.metaReadKey))"]
+        var input = "input empty"
+        if let offset = template.encryptedDataOffset, let data = template.fileData {
+            parts.append("file data at \(offset) (\(data.count) bytes encrypted, key \(plan.fileReadKey))")
+            input = "input from \(offset)"
+        }
+        parts.append("SDMMAC at \(template.macOffset) (key \(plan.fileReadKey), \(input))")
+        return (template.mode == .lrp ? "LRP; " : "") + parts.joined(separator: ", ")
+    }
+
     /// The plan as text.
     var lines: [String] {
         let uidText = Hex.encode(uid, uppercase: true)
@@ -59,8 +73,7 @@ struct SDMSetupReport: Encodable {
         var lines = [
             "Tag \(uidText) (NTAG 424 DNA)",
             "URL: \(url) (\(plan.template.file.count - 2)-byte message)",
-            "SDM: PICCData at \(plan.template.piccDataOffset) (key \(plan.metaReadKey)), SDMMAC at "
-                + "\(plan.template.macOffset) (key \(plan.fileReadKey), input empty); NDEF file write: \(ndefWrite)",
+            "SDM: " + sdmText + "; NDEF file write: \(ndefWrite)",
             "Keys: k0-k4 \(keySource), version \(plan.keyVersion)",
         ]
         if let fromKeySource { lines.append("Keys it holds now: k0-k4 \(fromKeySource) (each key is changed from it)") }
@@ -89,7 +102,8 @@ struct SDMSetupReport: Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case uid, url, messageLength, piccDataOffset, macOffset, metaReadKey, fileReadKey, locksNDEF, keyVersion
+        case uid, url, mode, messageLength, piccDataOffset, fileDataOffset, fileDataLength, macInputOffset, macOffset
+        case metaReadKey, fileReadKey, locksNDEF, keyVersion
         case keySource, fromKeySource, code, done, left, dryRun, complete, steps
     }
 
@@ -99,7 +113,11 @@ struct SDMSetupReport: Encodable {
         try container.encode(Hex.encode(uid, uppercase: true), forKey: .uid)
         try container.encode(url, forKey: .url)
         try container.encode(plan.template.file.count - 2, forKey: .messageLength)
+        try container.encode(plan.template.mode.rawValue, forKey: .mode)
         try container.encode(plan.template.piccDataOffset, forKey: .piccDataOffset)
+        try container.encode(plan.template.encryptedDataOffset, forKey: .fileDataOffset)
+        try container.encode(plan.template.fileData?.count, forKey: .fileDataLength)
+        try container.encode(plan.template.macInputOffset, forKey: .macInputOffset)
         try container.encode(plan.template.macOffset, forKey: .macOffset)
         try container.encode(plan.metaReadKey, forKey: .metaReadKey)
         try container.encode(plan.fileReadKey, forKey: .fileReadKey)

@@ -127,7 +127,7 @@ extension SDMSetupCommand {
                         "--factory needs the keys the tag holds now: --from-keys-file or --from-master-key-file")
                 }
                 let setUpOptions = [
-                    SDMSetupCommand.url, keysFile, masterKeyFile, SDMSetupCommand.metaReadKey,
+                    SDMSetupCommand.url, SDMSetupCommand.encData, keysFile, masterKeyFile, SDMSetupCommand.metaReadKey,
                     SDMSetupCommand.fileReadKey, SDMSetupCommand.keyVersion, lockNDEF,
                 ]
                 if let option = setUpOptions.first(where: { values.isGiven($0.long) }) {
@@ -141,7 +141,8 @@ extension SDMSetupCommand {
                 throw .usage("--url is needed: the URL with {picc} and {mac}")
             }
             do {
-                template = try NTAG424SDMTemplate(url: text)
+                let data = values.value(SDMSetupCommand.encData.long).map { Array($0.utf8) }
+                template = try NTAG424SDMTemplate(url: text, fileData: data)
                 url = text
             } catch {
                 throw .invalidValue(text, for: SDMSetupCommand.url, reason: error.reason)

@@ -18,12 +18,7 @@ extension NFCNTAG424Tag {
         for number in 0..<5 { versions.append(try await keyVersion(number)) }
         let settings = try await fileSettings(2)
         let file = try await ndefFileBytes(count: min(settings.size, 256))
-        var ranges: [Range<Int>] = []
-        if let sdm = settings.sdm {
-            for (offset, length) in [(sdm.piccDataOffset, 32), (sdm.macOffset, 16)] {
-                if let offset { ranges.append(offset..<(offset + length)) }
-            }
-        }
+        let ranges = settings.sdm?.mirroredRanges(mode: .aes) ?? []
         let factory = NTAG424KeySet.factory
         let proven = try await proveKeys(versions: versions, target: factory.keys, targetVersion: 0, from: from)
         var progress = NTAG424SDMProgress(

@@ -30,23 +30,31 @@ extension NFCNTAG424Tag {
         let settings = try await fileSettings(2)
         let applied = settings == plan.settings
         let mirrored = try await ndefMessageBytes()
-        var ranges: [Range<Int>] = []
-        if let sdm = settings.sdm {
-            for (offset, length) in [(sdm.piccDataOffset, 32), (sdm.macOffset, 16)] {
-                if let offset { ranges.append(offset..<(offset + length)) }
-            }
-        }
+        let ranges = settings.sdm?.mirroredRanges(mode: plan.template.mode) ?? []
         var written = false
         if var bytes = mirrored, let wanted = try? plan.template.message.encoded(), bytes.count == wanted.count {
-            // With SDM on, the read shows PICCData and SDMMAC where the file holds 0s.
+            // With SDM on, the read shows the mirrors where the file holds the plan's 0s (and
+            // its file data, which the check after the settings decrypts and compares).
             for range in ranges where range.lowerBound >= 2 && range.upperBound - 2 <= bytes.count {
-                bytes.replaceSubrange(
-                    (range.lowerBound - 2)..<(range.upperBound - 2), with: Array(repeating: 0x30, count: range.count))
+                let shown = (range.lowerBound - 2)..<(range.upperBound - 2)
+                bytes.replaceSubrange(shown, with: wanted[shown])
             }
             written = bytes == wanted
         }
         let proven = try await proveKeys(
             versions: versions, target: plan.keys, targetVersion: plan.keyVersion, from: from)
+        if written, let sdm = settings.sdm, sdm.encryptsFileData, let bytes = mirrored {
+            // The file data under a mirrored window shows only encrypted: decrypted with the key
+            // each SDM slot is proven to hold, it must be the plan's.
+            func key(_ access: NTAG424Access) -> [UInt8]? {
+                guard case .key(let number) = access, (0..<5).contains(number) else { return nil }
+                return proven.target[number] ? plan.keys[number] : proven.previous[number] ? from.keys[number] : nil
+            }
+            written =
+                Self.hiddenFileData(
+                    bytes, sdm: sdm, mode: plan.template.mode, metaReadKey: key(sdm.metaRead),
+                    fileReadKey: key(sdm.fileRead)) == plan.template.fileData
+        }
         let changed = (0..<5).map { proven.target[$0] && versions[$0] == plan.keyVersion }
         var progress = NTAG424SDMProgress(messageWritten: written, settingsApplied: applied, changedKeys: changed)
         progress.planKeys = proven.target
@@ -157,33 +165,67 @@ extension NFCNTAG424Tag {
 
     /// Checks the PICCData and SDMMAC of the message `bytes` read as a phone reads it, at the
     /// plan's offsets, with the plan's keys.
+    /// The file data a read of an NDEF message (`bytes`, without NLEN) shows encrypted under
+    /// `sdm`'s window, decrypted with the SDM keys; nil when it does not verify.
+    static func hiddenFileData(
+        _ bytes: [UInt8], sdm: NTAG424FileSettings.SDM, mode: NTAG424CryptoMode, metaReadKey: [UInt8]?,
+        fileReadKey: [UInt8]?
+    ) -> [UInt8]? {
+        guard let fileReadKey, let metaReadKey, let piccOffset = sdm.piccDataOffset,
+            let inputOffset = sdm.macInputOffset, let macOffset = sdm.macOffset,
+            let windowOffset = sdm.encryptedDataOffset, let windowLength = sdm.encryptedDataLength
+        else { return nil }
+        func hex(_ offset: Int, _ count: Int) -> [UInt8]? {
+            guard offset >= 2, offset - 2 + count <= bytes.count else { return nil }
+            return try? Hex.decode(String(decoding: bytes[(offset - 2)..<(offset - 2 + count)], as: UTF8.self))
+        }
+        guard let piccData = hex(piccOffset, mode.piccDataLength * 2), let mac = hex(macOffset, 16),
+            let window = hex(windowOffset, windowLength), inputOffset >= 2, inputOffset <= macOffset,
+            let verifier = try? NTAG424SUNVerifier(metaReadKey: metaReadKey, fileReadKey: fileReadKey, mode: mode)
+        else { return nil }
+        let result = verifier.verify(
+            piccData: piccData, mac: mac, inputs: [("settings", Array(bytes[(inputOffset - 2)..<(macOffset - 2)]))])
+        guard result.isValid else { return nil }
+        return try? verifier.decryptFileData(window, uid: result.uid, counter: result.counter, mode: mode)
+    }
+
     private func checkURL(_ bytes: [UInt8], plan: NTAG424SDMPlan) throws(NFCReaderError) {
-        guard bytes.count == plan.template.file.count - 2 else {
+        let template = plan.template
+        guard bytes.count == template.file.count - 2 else {
             throw NFCReaderError(.tagUpdateFailure, "the tag holds another message after the set-up")
         }
-        let picc = plan.template.piccDataOffset - 2
-        let mac = plan.template.macOffset - 2
         // Every byte but the mirrored ones is the plan's message (a message written with key 0
         // is read back here).
         var shown = bytes
-        let file = Array(plan.template.file.dropFirst(2))
-        for range in [picc..<(picc + 32), mac..<(mac + 16)] where range.upperBound <= shown.count {
+        let file = Array(template.file.dropFirst(2))
+        let ranges = template.mirroredRanges.map { ($0.lowerBound - 2)..<($0.upperBound - 2) }
+        for range in ranges where range.upperBound <= shown.count {
             shown.replaceSubrange(range, with: file[range])
         }
         guard shown == file else {
             throw NFCReaderError(
                 .tagUpdateFailure, "the tag's message is not the plan's after the set-up", mayBeHalfWritten: true)
         }
-        guard let piccData = try? Hex.decode(String(decoding: bytes[picc..<(picc + 32)], as: UTF8.self)),
-            let sdmMAC = try? Hex.decode(String(decoding: bytes[mac..<(mac + 16)], as: UTF8.self))
-        else {
+        func hex(_ range: Range<Int>) -> [UInt8]? {
+            guard range.upperBound <= bytes.count else { return nil }
+            return try? Hex.decode(String(decoding: bytes[range], as: UTF8.self))
+        }
+        guard let picc = ranges.first, let mac = ranges.last, let piccData = hex(picc), let sdmMAC = hex(mac) else {
             throw NFCReaderError(.tagUpdateFailure, "the tag does not mirror PICCData and SDMMAC after the set-up")
         }
         let result: NTAG424SUNResult
+        var fileData: [UInt8]?
         do {
             let verifier = try NTAG424SUNVerifier(
-                metaReadKey: plan.keys[plan.metaReadKey], fileReadKey: plan.keys[plan.fileReadKey])
-            result = verifier.verify(piccData: piccData, mac: sdmMAC, inputs: [("empty", [])])
+                metaReadKey: plan.keys[plan.metaReadKey], fileReadKey: plan.keys[plan.fileReadKey],
+                mode: template.mode)
+            let input = Array(bytes[(template.macInputOffset - 2)..<mac.lowerBound])
+            result = verifier.verify(piccData: piccData, mac: sdmMAC, inputs: [("plan", input)])
+            // The file data under the window, which no plain read shows, decrypted.
+            if result.isValid, ranges.count == 3, let encrypted = hex(ranges[1]) {
+                fileData = try verifier.decryptFileData(
+                    encrypted, uid: result.uid, counter: result.counter, mode: template.mode)
+            }
         } catch {
             throw NFCReaderError(.tagUpdateFailure, "the set-up cannot be checked: \(error.reason)")
         }
@@ -191,6 +233,10 @@ extension NFCNTAG424Tag {
             throw NFCReaderError(
                 .tagUpdateFailure,
                 "the URL the tag gives after the set-up does not verify: \(result.problem ?? "another UID")")
+        }
+        guard fileData == template.fileData else {
+            throw NFCReaderError(
+                .tagUpdateFailure, "the tag's file data is not the plan's after the set-up", mayBeHalfWritten: true)
         }
     }
 }

@@ -131,6 +131,28 @@ public struct NTAG424FileSettings: Sendable, Hashable {
             self.readCounterLimit = readCounterLimit
         }
 
+        /// The ranges of the file a plain read shows changed (NT4H2421Gx 9.3.2-9.3.7): the UID (14
+        /// characters) and counter (6) in plain, or PICCData (32 characters in AES, 48 in LRP:
+        /// `mode`), the encrypted file data window, the SDMMAC (16).
+        public func mirroredRanges(mode: NTAG424CryptoMode) -> [Range<Int>] {
+            var ranges: [(Int?, Int?)] = []
+            switch metaRead {
+            case .free:
+                if mirrorsUID { ranges.append((uidOffset, 14)) }
+                if mirrorsReadCounter { ranges.append((readCounterOffset, 6)) }
+            case .key: ranges.append((piccDataOffset, mode.piccDataLength * 2))
+            case .never: break
+            }
+            if fileRead != .never {
+                if encryptsFileData { ranges.append((encryptedDataOffset, encryptedDataLength)) }
+                ranges.append((macOffset, 16))
+            }
+            return ranges.compactMap { offset, length in
+                guard let offset, let length, offset >= 0, length >= 0 else { return nil }
+                return offset..<(offset + length)
+            }
+        }
+
         /// The SDMOptions byte.
         var optionsByte: UInt8 {
             (mirrorsUID ? 0x80 : 0) | (mirrorsReadCounter ? 0x40 : 0) | (hasReadCounterLimit ? 0x20 : 0)

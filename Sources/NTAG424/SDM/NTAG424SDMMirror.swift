@@ -9,16 +9,19 @@ public struct NTAG424SDMMirror: Sendable {
     public let settings: NTAG424FileSettings.SDM
     /// The tag's keys 0-4 (16 bytes each).
     private let keys: [[UInt8]]
+    /// The tag's cipher: AES, or LRP (NT4H2421Gx 9.3.4, 9.3.9.2).
+    public let mode: NTAG424CryptoMode
 
-    /// A mirror for `settings` with the tag's `keys`.
-    public init(settings: NTAG424FileSettings.SDM, keys: [[UInt8]]) {
+    /// A mirror for `settings` with the tag's `keys`, for a tag in `mode`.
+    public init(settings: NTAG424FileSettings.SDM, keys: [[UInt8]], mode: NTAG424CryptoMode = .aes) {
         self.settings = settings
         self.keys = keys
+        self.mode = mode
     }
 
     /// `file` as a plain read returns it for the tag `uid` whose counter is now `counter`;
-    /// `padding` gives the random bytes PICCData is padded with (5 or more; the tag's own
-    /// random numbers).
+    /// `padding` gives the tag's random bytes: what PICCData is padded with (5 or more) and, in
+    /// LRP, PICCRand before them (8 more).
     ///
     /// - Throws: ``NTAG424Error/Code/invalidSettings`` when an offset lies outside the file or a
     ///   key number is not 0-4.
@@ -44,9 +47,22 @@ public struct NTAG424SDMMirror: Sendable {
             ]
             if settings.mirrorsUID { plain += uid }
             if settings.mirrorsReadCounter { plain += counterBytes }
-            plain += padding.prefix(16 - plain.count)
+            var random = padding[...]
+            var piccRand: [UInt8] = []
+            if mode == .lrp {
+                piccRand = Array(random.prefix(8)) + [UInt8](repeating: 0, count: max(0, 8 - random.count))
+                random = random.dropFirst(8)
+            }
+            plain += random.prefix(16 - plain.count)
             while plain.count < 16 { plain.append(0) }
-            let encrypted = try NTAG424Authentication.crypt(plain, key: try key(number), encrypting: true)
+            let encrypted =
+                switch mode {
+                case .aes: try NTAG424Authentication.crypt(plain, key: try key(number), encrypting: true)
+                case .lrp:
+                    piccRand
+                        + (try NTAG424LRP(key: try key(number)).encrypt(plain, counter: piccRand, padding: false)
+                            .ciphertext)
+                }
             try put(Self.ascii(encrypted), at: settings.piccDataOffset)
         case .never: break
         }
@@ -62,15 +78,23 @@ public struct NTAG424SDMMirror: Sendable {
         {
             // The placeholder's ASCII characters are the plaintext (length / 2 bytes), encrypted
             // with the SDM ENC session key, IV = E(key, SDMReadCtr || 13 zero bytes).
-            let sessionKey = try verifier.sessionKeys(uid: mirroredUID, counter: mirroredCounter).encryption
             let plain = Array(file[start..<(start + length / 2)])
             let encrypted: [UInt8]
-            do {
-                let cipher = try AES(key: sessionKey)
-                let iv = try cipher.encrypt(counterBytes + [UInt8](repeating: 0, count: 13))
-                encrypted = try cipher.encrypt(plain, iv: iv)
-            } catch {
-                throw NTAG424Error(error)
+            if mode == .lrp {
+                let sessionKey = try verifier.lrpSessionKeys(uid: mirroredUID, counter: mirroredCounter).encryption
+                encrypted =
+                    try sessionKey.encrypt(
+                        plain, counter: NTAG424SUNVerifier.lrpFileDataCounter(counter), padding: false
+                    ).ciphertext
+            } else {
+                let sessionKey = try verifier.sessionKeys(uid: mirroredUID, counter: mirroredCounter).encryption
+                do {
+                    let cipher = try AES(key: sessionKey)
+                    let iv = try cipher.encrypt(counterBytes + [UInt8](repeating: 0, count: 13))
+                    encrypted = try cipher.encrypt(plain, iv: iv)
+                } catch {
+                    throw NTAG424Error(error)
+                }
             }
             try put(Self.ascii(encrypted), at: start)
         }
@@ -78,7 +102,7 @@ public struct NTAG424SDMMirror: Sendable {
             throw NTAG424Error(.invalidSettings, "SDMMACInputOffset lies after SDMMACOffset")
         }
         let mac = try verifier.mac(
-            uid: mirroredUID, counter: mirroredCounter, input: Array(out[inputOffset..<macOffset]))
+            uid: mirroredUID, counter: mirroredCounter, input: Array(out[inputOffset..<macOffset]), mode: mode)
         try put(Self.ascii(mac), at: macOffset)
         return out
     }
