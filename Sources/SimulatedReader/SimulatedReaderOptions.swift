@@ -40,6 +40,8 @@ struct SimulatedReaderOptions {
     var signalName: SimulatedReaderURL.ProcessSignal.Name?
     /// `gen1a=1`: a MIFARE Classic card that answers the Gen1a backdoor (a magic clone).
     var gen1a = false
+    /// `mode=lrp`: an NTAG 424 DNA in LRP mode.
+    var lrpMode = false
     /// `v1=`, another way to say `version=1`.
     var versionOne: Bool?
     /// The keys met so far.
@@ -57,9 +59,12 @@ struct SimulatedReaderOptions {
     static let type2Keys = ["nak-code", "get-version", "signature", "signing-key"]
     /// The keys only MIFARE Classic cards understand.
     static let classicKeys = ["gen1a"]
+    /// The keys only NTAG 424 DNA tags understand.
+    static let ntag424Keys = ["mode"]
     /// Every key understood.
     static let keys =
-        commonKeys + ["nak-write", "lose-write"] + type2Keys + type4Keys + classicKeys + supplyKeys + unplugKeys
+        commonKeys + ["nak-write", "lose-write"] + type2Keys + type4Keys + classicKeys + ntag424Keys + supplyKeys
+        + unplugKeys
         + processSignalKeys
 
     init(url: String, isType4: Bool, isNTAG424: Bool = false, isClassic: Bool = false) {
@@ -94,6 +99,9 @@ struct SimulatedReaderOptions {
         if Self.classicKeys.contains(key), !isClassic {
             throw error("option \"\(key)\" is for MIFARE Classic cards only (sim:classic1k, classic4k, classic-mini)")
         }
+        if Self.ntag424Keys.contains(key), !isNTAG424 {
+            throw error("option \"\(key)\" is for NTAG 424 DNA tags only (sim:\(SimulatedReaderURL.ntag424ChipName))")
+        }
         if Self.type4Keys.contains(key), !isType4 {
             throw error("option \"\(key)\" is for Type 4 tags only (sim:\(SimulatedReaderURL.type4ChipName))")
         }
@@ -126,6 +134,11 @@ struct SimulatedReaderOptions {
         case "tear": tear = try boolean(value, key: key)
         case "second-tag": secondTag = try boolean(value, key: key)
         case "gen1a": gen1a = try boolean(value, key: key)
+        case "mode":
+            guard ["aes", "lrp"].contains(value.lowercased()) else {
+                throw error("mode=\(value): expected aes (the factory's) or lrp")
+            }
+            lrpMode = value.lowercased() == "lrp"
         case "latency-ms":
             latency = try number(value, key: key, range: 0...SimulatedReaderURL.maximumLatencyMilliseconds)
         default: corruptEvery = try number(value, key: key, range: 1...1_000_000_000)

@@ -110,6 +110,8 @@ public struct SimulatedReaderURL: Sendable, Hashable, CustomStringConvertible {
     /// Whether the MIFARE Classic card answers the Gen1a backdoor of magic clones (`gen1a=1`;
     /// ``TagSimulator/SimulatedClassicTag/answersGen1aBackdoor``).
     public var gen1a = false
+    /// Whether each NTAG 424 DNA speaks LRP (`mode=lrp`), as after SetConfiguration option 05h.
+    public var lrpMode = false
     /// The faults to arm (for each tag of a supply as it goes in).
     public var faults: SimulatedField.Faults
     /// A supply of tags presented one after another instead of one tag; nil: one tag.
@@ -249,6 +251,7 @@ public struct SimulatedReaderURL: Sendable, Hashable, CustomStringConvertible {
         signature = options.signature
         signingKeyPath = options.signingKeyPath
         gen1a = options.gen1a
+        lrpMode = options.lrpMode
         faults = try options.faults()
         supply = try options.supplySettings()
         unplug = try options.unplugSettings()

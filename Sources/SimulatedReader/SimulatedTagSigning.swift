@@ -16,6 +16,8 @@ struct SimulatedTagSigning: Sendable {
     /// Whether each MIFARE Classic card answers the Gen1a backdoor (`gen1a=1`), the other
     /// property a URL gives every tag beyond its memory.
     var gen1a = false
+    /// Whether each NTAG 424 DNA speaks LRP (`mode=lrp`).
+    var lrpMode = false
 
     /// The largest key file read.
     static let maximumKeyFileBytes = 64 * 1024
@@ -27,7 +29,7 @@ struct SimulatedTagSigning: Sendable {
     static func make(_ url: SimulatedReaderURL, readerName: String) async throws(NFCReaderError) -> SimulatedTagSigning
     {
         guard let path = url.signingKeyPath else {
-            return SimulatedTagSigning(signature: url.signature, gen1a: url.gen1a)
+            return SimulatedTagSigning(signature: url.signature, gen1a: url.gen1a, lrpMode: url.lrpMode)
         }
         let read = await BlockingCall.run {
             FileContents.read(path: path, limit: maximumKeyFileBytes)
@@ -50,15 +52,16 @@ struct SimulatedTagSigning: Sendable {
             throw SimulatedReaderURL.error(
                 readerName, "signing-key \(path) is a key on \(key.curveName): this chip's signatures use \(curve)")
         }
-        return SimulatedTagSigning(key: key, gen1a: url.gen1a)
+        return SimulatedTagSigning(key: key, gen1a: url.gen1a, lrpMode: url.lrpMode)
     }
 
     /// `tag` with its READ_SIG (Read_Sig) answer as the URL asks (Type 4 tags but NTAG 424 DNA
     /// have none).
     func apply(to tag: SimulatedTag, readerName: String) throws(NFCReaderError) -> SimulatedTag {
-        if case .type4(let type4) = tag, type4.ntag424 != nil {
+        if case .type4(var type4) = tag, type4.ntag424 != nil {
+            if lrpMode { type4 = type4.inLRPMode() }
             if let signature { return .type4(type4.signed(signature)) }
-            guard let key else { return tag }
+            guard let key else { return .type4(type4) }
             do {
                 return .type4(type4.signed(try key.signature(for: type4.uid)))
             } catch {

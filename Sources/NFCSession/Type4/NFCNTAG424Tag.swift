@@ -4,7 +4,8 @@ import NTAG424
 import TagMemory
 
 /// An NTAG 424 DNA reached through an ``NFCISO7816Tag``: its native commands (NT4H2421Gx
-/// datasheet 10.4-10.10, CLA 90h) with AES secure messaging (``NTAG424/NTAG424SecureChannel``).
+/// datasheet 10.4-10.10, CLA 90h) with AES or LRP secure messaging
+/// (``NTAG424/NTAG424SecureChannel``).
 ///
 /// Commands run one at a time, in the order they are called; the secure messaging session lives
 /// in this object, from ``authenticate(keyNumber:key:)`` until a command fails (the tag ends the
@@ -54,7 +55,19 @@ public actor NFCNTAG424Tag {
         return frames + last
     }
 
-    /// AuthenticateEV2First (71h) with key `keyNumber` (0-4), sent once.
+    /// The cipher the tag speaks, once an authentication has told it: AES as delivered, or LRP
+    /// after SetConfiguration option 05h (NT4H2421Gx 9 Table 19).
+    public private(set) var mode: NTAG424CryptoMode?
+
+    /// The first authentication's command data after KeyNo: LenCap 6 and PCDCap2 with bit 1 of
+    /// PCDCap2.1 set, which asks for LRP. A tag in AES mode answers it as AuthenticateEV2First
+    /// (E(Kx, RndB), 16 bytes), a tag in LRP mode as AuthenticateLRPFirst (AuthMode 01 and RndB,
+    /// 17 bytes): one command learns the mode, whichever it is (9 Table 19).
+    static let firstCapabilities: [UInt8] = [0x06, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00]
+
+    /// AuthenticateEV2First or AuthenticateLRPFirst (71h) with key `keyNumber` (0-4), sent once:
+    /// the tag's answer to the first part says its mode (``mode``), and the second part follows
+    /// it.
     ///
     /// - Throws: ``NFCReaderError/Code/authenticationFailed`` when the tag refuses the key (91 AE)
     ///   or does not prove it holds it; ``NFCReaderError/Code/invalidParameter`` for a key that
@@ -64,31 +77,40 @@ public actor NFCNTAG424Tag {
             throw NFCReaderError(.invalidParameter, "NTAG 424 DNA keys are numbered 0-4 and are 16 bytes")
         }
         session = nil
-        let first = try await native(0x71, [UInt8(keyNumber), 0x00])
-        guard first.status == 0xAF, first.data.count == 16 else {
-            throw Self.error(first.status, during: "AuthenticateEV2First with key \(keyNumber)")
+        let first = try await native(0x71, [UInt8(keyNumber)] + Self.firstCapabilities)
+        let isLRP = first.data.count == 17 && first.data.first == 0x01
+        let name = isLRP ? "AuthenticateLRPFirst" : "AuthenticateEV2First"
+        guard first.status == 0xAF, first.data.count == 16 || isLRP else {
+            throw Self.error(first.status, during: "\(name) with key \(keyNumber)")
         }
         do {
-            let answer = try NTAG424Authentication.answer(
-                challenge: first.data, key: key, rndA: try SecureRandom.bytes(count: 16))
+            let rndA = try SecureRandom.bytes(count: 16)
+            let answer =
+                isLRP
+                ? try NTAG424LRPAuthentication.answer(challenge: first.data, key: key, rndA: rndA)
+                : try NTAG424Authentication.answer(challenge: first.data, key: key, rndA: rndA)
             let second = try await native(0xAF, answer.data)
             guard second.status == 0x00 else {
                 guard second.status == 0xAE else {
-                    throw Self.error(second.status, during: "AuthenticateEV2First with key \(keyNumber)")
+                    throw Self.error(second.status, during: "\(name) with key \(keyNumber)")
                 }
                 throw NFCReaderError(
                     .authenticationFailed,
-                    "AuthenticateEV2First with key \(keyNumber) answered 91 AE: the tag holds another key \(keyNumber)")
+                    "\(name) with key \(keyNumber) answered 91 AE: the tag holds another key \(keyNumber)")
             }
-            session = try NTAG424Authentication.finishFirst(
-                response: second.data, key: key, answer: answer, keyNumber: keyNumber
-            ).channel
+            session =
+                try (isLRP
+                ? NTAG424LRPAuthentication.finishFirst(
+                    response: second.data, key: key, answer: answer, keyNumber: keyNumber)
+                : NTAG424Authentication.finishFirst(
+                    response: second.data, key: key, answer: answer, keyNumber: keyNumber)).channel
+            mode = isLRP ? .lrp : .aes
         } catch let error as NFCReaderError {
             throw error
         } catch let error as NTAG424Error {
             throw NFCReaderError(.authenticationFailed, "key \(keyNumber): \(error.reason)")
         } catch {
-            throw NFCReaderError(.tagResponseError, "AuthenticateEV2First: \(error)")
+            throw NFCReaderError(.tagResponseError, "\(name): \(error)")
         }
     }
 
@@ -230,6 +252,7 @@ public actor NFCNTAG424Tag {
             throw Self.error(answer.status, during: what)
         }
         if expectsMore {
+            session = channel
             pendingFrames = answer.data
             return answer.data
         }

@@ -6,7 +6,7 @@ import NFCCrypto
 /// Every AES operation is one block through OpenSSL's libcrypto (``NFCCrypto/AES``).
 ///
 /// Keys are never printed: the description shows none.
-public struct NTAG424LRP: Sendable, CustomStringConvertible {
+public struct NTAG424LRP: Sendable, Hashable, CustomStringConvertible {
     /// The sixteen plaintexts P[0]-P[15] of the key (m = 4).
     private let plaintexts: [[UInt8]]
     /// The updated key the evaluations start from.
@@ -177,6 +177,10 @@ public struct NTAG424LRP: Sendable, CustomStringConvertible {
     static let fives = [UInt8](repeating: 0x55, count: 16)
     static let tens = [UInt8](repeating: 0xAA, count: 16)
     static let zeros = [UInt8](repeating: 0, count: 16)
+
+    /// The updated key the evaluations start from (a session key's value, for
+    /// ``NTAG424SessionKeys``).
+    var updatedKeyValue: [UInt8] { updatedKey }
 
     /// `NTAG424LRP(**)`: no key is ever printed.
     public var description: String { "NTAG424LRP(**)" }

@@ -31,8 +31,13 @@ public enum NTAG424CommunicationMode: UInt8, Sendable, Hashable, CaseIterable, C
 }
 
 /// The state of an authenticated NTAG 424 DNA session and its secure messaging (NT4H2421Gx
-/// datasheet 9.1.3-9.1.9; AN12196 3.4-3.5), for both ends: a reader protecting commands and
-/// checking responses, and a tag (the simulator) checking commands and protecting responses.
+/// datasheet 9.1.3-9.1.9 in AES, 9.2.3-9.2.10 in LRP; AN12196 3.4-3.5), for both ends: a reader
+/// protecting commands and checking responses, and a tag (the simulator) checking commands and
+/// protecting responses.
+///
+/// In LRP (``NTAG424CryptoMode/lrp``) MACs are CMAC with LRP under SesAuthMACKey, and data is
+/// encrypted in LRICB under SesAuthENCKey with EncCtr (32 bits, most significant first) as the
+/// counter, one more for every block of commands and responses alike; the rest is as in AES.
 ///
 /// - MACt(K, M): the CMAC of M under K, truncated to its 8 even-numbered bytes.
 /// - Command MAC over Cmd || CmdCtr || TI || CmdHeader || CmdData (CmdData encrypted in
@@ -42,7 +47,8 @@ public enum NTAG424CommunicationMode: UInt8, Sendable, Hashable, CaseIterable, C
 ///   IVc = E(SesAuthENCKey, A5 5A || TI || CmdCtr || 8 zero bytes); responses with
 ///   IVr = E(SesAuthENCKey, 5A A5 || TI || CmdCtr+1 || 8 zero bytes).
 public struct NTAG424SecureChannel: Sendable, Hashable, CustomStringConvertible {
-    /// The session keys.
+    /// The AES session keys; in LRP, SesAuthENCKey and SesAuthMACKey's updated keys (the
+    /// plaintexts they work with are in the channel).
     public let keys: NTAG424SessionKeys
     /// TI, the 4-byte transaction identifier the tag chose.
     public let transactionIdentifier: [UInt8]
@@ -50,6 +56,33 @@ public struct NTAG424SecureChannel: Sendable, Hashable, CustomStringConvertible 
     public private(set) var commandCounter: Int
     /// The key the session was authenticated with.
     public let keyNumber: Int
+    /// AES or LRP secure messaging.
+    public let mode: NTAG424CryptoMode
+    /// EncCtr, LRP's encryption counter: blocks encrypted and decrypted so far (1 after
+    /// AuthenticateLRPFirst, whose answer used 0; 0 after AuthenticateLRPNonFirst).
+    public private(set) var encryptionCounter: Int = 0
+    /// LRP's SesAuthMACKey and SesAuthENCKey.
+    private let lrp: (mac: NTAG424LRP, encryption: NTAG424LRP)?
+
+    /// An LRP session as AuthenticateLRPFirst or AuthenticateLRPNonFirst left it, with the LRP
+    /// session keys (``NTAG424LRPAuthentication/sessionKeys(key:rndA:rndB:)``).
+    ///
+    /// - Throws: ``NTAG424Error/Code/invalidInput`` unless TI has 4 bytes.
+    public init(
+        lrpKeys: (mac: NTAG424LRP, encryption: NTAG424LRP), transactionIdentifier: [UInt8], commandCounter: Int = 0,
+        encryptionCounter: Int, keyNumber: Int
+    ) throws(NTAG424Error) {
+        guard transactionIdentifier.count == 4 else {
+            throw NTAG424Error(.invalidInput, "a transaction identifier is 4 bytes, not \(transactionIdentifier.count)")
+        }
+        keys = try NTAG424SessionKeys(encryption: lrpKeys.encryption.updatedKeyValue, mac: lrpKeys.mac.updatedKeyValue)
+        self.transactionIdentifier = transactionIdentifier
+        self.commandCounter = commandCounter
+        self.encryptionCounter = encryptionCounter
+        self.keyNumber = keyNumber
+        mode = .lrp
+        lrp = lrpKeys
+    }
 
     /// A session as the authentication left it.
     ///
@@ -64,12 +97,29 @@ public struct NTAG424SecureChannel: Sendable, Hashable, CustomStringConvertible 
         self.transactionIdentifier = transactionIdentifier
         self.commandCounter = commandCounter
         self.keyNumber = keyNumber
+        mode = .aes
+        lrp = nil
+    }
+
+    public static func == (lhs: NTAG424SecureChannel, rhs: NTAG424SecureChannel) -> Bool {
+        lhs.keys == rhs.keys && lhs.transactionIdentifier == rhs.transactionIdentifier
+            && lhs.commandCounter == rhs.commandCounter && lhs.keyNumber == rhs.keyNumber && lhs.mode == rhs.mode
+            && lhs.encryptionCounter == rhs.encryptionCounter && lhs.lrp?.mac == rhs.lrp?.mac
+            && lhs.lrp?.encryption == rhs.lrp?.encryption
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(transactionIdentifier)
+        hasher.combine(commandCounter)
+        hasher.combine(encryptionCounter)
+        hasher.combine(mode)
     }
 
     /// The data to send after the command code and header: `data` as is, followed by MACt, or
     /// encrypted and followed by MACt, as `mode` asks. The counter does not change: it goes
-    /// up when the response is opened (``openResponse(status:payload:mode:)``).
-    public func protectCommand(
+    /// up when the response is opened (``openResponse(status:payload:mode:)``); in LRP, EncCtr
+    /// counts the blocks encrypted.
+    public mutating func protectCommand(
         _ command: UInt8, header: [UInt8], data: [UInt8], mode: NTAG424CommunicationMode
     ) throws(NTAG424Error) -> [UInt8] {
         guard mode != .plain else { return data }
@@ -102,12 +152,13 @@ public struct NTAG424SecureChannel: Sendable, Hashable, CustomStringConvertible 
     }
 
     /// The tag's side: checks the MAC of a command's `payload` (data and MACt as sent) and
-    /// returns its data, decrypted in CommMode Full. The counter does not change.
+    /// returns its data, decrypted in CommMode Full. CmdCtr does not change (in LRP, EncCtr
+    /// counts the blocks decrypted).
     ///
     /// - Throws: ``NTAG424Error/Code/integrityError`` for a MAC that does not verify or bad
     ///   padding (the tag answers 91 1E and ends the session), ``NTAG424Error/Code/invalidInput``
     ///   for a payload too short.
-    public func openCommand(
+    public mutating func openCommand(
         _ command: UInt8, header: [UInt8], payload: [UInt8], mode: NTAG424CommunicationMode
     ) throws(NTAG424Error) -> [UInt8] {
         guard mode != .plain else { return payload }
@@ -132,11 +183,21 @@ public struct NTAG424SecureChannel: Sendable, Hashable, CustomStringConvertible 
 
     /// `data` as it travels in `mode` before its MAC: as is (MAC), or padded and encrypted with
     /// the IV of `label` and `counter` (Full; no data stays no data).
-    private func sealed(
+    private mutating func sealed(
         _ data: [UInt8], mode: NTAG424CommunicationMode, label: [UInt8], counter: Int
     ) throws(NTAG424Error) -> [UInt8] {
         guard mode == .full, !data.isEmpty else { return data }
+        if let lrp {
+            let result = try lrp.encryption.encrypt(data, counter: encryptionCounterBytes, padding: true)
+            encryptionCounter += result.ciphertext.count / 16
+            return result.ciphertext
+        }
         return try crypt(NTAG424Bytes.padded(data), label: label, counter: counter, encrypting: true)
+    }
+
+    /// EncCtr as LRICB takes it: 4 bytes, most significant first.
+    private var encryptionCounterBytes: [UInt8] {
+        (0..<4).reversed().map { UInt8(truncatingIfNeeded: encryptionCounter >> (8 * $0)) }
     }
 
     /// Throws ``NTAG424Error/Code/integrityError`` unless `payload` ends with `expected`.
@@ -149,12 +210,21 @@ public struct NTAG424SecureChannel: Sendable, Hashable, CustomStringConvertible 
     }
 
     /// The data of a `body` whose MAC verified: as is (MAC), or decrypted and unpadded (Full).
-    private func opened(
+    private mutating func opened(
         _ body: [UInt8], mode: NTAG424CommunicationMode, label: [UInt8], counter: Int, what: String
     ) throws(NTAG424Error) -> [UInt8] {
         guard mode == .full, !body.isEmpty else { return body }
         guard body.count % 16 == 0 else {
             throw NTAG424Error(.integrityError, "encrypted \(what) data of \(body.count) bytes is not whole blocks")
+        }
+        if let lrp {
+            let counter = encryptionCounterBytes
+            encryptionCounter += body.count / 16
+            do {
+                return try lrp.encryption.decrypt(body, counter: counter, padding: true).plaintext
+            } catch {
+                throw NTAG424Error(.integrityError, "the decrypted \(what) data has no valid padding")
+            }
         }
         guard let data = NTAG424Bytes.unpadded(try crypt(body, label: label, counter: counter, encrypting: false))
         else {
@@ -197,6 +267,7 @@ public struct NTAG424SecureChannel: Sendable, Hashable, CustomStringConvertible 
     }
 
     private func mac(_ message: [UInt8]) throws(NTAG424Error) -> [UInt8] {
+        if let lrp { return NTAG424Bytes.truncated(try lrp.mac.mac(message)) }
         do {
             return NTAG424Bytes.truncated(try AESCMAC.authenticationCode(for: message, key: keys.mac))
         } catch {
@@ -204,9 +275,10 @@ public struct NTAG424SecureChannel: Sendable, Hashable, CustomStringConvertible 
         }
     }
 
-    /// Never shows the keys: `NTAG424SecureChannel(key 0, TI 9D00C4DF, CmdCtr 0)`.
+    /// Never shows the keys: `NTAG424SecureChannel(key 0, TI 9D00C4DF, CmdCtr 0)`, with
+    /// `LRP, EncCtr n` in LRP.
     public var description: String {
         "NTAG424SecureChannel(key \(keyNumber), TI \(Hex.encode(transactionIdentifier, uppercase: true)), "
-            + "CmdCtr \(commandCounter))"
+            + "CmdCtr \(commandCounter)" + (mode == .lrp ? ", LRP, EncCtr \(encryptionCounter))" : ")")
     }
 }

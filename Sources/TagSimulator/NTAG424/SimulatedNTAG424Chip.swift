@@ -27,6 +27,8 @@ public struct SimulatedNTAG424Chip: Sendable {
     public var signature: [UInt8]
     /// The authenticated session, if any.
     public internal(set) var session: NTAG424SecureChannel?
+    /// AES or LRP secure messaging (PDCap2.1 bit 1, set for good by SetConfiguration option 05h).
+    public internal(set) var mode: NTAG424CryptoMode = .aes
     /// An authentication waiting for its second part.
     var pendingAuthentication: PendingAuthentication?
     /// GetVersion frames still to send (2, then 1), with the responses so far.
@@ -51,7 +53,11 @@ public struct SimulatedNTAG424Chip: Sendable {
         var rndB: [UInt8]
         var isFirst: Bool
         var pcdCap2: [UInt8]
+        var isLRP: Bool
     }
+
+    /// PDCap2, the capabilities a First authentication reports: PDCap2.1 = 02h in LRP.
+    var pdCap2: [UInt8] { [mode == .lrp ? 0x02 : 0x00, 0, 0, 0, 0, 0] }
 
     /// The factory state.
     public init() {
@@ -83,7 +89,7 @@ public struct SimulatedNTAG424Chip: Sendable {
     public var storedState: [[UInt8]] {
         keys + [
             keyVersions, proprietaryFile, signature,
-            (0..<3).map { UInt8(truncatingIfNeeded: sdmReadCounter >> (8 * $0)) },
+            (0..<3).map { UInt8(truncatingIfNeeded: sdmReadCounter >> (8 * $0)) }, [mode == .lrp ? 1 : 0],
         ]
             + [UInt8(1), 2, 3].map { fileSettings[$0]?.encoded ?? [] }
     }
@@ -194,6 +200,17 @@ extension SimulatedType4Tag {
     public func signed(_ signature: [UInt8]) -> SimulatedType4Tag {
         guard var chip = ntag424 else { return self }
         chip.signature = Array(signature.prefix(56)) + [UInt8](repeating: 0, count: max(0, 56 - signature.count))
+        var tag = self
+        tag.ntag424 = chip
+        return tag
+    }
+
+    /// The tag switched to LRP secure messaging for good, as SetConfiguration option 05h with
+    /// PDCap2.1 = 02h does (NT4H2421Gx 10.5.1); a tag in LRP already stays so.
+    public func inLRPMode() -> SimulatedType4Tag {
+        guard var chip = ntag424 else { return self }
+        chip.mode = .lrp
+        chip.dropAuthentication()
         var tag = self
         tag.ntag424 = chip
         return tag

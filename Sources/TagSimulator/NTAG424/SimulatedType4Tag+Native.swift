@@ -58,6 +58,7 @@ extension SimulatedType4Tag {
         case 0x64: return try getKeyVersion(data, chip: &chip)
         case 0x51: return try getCardUID(data, chip: &chip)
         case 0xC4: return try changeKey(data, chip: &chip)
+        case 0x5C: return try setConfiguration(data, chip: &chip)
         case 0xAD: return try readData(data, chip: &chip)
         case 0x8D: return try writeData(data, chip: &chip)
         case 0xF6: return try getFileCounters(data, chip: &chip)
@@ -71,14 +72,16 @@ extension SimulatedType4Tag {
     /// authenticated, as sent otherwise.
     func opened(
         _ instruction: UInt8, _ data: [UInt8], headerCount: Int, mode: NTAG424CommunicationMode,
-        chip: SimulatedNTAG424Chip
+        chip: inout SimulatedNTAG424Chip
     ) throws(NTAG424Refusal) -> (header: [UInt8], body: [UInt8]) {
         guard data.count >= headerCount else { throw NTAG424Refusal(NTAG424NativeAnswer.lengthError) }
         let header = Array(data[0..<headerCount])
         let rest = Array(data[headerCount...])
-        guard let session = chip.session else { return (header, rest) }
+        guard var session = chip.session else { return (header, rest) }
         do {
-            return (header, try session.openCommand(instruction, header: header, payload: rest, mode: mode))
+            let body = try session.openCommand(instruction, header: header, payload: rest, mode: mode)
+            chip.session = session
+            return (header, body)
         } catch {
             throw NTAG424Refusal(error)
         }
@@ -113,7 +116,7 @@ extension SimulatedType4Tag {
     private mutating func getVersion(_ data: [UInt8], chip: inout SimulatedNTAG424Chip) throws(NTAG424Refusal)
         -> NTAG424NativeAnswer
     {
-        _ = try opened(0x60, data, headerCount: 0, mode: .mac, chip: chip)
+        _ = try opened(0x60, data, headerCount: 0, mode: .mac, chip: &chip)
         let hardware: [UInt8] = [0x04, 0x04, 0x02, 0x30, 0x00, 0x11, 0x05]
         chip.pendingVersion = (2, hardware)
         return NTAG424NativeAnswer(data: hardware, status: NTAG424NativeAnswer.additionalFrame)
@@ -148,79 +151,12 @@ extension SimulatedType4Tag {
         }
     }
 
-    /// AuthenticateEV2First (71h) or NonFirst (77h), part 1: E(Kx, RndB), 91 AF.
-    private mutating func authenticatePart1(
-        _ instruction: UInt8, data: [UInt8], chip: inout SimulatedNTAG424Chip
-    ) throws(NTAG424Refusal) -> NTAG424NativeAnswer {
-        let isFirst = instruction == 0x71
-        guard let keyByte = data.first else { throw NTAG424Refusal(NTAG424NativeAnswer.lengthError) }
-        var pcdCap2: [UInt8] = []
-        if isFirst {
-            guard data.count >= 2, data[1] <= 6, data.count == 2 + Int(data[1]) else {
-                throw NTAG424Refusal(NTAG424NativeAnswer.lengthError)
-            }
-            pcdCap2 = Array(data[2...])
-        } else {
-            guard data.count == 1 else { throw NTAG424Refusal(NTAG424NativeAnswer.lengthError) }
-            guard chip.session != nil else { throw NTAG424Refusal(NTAG424NativeAnswer.noSuchKey) }
-        }
-        guard keyByte & 0xC0 == 0, Int(keyByte) < chip.keys.count else {
-            throw NTAG424Refusal(NTAG424NativeAnswer.noSuchKey)
-        }
-        let keyNumber = Int(keyByte)
-        if isFirst { chip.session = nil }
-        do {
-            let rndB = try SecureRandom.bytes(count: 16)
-            let challenge = try NTAG424Authentication.challenge(key: chip.keys[keyNumber], rndB: rndB)
-            chip.pendingAuthentication = .init(keyNumber: keyNumber, rndB: rndB, isFirst: isFirst, pcdCap2: pcdCap2)
-            return NTAG424NativeAnswer(data: challenge, status: NTAG424NativeAnswer.additionalFrame)
-        } catch let error as NTAG424Error {
-            throw NTAG424Refusal(error)
-        } catch {
-            throw NTAG424Refusal(NTAG424NativeAnswer.commandAborted)
-        }
-    }
-
-    /// Part 2: checks E(Kx, RndA || RndB') and answers E(Kx, TI || RndA' || PDcap2 || PCDcap2)
-    /// (First) or E(Kx, RndA') (NonFirst); 91 AE for a wrong key.
-    private mutating func authenticatePart2(
-        _ data: [UInt8], pending: SimulatedNTAG424Chip.PendingAuthentication, chip: inout SimulatedNTAG424Chip
-    ) throws(NTAG424Refusal) -> NTAG424NativeAnswer {
-        guard data.count == 32 else { throw NTAG424Refusal(NTAG424NativeAnswer.lengthError) }
-        let key = chip.keys[pending.keyNumber]
-        do {
-            let rndA = try NTAG424Authentication.checkAnswer(data, key: key, rndB: pending.rndB)
-            let keys = try NTAG424SessionKeys(key: key, rndA: rndA, rndB: pending.rndB)
-            if pending.isFirst {
-                let ti = try SecureRandom.bytes(count: 4)
-                let pcdCap2 = Array((pending.pcdCap2 + [0, 0, 0, 0, 0, 0]).prefix(6))
-                let response = try NTAG424Authentication.tagResponseFirst(
-                    key: key, transactionIdentifier: ti, rndA: rndA, pdCap2: [0, 0, 0, 0, 0, 0], pcdCap2: pcdCap2)
-                chip.session = try NTAG424SecureChannel(
-                    keys: keys, transactionIdentifier: ti, commandCounter: 0, keyNumber: pending.keyNumber)
-                return NTAG424NativeAnswer(data: response, status: 0x00)
-            }
-            guard let previous = chip.session else { throw NTAG424Refusal(NTAG424NativeAnswer.authenticationError) }
-            chip.session = try NTAG424SecureChannel(
-                keys: keys, transactionIdentifier: previous.transactionIdentifier,
-                commandCounter: previous.commandCounter, keyNumber: pending.keyNumber)
-            return NTAG424NativeAnswer(
-                data: try NTAG424Authentication.tagResponseNonFirst(key: key, rndA: rndA), status: 0x00)
-        } catch let refusal as NTAG424Refusal {
-            throw refusal
-        } catch let error as NTAG424Error {
-            throw NTAG424Refusal(error.code == .authenticationError ? NTAG424NativeAnswer.authenticationError : 0x7E)
-        } catch {
-            throw NTAG424Refusal(NTAG424NativeAnswer.commandAborted)
-        }
-    }
-
     /// Read_Sig (3Ch, 10.10.1): the 56-byte signature, plain, or in CommMode Full in a session;
     /// real chips answer 91 90, which the response MAC covers.
     private mutating func readSignature(_ data: [UInt8], chip: inout SimulatedNTAG424Chip) throws(NTAG424Refusal)
         -> NTAG424NativeAnswer
     {
-        let opened = try opened(0x3C, data, headerCount: 1, mode: .full, chip: chip)
+        let opened = try opened(0x3C, data, headerCount: 1, mode: .full, chip: &chip)
         guard opened.header == [0x00], opened.body.isEmpty else {
             throw NTAG424Refusal(NTAG424NativeAnswer.parameterError)
         }
@@ -232,7 +168,7 @@ extension SimulatedType4Tag {
         -> NTAG424NativeAnswer
     {
         guard chip.session != nil else { throw NTAG424Refusal(NTAG424NativeAnswer.authenticationError) }
-        guard try opened(0x51, data, headerCount: 0, mode: .full, chip: chip).body.isEmpty else {
+        guard try opened(0x51, data, headerCount: 0, mode: .full, chip: &chip).body.isEmpty else {
             throw NTAG424Refusal(NTAG424NativeAnswer.lengthError)
         }
         return try answered(uid, mode: .full, chip: &chip)
@@ -242,7 +178,7 @@ extension SimulatedType4Tag {
     private mutating func getKeyVersion(_ data: [UInt8], chip: inout SimulatedNTAG424Chip) throws(NTAG424Refusal)
         -> NTAG424NativeAnswer
     {
-        let opened = try opened(0x64, data, headerCount: 1, mode: .mac, chip: chip)
+        let opened = try opened(0x64, data, headerCount: 1, mode: .mac, chip: &chip)
         guard opened.body.isEmpty else { throw NTAG424Refusal(NTAG424NativeAnswer.lengthError) }
         let number = Int(opened.header[0])
         guard opened.header[0] & 0xF0 == 0, chip.keys.indices.contains(number) else {
@@ -259,7 +195,7 @@ extension SimulatedType4Tag {
         guard let session = chip.session, session.keyNumber == 0 else {
             throw NTAG424Refusal(NTAG424NativeAnswer.authenticationError)
         }
-        let opened = try opened(0xC4, data, headerCount: 1, mode: .full, chip: chip)
+        let opened = try opened(0xC4, data, headerCount: 1, mode: .full, chip: &chip)
         let number = Int(opened.header[0])
         guard opened.header[0] & 0xC0 == 0, chip.keys.indices.contains(number) else {
             throw NTAG424Refusal(NTAG424NativeAnswer.noSuchKey)

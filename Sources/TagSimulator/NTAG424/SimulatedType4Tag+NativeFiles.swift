@@ -40,7 +40,7 @@ extension SimulatedType4Tag {
     mutating func getFileSettings(_ data: [UInt8], chip: inout SimulatedNTAG424Chip) throws(NTAG424Refusal)
         -> NTAG424NativeAnswer
     {
-        let opened = try opened(0xF5, data, headerCount: 1, mode: .mac, chip: chip)
+        let opened = try opened(0xF5, data, headerCount: 1, mode: .mac, chip: &chip)
         guard opened.body.isEmpty else { throw NTAG424Refusal(NTAG424NativeAnswer.lengthError) }
         let number = try fileNumber(opened.header.first, chip: chip)
         guard let settings = chip.fileSettings[number] else { throw NTAG424Refusal(NTAG424NativeAnswer.fileNotFound) }
@@ -58,7 +58,7 @@ extension SimulatedType4Tag {
         guard current.change != .never else { throw NTAG424Refusal(NTAG424NativeAnswer.permissionDenied) }
         guard granted.granted else { throw NTAG424Refusal(NTAG424NativeAnswer.authenticationError) }
         let mode: NTAG424CommunicationMode = granted.byKey ? .full : .plain
-        let opened = try opened(0x5F, data, headerCount: 1, mode: mode, chip: chip)
+        let opened = try opened(0x5F, data, headerCount: 1, mode: mode, chip: &chip)
         var settings: NTAG424FileSettings
         do {
             settings = try NTAG424FileSettings(changeCommandData: opened.body, size: current.size)
@@ -94,7 +94,7 @@ extension SimulatedType4Tag {
         var rights = [settings.read, settings.readWrite]
         if chip.session == nil, let sdm = settings.sdm, sdm.fileRead != .never { rights.append(.free) }
         let mode = try access(rights, settings: settings, chip: chip)
-        let opened = try opened(0xAD, data, headerCount: 7, mode: mode, chip: chip)
+        let opened = try opened(0xAD, data, headerCount: 7, mode: mode, chip: &chip)
         guard opened.body.isEmpty else { throw NTAG424Refusal(NTAG424NativeAnswer.lengthError) }
         let offset = Self.integer(opened.header[1..<4])
         let asked = Self.integer(opened.header[4..<7])
@@ -115,7 +115,7 @@ extension SimulatedType4Tag {
         let number = try fileNumber(data.first, chip: chip)
         guard let settings = chip.fileSettings[number] else { throw NTAG424Refusal(NTAG424NativeAnswer.fileNotFound) }
         let mode = try access([settings.write, settings.readWrite], settings: settings, chip: chip)
-        let opened = try opened(0x8D, data, headerCount: 7, mode: mode, chip: chip)
+        let opened = try opened(0x8D, data, headerCount: 7, mode: mode, chip: &chip)
         let offset = Self.integer(opened.header[1..<4])
         let length = Self.integer(opened.header[4..<7])
         guard length == opened.body.count, length > 0 else { throw NTAG424Refusal(NTAG424NativeAnswer.lengthError) }
@@ -136,7 +136,7 @@ extension SimulatedType4Tag {
         guard sdm.counterRetrieval != .never else { throw NTAG424Refusal(NTAG424NativeAnswer.permissionDenied) }
         guard granted.granted else { throw NTAG424Refusal(NTAG424NativeAnswer.authenticationError) }
         let mode: NTAG424CommunicationMode = granted.byKey ? .full : .plain
-        _ = try opened(0xF6, data, headerCount: 1, mode: mode, chip: chip)
+        _ = try opened(0xF6, data, headerCount: 1, mode: mode, chip: &chip)
         let counter = (0..<3).map { UInt8(truncatingIfNeeded: chip.sdmReadCounter >> (8 * $0)) } + [0, 0]
         return try answered(counter, mode: mode, chip: &chip)
     }
@@ -158,11 +158,11 @@ extension SimulatedType4Tag {
                 }
                 chip.sdmReadCounter += 1
             }
-            chip.piccPadding = (try? SecureRandom.bytes(count: 16)) ?? [UInt8](repeating: 0, count: 16)
+            chip.piccPadding = (try? SecureRandom.bytes(count: 24)) ?? [UInt8](repeating: 0, count: 24)
         }
         chip.lastSDMRead = kind
         do {
-            return try NTAG424SDMMirror(settings: sdm, keys: chip.keys).read(
+            return try NTAG424SDMMirror(settings: sdm, keys: chip.keys, mode: chip.mode).read(
                 file: ndefFile, uid: uid, counter: chip.sdmReadCounter, padding: chip.piccPadding)
         } catch {
             throw NTAG424Refusal(NTAG424NativeAnswer.parameterError)

@@ -61,6 +61,7 @@ extension SimulatedType4Tag {
                 "ntag424-proprietary-file \(Hex.bytes(chip.proprietaryFile))",
                 "ntag424-signature \(Hex.bytes(chip.signature))",
             ]
+            if chip.mode == .lrp { lines.append("ntag424-mode LRP") }
         }
         lines.append("end")
         return lines.joined(separator: "\n") + "\n"
