@@ -111,8 +111,9 @@ import Testing
             status: 0x00, payload: Array(try LRPVectorTests.bytes(write, "rApdu").dropLast(2)), mode: .mac)
         let read = exchanges[1]
         let readAPDU = try LRPVectorTests.bytes(read, "cApdu")
-        #expect(header + (try channel.protectCommand(0xAD, header: header, data: [], mode: .full))
-            == Array(readAPDU[5..<(readAPDU.count - 1)]))
+        #expect(
+            header + (try channel.protectCommand(0xAD, header: header, data: [], mode: .full))
+                == Array(readAPDU[5..<(readAPDU.count - 1)]))
         var tampered = channel
         let answer = Array(try LRPVectorTests.bytes(read, "rApdu").dropLast(2))
         #expect(
@@ -133,7 +134,8 @@ import Testing
                 encryption: try LRPVectorTests.bytes(vector, "sesAuthENCKey"),
                 mac: try LRPVectorTests.bytes(vector, "sesAuthMACKey")),
             transactionIdentifier: try LRPVectorTests.bytes(vector, "ti"), keyNumber: 0)
-        let sent = try channel.protectCommand(0x5C, header: [0x05], data: try LRPVectorTests.bytes(vector, "data"), mode: .full)
+        let sent = try channel.protectCommand(
+            0x5C, header: [0x05], data: try LRPVectorTests.bytes(vector, "data"), mode: .full)
         #expect(
             sent == (try LRPVectorTests.bytes(vector, "encryptedData")) + (try LRPVectorTests.bytes(vector, "macT")))
     }

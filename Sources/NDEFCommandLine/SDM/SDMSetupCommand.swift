@@ -44,6 +44,10 @@ enum SDMSetupCommand {
         "factory",
         help: "Return the tag from the keys of --from-keys-file (or --from-master-key-file) to its factory keys "
             + "and NDEF file settings (SDM off), with an empty NDEF file.")
+    static let lrp = OptionSpec.flag(
+        "lrp",
+        help: "Switch the tag to LRP secure messaging (NXP's Leakage Resilient Primitive, AN12304) for good, and "
+            + "set SDM up in LRP: PICCData takes 48 characters. Irreversible: confirmed with the set-up code.")
     static let lockNDEF = OptionSpec.flag(
         "lock-ndef",
         help: "Give the NDEF file's write access to key 0 only: the URL can no longer be changed "
@@ -67,6 +71,12 @@ enum SDMSetupCommand {
             also encrypts TEXT (padded with spaces to whole 16-byte blocks) afresh on every \
             read and mirrors it there, twice as many hex characters as bytes (SDMENCFileData); \
             the SDMMAC's input then runs from the data to the MAC, so it covers the data.
+
+            With --lrp the tag is switched to LRP secure messaging (SetConfiguration, NXP \
+            AN12304) before SDM is set: for good, as key 0's session in AES is the last one \
+            it takes. Its URLs then carry 48 characters of PICCData, which 'sdm verify' \
+            tells apart by their length. A tag in LRP is set up, moved and reset with --lrp \
+            only (a reset keeps LRP).
 
             Whoever lacks the new key 0 can never change the tag again, so the set-up needs a \
             confirmation as 'ndeftool lock' does: a 6-digit code that stands for this tag and \
@@ -93,7 +103,8 @@ enum SDMSetupCommand {
             Exit status: 0; 79 when not confirmed; 78 when the tag holds keys that are neither \
             those it starts from (the factory's, or --from-keys-file's) nor the plan's; 80 \
             when the set-up stopped part way (run it again); 75 when the tag left before \
-            anything was changed; 76 when the tag is not an NTAG 424 DNA; 64 for a URL without \
+            anything was changed; 76 when the tag is not an NTAG 424 DNA (or speaks LRP, and \
+            --lrp is not given); 64 for a URL without \
             both placeholders, or options that do not go together.
 
             Examples:
@@ -108,7 +119,7 @@ enum SDMSetupCommand {
                   --from-keys-file new-keys.json
             """,
         options: [
-            url, encData, keysFile, masterKeyFile, metaReadKey, fileReadKey, keyVersion, lockNDEF, fromKeysFile,
+            url, encData, lrp, keysFile, masterKeyFile, metaReadKey, fileReadKey, keyVersion, lockNDEF, fromKeysFile,
             fromMasterKeyFile, fromMetaReadKey, factory, LockFlow.confirm, dryRun, json,
         ],
         groups: [TagOptions.group],
@@ -156,6 +167,12 @@ enum SDMSetupCommand {
                         ? try MessageJSON.text(of: report) + "\n"
                         : "Nothing was changed (--dry-run). To set up this tag:\n  \(again)\n")
                 return .success
+            }
+            if progress.tagMode == .lrp && plan.template.mode == .aes {
+                throw CommandLineError(
+                    .tagError,
+                    "the tag speaks LRP (for good): a plan in AES does not fit it (its PICCData is 48 characters, "
+                        + "not 32). Run the command with --lrp. Nothing was sent.")
             }
             let records = SDMSetupRecords(io: invocation.io)
             let keys = plan.keys

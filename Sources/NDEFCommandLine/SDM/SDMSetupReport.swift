@@ -35,6 +35,9 @@ struct SDMSetupReport: Encodable {
     var stepsLeft: [String] {
         var left: [String] = []
         if !progress.messageWritten { left.append("write the message") }
+        if plan.template.mode == .lrp && progress.tagMode != .lrp {
+            left.append("switch the tag to LRP (for good" + (progress.tagMode == nil ? ", unless it is already)" : ")"))
+        }
         if !progress.settingsApplied { left.append("set SDM on the NDEF file") }
         for number in [1, 2, 3, 4, 0] where !progress.changedKeys[number] { left.append("change key \(number)") }
         return left
@@ -80,7 +83,9 @@ struct SDMSetupReport: Encodable {
         lines.append("Done already: " + (stepsDone.isEmpty ? "nothing" : stepsDone.joined(separator: "; ")))
         let foreign = progress.foreignKeys
         let toDo: String
-        if !foreign.isEmpty {
+        if progress.tagMode == .lrp && plan.template.mode == .aes {
+            toDo = "nothing: the tag speaks LRP (for good), and this plan is in AES (give --lrp)"
+        } else if !foreign.isEmpty {
             toDo =
                 "nothing: key\(foreign.count == 1 ? "" : "s") " + foreign.map(String.init).joined(separator: ", ")
                 + (fromKeySource == nil

@@ -264,6 +264,8 @@ extension NFCLockConfirmation {
         ]
         var fields = [uid, plan.template.file, plan.settings.changeCommandData, numbers, plan.keys.flatMap { $0 }]
         if !from.isFactory { fields.append(from.keys.flatMap { $0 }) }
+        // LRP is for good: a code for an LRP plan confirms no AES one (and its codes stay apart).
+        if plan.template.mode == .lrp { fields.append(Array("LRP".utf8)) }
         let digest = try Self.digest(
             domain: from.isFactory ? Self.sdmSetUpDomain : Self.sdmRotationDomain, fields: fields)
         let write = TagWritePlan(steps: [

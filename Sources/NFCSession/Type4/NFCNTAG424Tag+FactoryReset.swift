@@ -18,9 +18,10 @@ extension NFCNTAG424Tag {
         for number in 0..<5 { versions.append(try await keyVersion(number)) }
         let settings = try await fileSettings(2)
         let file = try await ndefFileBytes(count: min(settings.size, 256))
-        let ranges = settings.sdm?.mirroredRanges(mode: .aes) ?? []
         let factory = NTAG424KeySet.factory
         let proven = try await proveKeys(versions: versions, target: factory.keys, targetVersion: 0, from: from)
+        // The authentications told the mode, which sets PICCData's length.
+        let ranges = settings.sdm?.mirroredRanges(mode: mode ?? .aes) ?? []
         var progress = NTAG424SDMProgress(
             messageWritten: settings.sdm == nil && file.allSatisfy { $0 == 0 },
             settingsApplied: settings == .factoryNDEFFile,
@@ -30,6 +31,7 @@ extension NFCNTAG424Tag {
         progress.keyVersions = versions
         progress.holdsMessage = file.prefix(2) != [0, 0]
         progress.mirroredRanges = ranges
+        progress.tagMode = mode
         if settings.write != .free && settings.readWrite != .free {
             progress.messageWriteMode = settings.communicationMode
         }
@@ -84,7 +86,7 @@ extension NFCNTAG424Tag {
         let steps = try await applyChange(
             file: [UInt8](repeating: 0, count: 256), settings: .factoryNDEFFile, keys: NTAG424KeySet.factory.keys,
             version: 0, from: from, progress: progress, wroteFile: "emptied the NDEF file",
-            setSettings: "set the NDEF file's factory settings (SDM off)")
+            setSettings: "set the NDEF file's factory settings (SDM off)", lrp: nil)
         if !steps.isEmpty {
             // The file read whole, now that SDM is off: a message written with key 0 is read back
             // here, and no byte of the old URL is left.

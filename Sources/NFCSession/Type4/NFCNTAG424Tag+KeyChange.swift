@@ -68,10 +68,12 @@ extension NFCNTAG424Tag {
     /// key; a factory key 0 taken as delivered is tried first and the target's once more only
     /// when it is refused.
     ///
+    /// - Returns: the key that opened.
     /// - Throws: ``NFCReaderError/Code/authenticationFailed`` when key 0 is neither.
+    @discardableResult
     func authenticateKey0(
         target: [UInt8], from: NTAG424KeySet, progress: NTAG424SDMProgress
-    ) async throws(NFCReaderError) {
+    ) async throws(NFCReaderError) -> [UInt8] {
         let candidates: [[UInt8]]
         if progress.planKeys[0] {
             candidates = [target]
@@ -82,7 +84,7 @@ extension NFCNTAG424Tag {
             candidates = []
         }
         for key in candidates {
-            if try await opens(keyNumber: 0, key: key) { return }
+            if try await opens(keyNumber: 0, key: key) { return key }
         }
         throw NFCReaderError(
             .authenticationFailed,
@@ -98,15 +100,19 @@ extension NFCNTAG424Tag {
     /// selected and no session.
     ///
     /// - Returns: the steps taken, in words (`wroteFile`, `setSettings`, "changed key n").
+    ///
+    /// With `lrp` (a plan in LRP), a tag that key 0's authentication shows in AES is switched to
+    /// LRP (``switchToLRP()``) and key 0 authenticated again, in LRP, with the key that opened;
+    /// without it, a tag in LRP is refused (its SDM would mirror LRP's longer PICCData).
     func applyChange(
         file: [UInt8], settings: NTAG424FileSettings, keys: [[UInt8]], version: UInt8, from: NTAG424KeySet,
-        progress: NTAG424SDMProgress, wroteFile: String, setSettings: String
+        progress: NTAG424SDMProgress, wroteFile: String, setSettings: String, lrp: Bool? = false
     ) async throws(NFCReaderError) -> [String] {
         var steps: [String] = []
         var authenticated = false
         if !progress.messageWritten {
             if let mode = progress.messageWriteMode {
-                try await authenticateKey0(target: keys[0], from: from, progress: progress)
+                steps += try await openKey0(target: keys[0], from: from, progress: progress, lrp: lrp)
                 authenticated = true
                 try await writeNDEFFileWithKey0(file, mode: mode, emptyAlready: !progress.holdsMessage)
             } else {
@@ -116,7 +122,7 @@ extension NFCNTAG424Tag {
             steps.append(wroteFile)
         }
         if !progress.settingsApplied || !progress.changedKeys.allSatisfy({ $0 }) {
-            if !authenticated { try await authenticateKey0(target: keys[0], from: from, progress: progress) }
+            if !authenticated { steps += try await openKey0(target: keys[0], from: from, progress: progress, lrp: lrp) }
             if !progress.settingsApplied {
                 try await changeFileSettings(2, to: settings)
                 steps.append(setSettings)
@@ -128,6 +134,35 @@ extension NFCNTAG424Tag {
         if !progress.changedKeys[0] { try await checkKey0Version(version) }
         return steps
     }
+
+    /// Key 0's session for a change (``authenticateKey0(target:from:progress:)``), in the mode
+    /// `lrp` asks for: true switches a tag in AES to LRP and opens key 0 again in LRP with the
+    /// key that opened; false refuses a tag in LRP; nil takes the tag as it is.
+    ///
+    /// - Returns: the switch, in words, when it was taken.
+    private func openKey0(
+        target: [UInt8], from: NTAG424KeySet, progress: NTAG424SDMProgress, lrp: Bool?
+    ) async throws(NFCReaderError) -> [String] {
+        let key = try await authenticateKey0(target: target, from: from, progress: progress)
+        if lrp == true && mode == .aes {
+            try await switchToLRP()
+            guard try await opens(keyNumber: 0, key: key), mode == .lrp else {
+                throw NFCReaderError(
+                    .tagUpdateFailure, "the tag took SetConfiguration but does not authenticate in LRP")
+            }
+            return ["switched the tag to LRP (for good)"]
+        }
+        if lrp == false && mode == .lrp {
+            endSession()
+            try await selectApplication()
+            throw Self.lrpOnlyError
+        }
+        return []
+    }
+
+    /// The refusal of a plan in AES on a tag in LRP.
+    static let lrpOnlyError = NFCReaderError(
+        .tagNotSupported, "the tag speaks LRP (for good): set it up in LRP (its PICCData is 48 characters, not 32)")
 
     /// ChangeKey of keys 1-4 not yet at `target` with `version`, each from the value `progress`
     /// proved, then of key 0 (which ends the session), in the session with key 0 this tag holds;

@@ -62,6 +62,7 @@ extension NFCNTAG424Tag {
         progress.keyVersions = versions
         progress.holdsMessage = mirrored != nil
         progress.mirroredRanges = ranges
+        progress.tagMode = mode
         if settings.write != .free && settings.readWrite != .free {
             progress.messageWriteMode = settings.communicationMode
         }
@@ -126,6 +127,8 @@ extension NFCNTAG424Tag {
         }
         let progress: NTAG424SDMProgress
         if let known { progress = known } else { progress = try await sdmProgress(plan, from: from) }
+        // A tag in LRP mirrors LRP's PICCData, longer than an AES plan has room for. Nothing is sent.
+        if progress.tagMode == .lrp && plan.template.mode == .aes { throw Self.lrpOnlyError }
         // A key of another set-up: changing the rest to this plan's would leave a tag with keys
         // from two files. Nothing is sent.
         let foreign = progress.foreignKeys
@@ -141,7 +144,8 @@ extension NFCNTAG424Tag {
         // with WriteData in a session with key 0, read back by the URL check.
         let steps = try await applyChange(
             file: plan.template.file, settings: plan.settings, keys: plan.keys, version: plan.keyVersion, from: from,
-            progress: progress, wroteFile: "wrote the message", setSettings: "set SDM on the NDEF file")
+            progress: progress, wroteFile: "wrote the message", setSettings: "set SDM on the NDEF file",
+            lrp: plan.template.mode == .lrp)
         // Then the URL a phone reads, verified with the plan's keys.
         // NLEN and the message in one read of the length the plan's file has: an NLEN that is not
         // the plan's fails the check as surely as a second read would.

@@ -99,7 +99,8 @@ public actor NFCNTAG424Tag {
                     "\(name) with key \(keyNumber) answered 91 AE: the tag holds another key \(keyNumber)")
             }
             session =
-                try (isLRP
+                try
+                (isLRP
                 ? NTAG424LRPAuthentication.finishFirst(
                     response: second.data, key: key, answer: answer, keyNumber: keyNumber)
                 : NTAG424Authentication.finishFirst(
@@ -112,6 +113,11 @@ public actor NFCNTAG424Tag {
         } catch {
             throw NFCReaderError(.tagResponseError, "\(name): \(error)")
         }
+    }
+
+    /// Records the mode a command has set (``switchToLRP()``).
+    func setMode(_ mode: NTAG424CryptoMode) {
+        self.mode = mode
     }
 
     /// Forgets the session (the tag keeps it until its next error or deselection).

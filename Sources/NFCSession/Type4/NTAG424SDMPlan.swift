@@ -122,6 +122,10 @@ public struct NTAG424SDMProgress: Sendable, Hashable {
         self.changedKeys = changedKeys
     }
 
+    /// The tag's cipher, when an authentication while reading the progress told it (a tag
+    /// whose keys are all as delivered is not authenticated: nil).
+    public var tagMode: NTAG424CryptoMode?
+
     /// Whether nothing is left to do.
     public var isComplete: Bool { messageWritten && settingsApplied && changedKeys.allSatisfy { $0 } }
 }

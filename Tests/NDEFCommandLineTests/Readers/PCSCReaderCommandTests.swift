@@ -177,8 +177,10 @@ extension SharedVPCDPortTests {
             }
         }
 
-        @Test("sdm setup through pcscd: set up, moved to new keys and a URL, returned to the factory, set up again")
-        func sdmRotationAndReset() async throws {
+        @Test(
+            "sdm setup through pcscd: set up, moved to new keys and a URL, returned to the factory, set up again; AES, LRP",
+            arguments: [false, true])
+        func sdmRotationAndReset(lrp: Bool) async throws {
             try await SecondVPCDPort.withPort {
                 let setting = try SDMSetupCommandTests.Setting("pcsc-sdm-rotate")
                 defer { setting.folder.remove() }
@@ -186,7 +188,7 @@ extension SharedVPCDPortTests {
                 #expect(await server.waitForError(containing: "the tag is in the reader's field"))
                 await SecondVPCDPort.waitUntilPresent()
                 try await SDMRotationCommandTests.setUpMoveAndReset(
-                    setting, reader: reader, environment: environment(setting.folder))
+                    setting, reader: reader, environment: environment(setting.folder), lrp: lrp)
                 try await stop(server)
             }
         }

@@ -38,8 +38,10 @@ import Testing
 }
 
 extension NTAG424ReaderTests {
-    @Test("Through libnfc: sdm setup, a move to new keys and a URL, the factory reset, set up again")
-    func rotationThroughLibNFC() async throws {
+    @Test(
+        "Through libnfc: sdm setup, a move to new keys and a URL, the factory reset, set up again; AES and LRP",
+        arguments: [false, true])
+    func rotationThroughLibNFC(lrp: Bool) async throws {
         let setting = try SDMSetupCommandTests.Setting("ntag424-pn532-rotate")
         defer { setting.folder.remove() }
         let link = setting.folder.path("pn532")
@@ -50,7 +52,7 @@ extension NTAG424ReaderTests {
             "XDG_STATE_HOME": setting.folder.path("state"), "LIBNFC_AUTO_SCAN": "false",
         ]
         try await SDMRotationCommandTests.setUpMoveAndReset(
-            setting, reader: "libnfc:pn532_uart:\(link)", environment: environment)
+            setting, reader: "libnfc:pn532_uart:\(link)", environment: environment, lrp: lrp)
         server.terminate()
         #expect(try await server.waitForExit() == 0)
     }

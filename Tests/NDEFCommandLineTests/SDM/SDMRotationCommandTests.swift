@@ -252,8 +252,14 @@ struct SDMRotationCommandTests {
     /// Through `reader` (a served simulator: pcscd or libnfc): a factory tag set up with
     /// `old`'s keys, moved to the second keys and a new URL, whose taps verify with the new keys
     /// only; then returned to the factory (versions 0, SDM off, no message) and set up again.
-    static func setUpMoveAndReset(_ old: Setting, reader: String, environment: [String: String]) async throws {
+    /// Sets `old` up, moves it to the second keys and another URL, returns it to the factory and
+    /// sets it up again; with `lrp`, the first set-up switches the tag to LRP, the others keep it
+    /// (and the reset leaves it in LRP).
+    static func setUpMoveAndReset(
+        _ old: Setting, reader: String, environment: [String: String], lrp: Bool = false
+    ) async throws {
         let new = try SDMSetupCommandTests.secondKeys(old)
+        let mode = lrp ? ["--lrp"] : []
         func coded(_ arguments: [String], label: String = "Set-up code: ") async throws -> RunResult {
             let dry = try await run(arguments + ["--dry-run"], reader, environment)
             let line = dry.outputText.split(separator: "\n").first { $0.hasPrefix(label) }
@@ -265,12 +271,15 @@ struct SDMRotationCommandTests {
             let line = read.outputText.split(separator: "\n").first { $0.contains("URI: ") }
             return String(try #require(line?.split(separator: "URI: ").last, "\(read.outputText)\(read.error)"))
         }
-        let setUp = try await coded(old.setUp)
+        let setUp = try await coded(old.setUp + mode)
         #expect(setUp.status == 0, "\(setUp.error)")
-        let moved = try await coded(move(old, to: new))
+        #expect(setUp.outputText.contains("switched the tag to LRP") == lrp, "\(setUp.outputText)")
+        let moved = try await coded(move(old, to: new) + mode)
         #expect(moved.status == 0, "\(moved.error)")
         let tap = try await url()
         #expect(tap.hasPrefix("https://y.example/v2/tap?picc_data="), "\(tap)")
+        let piccData = tap.split(separator: "picc_data=").last?.prefix { $0 != "&" }
+        #expect(piccData?.count == (lrp ? 48 : 32), "\(tap)")
         #expect(try await BinaryRunner.run(new.verify([tap])).status == 0)
         #expect(try await BinaryRunner.run(old.verify([tap])).status == 83)
         let reset = try await coded(
@@ -282,7 +291,7 @@ struct SDMRotationCommandTests {
         let files = try #require(object["files"] as? [[String: Any]])
         #expect(files.count == 3 && files[1]["sdm"] is NSNull, "\(status.outputText)")
         #expect(object["url"] is NSNull, "\(status.outputText)")
-        let again = try await coded(old.setUp)
+        let again = try await coded(old.setUp + mode)
         #expect(again.status == 0, "\(again.error)")
         #expect(try await BinaryRunner.run(old.verify([try await url()])).status == 0)
     }
