@@ -6,7 +6,9 @@ import TagMemory
 
 /// What `ndeftool sdm status` reports about an NTAG 424 DNA.
 struct SDMStatusReport: Encodable {
-    private enum CodingKeys: String, CodingKey { case uid, version, signature, files, keyVersions, counter, url, check }
+    private enum CodingKeys: String, CodingKey {
+        case uid, version, signature, mode, files, keyVersions, counter, url, check
+    }
 
     /// Every key, null where it does not apply (Fixtures/schemas/sdm-status.schema.json).
     func encode(to encoder: any Encoder) throws {
@@ -14,6 +16,7 @@ struct SDMStatusReport: Encodable {
         try container.encode(uid, forKey: .uid)
         try container.encode(version, forKey: .version)
         try container.encode(signature, forKey: .signature)
+        try container.encode(mode?.rawValue, forKey: .mode)
         try container.encode(files, forKey: .files)
         try container.encode(keyVersions, forKey: .keyVersions)
         try container.encode(counter, forKey: .counter)
@@ -25,6 +28,8 @@ struct SDMStatusReport: Encodable {
     var version: String
     /// Read_Sig checked against NXP's NTAG 424 DNA key; nil when the tag refused Read_Sig.
     var signature: OriginalitySignatureCheck?
+    /// The secure messaging the tag speaks, when an authentication or the URL's PICCData told it.
+    var mode: NTAG424CryptoMode?
     var files: [FileFacts]
     var keyVersions: [Int]
     var counter: Int?
@@ -63,7 +68,7 @@ struct SDMStatusReport: Encodable {
     struct SDMFacts: Encodable {
         private enum CodingKeys: String, CodingKey {
             case mirrorsUID, mirrorsCounter, encryptsFileData, metaRead, fileRead, counterRetrieval, piccDataOffset
-            case uidOffset, counterOffset, macInputOffset, macOffset, counterLimit
+            case uidOffset, counterOffset, fileDataOffset, fileDataLength, macInputOffset, macOffset, counterLimit
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -77,6 +82,8 @@ struct SDMStatusReport: Encodable {
             try container.encode(piccDataOffset, forKey: .piccDataOffset)
             try container.encode(uidOffset, forKey: .uidOffset)
             try container.encode(counterOffset, forKey: .counterOffset)
+            try container.encode(encryptedDataOffset, forKey: .fileDataOffset)
+            try container.encode(encryptedDataLength, forKey: .fileDataLength)
             try container.encode(macInputOffset, forKey: .macInputOffset)
             try container.encode(macOffset, forKey: .macOffset)
             try container.encode(counterLimit, forKey: .counterLimit)
@@ -91,6 +98,9 @@ struct SDMStatusReport: Encodable {
         var piccDataOffset: Int?
         var uidOffset: Int?
         var counterOffset: Int?
+        /// SDMENCOffset and SDMENCLength (characters), with SDMENCFileData.
+        var encryptedDataOffset: Int?
+        var encryptedDataLength: Int?
         var macInputOffset: Int?
         var macOffset: Int?
         var counterLimit: Int?
@@ -161,10 +171,12 @@ struct SDMStatusReport: Encodable {
         {
             check = SDMVerification(url: url, parameters: .init(), verifier: verifier, lastCounter: nil)
         }
-        return SDMStatusReport(
+        var report = SDMStatusReport(
             uid: Hex.encode(tag.identifier, uppercase: true),
             version: Hex.encode(version, uppercase: true, separator: " "), signature: signature, files: files,
             keyVersions: keyVersions, counter: counter, url: url, check: check)
+        report.mode = await tag.mode ?? check?.mode
+        return report
     }
 
     static func facts(_ number: UInt8, _ settings: NTAG424FileSettings) -> FileFacts {
@@ -178,6 +190,7 @@ struct SDMStatusReport: Encodable {
                     encryptsFileData: sdm.encryptsFileData, metaRead: sdm.metaRead.description,
                     fileRead: sdm.fileRead.description, counterRetrieval: sdm.counterRetrieval.description,
                     piccDataOffset: sdm.piccDataOffset, uidOffset: sdm.uidOffset, counterOffset: sdm.readCounterOffset,
+                    encryptedDataOffset: sdm.encryptedDataOffset, encryptedDataLength: sdm.encryptedDataLength,
                     macInputOffset: sdm.macInputOffset, macOffset: sdm.macOffset, counterLimit: sdm.readCounterLimit)
             })
     }
@@ -198,6 +211,9 @@ struct SDMStatusReport: Encodable {
                 if let offset = sdm.piccDataOffset { parts.append("PICCData at \(offset) (\(sdm.metaRead))") }
                 if let offset = sdm.uidOffset { parts.append("UID at \(offset)") }
                 if let offset = sdm.counterOffset { parts.append("counter at \(offset)") }
+                if let offset = sdm.encryptedDataOffset, let length = sdm.encryptedDataLength {
+                    parts.append("file data at \(offset) (\(length) characters, \(sdm.fileRead))")
+                }
                 if let offset = sdm.macOffset {
                     parts.append("SDMMAC at \(offset) (\(sdm.fileRead), input from \(sdm.macInputOffset ?? offset))")
                 }
@@ -206,6 +222,9 @@ struct SDMStatusReport: Encodable {
             } else if file.file == 2 {
                 lines.append("  SDM off")
             }
+        }
+        if let mode {
+            lines.append("secure messaging: " + (mode == .lrp ? "LRP (for good)" : "AES"))
         }
         lines.append(
             "key versions: " + keyVersions.enumerated().map { "k\($0.offset) \($0.element)" }.joined(separator: ", ")
