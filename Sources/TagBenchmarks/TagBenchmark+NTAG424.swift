@@ -5,7 +5,7 @@ import TagSimulator
 /// The NTAG 424 DNA operations: `sim:ntag424`, a factory tag (NT4H2421Gx 8.2).
 extension TagBenchmark {
     /// The NTAG 424 DNA operations, in the order of the table.
-    static let ntag424: [TagBenchmark] = [sdmSetUp, sdmMove, sdmReset]
+    static let ntag424: [TagBenchmark] = [sdmSetUp, sdmSetUpLRP, sdmMove, sdmReset]
 
     /// The URL `sdm setup` writes in the benchmark (81-byte message, AN12196's layout).
     static let sdmURL = "https://x.example/t?picc_data={picc}&cmac={mac}"
@@ -25,6 +25,25 @@ extension TagBenchmark {
                 return chip.keyVersions == [1, 1, 1, 1, 1] ? nil : "key versions \(chip.keyVersions)"
             },
             minimum: MinimumBudgets.sdmSetUp(messageLength: 81))
+    }
+
+    /// `setUpSDM` of a plan in LRP on a factory tag: the set-up with the switch to LRP
+    /// (SetConfiguration) and key 0 authenticated again, in LRP.
+    static var sdmSetUpLRP: TagBenchmark {
+        TagBenchmark(
+            id: "sdm-setup-lrp", label: "NTAG 424 DNA SDM set-up switched to LRP (97-byte URL)", url: "sim:ntag424",
+            operation: { (tag: any NFCNDEFTag) async throws -> Void in
+                let keys = (0..<5).map { number in [UInt8](repeating: UInt8(0x10 + number), count: 16) }
+                let plan = try NTAG424SDMPlan(template: try NTAG424SDMTemplate(url: sdmURL, mode: .lrp), keys: keys)
+                let ntag = NFCNTAG424Tag(try tag.type4())
+                try await ntag.setUpSDM(plan, confirmation: try ntag.prepareSDMSetUp(plan))
+            },
+            verify: { (field: SimulatedField) -> String? in
+                guard let chip = field.tags.first?.type4Tag?.ntag424 else { return "no NTAG 424 DNA" }
+                guard chip.mode == .lrp else { return "still in AES" }
+                return chip.keyVersions == [1, 1, 1, 1, 1] ? nil : "key versions \(chip.keyVersions)"
+            },
+            minimum: MinimumBudgets.sdmSetUpLRP(messageLength: 97))
     }
 
     /// The keys of the set-up the move and the reset start from.
@@ -104,6 +123,23 @@ extension MinimumBudgets {
                 + "state: a tag part way ends its state read with the application selected again, no file) and "
                 + "before the URL's read, after native commands that may leave another file or none selected for "
                 + "ISO commands (NT4H2421Gx 10.9 does not rule it out): an UPDATE_BINARY must not reach another file")
+    }
+
+    /// The set-up of a plan in LRP on a factory tag (NT4H2421Gx 9.2, 10.5.1): the set-up's
+    /// commands, and SetConfiguration in key 0's AES session, which ends it, then key 0
+    /// authenticated again in LRP (AuthenticateLRPFirst, two frames) for the rest.
+    static func sdmSetUpLRP(messageLength length: Int) -> CommandBudget {
+        var parts = sdmSetUp(messageLength: length).parts
+        let session = (parts.firstIndex { $0.command == "AuthenticateEV2First" } ?? parts.count - 1) + 1
+        parts.insert(
+            contentsOf: [
+                .init(count: 1, command: "SetConfiguration", reason: "option 05h: LRP, for good"),
+                .init(count: 2, command: "AuthenticateLRPFirst", reason: "key 0 again, in LRP"),
+            ], at: session)
+        return CommandBudget(
+            parts: parts,
+            note: "ndeftool sends 27, the set-up's 24 and the 3 of the switch: the two extra NDEF file selections "
+                + "of the set-up")
     }
 
     /// Moving a set-up tag to new keys and a URL (NT4H2421Gx 10.6.1): the state read as for a
