@@ -24,6 +24,9 @@ import NTAG424
 ///    anything (75) leave the tag file as it was (but for the SDM read counter, which a read
 ///    advances).
 /// 6. Every command ends with a status its help documents.
+/// 7. The tag speaks LRP only after a confirmed change with `--lrp` ended 0 or 80 (the switch is
+///    part of the set-up); a change without `--lrp` on a tag in LRP ends 76 with every key and
+///    version as they were.
 struct SDMExploration: OperatorSequence {
     /// The tag's UID (fixed, so that codes and derived keys repeat with the seed).
     static let uid: [UInt8] = [0x04, 0x51, 0x8D, 0xFA, 0xA9, 0x61, 0x80]
@@ -45,6 +48,8 @@ struct SDMExploration: OperatorSequence {
     var done: Plan?
     /// The last set-up that ended 80, with its code, for a rerun as the tool says.
     var cut: (plan: Plan, code: String)?
+    /// Whether a confirmed change with `--lrp` ended 0 or 80: only then may the tag speak LRP.
+    var mayBeLRP = false
     /// Codes from dry runs, by plan.
     var codes: [Plan: String] = [:]
     /// Every command so far with its status, for the report of a failure.
@@ -64,6 +69,8 @@ struct SDMExploration: OperatorSequence {
         var from: Int?
         /// `--factory`: back to the factory keys (with ``from``; without it the command is refused).
         var factory = false
+        /// `--lrp`: the tag switched to LRP (for good) and set up in LRP.
+        var lrp = false
 
         var arguments: [String] {
             var arguments = ["sdm", "setup"]
@@ -75,6 +82,7 @@ struct SDMExploration: OperatorSequence {
                 if let keyVersion { arguments += ["--key-version", String(keyVersion)] }
                 if let fileReadKey { arguments += ["--file-read-key", String(fileReadKey)] }
                 if lockNDEF { arguments.append("--lock-ndef") }
+                if lrp { arguments.append("--lrp") }
             }
             if let from {
                 arguments += from < 3 ? ["--from-keys-file", "k\(from).json"] : ["--from-master-key-file", "m0.key"]
@@ -168,6 +176,7 @@ struct SDMExploration: OperatorSequence {
                 plan.source = (from + 1 + random.below(3)) % 4
             }
         case 6: plan.factory = random.below(3) == 0
+        case 7: plan.lrp = random.below(2) == 0
         default: break
         }
         return plan
@@ -221,14 +230,29 @@ struct SDMExploration: OperatorSequence {
         try record(arguments, faults, result)
         let after = try state()
         var checked = 1
-        guard [0, 64, 65, 66, 75, 78, 79, 80].contains(result.status) else {
+        guard [0, 64, 65, 66, 75, 76, 78, 79, 80].contains(result.status) else {
             throw fail("invariant 6: the set-up ended \(result.status)", before: before, output: result.output)
         }
         let keys = try plan.keys()
         let fromKeys = try plan.fromKeys()
+        if [0, 80].contains(result.status) && plan.lrp && !plan.factory { mayBeLRP = true }
+        if after.isLRP && !mayBeLRP {
+            throw fail(
+                "invariant 7: the tag speaks LRP without a change with --lrp", before: before, output: result.output)
+        }
         switch result.status {
+        case 76:
+            checked += 1
+            guard before.isLRP, !plan.lrp, after.keys == before.keys, after.versions == before.versions else {
+                throw fail(
+                    "invariant 7: 76 on a tag not in LRP, for an LRP plan, or with keys changed", before: before,
+                    output: result.output)
+            }
         case 0:
             checked += 3
+            if after.isLRP != ((plan.lrp && !plan.factory) || before.isLRP) {
+                throw fail("invariant 7: a change ended 0 in the wrong mode", before: before, output: result.output)
+            }
             if after.keys != keys {
                 throw fail(
                     "invariant 3: a change ended 0 without its plan's keys", before: before, output: result.output)

@@ -12,6 +12,8 @@ struct Type4TagState: Equatable, CustomStringConvertible {
     var keys: [[UInt8]]
     /// The versions of keys 0-4.
     var versions: [UInt8]
+    /// Whether the tag speaks LRP (`ntag424-mode LRP`, NT4H2421Gx 9.2).
+    var isLRP: Bool
 
     /// The factory key: 16 zero bytes (NT4H2421Gx 8.2.3).
     static let factoryKey = [UInt8](repeating: 0, count: 16)
@@ -35,6 +37,7 @@ struct Type4TagState: Equatable, CustomStringConvertible {
         self.lines = lines
         keys = (0..<5).map { Array(keyBytes[($0 * 16)..<($0 * 16 + 16)]) }
         self.versions = versions
+        isLRP = values["ntag424-mode"] == "LRP"
     }
 
     /// Whether key `number` is still the factory's.
@@ -51,6 +54,7 @@ struct Type4TagState: Equatable, CustomStringConvertible {
         "keys "
             + keys.map { $0 == Self.factoryKey ? "factory" : String(Hex.encode($0, uppercase: true).prefix(6)) + "…" }
             .joined(separator: " ") + ", versions " + versions.map(String.init).joined(separator: " ")
+            + (isLRP ? ", LRP" : "")
     }
 }
 

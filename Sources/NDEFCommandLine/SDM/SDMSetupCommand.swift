@@ -247,6 +247,12 @@ enum SDMSetupCommand {
         case .authenticationFailed, .confirmationMismatch:
             return CommandLineError(
                 TagFailure.status(for: error.code), "setting up SDM: \(error.reason) (\(error.code.rawValue))")
+        case .tagNotSupported:
+            // A tag in LRP met by a plan in AES (its keys untouched; the message may be this plan's).
+            return CommandLineError(
+                .tagError,
+                "setting up SDM: \(error.reason) (\(error.code.rawValue)). No key was changed: run the command with "
+                    + "--lrp.")
         default:
             return CommandLineError(
                 .incompleteWrite,
