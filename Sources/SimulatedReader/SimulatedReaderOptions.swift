@@ -42,6 +42,10 @@ struct SimulatedReaderOptions {
     var gen1a = false
     /// `mode=lrp`: an NTAG 424 DNA in LRP mode.
     var lrpMode = false
+    /// Whether the URL names an NTAG 424 DNA TT (`sim:ntag424tt`), which takes `tamper`.
+    let isTagTamper: Bool
+    /// `tamper=open|closed`: the tamper loop of an NTAG 424 DNA TT.
+    var tamperLoopOpen: Bool?
     /// `v1=`, another way to say `version=1`.
     var versionOne: Bool?
     /// The keys met so far.
@@ -60,15 +64,16 @@ struct SimulatedReaderOptions {
     /// The keys only MIFARE Classic cards understand.
     static let classicKeys = ["gen1a"]
     /// The keys only NTAG 424 DNA tags understand.
-    static let ntag424Keys = ["mode"]
+    static let ntag424Keys = ["mode", "tamper"]
     /// Every key understood.
     static let keys =
         commonKeys + ["nak-write", "lose-write"] + type2Keys + type4Keys + classicKeys + ntag424Keys + supplyKeys
         + unplugKeys
         + processSignalKeys
 
-    init(url: String, isType4: Bool, isNTAG424: Bool = false, isClassic: Bool = false) {
+    init(url: String, isType4: Bool, isNTAG424: Bool = false, isClassic: Bool = false, isTagTamper: Bool = false) {
         self.url = url
+        self.isTagTamper = isTagTamper
         self.isType4 = isType4
         self.isNTAG424 = isNTAG424
         self.isClassic = isClassic
@@ -134,6 +139,15 @@ struct SimulatedReaderOptions {
         case "tear": tear = try boolean(value, key: key)
         case "second-tag": secondTag = try boolean(value, key: key)
         case "gen1a": gen1a = try boolean(value, key: key)
+        case "tamper":
+            guard isTagTamper else {
+                throw error(
+                    "option \"tamper\" is for NTAG 424 DNA TT tags only (sim:\(SimulatedReaderURL.ntag424TTChipName))")
+            }
+            guard ["open", "closed"].contains(value.lowercased()) else {
+                throw error("tamper=\(value): expected closed or open (the tamper loop)")
+            }
+            tamperLoopOpen = value.lowercased() == "open"
         case "mode":
             guard ["aes", "lrp"].contains(value.lowercased()) else {
                 throw error("mode=\(value): expected aes (the factory's) or lrp")

@@ -15,7 +15,7 @@ import TagSimulator
 /// `ultralight-ev1-128` (MF0UL21), and every Type 2 chip's NXP type code (`nt2h1511`,
 /// `mf0ul21`, …), as in ``TagMemory/Type2ChipCatalogue``; and `type4` (``type4ChipName``), an
 /// NFC Forum Type 4 tag configured like an NTAG 424 DNA as delivered unless its options say
-/// otherwise; `ntag424`, an NTAG 424 DNA; `classic1k`, `classic4k` and `classic-mini`, MIFARE
+/// otherwise; `ntag424`, an NTAG 424 DNA; `ntag424tt`, an NTAG 424 DNA TT with its tamper loop; `classic1k`, `classic4k` and `classic-mini`, MIFARE
 /// Classic cards (``TagSimulator/SimulatedClassicTag``) in the transport configuration unless
 /// loaded from a file (a raw image such as libnfc's `.mfd`, or hex text for `.txt`).
 ///
@@ -112,6 +112,16 @@ public struct SimulatedReaderURL: Sendable, Hashable, CustomStringConvertible {
     public var gen1a = false
     /// Whether each NTAG 424 DNA speaks LRP (`mode=lrp`), as after SetConfiguration option 05h.
     public var lrpMode = false
+    /// An NTAG 424 DNA TT (`sim:ntag424tt`), with its tamper loop (`tamper=closed|open`); nil
+    /// for other tags.
+    public var tagTamper: TagTamperSetting?
+
+    /// The TagTamper of `sim:ntag424tt`.
+    public struct TagTamperSetting: Sendable, Hashable {
+        /// `tamper=open` (true) or `closed` (false); nil keeps a tag file's loop (a new tag's is
+        /// closed).
+        public var loopOpen: Bool?
+    }
     /// The faults to arm (for each tag of a supply as it goes in).
     public var faults: SimulatedField.Faults
     /// A supply of tags presented one after another instead of one tag; nil: one tag.
@@ -136,6 +146,8 @@ public struct SimulatedReaderURL: Sendable, Hashable, CustomStringConvertible {
     public static let type4ChipName = "type4"
     /// The chip name of an NTAG 424 DNA.
     public static let ntag424ChipName = "ntag424"
+    /// The chip name of an NTAG 424 DNA TT (NT4H2421Tx): an NTAG 424 DNA with TagTamper.
+    public static let ntag424TTChipName = "ntag424tt"
 
     /// The MIFARE Classic products the URL accepts, by name.
     public static let classicNames: [(name: String, type: MifareClassicType)] = [
@@ -144,7 +156,7 @@ public struct SimulatedReaderURL: Sendable, Hashable, CustomStringConvertible {
 
     /// Every chip name the URL accepts (NXP type codes aside), in the order messages list them.
     public static var allChipNames: [String] {
-        chipNames.map(\.name) + [type4ChipName, ntag424ChipName] + classicNames.map(\.name)
+        chipNames.map(\.name) + [type4ChipName, ntag424ChipName, ntag424TTChipName] + classicNames.map(\.name)
     }
 
     /// The largest latency accepted, in milliseconds.
@@ -212,7 +224,8 @@ public struct SimulatedReaderURL: Sendable, Hashable, CustomStringConvertible {
         let chipText = rest.prefix { $0 != "?" }
         let query = rest.dropFirst(chipText.count + 1)
         let chipName = chipText.lowercased()
-        let isNTAG424 = chipName == Self.ntag424ChipName
+        let isTagTamper = chipName == Self.ntag424TTChipName
+        let isNTAG424 = chipName == Self.ntag424ChipName || isTagTamper
         let isType4 = chipName == Self.type4ChipName || isNTAG424
         let chip = Self.chip(named: chipName)
         let classic = Self.classicNames.first { $0.name == chipName }?.type
@@ -222,7 +235,7 @@ public struct SimulatedReaderURL: Sendable, Hashable, CustomStringConvertible {
             throw Self.error(text, "\(what); known chips: \(known), or an NXP type code such as nt2h1511")
         }
         var options = SimulatedReaderOptions(
-            url: text, isType4: isType4, isNTAG424: isNTAG424, isClassic: classic != nil)
+            url: text, isType4: isType4, isNTAG424: isNTAG424, isClassic: classic != nil, isTagTamper: isTagTamper)
         if rest.contains("?") {
             for item in query.split(separator: "&", omittingEmptySubsequences: false) {
                 try options.take(item)
@@ -252,6 +265,7 @@ public struct SimulatedReaderURL: Sendable, Hashable, CustomStringConvertible {
         signingKeyPath = options.signingKeyPath
         gen1a = options.gen1a
         lrpMode = options.lrpMode
+        if isTagTamper { tagTamper = TagTamperSetting(loopOpen: options.tamperLoopOpen) }
         faults = try options.faults()
         supply = try options.supplySettings()
         unplug = try options.unplugSettings()
@@ -270,7 +284,8 @@ public struct SimulatedReaderURL: Sendable, Hashable, CustomStringConvertible {
     public static func name(of tag: SimulatedTag) -> String {
         switch tag {
         case .type2(let tag): chipNames.first { $0.chip == tag.chip }?.name ?? tag.chip.typeCode.lowercased()
-        case .type4(let tag): tag.ntag424 != nil ? ntag424ChipName : type4ChipName
+        case .type4(let tag):
+            tag.ntag424 == nil ? type4ChipName : tag.ntag424?.tagTamper == nil ? ntag424ChipName : ntag424TTChipName
         case .classic(let tag): classicNames.first { $0.type == tag.type }?.name ?? "classic1k"
         }
     }

@@ -18,6 +18,8 @@ struct SimulatedTagSigning: Sendable {
     var gen1a = false
     /// Whether each NTAG 424 DNA speaks LRP (`mode=lrp`).
     var lrpMode = false
+    /// Whether each NTAG 424 DNA is a TT, with its loop (`sim:ntag424tt?tamper=`).
+    var tagTamper: SimulatedReaderURL.TagTamperSetting?
 
     /// The largest key file read.
     static let maximumKeyFileBytes = 64 * 1024
@@ -29,7 +31,8 @@ struct SimulatedTagSigning: Sendable {
     static func make(_ url: SimulatedReaderURL, readerName: String) async throws(NFCReaderError) -> SimulatedTagSigning
     {
         guard let path = url.signingKeyPath else {
-            return SimulatedTagSigning(signature: url.signature, gen1a: url.gen1a, lrpMode: url.lrpMode)
+            return SimulatedTagSigning(
+                signature: url.signature, gen1a: url.gen1a, lrpMode: url.lrpMode, tagTamper: url.tagTamper)
         }
         let read = await BlockingCall.run {
             FileContents.read(path: path, limit: maximumKeyFileBytes)
@@ -52,7 +55,7 @@ struct SimulatedTagSigning: Sendable {
             throw SimulatedReaderURL.error(
                 readerName, "signing-key \(path) is a key on \(key.curveName): this chip's signatures use \(curve)")
         }
-        return SimulatedTagSigning(key: key, gen1a: url.gen1a, lrpMode: url.lrpMode)
+        return SimulatedTagSigning(key: key, gen1a: url.gen1a, lrpMode: url.lrpMode, tagTamper: url.tagTamper)
     }
 
     /// `tag` with its READ_SIG (Read_Sig) answer as the URL asks (Type 4 tags but NTAG 424 DNA
@@ -60,6 +63,7 @@ struct SimulatedTagSigning: Sendable {
     func apply(to tag: SimulatedTag, readerName: String) throws(NFCReaderError) -> SimulatedTag {
         if case .type4(var type4) = tag, type4.ntag424 != nil {
             if lrpMode { type4 = type4.inLRPMode() }
+            if let tagTamper { type4 = type4.withTagTamper(loopOpen: tagTamper.loopOpen) }
             if let signature { return .type4(type4.signed(signature)) }
             guard let key else { return .type4(type4) }
             do {

@@ -139,4 +139,52 @@ import Testing
         #expect(
             sent == (try LRPVectorTests.bytes(vector, "encryptedData")) + (try LRPVectorTests.bytes(vector, "macT")))
     }
+
+    @Test("GetTTStatus in LRP, two real tags' transcripts: OO (loop open) and II (TagTamper not enabled)")
+    func getTTStatus() throws {
+        let vectors = try LRPVectorTests.vectors("getTTStatusLRP")
+        #expect(vectors.count == 2)
+        for vector in vectors {
+            let rndA = try LRPVectorTests.bytes(vector, "rndA")
+            let rndB = try LRPVectorTests.bytes(vector, "rndB")
+            let keys = try NTAG424LRPAuthentication.sessionKeys(key: Self.zero, rndA: rndA, rndB: rndB)
+            let authData = try keys.encryption.decrypt(
+                try LRPVectorTests.bytes(vector, "authPiccData"), counter: [0, 0, 0, 0], padding: false
+            ).plaintext
+            var channel = try NTAG424SecureChannel(
+                lrpKeys: keys, transactionIdentifier: Array(authData[0..<4]),
+                commandCounter: Int(try LRPVectorTests.bytes(vector, "cmdCtr")[0]), encryptionCounter: 1,
+                keyNumber: 0)
+            let apdu = try LRPVectorTests.bytes(vector, "cApdu")
+            #expect(try channel.protectCommand(0xF7, header: [], data: [], mode: .full) == Array(apdu[5..<13]))
+            let response = Array(try LRPVectorTests.bytes(vector, "rApdu").dropLast(2))
+            let status = try #require(
+                NTAG424TagTamperStatus(try channel.openResponse(status: 0x00, payload: response, mode: .full)))
+            let expected = try #require(vector["expected"] as? [String: String])
+            #expect(status.bytes == hex((expected["ttPermStatus"] ?? "") + (expected["ttCurrStatus"] ?? "")))
+        }
+        #expect(NTAG424TagTamperStatus(hex("4F43"))?.meaning == "tampered, the loop closed now")
+        #expect(NTAG424TagTamperStatus(hex("4343"))?.description == "CC" && NTAG424TagTamperStatus(hex("4341")) == nil)
+    }
+
+    @Test("TTStatusOffset: SDMOptions bit 3, after PICCDataOffset; inside the file data's plaintext half or apart")
+    func tagTamperSettings() throws {
+        let template = try NTAG424SDMTemplate(
+            url: "https://x.example/t?p={picc}&e={enc}&m={mac}", fileData: Array("x".utf8), tagTamper: true)
+        let settings = template.settings(metaReadKey: 1, fileReadKey: 2, lockNDEF: false)
+        try settings.validate()
+        let data = settings.changeCommandData
+        #expect(data[3] == 0xD9, "SDMOptions: UID, counter, ENC file data, TagTamper, ASCII")
+        let offset = try #require(template.tagTamperOffset)
+        // PICCDataOffset, then TTStatusOffset.
+        #expect(Array(data[6..<12]) == [UInt8(template.piccDataOffset), 0, 0, UInt8(offset), 0, 0])
+        #expect(try NTAG424FileSettings(changeCommandData: data, size: 256) == settings)
+        var outside = settings
+        outside.sdm?.tagTamperOffset = template.piccDataOffset + 1
+        #expect(throws: NTAG424Error(.invalidSettings, "")) { try outside.validate() }
+        outside.sdm?.tagTamperOffset = 250
+        try outside.validate()
+        outside.sdm?.tagTamperOffset = 255
+        #expect(throws: NTAG424Error(.invalidSettings, "")) { try outside.validate() }
+    }
 }

@@ -3,7 +3,9 @@ import NFCReaders
 import NFCSession
 import SimulatedReader
 import SimulatorBridges
+import SystemSupport
 import TagInspection
+import TagSimulator
 
 /// `ndeftool sim serve`: simulated tags as cards in pcscd's virtual readers, or each in the
 /// field of a simulated PN532 on a pseudo-terminal (`--pn532`) for libnfc and nfcpy.
@@ -50,6 +52,11 @@ enum SimServeCommand {
             Two tags in one field: 'sim:ntag215?second-tag=1'. --vpcd, --profile and --pn532 \
             do not go together.
 
+            The tamper loops of the NTAG 424 DNA TT tags served (sim:ntag424tt) follow the \
+            process's signals: SIGUSR1 opens them (a broken seal), SIGUSR2 closes them again; \
+            a tag with TagTamper enabled latches the opening, as the chip does. Each signal \
+            is noted on standard error.
+
             Examples:
               ndeftool sim serve 'sim:ntag215?file=tag.nfc'
               ndeftool sim serve --vpcd 35963 sim:ntag213 --vpcd 35964 sim:type4
@@ -68,9 +75,47 @@ enum SimServeCommand {
         run: run
     )
 
+    /// SIGUSR1 opens the tamper loops of the NTAG 424 DNA TT tags served, SIGUSR2 closes them
+    /// (``TagSimulator/SimulatedTagTamperControl``: one atomic store), each said on standard
+    /// error (a write of a static string): only async-signal-safe calls.
+    static func followTamperSignals() {
+        var opening = sigaction()
+        var closing = sigaction()
+        #if canImport(Darwin)
+            opening.__sigaction_u.__sa_handler = { _ in
+                SimulatedTagTamperControl.overrideLoop(open: true)
+                let note: StaticString = "[sim] SIGUSR1: the tamper loops are open\n"
+                _ = write(2, note.utf8Start, note.utf8CodeUnitCount)
+            }
+            closing.__sigaction_u.__sa_handler = { _ in
+                SimulatedTagTamperControl.overrideLoop(open: false)
+                let note: StaticString = "[sim] SIGUSR2: the tamper loops are closed\n"
+                _ = write(2, note.utf8Start, note.utf8CodeUnitCount)
+            }
+        #else
+            opening.__sigaction_handler.sa_handler = { _ in
+                SimulatedTagTamperControl.overrideLoop(open: true)
+                let note: StaticString = "[sim] SIGUSR1: the tamper loops are open\n"
+                _ = write(2, note.utf8Start, note.utf8CodeUnitCount)
+            }
+            closing.__sigaction_handler.sa_handler = { _ in
+                SimulatedTagTamperControl.overrideLoop(open: false)
+                let note: StaticString = "[sim] SIGUSR2: the tamper loops are closed\n"
+                _ = write(2, note.utf8Start, note.utf8CodeUnitCount)
+            }
+        #endif
+        sigemptyset(&opening.sa_mask)
+        sigemptyset(&closing.sa_mask)
+        opening.sa_flags = SA_RESTART
+        closing.sa_flags = SA_RESTART
+        sigaction(SIGUSR1, &opening, nil)
+        sigaction(SIGUSR2, &closing, nil)
+    }
+
     @Sendable static func run(_ invocation: CommandInvocation) async throws(CommandLineError) -> ExitStatus {
         let values = invocation.values
         let tags = values.arguments("tag")
+        followTamperSignals()
         guard !tags.isEmpty else { throw .missingArgument("<tag> ...") }
         let links = values.values(pn532.long)
         if !links.isEmpty {
@@ -226,6 +271,11 @@ enum SimCommand {
             ultralight-ev1, ultralight-ev1-128 and type4; options file=PATH (keep the tag in \
             a file), uid=HEX and the faults remove-after=N, in-flight=complete|none|tear, \
             second-tag=1, latency-ms=N and corrupt-every=N (the README has them all).
+
+            The tamper loops of the NTAG 424 DNA TT tags served (sim:ntag424tt) follow the \
+            process's signals: SIGUSR1 opens them (a broken seal), SIGUSR2 closes them again; \
+            a tag with TagTamper enabled latches the opening, as the chip does. Each signal \
+            is noted on standard error.
 
             Examples:
               ndeftool sim serve 'sim:ntag215?file=tag.nfc'

@@ -48,6 +48,11 @@ enum SDMSetupCommand {
         "lrp",
         help: "Switch the tag to LRP secure messaging (NXP's Leakage Resilient Primitive, AN12304) for good, and "
             + "set SDM up in LRP: PICCData takes 48 characters. Irreversible: confirmed with the set-up code.")
+    static let tagTamper = OptionSpec.flag(
+        "tag-tamper",
+        help: "On an NTAG 424 DNA TT: enable TagTamper (for good) and mirror its status (permanent and current: "
+            + "C closed, O open) into the first two bytes of the encrypted file data ({enc}), where 'sdm verify "
+            + "--tag-tamper' reads it.")
     static let lockNDEF = OptionSpec.flag(
         "lock-ndef",
         help: "Give the NDEF file's write access to key 0 only: the URL can no longer be changed "
@@ -77,6 +82,11 @@ enum SDMSetupCommand {
             it takes. Its URLs then carry 48 characters of PICCData, which 'sdm verify' \
             tells apart by their length. A tag in LRP is set up, moved and reset with --lrp \
             only (a reset keeps LRP).
+
+            On an NTAG 424 DNA TT, --tag-tamper enables TagTamper (SetConfiguration, for \
+            good) and mirrors the tamper loop's status into the first two bytes of the \
+            encrypted file data: 'sdm verify --tag-tamper' shows CC (not tampered), OC \
+            (opened, closed now) or OO (open).
 
             Whoever lacks the new key 0 can never change the tag again, so the set-up needs a \
             confirmation as 'ndeftool lock' does: a 6-digit code that stands for this tag and \
@@ -119,7 +129,8 @@ enum SDMSetupCommand {
                   --from-keys-file new-keys.json
             """,
         options: [
-            url, encData, lrp, keysFile, masterKeyFile, metaReadKey, fileReadKey, keyVersion, lockNDEF, fromKeysFile,
+            url, encData, lrp, tagTamper, keysFile, masterKeyFile, metaReadKey, fileReadKey, keyVersion, lockNDEF,
+            fromKeysFile,
             fromMasterKeyFile, fromMetaReadKey, factory, LockFlow.confirm, dryRun, json,
         ],
         groups: [TagOptions.group],
@@ -167,6 +178,10 @@ enum SDMSetupCommand {
                         ? try MessageJSON.text(of: report) + "\n"
                         : "Nothing was changed (--dry-run). To set up this tag:\n  \(again)\n")
                 return .success
+            }
+            if plan.template.tagTamperOffset != nil && !progress.hasTagTamper {
+                throw CommandLineError(
+                    .tagError, "--tag-tamper: the tag has no TagTamper (an NTAG 424 DNA, not a TT). Nothing was sent.")
             }
             if progress.tagMode == .lrp && plan.template.mode == .aes {
                 throw CommandLineError(

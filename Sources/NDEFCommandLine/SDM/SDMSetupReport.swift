@@ -38,6 +38,10 @@ struct SDMSetupReport: Encodable {
         if plan.template.mode == .lrp && progress.tagMode != .lrp {
             left.append("switch the tag to LRP (for good" + (progress.tagMode == nil ? ", unless it is already)" : ")"))
         }
+        if plan.template.tagTamperOffset != nil && progress.tagTamperEnabled != true {
+            left.append(
+                "enable TagTamper (for good" + (progress.tagTamperEnabled == nil ? ", unless it is already)" : ")"))
+        }
         if !progress.settingsApplied { left.append("set SDM on the NDEF file") }
         for number in [1, 2, 3, 4, 0] where !progress.changedKeys[number] { left.append("change key \(number)") }
         return left
@@ -62,7 +66,9 @@ struct SDMSetupReport: Encodable {
         var parts = ["PICCData at \(template.piccDataOffset) (key \(plan.metaReadKey))"]
         var input = "input empty"
         if let offset = template.encryptedDataOffset, let data = template.fileData {
-            parts.append("file data at \(offset) (\(data.count) bytes encrypted, key \(plan.fileReadKey))")
+            parts.append(
+                "file data at \(offset) (\(data.count) bytes encrypted, key \(plan.fileReadKey)"
+                    + (template.tagTamperOffset == nil ? ")" : "; the TagTamper status in its first 2)"))
             input = "input from \(offset)"
         }
         parts.append("SDMMAC at \(template.macOffset) (key \(plan.fileReadKey), \(input))")
@@ -107,7 +113,8 @@ struct SDMSetupReport: Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case uid, url, mode, messageLength, piccDataOffset, fileDataOffset, fileDataLength, macInputOffset, macOffset
+        case uid, url, mode, tagTamper, messageLength, piccDataOffset, fileDataOffset, fileDataLength, macInputOffset,
+            macOffset
         case metaReadKey, fileReadKey, locksNDEF, keyVersion
         case keySource, fromKeySource, code, done, left, dryRun, complete, steps
     }
@@ -119,6 +126,7 @@ struct SDMSetupReport: Encodable {
         try container.encode(url, forKey: .url)
         try container.encode(plan.template.file.count - 2, forKey: .messageLength)
         try container.encode(plan.template.mode.rawValue, forKey: .mode)
+        try container.encode(plan.template.tagTamperOffset != nil, forKey: .tagTamper)
         try container.encode(plan.template.piccDataOffset, forKey: .piccDataOffset)
         try container.encode(plan.template.encryptedDataOffset, forKey: .fileDataOffset)
         try container.encode(plan.template.fileData?.count, forKey: .fileDataLength)

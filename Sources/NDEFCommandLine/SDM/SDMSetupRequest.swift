@@ -127,7 +127,8 @@ extension SDMSetupCommand {
                         "--factory needs the keys the tag holds now: --from-keys-file or --from-master-key-file")
                 }
                 let setUpOptions = [
-                    SDMSetupCommand.url, SDMSetupCommand.encData, SDMSetupCommand.lrp, keysFile, masterKeyFile,
+                    SDMSetupCommand.url, SDMSetupCommand.encData, SDMSetupCommand.lrp, SDMSetupCommand.tagTamper,
+                    keysFile, masterKeyFile,
                     SDMSetupCommand.metaReadKey,
                     SDMSetupCommand.fileReadKey, SDMSetupCommand.keyVersion, lockNDEF,
                 ]
@@ -144,7 +145,8 @@ extension SDMSetupCommand {
             do {
                 let data = values.value(SDMSetupCommand.encData.long).map { Array($0.utf8) }
                 template = try NTAG424SDMTemplate(
-                    url: text, mode: values.flag(SDMSetupCommand.lrp.long) ? .lrp : .aes, fileData: data)
+                    url: text, mode: values.flag(SDMSetupCommand.lrp.long) ? .lrp : .aes, fileData: data,
+                    tagTamper: values.flag(SDMSetupCommand.tagTamper.long))
                 url = text
             } catch {
                 throw .invalidValue(text, for: SDMSetupCommand.url, reason: error.reason)

@@ -7,7 +7,7 @@ import TagMemory
 /// What `ndeftool sdm status` reports about an NTAG 424 DNA.
 struct SDMStatusReport: Encodable {
     private enum CodingKeys: String, CodingKey {
-        case uid, version, signature, mode, files, keyVersions, counter, url, check
+        case uid, version, signature, mode, tagTamper, files, keyVersions, counter, url, check
     }
 
     /// Every key, null where it does not apply (Fixtures/schemas/sdm-status.schema.json).
@@ -17,6 +17,8 @@ struct SDMStatusReport: Encodable {
         try container.encode(version, forKey: .version)
         try container.encode(signature, forKey: .signature)
         try container.encode(mode?.rawValue, forKey: .mode)
+        let tamper = tagTamper.map { ["permanent": $0.permanent.name, "current": $0.current.name] }
+        try container.encode(tamper, forKey: .tagTamper)
         try container.encode(files, forKey: .files)
         try container.encode(keyVersions, forKey: .keyVersions)
         try container.encode(counter, forKey: .counter)
@@ -30,6 +32,10 @@ struct SDMStatusReport: Encodable {
     var signature: OriginalitySignatureCheck?
     /// The secure messaging the tag speaks, when an authentication or the URL's PICCData told it.
     var mode: NTAG424CryptoMode?
+    /// Whether the chip has TagTamper (an NTAG 424 DNA TT: GetVersion's HWSubType x8h).
+    var hasTagTamper = false
+    /// Its TagTamper status (GetTTStatus), when it has TagTamper and the status is free to read.
+    var tagTamper: NTAG424TagTamperStatus?
     var files: [FileFacts]
     var keyVersions: [Int]
     var counter: Int?
@@ -68,7 +74,8 @@ struct SDMStatusReport: Encodable {
     struct SDMFacts: Encodable {
         private enum CodingKeys: String, CodingKey {
             case mirrorsUID, mirrorsCounter, encryptsFileData, metaRead, fileRead, counterRetrieval, piccDataOffset
-            case uidOffset, counterOffset, fileDataOffset, fileDataLength, macInputOffset, macOffset, counterLimit
+            case uidOffset, counterOffset, tagTamperOffset, fileDataOffset, fileDataLength, macInputOffset, macOffset
+            case counterLimit
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -82,6 +89,7 @@ struct SDMStatusReport: Encodable {
             try container.encode(piccDataOffset, forKey: .piccDataOffset)
             try container.encode(uidOffset, forKey: .uidOffset)
             try container.encode(counterOffset, forKey: .counterOffset)
+            try container.encode(tagTamperOffset, forKey: .tagTamperOffset)
             try container.encode(encryptedDataOffset, forKey: .fileDataOffset)
             try container.encode(encryptedDataLength, forKey: .fileDataLength)
             try container.encode(macInputOffset, forKey: .macInputOffset)
@@ -98,6 +106,8 @@ struct SDMStatusReport: Encodable {
         var piccDataOffset: Int?
         var uidOffset: Int?
         var counterOffset: Int?
+        /// TTStatusOffset, on an NTAG 424 DNA TT that mirrors its TagTamper status.
+        var tagTamperOffset: Int?
         /// SDMENCOffset and SDMENCLength (characters), with SDMENCFileData.
         var encryptedDataOffset: Int?
         var encryptedDataLength: Int?
@@ -135,6 +145,9 @@ struct SDMStatusReport: Encodable {
     static func read(_ tag: NFCNTAG424Tag, keys given: Keys?) async throws -> SDMStatusReport {
         try await tag.selectApplication()
         let version = try await tag.version()
+        // An NTAG 424 DNA TT (HWSubType x8h): its TagTamper status, in plain (TTStatusKey free).
+        let hasTagTamper = version.count > 2 && version[2] & 0x0F == 0x08
+        let tagTamper = hasTagTamper ? try? await tag.tagTamperStatus() : nil
         // Read_Sig in plain, without a session (NT4H2421Gx 10.10.1); a tag that refuses it is shown so.
         let signature = try? await tag.checkOriginality()
         try await tag.selectApplication()
@@ -176,6 +189,8 @@ struct SDMStatusReport: Encodable {
             version: Hex.encode(version, uppercase: true, separator: " "), signature: signature, files: files,
             keyVersions: keyVersions, counter: counter, url: url, check: check)
         report.mode = await tag.mode ?? check?.mode
+        report.hasTagTamper = hasTagTamper
+        report.tagTamper = tagTamper
         return report
     }
 
@@ -190,7 +205,8 @@ struct SDMStatusReport: Encodable {
                     encryptsFileData: sdm.encryptsFileData, metaRead: sdm.metaRead.description,
                     fileRead: sdm.fileRead.description, counterRetrieval: sdm.counterRetrieval.description,
                     piccDataOffset: sdm.piccDataOffset, uidOffset: sdm.uidOffset, counterOffset: sdm.readCounterOffset,
-                    encryptedDataOffset: sdm.encryptedDataOffset, encryptedDataLength: sdm.encryptedDataLength,
+                    tagTamperOffset: sdm.tagTamperOffset, encryptedDataOffset: sdm.encryptedDataOffset,
+                    encryptedDataLength: sdm.encryptedDataLength,
                     macInputOffset: sdm.macInputOffset, macOffset: sdm.macOffset, counterLimit: sdm.readCounterLimit)
             })
     }
@@ -211,6 +227,7 @@ struct SDMStatusReport: Encodable {
                 if let offset = sdm.piccDataOffset { parts.append("PICCData at \(offset) (\(sdm.metaRead))") }
                 if let offset = sdm.uidOffset { parts.append("UID at \(offset)") }
                 if let offset = sdm.counterOffset { parts.append("counter at \(offset)") }
+                if let offset = sdm.tagTamperOffset { parts.append("TagTamper status at \(offset)") }
                 if let offset = sdm.encryptedDataOffset, let length = sdm.encryptedDataLength {
                     parts.append("file data at \(offset) (\(length) characters, \(sdm.fileRead))")
                 }
@@ -222,6 +239,10 @@ struct SDMStatusReport: Encodable {
             } else if file.file == 2 {
                 lines.append("  SDM off")
             }
+        }
+        if hasTagTamper {
+            lines.append(
+                "TagTamper: " + (tagTamper.map { "\($0) (\($0.meaning))" } ?? "status not readable without its key"))
         }
         if let mode {
             lines.append("secure messaging: " + (mode == .lrp ? "LRP (for good)" : "AES"))

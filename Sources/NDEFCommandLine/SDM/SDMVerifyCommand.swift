@@ -33,6 +33,10 @@ enum SDMVerifyCommand {
         "last-counter", value: "n",
         help: "The highest counter already seen for this tag: a URL whose counter is not above it is a replay, "
             + "not valid.")
+    static let tagTamper = OptionSpec.flag(
+        "tag-tamper",
+        help: "The file data starts with an NTAG 424 DNA TT's TagTamper status ('sdm setup --tag-tamper'): show "
+            + "it (CC not tampered, OC opened and closed now, OO open, II not enabled).")
     static let json = OptionSpec.flag("json", help: "Print one JSON object per URL, one per line.")
 
     /// The command.
@@ -85,7 +89,7 @@ enum SDMVerifyCommand {
         options: [
             metaReadKeyFile, fileReadKeyFile, masterKeyFile, SDMSetupCommand.metaReadKey, SDMSetupCommand.fileReadKey,
             piccParameter, macParameter, uidParameter, counterParameter, encParameter, lastCounter,
-            json,
+            tagTamper, json,
         ],
         run: run
     )
@@ -151,8 +155,11 @@ enum SDMVerifyCommand {
             piccData: values.value(piccParameter.long) ?? "picc_data", mac: values.value(macParameter.long) ?? "cmac",
             uid: values.value(uidParameter.long) ?? "uid", counter: values.value(counterParameter.long) ?? "ctr")
         parameters.encryptedFileData = values.value(encParameter.long) ?? "enc"
+        let readsTagTamper = values.flag(tagTamper.long)
         let check = { (url: String) -> SDMVerification in
-            SDMVerification(url: url, parameters: parameters, verifier: verifier, lastCounter: last)
+            var result = SDMVerification(url: url, parameters: parameters, verifier: verifier, lastCounter: last)
+            if readsTagTamper { result.readTagTamper() }
+            return result
         }
         let asJSON = values.flag(json.long)
         guard values.argument("url") == "-" else {
@@ -237,6 +244,20 @@ struct SDMVerification: Encodable {
     var fileData: [UInt8]?
     /// The tag's cipher (AES or LRP), once the SDMMAC verified.
     var mode: NTAG424CryptoMode?
+    /// The TagTamper status in the file data's first two bytes (`--tag-tamper`).
+    var tagTamper: NTAG424TagTamperStatus?
+
+    /// Takes the TagTamper status from the first two bytes of the file data; a valid URL whose
+    /// file data holds none is not valid (it is not a TagTamper tag's).
+    mutating func readTagTamper() {
+        guard valid else { return }
+        guard let fileData, let status = NTAG424TagTamperStatus(fileData.prefix(2)) else {
+            valid = false
+            problem = "--tag-tamper: the file data does not start with a TagTamper status (CC, OC, OO or II)"
+            return
+        }
+        tagTamper = status
+    }
 
     var isValid: Bool { valid }
 
@@ -248,11 +269,12 @@ struct SDMVerification: Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case url, uid, counter, valid, mode, macInput, problem, fileDataHex, fileData
+        case url, uid, counter, valid, mode, macInput, problem, fileDataHex, fileData, tagTamper
     }
 
     /// Every key, null where it does not apply: `{"url", "uid", "counter", "valid", "mode",
-    /// "macInput", "problem", "fileDataHex", "fileData"}` (Fixtures/schemas/sdm-verify.schema.json);
+    /// "macInput", "problem", "fileDataHex", "fileData", "tagTamper"}`
+    /// (Fixtures/schemas/sdm-verify.schema.json);
     /// `fileData` is the text when every byte is printable ASCII.
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -265,6 +287,8 @@ struct SDMVerification: Encodable {
         try container.encode(problem, forKey: .problem)
         try container.encode(fileData.map { Hex.encode($0, uppercase: true) }, forKey: .fileDataHex)
         try container.encode(printableFileData, forKey: .fileData)
+        let tamper = tagTamper.map { ["permanent": $0.permanent.name, "current": $0.current.name] }
+        try container.encode(tamper, forKey: .tagTamper)
     }
 
     /// The file data as text when every byte is printable ASCII (20h-7Eh).
@@ -320,7 +344,8 @@ struct SDMVerification: Encodable {
         if valid {
             guard let fileData else { return "valid: " + joined }
             let data = printableFileData.map { "\"\($0)\"" } ?? Hex.encode(fileData, uppercase: true)
-            return TerminalText.escaped("valid: " + joined + ", file data " + data)
+            let tamper = tagTamper.map { ", TagTamper \($0) (\($0.meaning))" } ?? ""
+            return TerminalText.escaped("valid: " + joined + ", file data " + data + tamper)
         }
         return TerminalText.escaped(
             "NOT VALID: \(problem ?? "the SDMMAC does not verify")" + (joined.isEmpty ? "" : " (\(joined))"))

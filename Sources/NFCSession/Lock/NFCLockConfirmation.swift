@@ -266,6 +266,8 @@ extension NFCLockConfirmation {
         if !from.isFactory { fields.append(from.keys.flatMap { $0 }) }
         // LRP is for good: a code for an LRP plan confirms no AES one (and its codes stay apart).
         if plan.template.mode == .lrp { fields.append(Array("LRP".utf8)) }
+        // So is TagTamper: its code confirms no plan without it.
+        if plan.template.tagTamperOffset != nil { fields.append(Array("TagTamper".utf8)) }
         let digest = try Self.digest(
             domain: from.isFactory ? Self.sdmSetUpDomain : Self.sdmRotationDomain, fields: fields)
         let write = TagWritePlan(steps: [

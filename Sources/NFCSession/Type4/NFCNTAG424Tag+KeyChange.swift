@@ -101,12 +101,16 @@ extension NFCNTAG424Tag {
     ///
     /// - Returns: the steps taken, in words (`wroteFile`, `setSettings`, "changed key n").
     ///
+    /// With `enablesTagTamper`, TagTamper is enabled in key 0's session before the settings
+    /// (which mirror its status).
+    ///
     /// With `lrp` (a plan in LRP), a tag that key 0's authentication shows in AES is switched to
     /// LRP (``switchToLRP()``) and key 0 authenticated again, in LRP, with the key that opened;
     /// without it, a tag in LRP is refused (its SDM would mirror LRP's longer PICCData).
     func applyChange(
         file: [UInt8], settings: NTAG424FileSettings, keys: [[UInt8]], version: UInt8, from: NTAG424KeySet,
-        progress: NTAG424SDMProgress, wroteFile: String, setSettings: String, lrp: Bool? = false
+        progress: NTAG424SDMProgress, wroteFile: String, setSettings: String, lrp: Bool? = false,
+        enablesTagTamper: Bool = false
     ) async throws(NFCReaderError) -> [String] {
         var steps: [String] = []
         var authenticated = false
@@ -123,6 +127,10 @@ extension NFCNTAG424Tag {
         }
         if !progress.settingsApplied || !progress.changedKeys.allSatisfy({ $0 }) {
             if !authenticated { steps += try await openKey0(target: keys[0], from: from, progress: progress, lrp: lrp) }
+            if enablesTagTamper {
+                try await enableTagTamper()
+                steps.append("enabled TagTamper (for good)")
+            }
             if !progress.settingsApplied {
                 try await changeFileSettings(2, to: settings)
                 steps.append(setSettings)

@@ -29,6 +29,16 @@ extension NFCNTAG424Tag {
         for number in 0..<5 { versions.append(try await keyVersion(number)) }
         let settings = try await fileSettings(2)
         let applied = settings == plan.settings
+        var tagTamper: (has: Bool, enabled: Bool?) = (true, nil)
+        if plan.template.tagTamperOffset != nil {
+            do {
+                tagTamper.enabled = try await tagTamperStatus() != .notEnabled
+            } catch  where error.code == .tagNotSupported {
+                tagTamper.has = false
+            } catch  where error.code == .authenticationRequired {
+                // TTStatusKey is a key: the status cannot be read in plain; enabling again is harmless.
+            }
+        }
         let mirrored = try await ndefMessageBytes()
         let ranges = settings.sdm?.mirroredRanges(mode: plan.template.mode) ?? []
         var written = false
@@ -53,7 +63,8 @@ extension NFCNTAG424Tag {
             written =
                 Self.hiddenFileData(
                     bytes, sdm: sdm, mode: plan.template.mode, metaReadKey: key(sdm.metaRead),
-                    fileReadKey: key(sdm.fileRead)) == plan.template.fileData
+                    fileReadKey: key(sdm.fileRead)
+                ).map(plan.template.isFileData) ?? false
         }
         let changed = (0..<5).map { proven.target[$0] && versions[$0] == plan.keyVersion }
         var progress = NTAG424SDMProgress(messageWritten: written, settingsApplied: applied, changedKeys: changed)
@@ -63,6 +74,8 @@ extension NFCNTAG424Tag {
         progress.holdsMessage = mirrored != nil
         progress.mirroredRanges = ranges
         progress.tagMode = mode
+        progress.hasTagTamper = tagTamper.has
+        progress.tagTamperEnabled = tagTamper.enabled
         if settings.write != .free && settings.readWrite != .free {
             progress.messageWriteMode = settings.communicationMode
         }
@@ -129,6 +142,10 @@ extension NFCNTAG424Tag {
         if let known { progress = known } else { progress = try await sdmProgress(plan, from: from) }
         // A tag in LRP mirrors LRP's PICCData, longer than an AES plan has room for. Nothing is sent.
         if progress.tagMode == .lrp && plan.template.mode == .aes { throw Self.lrpOnlyError }
+        if plan.template.tagTamperOffset != nil && !progress.hasTagTamper {
+            throw NFCReaderError(
+                .tagNotSupported, "the tag has no TagTamper (an NTAG 424 DNA, not a TT): nothing was sent")
+        }
         // A key of another set-up: changing the rest to this plan's would leave a tag with keys
         // from two files. Nothing is sent.
         let foreign = progress.foreignKeys
@@ -145,7 +162,8 @@ extension NFCNTAG424Tag {
         let steps = try await applyChange(
             file: plan.template.file, settings: plan.settings, keys: plan.keys, version: plan.keyVersion, from: from,
             progress: progress, wroteFile: "wrote the message", setSettings: "set SDM on the NDEF file",
-            lrp: plan.template.mode == .lrp)
+            lrp: plan.template.mode == .lrp,
+            enablesTagTamper: plan.template.tagTamperOffset != nil && progress.tagTamperEnabled != true)
         // Then the URL a phone reads, verified with the plan's keys.
         // NLEN and the message in one read of the length the plan's file has: an NLEN that is not
         // the plan's fails the check as surely as a second read would.
@@ -167,8 +185,6 @@ extension NFCNTAG424Tag {
         return steps
     }
 
-    /// Checks the PICCData and SDMMAC of the message `bytes` read as a phone reads it, at the
-    /// plan's offsets, with the plan's keys.
     /// The file data a read of an NDEF message (`bytes`, without NLEN) shows encrypted under
     /// `sdm`'s window, decrypted with the SDM keys; nil when it does not verify.
     static func hiddenFileData(
@@ -193,6 +209,8 @@ extension NFCNTAG424Tag {
         return try? verifier.decryptFileData(window, uid: result.uid, counter: result.counter, mode: mode)
     }
 
+    /// Checks the PICCData and SDMMAC of the message `bytes` read as a phone reads it, at the
+    /// plan's offsets, with the plan's keys, and the file data they cover.
     private func checkURL(_ bytes: [UInt8], plan: NTAG424SDMPlan) throws(NFCReaderError) {
         let template = plan.template
         guard bytes.count == template.file.count - 2 else {
@@ -238,7 +256,7 @@ extension NFCNTAG424Tag {
                 .tagUpdateFailure,
                 "the URL the tag gives after the set-up does not verify: \(result.problem ?? "another UID")")
         }
-        guard fileData == template.fileData else {
+        guard template.isFileData(fileData) else {
             throw NFCReaderError(
                 .tagUpdateFailure, "the tag's file data is not the plan's after the set-up", mayBeHalfWritten: true)
         }

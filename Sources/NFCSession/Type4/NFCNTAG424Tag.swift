@@ -353,6 +353,8 @@ public actor NFCNTAG424Tag {
         case 0x3C: "Read_Sig"
         case 0xF6: "GetFileCounters"
         case 0x71: "AuthenticateEV2First"
+        case 0x5C: "SetConfiguration"
+        case 0xF7: "GetTTStatus"
         default: "command \(Hex.bytes([instruction]))h"
         }
     }

@@ -126,6 +126,13 @@ public struct NTAG424SDMProgress: Sendable, Hashable {
     /// whose keys are all as delivered is not authenticated: nil).
     public var tagMode: NTAG424CryptoMode?
 
+    /// For a plan with TagTamper: whether the tag's TagTamper is enabled (GetTTStatus answered
+    /// other than `II`); nil when the tag did not say (no TagTamper, or its status needs a key).
+    public var tagTamperEnabled: Bool?
+    /// For a plan with TagTamper: false when the tag has none (GetTTStatus is an illegal command
+    /// on an NTAG 424 DNA that is not a TT).
+    public var hasTagTamper = true
+
     /// Whether nothing is left to do.
     public var isComplete: Bool { messageWritten && settingsApplied && changedKeys.allSatisfy { $0 } }
 }

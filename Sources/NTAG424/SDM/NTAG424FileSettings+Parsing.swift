@@ -50,14 +50,15 @@ extension NTAG424FileSettings {
             change: try access(rights[0] & 0x0F), size: size)
         guard option & 0x40 != 0 else { return }
         let options = try reader.byte()
-        guard options & 0b0000_1110 == 0 else {
+        guard options & 0b0000_0110 == 0 else {
             throw NTAG424Error(.invalidSettings, "SDMOptions \(Hex.byte(options))h has RFU bits set")
         }
         let sdmRights = try reader.bytes(2)
         var sdm = SDM(
             mirrorsUID: options & 0x80 != 0, mirrorsReadCounter: options & 0x40 != 0,
             hasReadCounterLimit: options & 0x20 != 0, encryptsFileData: options & 0x10 != 0,
-            isASCII: options & 0x01 != 0, counterRetrieval: try access(sdmRights[0] & 0x0F),
+            mirrorsTagTamper: options & 0x08 != 0, isASCII: options & 0x01 != 0,
+            counterRetrieval: try access(sdmRights[0] & 0x0F),
             metaRead: try access(sdmRights[1] >> 4), fileRead: try access(sdmRights[1] & 0x0F))
         switch sdm.metaRead {
         case .free:
@@ -66,6 +67,7 @@ extension NTAG424FileSettings {
         case .key: sdm.piccDataOffset = try reader.offset()
         case .never: break
         }
+        if sdm.mirrorsTagTamper { sdm.tagTamperOffset = try reader.offset() }
         if sdm.fileRead != .never {
             sdm.macInputOffset = try reader.offset()
             if sdm.encryptsFileData {
@@ -79,12 +81,15 @@ extension NTAG424FileSettings {
     }
 
     /// Checks the SDM settings against the file as the chip does before ChangeFileSettings
-    /// (NT4H2421Gx 10.7.1): ASCII encoding, each mirror inside the file (UID 14 characters,
-    /// counter 6, PICCData 32, SDMMAC 16), the MAC input before the MAC, encrypted data (a
-    /// multiple of 32 characters) between them, and mirrors that do not overlap.
+    /// (NT4H2421Gx 10.7.1; NT4H2421Tx for TagTamper): ASCII encoding, each mirror inside the file
+    /// (UID 14 characters, counter 6, PICCData 32, 48 in LRP (`mode`), SDMMAC 16, the TagTamper
+    /// status 2), the MAC input before the MAC, encrypted data (a multiple of 32 characters)
+    /// between them, a TagTamper status that is either outside every other mirror or wholly in
+    /// the plaintext half of the encrypted data (which encrypts it), and mirrors that do not
+    /// overlap.
     ///
     /// - Throws: ``NTAG424Error/Code/invalidSettings`` naming the first rule broken.
-    public func validate() throws(NTAG424Error) {
+    public func validate(mode: NTAG424CryptoMode = .aes) throws(NTAG424Error) {
         guard let sdm else { return }
         guard sdm.isASCII else { throw NTAG424Error(.invalidSettings, "SDM mirrors in ASCII only (SDMOptions bit 0)") }
         var regions: [(name: String, range: Range<Int>)] = []
@@ -100,8 +105,20 @@ extension NTAG424FileSettings {
         case .free:
             if sdm.mirrorsUID { try place("UIDOffset", sdm.uidOffset, length: 14) }
             if sdm.mirrorsReadCounter { try place("SDMReadCtrOffset", sdm.readCounterOffset, length: 6) }
-        case .key: try place("PICCDataOffset", sdm.piccDataOffset, length: 32)
+        case .key: try place("PICCDataOffset", sdm.piccDataOffset, length: mode.piccDataLength * 2)
         case .never: break
+        }
+        if sdm.mirrorsTagTamper {
+            guard let offset = sdm.tagTamperOffset, offset >= 0, offset + 2 <= size else {
+                throw NTAG424Error(.invalidSettings, "TTStatusOffset is missing or runs past the \(size)-byte file")
+            }
+            // Inside the encrypted data's plaintext half it is encrypted with it; else it is a mirror of its own.
+            let inPlaintext =
+                sdm.encryptsFileData
+                && sdm.encryptedDataOffset.map { start in
+                    offset >= start && offset + 2 <= start + (sdm.encryptedDataLength ?? 0) / 2
+                } ?? false
+            if !inPlaintext { try place("TTStatusOffset", offset, length: 2) }
         }
         if sdm.fileRead != .never {
             try place("SDMMACOffset", sdm.macOffset, length: 16)

@@ -44,11 +44,13 @@ public enum NTAG424Access: Sendable, Hashable, CustomStringConvertible {
 /// Layout: FileType (00h, a standard data file; returned only), FileOption (bits 1-0 CommMode,
 /// bit 6 SDM enabled), AccessRights (2 bytes: RW and Change, then Read and Write, one nibble
 /// each), FileSize (3 bytes, returned only); with SDM: SDMOptions (bit 7 UID mirror, bit 6
-/// SDMReadCtr mirror, bit 5 SDMReadCtrLimit, bit 4 SDMENCFileData, bit 0 ASCII encoding),
+/// SDMReadCtr mirror, bit 5 SDMReadCtrLimit, bit 4 SDMENCFileData, bit 3 TagTamper status on an
+/// NTAG 424 DNA TT (NT4H2421Tx), bit 0 ASCII encoding),
 /// SDMAccessRights (2 bytes: RFU and SDMCtrRet, then SDMMetaRead and SDMFileRead), then the
 /// offsets that apply, 3 bytes each, least significant first:
 /// - SDMMetaRead Eh (plain): UIDOffset when the UID is mirrored, SDMReadCtrOffset when the
 ///   counter is; SDMMetaRead a key: PICCDataOffset;
+/// - TTStatusOffset when bit 3 is set;
 /// - SDMFileRead a key: SDMMACInputOffset, then SDMENCOffset and SDMENCLength with
 ///   SDMENCFileData, then SDMMACOffset;
 /// - SDMReadCtrLimit when bit 5 is set.
@@ -78,6 +80,11 @@ public struct NTAG424FileSettings: Sendable, Hashable {
         public var hasReadCounterLimit: Bool
         /// Whether part of the file is encrypted (SDMENCFileData).
         public var encryptsFileData: Bool
+        /// Whether the TagTamper status (2 characters: permanent, current) is mirrored, on an
+        /// NTAG 424 DNA TT (NT4H2421Tx; SDMOptions bit 3).
+        public var mirrorsTagTamper: Bool = false
+        /// TTStatusOffset (with ``mirrorsTagTamper``).
+        public var tagTamperOffset: Int?
         /// Whether mirrored values are ASCII hex (always set by this library; the chip needs it
         /// for NDEF).
         public var isASCII: Bool
@@ -108,7 +115,8 @@ public struct NTAG424FileSettings: Sendable, Hashable {
         /// SDM settings; the offsets that apply must be given (``NTAG424FileSettings/validate()``).
         public init(
             mirrorsUID: Bool, mirrorsReadCounter: Bool, hasReadCounterLimit: Bool = false,
-            encryptsFileData: Bool = false, isASCII: Bool = true, counterRetrieval: NTAG424Access = .never,
+            encryptsFileData: Bool = false, mirrorsTagTamper: Bool = false, tagTamperOffset: Int? = nil,
+            isASCII: Bool = true, counterRetrieval: NTAG424Access = .never,
             metaRead: NTAG424Access, fileRead: NTAG424Access, uidOffset: Int? = nil, readCounterOffset: Int? = nil,
             piccDataOffset: Int? = nil, macInputOffset: Int? = nil, encryptedDataOffset: Int? = nil,
             encryptedDataLength: Int? = nil, macOffset: Int? = nil, readCounterLimit: Int? = nil
@@ -117,6 +125,8 @@ public struct NTAG424FileSettings: Sendable, Hashable {
             self.mirrorsReadCounter = mirrorsReadCounter
             self.hasReadCounterLimit = hasReadCounterLimit
             self.encryptsFileData = encryptsFileData
+            self.mirrorsTagTamper = mirrorsTagTamper
+            self.tagTamperOffset = tagTamperOffset
             self.isASCII = isASCII
             self.counterRetrieval = counterRetrieval
             self.metaRead = metaRead
@@ -143,6 +153,7 @@ public struct NTAG424FileSettings: Sendable, Hashable {
             case .key: ranges.append((piccDataOffset, mode.piccDataLength * 2))
             case .never: break
             }
+            if mirrorsTagTamper { ranges.append((tagTamperOffset, 2)) }
             if fileRead != .never {
                 if encryptsFileData { ranges.append((encryptedDataOffset, encryptedDataLength)) }
                 ranges.append((macOffset, 16))
@@ -156,7 +167,7 @@ public struct NTAG424FileSettings: Sendable, Hashable {
         /// The SDMOptions byte.
         var optionsByte: UInt8 {
             (mirrorsUID ? 0x80 : 0) | (mirrorsReadCounter ? 0x40 : 0) | (hasReadCounterLimit ? 0x20 : 0)
-                | (encryptsFileData ? 0x10 : 0) | (isASCII ? 0x01 : 0)
+                | (encryptsFileData ? 0x10 : 0) | (mirrorsTagTamper ? 0x08 : 0) | (isASCII ? 0x01 : 0)
         }
     }
 
@@ -211,6 +222,7 @@ public struct NTAG424FileSettings: Sendable, Hashable {
         case .key: add(sdm.piccDataOffset)
         case .never: break
         }
+        if sdm.mirrorsTagTamper { add(sdm.tagTamperOffset) }
         if sdm.fileRead != .never {
             add(sdm.macInputOffset)
             if sdm.encryptsFileData {

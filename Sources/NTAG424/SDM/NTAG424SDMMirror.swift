@@ -21,11 +21,16 @@ public struct NTAG424SDMMirror: Sendable {
 
     /// `file` as a plain read returns it for the tag `uid` whose counter is now `counter`;
     /// `padding` gives the tag's random bytes: what PICCData is padded with (5 or more) and, in
-    /// LRP, PICCRand before them (8 more).
+    /// LRP, PICCRand before them (8 more); `tagTamper`, the TagTamper status an NTAG 424 DNA TT
+    /// mirrors at TTStatusOffset as its two bytes (before the file data is encrypted, so a
+    /// status in its plaintext half is encrypted with it).
     ///
     /// - Throws: ``NTAG424Error/Code/invalidSettings`` when an offset lies outside the file or a
     ///   key number is not 0-4.
-    public func read(file: [UInt8], uid: [UInt8], counter: Int, padding: [UInt8]) throws(NTAG424Error) -> [UInt8] {
+    public func read(
+        file: [UInt8], uid: [UInt8], counter: Int, padding: [UInt8],
+        tagTamper: NTAG424TagTamperStatus = .notEnabled
+    ) throws(NTAG424Error) -> [UInt8] {
         var out = file
         func put(_ text: [UInt8], at offset: Int?) throws(NTAG424Error) {
             guard let offset, offset >= 0, offset + text.count <= out.count else {
@@ -66,6 +71,7 @@ public struct NTAG424SDMMirror: Sendable {
             try put(Self.ascii(encrypted), at: settings.piccDataOffset)
         case .never: break
         }
+        if settings.mirrorsTagTamper { try put(tagTamper.bytes, at: settings.tagTamperOffset) }
         guard case .key(let fileRead) = settings.fileRead, let macOffset = settings.macOffset,
             let inputOffset = settings.macInputOffset
         else { return out }
@@ -78,7 +84,7 @@ public struct NTAG424SDMMirror: Sendable {
         {
             // The placeholder's ASCII characters are the plaintext (length / 2 bytes), encrypted
             // with the SDM ENC session key, IV = E(key, SDMReadCtr || 13 zero bytes).
-            let plain = Array(file[start..<(start + length / 2)])
+            let plain = Array(out[start..<(start + length / 2)])
             let encrypted: [UInt8]
             if mode == .lrp {
                 let sessionKey = try verifier.lrpSessionKeys(uid: mirroredUID, counter: mirroredCounter).encryption

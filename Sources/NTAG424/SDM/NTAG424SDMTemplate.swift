@@ -41,8 +41,22 @@ public struct NTAG424SDMTemplate: Sendable, Hashable {
     public let macInputOffset: Int
     /// SDMENCOffset, with `{enc}`.
     public let encryptedDataOffset: Int?
-    /// The file data `{enc}` holds (whole 16-byte blocks), encrypted by the tag on each read.
+    /// The file data `{enc}` holds (whole 16-byte blocks), encrypted by the tag on each read;
+    /// with ``tagTamperOffset``, its first two bytes are where the TagTamper status goes.
     public let fileData: [UInt8]?
+    /// TTStatusOffset: the start of the file data, when an NTAG 424 DNA TT mirrors its TagTamper
+    /// status there (the layout sdm-backend reads: the first two bytes of the file data).
+    public let tagTamperOffset: Int?
+    /// What the file holds where the TagTamper status goes (the tag mirrors the status over it).
+    public static let tagTamperPlaceholder = Array("TT".utf8)
+
+    /// Whether `data`, decrypted from the tag's file data window, is this template's (the
+    /// TagTamper status, which the tag writes, aside).
+    public func isFileData(_ data: [UInt8]?) -> Bool {
+        guard let data, let fileData, data.count == fileData.count else { return data == fileData }
+        let skipped = tagTamperOffset == nil ? 0 : 2
+        return data.dropFirst(skipped).elementsEqual(fileData.dropFirst(skipped))
+    }
 
     /// SDMENCLength: the window's length in characters, twice the data's.
     public var encryptedDataLength: Int? { fileData.map { $0.count * 2 } }
@@ -59,14 +73,20 @@ public struct NTAG424SDMTemplate: Sendable, Hashable {
 
     /// The template of `url`, for a file of `fileSize` bytes (256 on NTAG 424 DNA), a tag in
     /// `mode`, and `fileData` for `{enc}` (1 to 64 bytes, padded with spaces to whole 16-byte
-    /// blocks).
+    /// blocks). With `tagTamper` (an NTAG 424 DNA TT), the TagTamper status takes the first two
+    /// bytes of the file data, before `fileData` (which may then be empty).
     ///
     /// - Throws: ``NTAG424Error/Code/invalidInput`` unless `{picc}` and `{mac}` each appear once
     ///   (`{enc}` at most once, exactly when `fileData` is given) in the order `{picc}`, `{enc}`,
     ///   `{mac}`, and the URL fits the file.
     public init(
-        url: String, fileSize: Int = 256, mode: NTAG424CryptoMode = .aes, fileData: [UInt8]? = nil
+        url: String, fileSize: Int = 256, mode: NTAG424CryptoMode = .aes, fileData given: [UInt8]? = nil,
+        tagTamper: Bool = false
     ) throws(NTAG424Error) {
+        if tagTamper && !url.contains(Self.encPlaceholder) {
+            throw NTAG424Error(.invalidInput, "the TagTamper status goes in the file data: the URL needs {enc}")
+        }
+        let fileData = tagTamper ? Self.tagTamperPlaceholder + (given ?? []) : given
         for placeholder in [Self.piccPlaceholder, Self.macPlaceholder] where url.ranges(of: placeholder).count != 1 {
             throw NTAG424Error(.invalidInput, "the URL must hold \(placeholder) exactly once")
         }
@@ -81,7 +101,9 @@ public struct NTAG424SDMTemplate: Sendable, Hashable {
         let data = fileData.map(Self.padded)
         if let fileData, fileData.isEmpty || fileData.count > Self.largestFileData {
             throw NTAG424Error(
-                .invalidInput, "the file data is 1 to \(Self.largestFileData) bytes, not \(fileData.count)")
+                .invalidInput,
+                "the file data is 1 to \(Self.largestFileData - (tagTamper ? 2 : 0)) bytes, not "
+                    + "\(fileData.count - (tagTamper ? 2 : 0))")
         }
         let order = [Self.piccPlaceholder, Self.encPlaceholder, Self.macPlaceholder].compactMap {
             url.firstRange(of: $0)
@@ -126,6 +148,7 @@ public struct NTAG424SDMTemplate: Sendable, Hashable {
         macOffset = 2 + starts[starts.count - 1].start
         encryptedDataOffset = data == nil ? nil : 2 + starts[1].start
         macInputOffset = encryptedDataOffset ?? macOffset
+        tagTamperOffset = tagTamper ? encryptedDataOffset : nil
     }
 
     /// `data` padded with spaces to whole 16-byte blocks.
@@ -158,6 +181,7 @@ public struct NTAG424SDMTemplate: Sendable, Hashable {
             readWrite: lockNDEF ? .key(0) : .free, change: .key(0), size: fileSize,
             sdm: NTAG424FileSettings.SDM(
                 mirrorsUID: true, mirrorsReadCounter: true, encryptsFileData: fileData != nil,
+                mirrorsTagTamper: tagTamperOffset != nil, tagTamperOffset: tagTamperOffset,
                 counterRetrieval: counterKey, metaRead: .key(metaReadKey), fileRead: .key(fileReadKey),
                 piccDataOffset: piccDataOffset, macInputOffset: macInputOffset,
                 encryptedDataOffset: encryptedDataOffset, encryptedDataLength: encryptedDataLength,

@@ -29,6 +29,8 @@ public struct SimulatedNTAG424Chip: Sendable {
     public internal(set) var session: NTAG424SecureChannel?
     /// AES or LRP secure messaging (PDCap2.1 bit 1, set for good by SetConfiguration option 05h).
     public internal(set) var mode: NTAG424CryptoMode = .aes
+    /// TagTamper, on an NTAG 424 DNA TT (NT4H2421Tx); nil on an NTAG 424 DNA.
+    public internal(set) var tagTamper: SimulatedTagTamper?
     /// An authentication waiting for its second part.
     var pendingAuthentication: PendingAuthentication?
     /// GetVersion frames still to send (2, then 1), with the responses so far.
@@ -40,6 +42,8 @@ public struct SimulatedNTAG424Chip: Sendable {
     var previousSDMRead: SDMReadKind?
     /// The random padding of the current PICCData.
     var piccPadding: [UInt8] = []
+    /// The TagTamper status the current read mirrors (sampled with the padding).
+    var mirroredTagTamper = NTAG424TagTamperStatus.notEnabled
 
     /// A read that SDM mirrors: ReadData or ISOReadBinary.
     enum SDMReadKind: Hashable {
@@ -90,6 +94,7 @@ public struct SimulatedNTAG424Chip: Sendable {
         keys + [
             keyVersions, proprietaryFile, signature,
             (0..<3).map { UInt8(truncatingIfNeeded: sdmReadCounter >> (8 * $0)) }, [mode == .lrp ? 1 : 0],
+            tagTamper?.stateBytes ?? [],
         ]
             + [UInt8(1), 2, 3].map { fileSettings[$0]?.encoded ?? [] }
     }
@@ -211,6 +216,18 @@ extension SimulatedType4Tag {
         guard var chip = ntag424 else { return self }
         chip.mode = .lrp
         chip.dropAuthentication()
+        var tag = self
+        tag.ntag424 = chip
+        return tag
+    }
+
+    /// The tag as an NTAG 424 DNA TT (NT4H2421Tx) with its tamper loop open or closed (nil keeps
+    /// the loop of a TT tag as it is); a TT tag stays one.
+    public func withTagTamper(loopOpen: Bool?) -> SimulatedType4Tag {
+        guard var chip = ntag424 else { return self }
+        var tamper = chip.tagTamper ?? SimulatedTagTamper()
+        if let loopOpen { tamper.isLoopOpen = loopOpen }
+        chip.tagTamper = tamper
         var tag = self
         tag.ntag424 = chip
         return tag

@@ -143,8 +143,42 @@ extension SimulatedType4Tag {
                 return NTAG424NativeAnswer(data: [], status: 0x00)
             }
             return try answered([], mode: .mac, chip: &chip)
+        case 0x07:
+            // TagTamper (NT4H2421Tx): TTConfig (bit 0 enables it, for good) and TTStatusKey.
+            guard var tamper = chip.tagTamper else { throw NTAG424Refusal(NTAG424NativeAnswer.parameterError) }
+            guard opened.body.count == 2 else { throw NTAG424Refusal(NTAG424NativeAnswer.lengthError) }
+            guard opened.body[0] & 0xFE == 0, let key = NTAG424Access(nibble: opened.body[1]),
+                opened.body[1] & 0xF0 == 0
+            else { throw NTAG424Refusal(NTAG424NativeAnswer.parameterError) }
+            if opened.body[0] & 0x01 != 0 { tamper.isEnabled = true }
+            tamper.statusKey = key
+            chip.tagTamper = tamper
+            return try answered([], mode: .mac, chip: &chip)
         default:
             throw NTAG424Refusal(NTAG424NativeAnswer.parameterError)
         }
+    }
+
+    /// GetTTStatus (F7h, NT4H2421Tx): TTPermStatus and TTCurrStatus, the loop sampled; plain
+    /// without a session (TTStatusKey free), CommMode Full in one; TTStatusKey a key needs that
+    /// key's session (91 AE), Fh refuses (91 9D). Not an NTAG 424 DNA TT: ILLEGAL_COMMAND.
+    mutating func getTagTamperStatus(
+        _ data: [UInt8], chip: inout SimulatedNTAG424Chip
+    ) throws(NTAG424Refusal) -> NTAG424NativeAnswer {
+        guard var tamper = chip.tagTamper else { throw NTAG424Refusal(NTAG424NativeAnswer.illegalCommand) }
+        switch tamper.statusKey {
+        case .never: throw NTAG424Refusal(NTAG424NativeAnswer.permissionDenied)
+        case .key(let number):
+            guard chip.session?.keyNumber == number else {
+                throw NTAG424Refusal(NTAG424NativeAnswer.authenticationError)
+            }
+        case .free: break
+        }
+        guard try opened(0xF7, data, headerCount: 0, mode: .full, chip: &chip).body.isEmpty else {
+            throw NTAG424Refusal(NTAG424NativeAnswer.lengthError)
+        }
+        let status = tamper.sample()
+        chip.tagTamper = tamper
+        return try answered(status.bytes, mode: .full, chip: &chip)
     }
 }

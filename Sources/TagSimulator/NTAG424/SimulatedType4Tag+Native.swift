@@ -59,6 +59,7 @@ extension SimulatedType4Tag {
         case 0x51: return try getCardUID(data, chip: &chip)
         case 0xC4: return try changeKey(data, chip: &chip)
         case 0x5C: return try setConfiguration(data, chip: &chip)
+        case 0xF7: return try getTagTamperStatus(data, chip: &chip)
         case 0xAD: return try readData(data, chip: &chip)
         case 0x8D: return try writeData(data, chip: &chip)
         case 0xF6: return try getFileCounters(data, chip: &chip)
@@ -117,7 +118,8 @@ extension SimulatedType4Tag {
         -> NTAG424NativeAnswer
     {
         _ = try opened(0x60, data, headerCount: 0, mode: .mac, chip: &chip)
-        let hardware: [UInt8] = [0x04, 0x04, 0x02, 0x30, 0x00, 0x11, 0x05]
+        // HWSubType 08h: 50 pF with TagTamper (NT4H2421Tx; AN12196 Table 12), 02h without.
+        let hardware: [UInt8] = [0x04, 0x04, chip.tagTamper == nil ? 0x02 : 0x08, 0x30, 0x00, 0x11, 0x05]
         chip.pendingVersion = (2, hardware)
         return NTAG424NativeAnswer(data: hardware, status: NTAG424NativeAnswer.additionalFrame)
     }

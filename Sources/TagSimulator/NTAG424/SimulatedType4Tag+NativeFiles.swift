@@ -64,7 +64,11 @@ extension SimulatedType4Tag {
             settings = try NTAG424FileSettings(changeCommandData: opened.body, size: current.size)
             if let sdm = settings.sdm {
                 guard number == 0x02 else { throw NTAG424Refusal(NTAG424NativeAnswer.permissionDenied) }
-                try settings.validate()
+                // Only an NTAG 424 DNA TT mirrors a TagTamper status (NT4H2421Tx).
+                if sdm.mirrorsTagTamper && chip.tagTamper == nil {
+                    throw NTAG424Refusal(NTAG424NativeAnswer.parameterError)
+                }
+                try settings.validate(mode: chip.mode)
                 let counter = current.sdm == nil ? 0 : chip.sdmReadCounter
                 if sdm.hasReadCounterLimit, let limit = sdm.readCounterLimit, limit <= counter {
                     throw NTAG424Refusal(NTAG424NativeAnswer.parameterError)
@@ -159,11 +163,13 @@ extension SimulatedType4Tag {
                 chip.sdmReadCounter += 1
             }
             chip.piccPadding = (try? SecureRandom.bytes(count: 24)) ?? [UInt8](repeating: 0, count: 24)
+            if sdm.mirrorsTagTamper { chip.mirroredTagTamper = chip.tagTamper?.sample() ?? .notEnabled }
         }
         chip.lastSDMRead = kind
         do {
             return try NTAG424SDMMirror(settings: sdm, keys: chip.keys, mode: chip.mode).read(
-                file: ndefFile, uid: uid, counter: chip.sdmReadCounter, padding: chip.piccPadding)
+                file: ndefFile, uid: uid, counter: chip.sdmReadCounter, padding: chip.piccPadding,
+                tagTamper: chip.mirroredTagTamper)
         } catch {
             throw NTAG424Refusal(NTAG424NativeAnswer.parameterError)
         }

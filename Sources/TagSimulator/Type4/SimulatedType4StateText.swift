@@ -138,6 +138,11 @@ struct SimulatedType4StateText {
         case "ntag424-sdm-counter": chip.sdmReadCounter = try number(line, digits: 6)
         case "ntag424-proprietary-file": chip.proprietaryFile = try bytes(line, count: 128...128)
         case "ntag424-signature": chip.signature = try bytes(line, count: 56...56)
+        case "ntag424-tag-tamper":
+            guard let tamper = SimulatedTagTamper(stateBytes: try bytes(line, count: 4...4)) else {
+                throw line.error("\"ntag424-tag-tamper\" takes enabled (00/01), a key nibble, C or O, and C or O")
+            }
+            chip.tagTamper = tamper
         case "ntag424-mode":
             guard let mode = NTAG424CryptoMode(rawValue: line.value) else {
                 throw line.error("\"ntag424-mode\" is AES or LRP, not \"\(line.value.prefix(20))\"")

@@ -62,6 +62,10 @@ extension SimulatedType4Tag {
                 "ntag424-signature \(Hex.bytes(chip.signature))",
             ]
             if chip.mode == .lrp { lines.append("ntag424-mode LRP") }
+            if let tamper = chip.tagTamper {
+                lines.append("# NTAG 424 DNA TT: TagTamper enabled (00/01), TTStatusKey, permanent status, loop (C/O)")
+                lines.append("ntag424-tag-tamper \(Hex.bytes(tamper.stateBytes))")
+            }
         }
         lines.append("end")
         return lines.joined(separator: "\n") + "\n"

@@ -193,6 +193,24 @@ extension SharedVPCDPortTests {
             }
         }
 
+        @Test(
+            "TagTamper through pcscd: set up with --tag-tamper, the served loop opened by SIGUSR1 and closed by SIGUSR2"
+        )
+        func tagTamper() async throws {
+            try await SecondVPCDPort.withPort {
+                let setting = try SDMSetupCommandTests.Setting("pcsc-sdm-tt")
+                defer { setting.folder.remove() }
+                let server = try ServeProcess([
+                    "sim", "serve", "--vpcd", String(SecondVPCDPort.port), SDMTagTamperCommandTests.reader(setting),
+                ])
+                #expect(await server.waitForError(containing: "the tag is in the reader's field"))
+                await SecondVPCDPort.waitUntilPresent()
+                try await SDMTagTamperCommandTests.servedLoop(
+                    setting, server: server, reader: reader, environment: environment(setting.folder))
+                try await stop(server)
+            }
+        }
+
         @Test("write, read and info with --reader pcsc:NAME; the reader is remembered and chosen next time")
         func writeReadInfo() async throws {
             try await SecondVPCDPort.withPort {

@@ -58,6 +58,25 @@ extension NTAG424ReaderTests {
     }
 }
 
+extension NTAG424ReaderTests {
+    @Test("Through libnfc: TagTamper set up, the served loop opened by SIGUSR1 and closed by SIGUSR2")
+    func tagTamperThroughLibNFC() async throws {
+        let setting = try SDMSetupCommandTests.Setting("ntag424-pn532-tt")
+        defer { setting.folder.remove() }
+        let link = setting.folder.path("pn532")
+        let server = try ServeProcess(["sim", "serve", "--pn532", link, SDMTagTamperCommandTests.reader(setting)])
+        #expect(await server.waitForError(containing: "Press Ctrl-C"))
+        let environment = [
+            "NDEFTOOL_READER": "", "XDG_CONFIG_HOME": setting.folder.path("config"),
+            "XDG_STATE_HOME": setting.folder.path("state"), "LIBNFC_AUTO_SCAN": "false",
+        ]
+        try await SDMTagTamperCommandTests.servedLoop(
+            setting, server: server, reader: "libnfc:pn532_uart:\(link)", environment: environment)
+        server.terminate()
+        #expect(try await server.waitForExit() == 0)
+    }
+}
+
 /// `ndeftool sdm status` on a simulated NTAG 424 DNA set up through the session library.
 @Suite struct SDMStatusCommandTests {
     static let keys = (0..<5).map { [UInt8](repeating: UInt8(0x10 * ($0 + 1)), count: 16) }

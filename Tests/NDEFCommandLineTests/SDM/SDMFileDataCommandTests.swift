@@ -14,11 +14,16 @@ struct SDMFileDataCommandTests {
     }
 
     /// Runs `arguments` after taking its code from `--dry-run`.
-    static func confirmed(_ arguments: [String], reader: String, cut: String = "") async throws -> RunResult {
-        let dry = try await SDMSetupCommandTests.run(arguments + ["--dry-run"], reader: reader)
+    static func confirmed(
+        _ arguments: [String], reader: String, cut: String = "",
+        environment: [String: String] = SDMSetupCommandTests.environment
+    ) async throws -> RunResult {
+        let dry = try await SDMSetupCommandTests.run(
+            arguments + ["--dry-run"], reader: reader, environment: environment)
         let line = dry.outputText.split(separator: "\n").first { $0.hasPrefix("Set-up code: ") }
         let code = try #require(line.map { String($0.dropFirst("Set-up code: ".count)) }, "\(dry.outputText)")
-        return try await SDMSetupCommandTests.run(arguments + ["--confirm", code], reader: reader + cut)
+        return try await SDMSetupCommandTests.run(
+            arguments + ["--confirm", code], reader: reader + cut, environment: environment)
     }
 
     /// The URLs of `count` reads, checked by `sdm verify --json`: the objects.
