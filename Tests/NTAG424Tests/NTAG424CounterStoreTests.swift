@@ -43,6 +43,35 @@ import Testing
         #expect(decisions.filter { $0 == .replayed(lastAccepted: 7) }.count == 63)
     }
 
+    @Test("NTAG424.md: a verification server's check: fresh once, the same request again, a replay, a forgery")
+    func documentationExample() async throws {
+        // Example begin
+        /// Whether `url`, a tap a phone sent, is genuine and fresh: its SDMMAC verifies with the keys of
+        /// `master`, and `store` accepts its counter. `token` names the request: the same token when the
+        /// same request is sent again.
+        func isFreshTap(
+            _ url: String, master: NTAG424MasterKey, store: any NTAG424CounterStore, token: String
+        ) async throws -> Bool {
+            let result = master.verify(try NTAG424SUNURL(url))
+            // A URL that does not verify never reaches the store: a forgery must not raise a counter.
+            guard result.isValid, let uid = result.uid, let counter = result.counter else { return false }
+            let request = try NTAG424CounterRequest(keySet: "hall-a", uid: uid, counter: counter, token: token)
+            return try await store.accept(request).isAccepted
+        }
+        // Example end
+        let tags = try SUNTestTags(count: 2)
+        let store = NTAG424InMemoryCounterStore()
+        let tap = try tags.read(tag: 0, counter: 5).url
+        let forged = String(tap.dropLast()) + (tap.hasSuffix("0") ? "1" : "0")
+        #expect(!(try await isFreshTap(forged, master: tags.master, store: store, token: "r0")))
+        #expect(await store.tagCount == 0, "the forgery never reached the store")
+        #expect(try await isFreshTap(tap, master: tags.master, store: store, token: "r1"))
+        #expect(try await isFreshTap(tap, master: tags.master, store: store, token: "r1"), "the same request again")
+        #expect(!(try await isFreshTap(tap, master: tags.master, store: store, token: "r2")), "a replay")
+        #expect(try await isFreshTap(tags.read(tag: 0, counter: 6).url, master: tags.master, store: store, token: "r3"))
+        #expect(try await isFreshTap(tags.read(tag: 1, counter: 1).url, master: tags.master, store: store, token: "r4"))
+    }
+
     @Test("Requests a store refuses: key set or token empty, too long or with control characters, UID, counter")
     func invalidRequests() {
         let uid = CounterStoreContract.uid(0)
