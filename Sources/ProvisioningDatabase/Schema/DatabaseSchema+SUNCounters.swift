@@ -22,6 +22,10 @@ extension DatabaseSchema {
     ///    row's counter, read by a statement of its own (in READ COMMITTED each statement of a
     ///    function sees what committed before it began) while this transaction still holds the
     ///    row's lock: the very counter that refused the request.
+    ///
+    /// The proof is for READ COMMITTED, PostgreSQL's default. Under a stricter default
+    /// isolation the statement stays safe: a row changed since the transaction's snapshot makes
+    /// it fail with SQLSTATE 40001, which the store sends again.
     static let version2 = """
         CREATE TABLE ndeftool_sun_counters (
             key_set text NOT NULL CHECK (octet_length(key_set) BETWEEN 1 AND 200),

@@ -69,6 +69,25 @@ struct SDMVerifyDatabaseTests {
         }
     }
 
+    @Test("With key files, the counters are kept under file-read- and the SDMFileRead key's check value")
+    func fileReadKeySet() async throws {
+        let folder = try Self.folder()
+        defer { folder.remove() }
+        _ = try folder.file("zero.hex", text: String(repeating: "0", count: 32) + "\n")
+        try await TestDatabase.with { database in
+            // A tag that mirrors its UID and counter in plain (zero keys).
+            let url = "https://x/?uid=041E3C8A2D6B80&ctr=000006&cmac=4B00064004B0B3D3"
+            let arguments = ["sdm", "verify", "--file-read-key-file", "zero.hex", "--database", database.uri, url]
+            let first = try await BinaryRunner.run(arguments, directory: folder.url)
+            #expect(first.status == 0 && first.outputText == "valid: UID 041E3C8A2D6B80, counter 6\n", "\(first.error)")
+            let again = try await BinaryRunner.run(arguments, directory: folder.url)
+            #expect(again.status == 83 && again.outputText.contains("replayed: counter 6"))
+            #expect(
+                try await database.psql("SELECT key_set, upper(encode(uid, 'hex')), counter FROM ndeftool_sun_counters")
+                    == ["file-read-66E94B|041E3C8A2D6B80|6"])
+        }
+    }
+
     @Test(
         "Usage errors (64): --database with --last-counter, --key-set or --accept-log alone, a bad key set, a password")
     func usage() async throws {
