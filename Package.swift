@@ -129,12 +129,14 @@ let package = Package(
         // libpq, PostgreSQL's client library (Debian: libpq-dev).
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // Batch jobs that stations on many machines share, in PostgreSQL: the schema and its
-        // migrations, the ledger with leases and fencing tokens, status and reports (libpq).
+        // migrations, the ledger with leases and fencing tokens, status and reports, and the SUN
+        // read counters verification servers share (libpq).
         .target(
             name: "ProvisioningDatabase",
             dependencies: [
                 "HexText",
-                "Provisioning", "NDEF", "NFCSession", "NFCCrypto", "JSONSupport", "SystemSupport", "CLibPQ",
+                "Provisioning", "NDEF", "NFCSession", "NFCCrypto", "NTAG424", "JSONSupport", "SystemSupport",
+                "CLibPQ",
             ]),
         // The command-line surface as a library, so its parser can be tested directly.
         .target(
@@ -183,10 +185,13 @@ let package = Package(
             ]),
         // What the test targets share: child processes waited for without blocking a thread, temporary
         // folders, hex literals, seeded random numbers, a clock for tests, golden files, PostgreSQL
-        // servers and databases, batch stations and their events.
+        // servers and databases, batch stations and their events, SUN URLs and the counter stores'
+        // contract.
         .target(
             name: "TestSupport",
-            dependencies: ["HexText", "NDEF", "CProcessControl", "SystemSupport", "Provisioning", "SimulatedReader"],
+            dependencies: [
+                "HexText", "NDEF", "CProcessControl", "SystemSupport", "Provisioning", "SimulatedReader", "NTAG424",
+            ],
             path: "Tests/TestSupport"),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
         .testTarget(
@@ -262,7 +267,7 @@ let package = Package(
             name: "ProvisioningDatabaseTests",
             dependencies: [
                 "TestSupport", "ProvisioningDatabase", "Provisioning", "NFCSession", "SimulatedReader", "NDEF",
-                "RecordSpecifications", "TagSimulator", "TagMemory",
+                "RecordSpecifications", "TagSimulator", "TagMemory", "NTAG424",
             ]),
         .testTarget(
             name: "NDEFCommandLineTests",

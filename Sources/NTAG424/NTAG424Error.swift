@@ -1,8 +1,8 @@
 import NDEF
 import NFCCrypto
 
-/// An error from NTAG 424 DNA secure messaging, file settings or secure unique NFC message
-/// (SUN) verification.
+/// An error from NTAG 424 DNA secure messaging, file settings, secure unique NFC message (SUN)
+/// verification or a counter store.
 ///
 /// ``code`` is stable and is what equality compares; ``reason`` says what happened, and never
 /// holds a key or a session key.
@@ -34,6 +34,10 @@ public struct NTAG424Error: NDEFToolError, Hashable {
         public static let invalidSettings = Code(.invalidSettings)
         /// libcrypto failed.
         public static let crypto = Code(.crypto)
+        /// A counter store (``NTAG424CounterStore``) could not decide whether a counter is new:
+        /// it could not be reached, or it failed. The URL is not accepted; the request may be
+        /// sent again with its token.
+        public static let counterStoreUnavailable = Code(.counterStoreUnavailable)
 
         /// The codes this version knows, by the identifiers above.
         private enum Known: String, KnownErrorCodes {
@@ -42,6 +46,7 @@ public struct NTAG424Error: NDEFToolError, Hashable {
             case authenticationError = "authentication-error"
             case invalidSettings = "invalid-settings"
             case crypto = "crypto"
+            case counterStoreUnavailable = "counter-store-unavailable"
         }
     }
 

@@ -1,6 +1,6 @@
 // How fast `sdm verify` checks NTAG 424 DNA URLs (secure unique messages, NT4H2421Gx 9.3).
 //
-//   SDMBenchmarks [--quick] [--ndeftool PATH]
+//   SDMBenchmarks [--quick] [--ndeftool PATH [--database URL]]
 //
 // Makes URLs as a tag would (NTAG424SDMMirror over AN12196's layout, each with its own UID and
 // counter, keys 1 and 2 non-zero), then measures, side by side:
@@ -8,7 +8,11 @@
 //   called directly (NFCCrypto), per URL;
 // - NTAG424SUNURL + NTAG424SUNVerifier in process (what a Swift server links);
 // - `ndeftool sdm verify -` with the URLs on standard input, one process for all, whole
-//   (start-up included), when --ndeftool names the binary.
+//   (start-up included), when --ndeftool names the binary;
+// - with --database, `ndeftool sdm verify --database URL -` (each URL's counter accepted by the
+//   shared counter store, one statement per URL) with 1, 2 and 4 processes at once, each given
+//   its share of the URLs, whole; then 4 processes with --accept-log. Each run keeps its counters
+//   under a key set of its own, so every URL is new to the store.
 // Every URL must verify; the rate is URLs per second, the median of several runs.
 
 import Foundation
@@ -17,6 +21,7 @@ import NTAG424
 
 var quick = false
 var ndeftool: String?
+var database: String?
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -24,7 +29,10 @@ while let argument = arguments.popFirst() {
     case "--ndeftool":
         guard let value = arguments.popFirst() else { fail("--ndeftool needs a path") }
         ndeftool = value
-    default: fail("unknown argument \(argument); usage: SDMBenchmarks [--quick] [--ndeftool PATH]")
+    case "--database":
+        guard let value = arguments.popFirst() else { fail("--database needs a URL") }
+        database = value
+    default: fail("unknown argument \(argument); usage: SDMBenchmarks [--quick] [--ndeftool PATH [--database URL]]")
     }
 }
 
@@ -99,25 +107,60 @@ if let ndeftool {
     let hex = { (key: [UInt8]) in key.map { String(format: "%02X", $0) }.joined() + "\n" }
     _ = FileManager.default.createFile(atPath: meta, contents: Data(hex(keys[1]).utf8))
     _ = FileManager.default.createFile(atPath: fileKey, contents: Data(hex(keys[2]).utf8))
-    let input = Data((urls.joined(separator: "\n") + "\n").utf8)
-    let stdinRate = rate(runs: quick ? 1 : 3) {
+    let verify = ["sdm", "verify", "-", "--meta-read-key-file", meta, "--file-read-key-file", fileKey]
+    let stdinRate = rate(runs: quick ? 1 : 3) { runVerifiers(ndeftool, verify, urls: urls, shares: 1, folder: folder) }
+    print("  ndeftool sdm verify - (one process, stdin)      \(Int(stdinRate))")
+    if let database {
+        print("sdm verify --database (PostgreSQL on this machine, fsync off; one statement per URL), URLs per second:")
+        var run = 0
+        for (processes, log) in [(1, false), (2, false), (4, false), (4, true)] {
+            let figure = rate(runs: quick ? 1 : 3) {
+                run += 1
+                var arguments = verify + ["--database", database, "--key-set", "bench-\(getpid())-\(run)"]
+                if log { arguments.append("--accept-log") }
+                return runVerifiers(ndeftool, arguments, urls: urls, shares: processes, folder: folder)
+            }
+            let label = "\(processes) process\(processes == 1 ? "" : "es")\(log ? ", --accept-log" : "")"
+            print("  \(label.padding(toLength: 46, withPad: " ", startingAt: 0)) \(Int(figure))")
+        }
+    }
+}
+
+/// Runs `shares` processes of `ndeftool` with `arguments` at once, process *n* given every
+/// URL of `urls` whose index is *n* modulo `shares` on standard input and writing to a file in `folder`
+/// (a pipe nobody reads while another process is waited for would stall it); whether each
+/// answered every one of its URLs `valid:` and ended with 0.
+func runVerifiers(_ ndeftool: String, _ arguments: [String], urls: [String], shares: Int, folder: URL) -> Bool {
+    var processes: [(process: Process, output: URL, expected: Int)] = []
+    for share in 0..<shares {
+        let mine = stride(from: share, to: urls.count, by: shares).map { urls[$0] }
+        let output = folder.appendingPathComponent("out-\(share).txt")
+        guard FileManager.default.createFile(atPath: output.path, contents: nil),
+            let outputHandle = try? FileHandle(forWritingTo: output)
+        else { return false }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: ndeftool)
-        process.arguments = ["sdm", "verify", "-", "--meta-read-key-file", meta, "--file-read-key-file", fileKey]
+        process.arguments = arguments
         let stdin = Pipe()
-        let stdout = Pipe()
         process.standardInput = stdin
-        process.standardOutput = stdout
+        process.standardOutput = outputHandle
         do { try process.run() } catch { return false }
-        let writer = Thread {
+        try? outputHandle.close()
+        let input = Data((mine.joined(separator: "\n") + "\n").utf8)
+        Thread {
             stdin.fileHandleForWriting.write(input)
             try? stdin.fileHandleForWriting.close()
-        }
-        writer.start()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let lines = String(decoding: output, as: UTF8.self).split(separator: "\n")
-        return process.terminationStatus == 0 && lines.count == count && lines.allSatisfy { $0.hasPrefix("valid: ") }
+        }.start()
+        processes.append((process, output, mine.count))
     }
-    print("  ndeftool sdm verify - (one process, stdin)      \(Int(stdinRate))")
+    var ok = true
+    for (process, output, expected) in processes {
+        process.waitUntilExit()
+        let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+        let lines = text.split(separator: "\n")
+        ok =
+            ok && process.terminationStatus == 0 && lines.count == expected
+            && lines.allSatisfy { $0.hasPrefix("valid: ") }
+    }
+    return ok
 }

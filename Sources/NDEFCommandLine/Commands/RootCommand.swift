@@ -45,7 +45,8 @@ enum RootCommand {
                 (
                     BatchDatabaseOptions.variable,
                     "The database of batch jobs kept in PostgreSQL (--job, --join, batch status, report, db) "
-                        + "when --database is not given: a libpq URI or keyword string, which may hold a password."
+                        + "when --database is not given: a libpq URI or keyword string, which may hold a password. "
+                        + "Not read by sdm verify, whose counter store is named by --database only."
                 ),
                 (
                     "PGHOST, PGPORT, PGDATABASE, PGUSER, PGPASSWORD, PGPASSFILE, PGSSLMODE",
@@ -76,7 +77,11 @@ enum RootCommand {
                         + "format kept stable): resumed with 'batch --resume'."
                 ),
                 ("PLAN.report.csv, PLAN.report.json", "A batch job's report: row, UID, outcome, time."),
-                ("~/.pgpass", "libpq's passwords of database servers (batch jobs kept in PostgreSQL)."),
+                (
+                    "~/.pgpass",
+                    "libpq's passwords of database servers (batch jobs kept in PostgreSQL, the counter store of "
+                        + "sdm verify --database)."
+                ),
                 ("/etc/nfc/libnfc.conf", "libnfc's devices."),
                 (
                     "sim:...?file=PATH",

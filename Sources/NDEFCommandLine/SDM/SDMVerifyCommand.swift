@@ -2,6 +2,7 @@ import CommandLineKit
 import HexText
 import NDEF
 import NTAG424
+import ProvisioningDatabase
 
 /// `ndeftool sdm verify URL`: the server's check of a secure unique NFC message (SUN) from an
 /// NTAG 424 DNA (NT4H2421Gx 9.3; AN12196 4), with ``NTAG424/NTAG424SUNVerifier``.
@@ -37,6 +38,19 @@ enum SDMVerifyCommand {
         "tag-tamper",
         help: "The file data starts with an NTAG 424 DNA TT's TagTamper status ('sdm setup --tag-tamper'): show "
             + "it (CC not tampered, OC opened and closed now, OO open, II not enabled).")
+    static let database = OptionSpec.option(
+        "database", value: "url",
+        help: "Keep each tag's last accepted counter in this PostgreSQL database, which every sdm verify naming it "
+            + "shares: a URL whose counter is not above it is a replay. A libpq URI (postgresql://user@host/db) or "
+            + "keyword string, never with a password: use ~/.pgpass or PGPASSWORD.")
+    static let keySet = OptionSpec.option(
+        "key-set", value: "name",
+        help: "With --database, the name the counters are kept under (default: master- or file-read- and the "
+            + "key's check value).")
+    static let acceptLog = OptionSpec.flag(
+        "accept-log",
+        help: "With --database, also record every accepted URL (key set, UID, counter, time) in the table "
+            + "ndeftool_sun_accepts.")
     static let json = OptionSpec.flag("json", help: "Print one JSON object per URL, one per line.")
 
     /// The command.
@@ -67,9 +81,22 @@ enum SDMVerifyCommand {
             With - in place of the URL, reads URLs from standard input, one per line, and \
             answers each line as soon as it is read (a server can keep one process open).
 
+            With --database, each tag's last accepted counter is kept in PostgreSQL, shared \
+            by every sdm verify process on every machine that names the database: a URL \
+            whose SDMMAC verifies is valid only when its counter is above the tag's last \
+            accepted one, which it then becomes, in one atomic statement; any other is a \
+            replay. A URL that does not verify never reaches the database. Counters are kept \
+            by tag (UID) and key set: --key-set, by default master- or file-read- and the \
+            check value of the key (the first 3 bytes of AES-128 of a zero block, never the \
+            key). A lost connection (a server restart) is made again and the same request \
+            sent again, up to 10 times in all; a URL the database could not decide is not \
+            valid. The password comes from ~/.pgpass, $PGPASSFILE or $PGPASSWORD. \
+            --database does not go with --last-counter.
+
             Exit status: 0 when every URL is valid; 83 when one is not (a changed URL, \
-            another tag's or a wrong key, a replayed counter, or not an SDM URL); 64 for a \
-            usage error; 66 for a key file that cannot be read; 65 for one that holds no key.
+            another tag's or a wrong key, a replayed counter, or not an SDM URL); 69 when \
+            the database of --database could not be reached for one; 64 for a usage error; \
+            66 for a key file that cannot be read; 65 for one that holds no key.
 
             Examples:
               ndeftool sdm verify --picc-param e --mac-param c \\
@@ -84,12 +111,14 @@ enum SDMVerifyCommand {
                   'https://sdm.nfcdeveloper.com/tagpt?picc_data=FDD387BF32A33A7C40CF259675B3A1E2&enc=EA050C282D8E9043E28F7A171464D697&cmac=758110182134ECE9'
               ndeftool sdm verify --meta-read-key-file sdm-zero-key.hex --file-read-key-file sdm-zero-key.hex \\
                   'https://sdm.nfcdeveloper.com/tag?picc_data=1FCBE61B3E4CAD980CBFDD333E7A4AC4A579569BAFD22C5F&cmac=4231608BA7B02BA9'
+              ndeftool sdm verify --database postgresql://db.example/provisioning --master-key-file sdm-master.hex \\
+                  'https://x.example/t/1?picc_data=9384F2ED67106EBE24E72048D25353A3&cmac=CAC13B00243EA21A'
             """,
         arguments: [ArgumentSpec("url", help: "The URL a phone read, or - to read URLs from standard input.")],
         options: [
             metaReadKeyFile, fileReadKeyFile, masterKeyFile, SDMSetupCommand.metaReadKey, SDMSetupCommand.fileReadKey,
-            piccParameter, macParameter, uidParameter, counterParameter, encParameter, lastCounter,
-            tagTamper, json,
+            piccParameter, macParameter, uidParameter, counterParameter, encParameter, lastCounter, database,
+            keySet, acceptLog, tagTamper, json,
         ],
         run: run
     )
@@ -138,10 +167,7 @@ enum SDMVerifyCommand {
         }
     }
 
-    /// The longest line read from standard input: more than an NTAG 424 DNA's 256-byte file holds.
-    static let longestLine = 8192
-
-    @Sendable static func run(_ invocation: CommandInvocation) throws(CommandLineError) -> ExitStatus {
+    @Sendable static func run(_ invocation: CommandInvocation) async throws(CommandLineError) -> ExitStatus {
         let values = invocation.values
         let verifier = try Self.verifier(values)
         var last: Int?
@@ -151,207 +177,69 @@ enum SDMVerifyCommand {
             }
             last = number
         }
+        let counters = try SDMCounterCheck.make(values, verifier: verifier, io: invocation.io)
         var parameters = NTAG424SUNURL.Parameters(
             piccData: values.value(piccParameter.long) ?? "picc_data", mac: values.value(macParameter.long) ?? "cmac",
             uid: values.value(uidParameter.long) ?? "uid", counter: values.value(counterParameter.long) ?? "ctr")
         parameters.encryptedFileData = values.value(encParameter.long) ?? "enc"
         let readsTagTamper = values.flag(tagTamper.long)
-        let check = { (url: String) -> SDMVerification in
-            var result = SDMVerification(url: url, parameters: parameters, verifier: verifier, lastCounter: last)
-            if readsTagTamper { result.readTagTamper() }
-            return result
-        }
         let asJSON = values.flag(json.long)
-        guard values.argument("url") == "-" else {
-            let result = check(values.argument("url") ?? "")
-            try invocation.io.writeOutput((asJSON ? try result.jsonLine() : result.text) + "\n")
-            return result.isValid ? .success : .notVerified
+        let messages = CommandMessages(invocation)
+        var status = ExitStatus.success
+        var lineNumber = 0
+        /// The answer to `line`; `status` follows it (a store that could not decide outweighs a
+        /// URL that is not valid).
+        func answer(_ line: SDMInputLines.Line) async throws(CommandLineError) -> String {
+            var result: SDMVerification
+            switch line {
+            case .url(let url):
+                lineNumber += 1
+                result = SDMVerification(url: url, parameters: parameters, verifier: verifier, lastCounter: last)
+                // A URL without the TagTamper status it should carry is not valid, and not counted.
+                if readsTagTamper { result.readTagTamper() }
+                if let counters, case .failed(let error) = await counters.check(&result, line: lineNumber) {
+                    messages.warn("Warning: the counter store did not decide, the URL was not accepted: \(error)")
+                    let failure = BatchDatabaseOptions.error(error).status
+                    if status == .success || status == .notVerified { status = failure }
+                }
+            case .tooLong(let start):
+                result = SDMVerification(
+                    refusing: start, problem: "a line of more than \(SDMInputLines.longestLine) bytes")
+            }
+            if !result.isValid && status == .success { status = .notVerified }
+            return (asJSON ? try result.jsonLine() : result.text) + "\n"
         }
-        var allValid = true
-        var pending: [UInt8] = []
+        do {
+            if values.argument("url") == "-" {
+                try await answerLines(invocation.io, answer)
+            } else {
+                try invocation.io.writeOutput(try await answer(.url(values.argument("url") ?? "")))
+            }
+        } catch {
+            await counters?.store.close()
+            throw error
+        }
+        await counters?.store.close()
+        return status
+    }
+
+    /// Answers the URLs of standard input, one line each, as they arrive.
+    private static func answerLines(
+        _ io: any CommandIO, _ answer: (SDMInputLines.Line) async throws(CommandLineError) -> String
+    ) async throws(CommandLineError) {
+        var lines = SDMInputLines()
         var reachedEnd = false
-        var skipping = false
         while !reachedEnd {
             // Lines are answered as they arrive: a server may keep one process open.
-            if let chunk = invocation.io.readInputChunk() {
-                pending += chunk
-            } else {
-                reachedEnd = true
-                if !pending.isEmpty { pending.append(0x0A) }
-            }
+            let chunk = await io.inputChunk()
+            reachedEnd = chunk == nil
             // The answers to the lines of this chunk, written at once: one write per chunk read,
             // not per line (a line is still answered before the next chunk is waited for).
             var answers = ""
-            var start = 0
-            if skipping, let end = pending.firstIndex(of: 0x0A) {
-                skipping = false
-                start = end + 1
-            } else if skipping {
-                pending.removeAll()
-                continue
-            }
-            while let end = pending[start...].firstIndex(of: 0x0A) {
-                let bytes = pending[start..<end]
-                start = end + 1
-                guard bytes.count <= Self.longestLine else {
-                    allValid = false
-                    let refused = SDMVerification(
-                        refusing: String(decoding: bytes.prefix(64), as: UTF8.self) + "…",
-                        problem: "a line of more than \(Self.longestLine) bytes")
-                    answers += (asJSON ? try refused.jsonLine() : refused.text) + "\n"
-                    continue
-                }
-                // Spaces and tabs around the URL, and a CR before the LF, are not part of it.
-                var trimmed = bytes.drop { $0 == 0x20 || $0 == 0x09 }
-                while let last = trimmed.last, last == 0x20 || last == 0x09 || last == 0x0D {
-                    trimmed = trimmed.dropLast()
-                }
-                if trimmed.isEmpty { continue }
-                let url = String(decoding: trimmed, as: UTF8.self)
-                let result = check(url)
-                allValid = allValid && result.isValid
-                answers += (asJSON ? try result.jsonLine() : result.text) + "\n"
-            }
-            pending.removeFirst(start)
-            if pending.count > Self.longestLine {
-                // A line longer than any URL a tag holds: answered once, not kept in memory; the
-                // rest of it, up to its line break, is dropped.
-                if !skipping {
-                    allValid = false
-                    let refused = SDMVerification(
-                        refusing: String(decoding: pending.prefix(64), as: UTF8.self) + "…",
-                        problem: "a line of more than \(Self.longestLine) bytes")
-                    answers += (asJSON ? try refused.jsonLine() : refused.text) + "\n"
-                }
-                skipping = true
-                pending.removeAll()
-            }
-            if !answers.isEmpty { try invocation.io.writeOutput(answers) }
-        }
-        return allValid ? .success : .notVerified
-    }
-}
-
-/// One URL checked, as `sdm verify` prints it.
-struct SDMVerification: Encodable {
-    var url: String
-    var uid: String?
-    var counter: Int?
-    var valid: Bool
-    var macInput: String?
-    var problem: String?
-    /// The decrypted file data (SDMENCFileData), when the URL carries it and is valid.
-    var fileData: [UInt8]?
-    /// The tag's cipher (AES or LRP), once the SDMMAC verified.
-    var mode: NTAG424CryptoMode?
-    /// The TagTamper status in the file data's first two bytes (`--tag-tamper`).
-    var tagTamper: NTAG424TagTamperStatus?
-
-    /// Takes the TagTamper status from the first two bytes of the file data; a valid URL whose
-    /// file data holds none is not valid (it is not a TagTamper tag's).
-    mutating func readTagTamper() {
-        guard valid else { return }
-        guard let fileData, let status = NTAG424TagTamperStatus(fileData.prefix(2)) else {
-            valid = false
-            problem = "--tag-tamper: the file data does not start with a TagTamper status (CC, OC, OO or II)"
-            return
-        }
-        tagTamper = status
-    }
-
-    var isValid: Bool { valid }
-
-    /// A line refused before it is read as a URL.
-    init(refusing url: String, problem: String) {
-        self.url = url
-        self.valid = false
-        self.problem = problem
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case url, uid, counter, valid, mode, macInput, problem, fileDataHex, fileData, tagTamper
-    }
-
-    /// Every key, null where it does not apply: `{"url", "uid", "counter", "valid", "mode",
-    /// "macInput", "problem", "fileDataHex", "fileData", "tagTamper"}`
-    /// (Fixtures/schemas/sdm-verify.schema.json);
-    /// `fileData` is the text when every byte is printable ASCII.
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(url, forKey: .url)
-        try container.encode(uid, forKey: .uid)
-        try container.encode(counter, forKey: .counter)
-        try container.encode(valid, forKey: .valid)
-        try container.encode(mode?.rawValue, forKey: .mode)
-        try container.encode(macInput, forKey: .macInput)
-        try container.encode(problem, forKey: .problem)
-        try container.encode(fileData.map { Hex.encode($0, uppercase: true) }, forKey: .fileDataHex)
-        try container.encode(printableFileData, forKey: .fileData)
-        let tamper = tagTamper.map { ["permanent": $0.permanent.name, "current": $0.current.name] }
-        try container.encode(tamper, forKey: .tagTamper)
-    }
-
-    /// The file data as text when every byte is printable ASCII (20h-7Eh).
-    var printableFileData: String? {
-        guard let fileData, fileData.allSatisfy({ (0x20...0x7E).contains($0) }) else { return nil }
-        return String(decoding: fileData, as: UTF8.self)
-    }
-
-    init(url: String, parameters: NTAG424SUNURL.Parameters, verifier: NTAG424SUNVerifier, lastCounter: Int?) {
-        self.init(url: url, parameters: parameters, verifier: .keys(verifier), lastCounter: lastCounter)
-    }
-
-    init(
-        url: String, parameters: NTAG424SUNURL.Parameters, verifier: SDMVerifyCommand.Verifier, lastCounter: Int?
-    ) {
-        self.url = url
-        let result: NTAG424SUNResult
-        do {
-            result = verifier.verify(try NTAG424SUNURL(url, parameters: parameters))
-        } catch {
-            valid = false
-            problem = "not an SDM URL: \(error.reason)"
-            return
-        }
-        uid = result.uid.map { Hex.encode($0, uppercase: true) }
-        counter = result.counter
-        valid = result.isValid
-        macInput = result.macInput
-        problem = result.problem
-        fileData = result.fileData
-        mode = result.mode
-        if valid, let lastCounter {
-            guard let counter else {
-                valid = false
-                problem = "--last-counter is given but the URL carries no counter"
-                return
-            }
-            if counter <= lastCounter {
-                valid = false
-                problem = "replayed: counter \(counter) is not above the last one seen, \(lastCounter)"
-            }
+            for line in lines.lines(after: chunk) { answers += try await answer(line) }
+            if !answers.isEmpty { try io.writeOutput(answers) }
         }
     }
-
-    /// `valid: UID 04DE5F1EACC040, counter 61` or `NOT VALID: why (UID …, counter …)`, on one
-    /// line whatever the URL holds: its control characters are escaped (``TerminalText``), so a
-    /// URL cannot forge a `valid:` line or drive the terminal.
-    var text: String {
-        var facts: [String] = []
-        if let uid { facts.append("UID \(uid)") }
-        if let counter { facts.append("counter \(counter)") }
-        let joined = facts.joined(separator: ", ")
-        if valid {
-            guard let fileData else { return "valid: " + joined }
-            let data = printableFileData.map { "\"\($0)\"" } ?? Hex.encode(fileData, uppercase: true)
-            let tamper = tagTamper.map { ", TagTamper \($0) (\($0.meaning))" } ?? ""
-            return TerminalText.escaped("valid: " + joined + ", file data " + data + tamper)
-        }
-        return TerminalText.escaped(
-            "NOT VALID: \(problem ?? "the SDMMAC does not verify")" + (joined.isEmpty ? "" : " (\(joined))"))
-    }
-
-    func jsonLine() throws(CommandLineError) -> String { try MessageJSON.text(of: self, pretty: false) }
 }
 
 /// A key in a file, as `sdm` commands take them: 32 hex characters (a final line break

@@ -54,6 +54,13 @@ extension CommandIO {
         let io = UncheckedIO(self)
         return await BlockingCall.run { io.value.readSecretLine() }
     }
+
+    /// ``readInputChunk()`` on a thread of its own: the next line of a server's input may be
+    /// hours away.
+    func inputChunk() async -> [UInt8]? {
+        let io = UncheckedIO(self)
+        return await BlockingCall.run { io.value.readInputChunk() }
+    }
 }
 
 /// A command's streams handed to the thread that reads a typed line, while the command waits

@@ -71,6 +71,17 @@ public struct NTAG424SUNVerifier: Sendable {
         plainMirrorModes = mode.map { [$0] } ?? NTAG424CryptoMode.allCases
     }
 
+    /// The SDMFileRead key's check value: the first 3 bytes of AES-128(key, 16 zero bytes), for
+    /// naming the key (a counter store's key set) without showing it, as
+    /// ``NTAG424MasterKey/keyCheckValue()`` names a master key.
+    public func fileReadKeyCheckValue() throws(NTAG424Error) -> ArraySlice<UInt8> {
+        do {
+            return try AES(key: fileReadKey).encrypt([UInt8](repeating: 0, count: 16)).prefix(3)
+        } catch {
+            throw NTAG424Error(error)
+        }
+    }
+
     /// The UID and counter in encrypted PICCData: 16 bytes in AES, 24 in LRP.
     ///
     /// - Throws: ``NTAG424Error/Code/invalidInput`` for PICCData of another length, of a mode

@@ -1,4 +1,5 @@
-/// The tables and functions a job's database holds, and the ordered migrations that make them.
+/// The tables and functions a job's database holds (and a verification server's counters, in
+/// DatabaseSchema+SUNCounters.swift), and the ordered migrations that make them.
 ///
 /// Every object's name begins with `ndeftool_`, so the schema can share a database (and its
 /// `search_path`) with other applications. ``DatabaseSchema/migrate(_:)`` brings a database to
@@ -29,7 +30,8 @@ enum DatabaseSchema {
 
     /// The migrations, oldest first.
     static let migrations: [Migration] = [
-        Migration(version: 1, description: "jobs, plan rows with leases, stations", sql: version1)
+        Migration(version: 1, description: "jobs, plan rows with leases, stations", sql: version1),
+        Migration(version: 2, description: "SUN read counters accepted per key set and tag", sql: version2),
     ]
 
     /// Version 1: jobs, their rows, their stations, and the claim function.
