@@ -188,3 +188,32 @@ import Testing
         #expect(throws: NTAG424Error(.invalidSettings, "")) { try outside.validate() }
     }
 }
+
+/// The Swift examples of the NTAG424 article's "Moving, LRP, file data and TagTamper".
+@Suite struct NTAG424ArticleExampleTests {
+    @Test("NTAG424.md: sdm-backend's LRP demo with file data through the verifier; a TagTamper template")
+    func lrpAndTagTamper() throws {
+        // Example begin
+        let zeroKey = [UInt8](repeating: 0, count: 16)
+        let verifier = try NTAG424SUNVerifier(metaReadKey: zeroKey, fileReadKey: zeroKey)
+        let url = try NTAG424SUNURL(
+            "https://sdm.nfcdeveloper.com/tagpt?picc_data=8EE8E27DE3974FFE245F96C71087129B2E8449C9FF346F65"
+                + "&enc=48987A0D55638C017D1F4DC3D8ADD910&cmac=862E781E52244A75")
+        let result = url.verify(with: verifier)
+        // result.isValid, result.mode == .lrp, result.counter == 1, UID 04940E2A2F7080
+        let tamper = result.fileData.flatMap { NTAG424TagTamperStatus($0.prefix(2)) }
+        // tamper?.description == "OO": the loop open, as the first two bytes of its file data say
+        // Example end
+        #expect(result.isValid && result.mode == .lrp && result.counter == 1)
+        #expect(result.uid == hex("04940E2A2F7080") && tamper?.description == "OO")
+        // Example begin
+        let template = try NTAG424SDMTemplate(
+            url: "https://x.example/tt?picc_data={picc}&enc={enc}&cmac={mac}", mode: .lrp,
+            fileData: Array("lot 9".utf8), tagTamper: true)
+        let settings = template.settings(metaReadKey: 1, fileReadKey: 2, lockNDEF: false)
+        // settings.sdm?.tagTamperOffset == template.encryptedDataOffset
+        // Example end
+        #expect(settings.sdm?.tagTamperOffset == template.encryptedDataOffset)
+        try settings.validate(mode: .lrp)
+    }
+}

@@ -150,10 +150,10 @@ public actor NFCNTAG424Tag {
     }
 
     /// ChangeFileSettings (5Fh, 10.7.1) in CommMode Full: needs a session with the file's Change
-    /// key. The settings are checked first (``NTAG424/NTAG424FileSettings/validate()``).
+    /// key. The settings are checked first (``NTAG424/NTAG424FileSettings/validate(mode:)``, in the session's mode).
     public func changeFileSettings(_ file: UInt8, to settings: NTAG424FileSettings) async throws(NFCReaderError) {
         do {
-            try settings.validate()
+            try settings.validate(mode: session?.mode ?? .aes)
         } catch {
             throw NFCReaderError(.invalidParameter, "file \(file) settings: \(error.reason)")
         }

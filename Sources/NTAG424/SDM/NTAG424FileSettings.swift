@@ -112,7 +112,7 @@ public struct NTAG424FileSettings: Sendable, Hashable {
         /// SDMReadCtrLimit.
         public var readCounterLimit: Int?
 
-        /// SDM settings; the offsets that apply must be given (``NTAG424FileSettings/validate()``).
+        /// SDM settings; the offsets that apply must be given (``NTAG424FileSettings/validate(mode:)``).
         public init(
             mirrorsUID: Bool, mirrorsReadCounter: Bool, hasReadCounterLimit: Bool = false,
             encryptsFileData: Bool = false, mirrorsTagTamper: Bool = false, tagTamperOffset: Int? = nil,
