@@ -47,7 +47,8 @@ enum BatchCommand {
         help: "Give each tag its own password, HMAC-SHA256(master secret, UID) (NTAG21x, Ultralight EV1).")
     static let sdmMasterKeyFile = OptionSpec.option(
         "sdm-master-key-file", value: "file",
-        help: "Set up NTAG 424 DNA secure messages ({picc} and {mac} in a uri template) with each tag's own keys, "
+        help: "Set up NTAG 424 DNA secure messages ({picc} and {mac} in a uri template, {enc:FIELD} between them "
+            + "for the row's FIELD as encrypted file data) with each tag's own keys, "
             + "derived from this master key (32 hex characters or 16 raw bytes; AN10922, the UID as input).")
     static let sdmFromMasterKeyFile = OptionSpec.option(
         "sdm-from-master-key-file", value: "file",

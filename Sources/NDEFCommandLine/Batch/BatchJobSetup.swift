@@ -147,7 +147,7 @@ struct BatchJobSetup {
             guard let row = plan.row(number) else { continue }
             do {
                 let url = try template.template.secureMessageURL(for: row, uid: MessageTemplate.sampleUID)
-                _ = try NTAG424SDMTemplate(url: url)
+                _ = try NTAG424SDMTemplate(url: url, fileData: try template.template.secureMessageFileData(for: row))
             } catch let error as ProvisioningError {
                 throw CommandLineError(.dataError, "Row \(number) (plan line \(row.line)): \(error.reason)")
             } catch let error as NTAG424Error {

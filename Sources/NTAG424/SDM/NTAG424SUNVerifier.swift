@@ -54,8 +54,9 @@ public struct NTAG424SUNResult: Sendable, Hashable {
 public struct NTAG424SUNVerifier: Sendable {
     private let metaReadKey: [UInt8]?
     let fileReadKey: [UInt8]
-    /// The modes a URL with its UID and counter in plain is checked in, in order.
-    public let plainMirrorModes: [NTAG424CryptoMode]
+    /// The modes the verifier accepts: encrypted PICCData of another mode is refused, and a URL
+    /// with its UID and counter in plain is checked in each, in order.
+    public let acceptedModes: [NTAG424CryptoMode]
 
     /// A verifier with the SDMMetaRead key (nil when the tag mirrors UID and counter in plain)
     /// and the SDMFileRead key; `mode` nil accepts AES and LRP tags alike (PICCData's length
@@ -68,7 +69,7 @@ public struct NTAG424SUNVerifier: Sendable {
         }
         self.metaReadKey = metaReadKey
         self.fileReadKey = fileReadKey
-        plainMirrorModes = mode.map { [$0] } ?? NTAG424CryptoMode.allCases
+        acceptedModes = mode.map { [$0] } ?? NTAG424CryptoMode.allCases
     }
 
     /// The SDMFileRead key's check value: the first 3 bytes of AES-128(key, 16 zero bytes), for
@@ -104,8 +105,8 @@ public struct NTAG424SUNVerifier: Sendable {
         guard let metaReadKey else {
             throw NTAG424Error(.invalidInput, "encrypted PICCData needs the SDMMetaRead key")
         }
-        guard let mode = Self.mode(ofPICCDataLength: encrypted.count), plainMirrorModes.contains(mode) else {
-            let lengths = plainMirrorModes.map {
+        guard let mode = Self.mode(ofPICCDataLength: encrypted.count), acceptedModes.contains(mode) else {
+            let lengths = acceptedModes.map {
                 "\($0.piccDataLength) bytes (\($0.piccDataLength * 2) hex characters) in \($0)"
             }
             throw NTAG424Error(
@@ -207,11 +208,11 @@ public struct NTAG424SUNVerifier: Sendable {
     }
 
     /// Checks a message whose UID and counter are mirrored in plain, in each of
-    /// ``plainMirrorModes``.
+    /// ``acceptedModes``.
     public func verify(
         uid: [UInt8]?, counter: Int?, mac: [UInt8], inputs: [(name: String, bytes: [UInt8])]
     ) -> NTAG424SUNResult {
-        verify(uid: uid, counter: counter, mac: mac, inputs: inputs, modes: plainMirrorModes)
+        verify(uid: uid, counter: counter, mac: mac, inputs: inputs, modes: acceptedModes)
     }
 
     /// Checks `mac` against each input in each of `modes`, in order.

@@ -186,6 +186,9 @@ public struct ProvisioningMessage: Sendable, Hashable {
     /// For an NTAG 424 DNA secure message: the URL with `{picc}` and `{mac}`, from which
     /// `NTAG424/NTAG424SDMTemplate` makes the file and the SDM offsets; nil otherwise.
     public var secureMessageURL: String?
+    /// For an NTAG 424 DNA secure message with `{enc:FIELD}`: the file data the tag encrypts on
+    /// every read (the row's FIELD); nil otherwise.
+    public var secureMessageFileData: [UInt8]?
 
     /// A message, with a mirror or not.
     public init(_ message: NFCNDEFMessage, mirror: Type2MirrorRequest? = nil) {

@@ -71,14 +71,15 @@ public struct ProvisioningSDMPlan: Sendable, CustomStringConvertible {
         }
     }
 
-    /// The set-up of `url` on the tag `uid`, with its own keys.
+    /// The set-up of `url` on the tag `uid`, with its own keys, and `fileData` for `{enc}`.
     ///
     /// - Throws: ``NFCSession/NFCReaderError/Code/invalidParameter`` for a URL that makes no
     ///   template or keys that cannot be derived.
-    public func plan(url: String, uid: [UInt8]) throws(NFCReaderError) -> NTAG424SDMPlan {
+    public func plan(url: String, uid: [UInt8], fileData: [UInt8]? = nil) throws(NFCReaderError) -> NTAG424SDMPlan {
         do {
             return try NTAG424SDMPlan(
-                template: try NTAG424SDMTemplate(url: url), keys: try masterKey.keys(uid: uid), keyVersion: keyVersion,
+                template: try NTAG424SDMTemplate(url: url, fileData: fileData), keys: try masterKey.keys(uid: uid),
+                keyVersion: keyVersion,
                 metaReadKey: masterKey.metaReadKey, fileReadKey: masterKey.fileReadKey, locksNDEF: locksNDEF)
         } catch let error as NFCReaderError {
             throw error

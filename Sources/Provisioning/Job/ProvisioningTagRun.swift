@@ -290,7 +290,7 @@ struct ProvisioningTagRun: Sendable {
     /// only what is missing.
     private func write(_ message: ProvisioningMessage, resuming: Bool) async throws(NFCReaderError) {
         if let url = message.secureMessageURL {
-            try await setUpSecureMessages(url)
+            try await setUpSecureMessages(url, fileData: message.secureMessageFileData)
             return
         }
         let formatted = try await formatClassicCard()
@@ -337,11 +337,11 @@ struct ProvisioningTagRun: Sendable {
     /// (``NFCSession/NFCNTAG424Tag/setUpSDM(_:from:confirmation:progress:)``, which finishes an
     /// interrupted set-up; the job was confirmed as a whole). Past the application's selection any
     /// failure may leave the set-up part way: the error says the tag may be half-written.
-    private func setUpSecureMessages(_ url: String) async throws(NFCReaderError) {
+    private func setUpSecureMessages(_ url: String, fileData: [UInt8]?) async throws(NFCReaderError) {
         guard let ntag = ntag424, let sdm = job.settings.sdm else {
             throw NFCReaderError(.tagNotSupported, "NTAG 424 DNA secure messages need an NTAG 424 DNA and a master key")
         }
-        let plan = try sdm.plan(url: url, uid: uid)
+        let plan = try sdm.plan(url: url, uid: uid, fileData: fileData)
         let from = try sdm.previousKeys(uid: uid)
         try await ntag.selectApplication()
         do {

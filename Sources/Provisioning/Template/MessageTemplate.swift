@@ -15,7 +15,8 @@ import TagMemory
 /// Placeholders: `{FIELD}` (a plan field), `{uid}` (the tag's UID in upper-case hex),
 /// `{uid:lower}` (lower-case hex), `{row}` (the row number), `{row:WIDTH}` (zero-padded);
 /// `{uid-mirror}` and `{counter-mirror}` (an NTAG21x mirror); `{picc}` and `{mac}` (an NTAG 424
-/// DNA secure message, ``secureMessageURL(for:uid:inputs:)``; a plan field of either name wins);
+/// DNA secure message, ``secureMessageURL(for:uid:inputs:)``; a plan field of either name wins),
+/// with `{enc:FIELD}` between them for encrypted file data holding the row's FIELD;
 /// `{{` and `}}` stand for literal braces. A placeholder the plan does not provide is an
 /// error when the template is made, naming it and listing the plan's fields. Values are
 /// substituted verbatim (no percent-encoding); a value holding a control character is refused.
@@ -35,6 +36,9 @@ public struct MessageTemplate: Sendable, Hashable {
         /// `{picc}` or `{mac}`: where an NTAG 424 DNA puts PICCData or the SDMMAC (NT4H2421Gx
         /// 9.3), rendered as 32 or 16 `0`s.
         case secureMessage(mac: Bool)
+        /// `{enc:FIELD}`: where an NTAG 424 DNA puts its encrypted file data (SDMENCFileData,
+        /// 9.3.6), the row's `FIELD` the data; rendered as twice the padded data's length of `0`s.
+        case encryptedData(field: String)
     }
 
     /// The template as canonical text (words quoted where needed): what a journal records.
@@ -77,7 +81,7 @@ public struct MessageTemplate: Sendable, Hashable {
                 case .literal(let text): text
                 case .mirror(let counter):
                     counter ? Type2MirrorTemplate.counterPlaceholder : Type2MirrorTemplate.uidPlaceholder
-                case .field, .uid, .row, .secureMessage: "\u{1}"
+                case .field, .uid, .row, .secureMessage, .encryptedData: "\u{1}"
                 }
             }.joined()
         }
@@ -105,6 +109,7 @@ public struct MessageTemplate: Sendable, Hashable {
                 case .literal: nil
                 case .mirror(let counter): counter ? "counter-mirror" : "uid-mirror"
                 case .secureMessage(let mac): mac ? "mac" : "picc"
+                case .encryptedData(let field): field
                 case .field(let field): field
                 case .uid: "uid"
                 case .row: "row"
@@ -140,6 +145,9 @@ public struct MessageTemplate: Sendable, Hashable {
                     text +=
                         keepsSecureMessagePlaceholders
                         ? (mac ? "{mac}" : "{picc}") : String(repeating: "0", count: mac ? 16 : 32)
+                case .encryptedData(let field):
+                    let count = try Self.fileData(of: row, field: field).count * 2
+                    text += keepsSecureMessagePlaceholders ? "{enc}" : String(repeating: "0", count: count)
                 case .row(let width):
                     let digits = String(row.number)
                     text += String(repeating: "0", count: max(0, width - digits.count)) + digits
@@ -190,6 +198,7 @@ public struct MessageTemplate: Sendable, Hashable {
             var provisioned = ProvisioningMessage(made.message, mirror: made.request)
             if hasSecureMessage {
                 provisioned.secureMessageURL = try secureMessageURL(for: row, uid: uid, inputs: inputs)
+                provisioned.secureMessageFileData = try secureMessageFileData(for: row)
             }
             return provisioned
         } catch let error as ProvisioningError {
@@ -203,6 +212,38 @@ public struct MessageTemplate: Sendable, Hashable {
     /// Whether the template holds `{picc}` or `{mac}`: an NTAG 424 DNA secure message.
     public var hasSecureMessage: Bool {
         words.joined().contains { if case .secureMessage = $0 { true } else { false } }
+    }
+
+    /// The plan field `{enc:FIELD}` names, when the template has one.
+    public var encryptedDataField: String? {
+        for segment in words.joined() {
+            if case .encryptedData(let field) = segment { return field }
+        }
+        return nil
+    }
+
+    /// The file data of `row` for `{enc:FIELD}`: the field's UTF-8 bytes (which
+    /// `NTAG424/NTAG424SDMTemplate` pads with spaces to whole 16-byte blocks); nil without
+    /// `{enc:…}`.
+    ///
+    /// - Throws: ``ProvisioningError/Code/invalidRecords`` for a value empty or over 64 bytes.
+    public func secureMessageFileData(for row: ProvisioningRow) throws(ProvisioningError) -> [UInt8]? {
+        guard let field = encryptedDataField else { return nil }
+        _ = try Self.fileData(of: row, field: field)
+        return Array((row.values[field] ?? "").utf8)
+    }
+
+    /// The file data of `row`'s `field`, padded with spaces to whole 16-byte blocks.
+    ///
+    /// - Throws: ``ProvisioningError/Code/invalidRecords`` for a value empty or over 64 bytes.
+    static func fileData(of row: ProvisioningRow, field: String) throws(ProvisioningError) -> [UInt8] {
+        let bytes = Array((row.values[field] ?? "").utf8)
+        guard (1...64).contains(bytes.count) else {
+            throw ProvisioningError(
+                .invalidRecords, line: row.line,
+                "row \(row.number): {enc:\(field)} takes 1 to 64 bytes of file data, not \(bytes.count)")
+        }
+        return bytes + [UInt8](repeating: 0x20, count: (16 - bytes.count % 16) % 16)
     }
 
     /// The URL of `row` for the tag `uid` with `{picc}` and `{mac}` as written, for

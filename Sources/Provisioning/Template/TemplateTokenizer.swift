@@ -117,6 +117,14 @@ enum TemplateTokenizer {
         case ("uid", let other?): throw fail("{uid:\(printable(other))}: the modifier must be 'lower' or 'upper'")
         default: break
         }
+        // {enc:FIELD}: NTAG 424 DNA encrypted file data holding the row's FIELD.
+        if name == "enc", !fields.contains(name), let modifier {
+            guard fields.contains(modifier) else {
+                throw fail(
+                    "{enc:\(printable(modifier))}: the plan has no field '\(printable(modifier))' for the file data")
+            }
+            return .encryptedData(field: modifier)
+        }
         // {picc} and {mac}: NTAG 424 DNA secure messages, unless the plan has a field of the name.
         if !fields.contains(name), modifier == nil, name == "picc" || name == "mac" {
             return .secureMessage(mac: name == "mac")
@@ -124,7 +132,7 @@ enum TemplateTokenizer {
         guard fields.contains(name) else {
             let known =
                 (fields + [
-                    "uid", "uid:lower", "row", "row:WIDTH", "uid-mirror", "counter-mirror", "picc", "mac",
+                    "uid", "uid:lower", "row", "row:WIDTH", "uid-mirror", "counter-mirror", "picc", "mac", "enc:FIELD",
                 ]).map {
                     "{\($0)}"
                 }.joined(separator: ", ")

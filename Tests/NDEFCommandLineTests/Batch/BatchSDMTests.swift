@@ -224,3 +224,39 @@ enum NTAG424OriginalityFixture {
     static let signature =
         "D1940D17CFEDA4BFF80359AB975F9F6514313E8F90C1D3CAAF5941AD744A1CDF9A83F883CAFE0FE95D1939B1B7E47113993324473B785D21"
 }
+
+extension BatchSDMTests {
+    @Test(
+        "{enc:FIELD}: each tag encrypts its row's field as file data; sdm verify decrypts it; a field of none refused")
+    func encryptedFileData() async throws {
+        let job = try BatchFolder()
+        defer { job.folder.remove() }
+        let tags = try job.tagDirectory()
+        let keyFile = try job.file("master.hex", hexText(Self.master) + "\n")
+        let arguments = [
+            "batch", "uri", "https://x.example/t?picc_data={picc}&enc={enc:counter}&cmac={mac}", "--from", "1",
+            "--to", "5", "--journal", "sdm-enc.journal", "--sdm-master-key-file", keyFile,
+            "--reader", "sim:ntag424?supply=5&seed=9&file=\(tags)", "-q",
+        ]
+        let code = try await Self.code(job, arguments)
+        let run = try await job.run(arguments + ["--confirm", code])
+        #expect(run.status == 0, "\(run.output)\(run.error)")
+        let byRow = try BatchFiles.expectEveryRowDoneOnce(job.path("sdm-enc.journal"), rows: 5)
+        let urls = try await Self.urls(job, tags: tags)
+        for (row, uid) in byRow {
+            let url = try #require(urls[uid], "row \(row)")
+            let checked = try await BinaryRunner.run(["sdm", "verify", "--json", "--master-key-file", keyFile, url])
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(checked.output)) as? [String: Any])
+            #expect(object["valid"] as? Bool == true, "\(checked.outputText)")
+            let data = String(row) + String(repeating: " ", count: 16 - String(row).count)
+            #expect(object["fileData"] as? String == data, "row \(row): \(checked.outputText)")
+        }
+        // A field the plan does not have: refused before any tag, naming it.
+        let unknown = try await job.run([
+            "batch", "uri", "https://x.example/t?picc_data={picc}&enc={enc:nothing}&cmac={mac}", "--from", "1",
+            "--to", "2", "--journal", "other.journal", "--sdm-master-key-file", keyFile, "--reader", "sim:ntag424",
+            "--dry-run",
+        ])
+        #expect(unknown.status != 0 && unknown.error.contains("nothing"), "\(unknown.error)")
+    }
+}
