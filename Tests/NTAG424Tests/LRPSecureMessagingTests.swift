@@ -16,7 +16,7 @@ import Testing
         let rndA = try LRPVectorTests.bytes(vector, "rndA")
         let rndB = try LRPVectorTests.bytes(vector, "rndB")
         #expect(
-            NTAG424LRPAuthentication.sessionVector(rndA: rndA, rndB: rndB)
+            try NTAG424LRPAuthentication.sessionVector(rndA: rndA, rndB: rndB)
                 == (try LRPVectorTests.bytes(vector, "sessionVector")))
         let answer = try NTAG424LRPAuthentication.answer(challenge: [0x01] + rndB, key: Self.zero, rndA: rndA)
         #expect(answer.data == rndA + (try LRPVectorTests.bytes(vector, "pcdResponse")))
@@ -32,6 +32,9 @@ import Testing
             try NTAG424LRPAuthentication.tagResponseFirst(
                 keys: checked.keys, transactionIdentifier: hex("58EE9424"), rndA: rndA, rndB: rndB,
                 pdCap2: hex("020000000000"), pcdCap2: hex("020000000000")) == response)
+        #expect(throws: NTAG424Error(.invalidInput, "")) {
+            try NTAG424LRPAuthentication.sessionVector(rndA: rndA, rndB: Array(rndB.prefix(15)))
+        }
         var wrong = answer.data
         wrong[31] ^= 1
         #expect(throws: NTAG424Error(.authenticationError, "")) {

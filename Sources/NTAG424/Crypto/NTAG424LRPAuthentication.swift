@@ -19,7 +19,12 @@ public enum NTAG424LRPAuthentication {
     public static let capabilities: [UInt8] = [0x01, 0x02]
 
     /// SV (32 bytes) for `rndA` and `rndB` (byte 15 of each is its first byte).
-    public static func sessionVector(rndA: [UInt8], rndB: [UInt8]) -> [UInt8] {
+    ///
+    /// - Throws: ``NTAG424Error/Code/invalidInput`` unless both are 16 bytes.
+    public static func sessionVector(rndA: [UInt8], rndB: [UInt8]) throws(NTAG424Error) -> [UInt8] {
+        guard rndA.count == 16, rndB.count == 16 else {
+            throw NTAG424Error(.invalidInput, "RndA and RndB are 16 bytes each")
+        }
         let mixed = (2..<8).map { rndA[$0] ^ rndB[$0 - 2] }
         return [0x00, 0x01, 0x00, 0x80] + Array(rndA[0..<2]) + mixed + Array(rndB[6..<16]) + Array(rndA[8..<16])
             + [0x96, 0x69]
@@ -35,7 +40,7 @@ public enum NTAG424LRPAuthentication {
         guard key.count == 16, rndA.count == 16, rndB.count == 16 else {
             throw NTAG424Error(.invalidInput, "a key, RndA and RndB are 16 bytes each")
         }
-        let master = try NTAG424LRP(key: key).mac(sessionVector(rndA: rndA, rndB: rndB))
+        let master = try NTAG424LRP(key: key).mac(try sessionVector(rndA: rndA, rndB: rndB))
         return (try NTAG424LRP(key: master, updatedKeyIndex: 0), try NTAG424LRP(key: master, updatedKeyIndex: 1))
     }
 
