@@ -79,37 +79,21 @@ enum SimServeCommand {
     /// (``TagSimulator/SimulatedTagTamperControl``: one atomic store), each said on standard
     /// error (a write of a static string): only async-signal-safe calls.
     static func followTamperSignals() {
-        var opening = sigaction()
-        var closing = sigaction()
+        handle(SIGUSR1, with: openTamperLoops)
+        handle(SIGUSR2, with: closeTamperLoops)
+    }
+
+    /// Installs `handler` for `number` (restarting interrupted system calls).
+    private static func handle(_ number: Int32, with handler: @escaping @convention(c) (Int32) -> Void) {
+        var action = sigaction()
         #if canImport(Darwin)
-            opening.__sigaction_u.__sa_handler = { _ in
-                SimulatedTagTamperControl.overrideLoop(open: true)
-                let note: StaticString = "[sim] SIGUSR1: the tamper loops are open\n"
-                _ = write(2, note.utf8Start, note.utf8CodeUnitCount)
-            }
-            closing.__sigaction_u.__sa_handler = { _ in
-                SimulatedTagTamperControl.overrideLoop(open: false)
-                let note: StaticString = "[sim] SIGUSR2: the tamper loops are closed\n"
-                _ = write(2, note.utf8Start, note.utf8CodeUnitCount)
-            }
+            action.__sigaction_u.__sa_handler = handler
         #else
-            opening.__sigaction_handler.sa_handler = { _ in
-                SimulatedTagTamperControl.overrideLoop(open: true)
-                let note: StaticString = "[sim] SIGUSR1: the tamper loops are open\n"
-                _ = write(2, note.utf8Start, note.utf8CodeUnitCount)
-            }
-            closing.__sigaction_handler.sa_handler = { _ in
-                SimulatedTagTamperControl.overrideLoop(open: false)
-                let note: StaticString = "[sim] SIGUSR2: the tamper loops are closed\n"
-                _ = write(2, note.utf8Start, note.utf8CodeUnitCount)
-            }
+            action.__sigaction_handler.sa_handler = handler
         #endif
-        sigemptyset(&opening.sa_mask)
-        sigemptyset(&closing.sa_mask)
-        opening.sa_flags = SA_RESTART
-        closing.sa_flags = SA_RESTART
-        sigaction(SIGUSR1, &opening, nil)
-        sigaction(SIGUSR2, &closing, nil)
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = SA_RESTART
+        sigaction(number, &action, nil)
     }
 
     @Sendable static func run(_ invocation: CommandInvocation) async throws(CommandLineError) -> ExitStatus {
@@ -283,4 +267,18 @@ enum SimCommand {
             """,
         subcommands: [SimServeCommand.spec]
     )
+}
+
+/// `sim serve`'s SIGUSR1 handler: the tamper loops open (``SimServeCommand/followTamperSignals()``).
+private func openTamperLoops(_: Int32) {
+    SimulatedTagTamperControl.overrideLoop(open: true)
+    let note: StaticString = "[sim] SIGUSR1: the tamper loops are open\n"
+    _ = write(2, note.utf8Start, note.utf8CodeUnitCount)
+}
+
+/// `sim serve`'s SIGUSR2 handler: the tamper loops closed.
+private func closeTamperLoops(_: Int32) {
+    SimulatedTagTamperControl.overrideLoop(open: false)
+    let note: StaticString = "[sim] SIGUSR2: the tamper loops are closed\n"
+    _ = write(2, note.utf8Start, note.utf8CodeUnitCount)
 }
